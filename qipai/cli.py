@@ -1,0 +1,105 @@
+"""The `qipai` command line: serve, settle, advise, rtp, simulate, verify, audit.
+
+Each command is a thin shell around a pure function elsewhere; heavy modules are imported inside
+the command so that `qipai --help` stays fast.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import sys
+from pathlib import Path
+from typing import Annotated, Any, NoReturn
+
+import typer
+
+from qipai import __version__
+from qipai.core.errors import GameError
+
+app = typer.Typer(
+    name="qipai",
+    help="qipai: rules engine, card room and exact analysis for Pok Deng, Pai Gow, "
+    "Texas Hold'em Bonus, Swap Niu Niu and Tien Gow.",
+    no_args_is_help=True,
+    add_completion=False,
+)
+
+
+def _version(value: bool) -> None:
+    if value:
+        typer.echo(f"qipai {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    version: Annotated[
+        bool,
+        typer.Option("--version", callback=_version, is_eager=True, help="Print the version."),
+    ] = False,
+) -> None:
+    """qipai command line."""
+
+
+def fail(message: str, code: int = 2) -> NoReturn:
+    """One-line error on stderr and a non-zero exit (2 = bad input)."""
+    typer.echo(f"error: {message}", err=True)
+    raise typer.Exit(code)
+
+
+def read_json_input(source: str) -> Any:
+    """Read a JSON document from a file path or `-` (stdin); bad JSON is a one-line error."""
+    try:
+        text = sys.stdin.read() if source == "-" else Path(source).read_text(encoding="utf-8")
+    except OSError as exc:
+        fail(f"cannot read {source}: {exc.strerror}")
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        fail(f"invalid JSON in {source}: {exc.msg} at line {exc.lineno} column {exc.colno}")
+
+
+def print_json(data: Any) -> None:
+    typer.echo(json.dumps(data, ensure_ascii=False, indent=2))
+
+
+@app.command()
+def settle(
+    source: Annotated[str, typer.Argument(help="A JSON file describing one dealt round, or -")],
+) -> None:
+    """Settle one dealt round from JSON and print the result as JSON (audit and disputes)."""
+    from qipai.games import settle_document
+
+    doc = read_json_input(source)
+    try:
+        result = settle_document(doc)
+    except GameError as exc:
+        fail(exc.message)
+    print_json(result)
+
+
+@app.command()
+def serve(
+    host: Annotated[str, typer.Option(help="Interface to listen on.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="TCP port.")] = 8000,
+    db: Annotated[
+        str | None, typer.Option(help="SQLite file or database URL (default: user data dir).")
+    ] = None,
+) -> None:
+    """Start the card room: server, browser client and bots."""
+    try:
+        server = importlib.import_module("qipai.server")
+    except ImportError:
+        typer.echo("The card-room server is not built yet; available commands:\n")
+        typer.echo(typer.main.get_command(app).get_help(typer.Context(typer.main.get_command(app))))
+        return
+    server.run(host=host, port=port, db=db)
+
+
+def main() -> None:
+    app()
+
+
+if __name__ == "__main__":
+    main()

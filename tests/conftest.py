@@ -1,0 +1,27 @@
+"""Shared test fixtures: service availability that skips locally and fails under CI."""
+
+from __future__ import annotations
+
+import os
+import socket
+
+import pytest
+
+IN_CI = os.environ.get("CI", "").lower() in {"1", "true", "yes"}
+
+
+def require_service(available: bool, what: str) -> None:
+    """Skip a test whose service is missing, with a clear reason; under CI=true, fail instead."""
+    if available:
+        return
+    if IN_CI:
+        pytest.fail(f"{what} is required under CI (CI=true) but is not available", pytrace=False)
+    pytest.skip(f"{what} is not available on this machine")
+
+
+def port_open(host: str, port: int, timeout: float = 0.5) -> bool:
+    try:
+        with socket.create_connection((host, port), timeout=timeout):
+            return True
+    except OSError:
+        return False
