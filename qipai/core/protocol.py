@@ -123,6 +123,20 @@ class RoundResult:
         return {"postings": [p.to_json() for p in self.postings], "details": dict(self.details)}
 
 
+@dataclass(frozen=True)
+class NextRound:
+    """How the next round at the table follows this one.
+
+    `reuse_seed` is True while the same deal unit goes on (the same Pok Deng shoe, round 2 of a
+    Pai Gow game): the next round starts from the same seed with `context`. False means a fresh
+    seed and commitment (a new shoe or tile set); `context` still carries table state such as the
+    Tien Gow banker and streak.
+    """
+
+    reuse_seed: bool = False
+    context: Mapping[str, Any] = field(default_factory=dict)
+
+
 ConfigT = TypeVar("ConfigT")
 
 
@@ -243,6 +257,11 @@ class Round(ABC, Generic[ConfigT]):
     @abstractmethod
     def result(self) -> RoundResult:
         """Hands, ranks and the balanced postings; raises WrongPhase before the round ends."""
+
+    def next_round(self) -> NextRound:
+        """What the next round needs from this one (default: a fresh seed, no context)."""
+        self.require_finished()
+        return NextRound()
 
     def require_finished(self) -> None:
         if not self.finished:

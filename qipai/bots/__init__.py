@@ -1,0 +1,1 @@
+"""Players that choose actions from what their seat may see (ARCHITECTURE.md: bots)."""
