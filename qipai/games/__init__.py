@@ -40,3 +40,22 @@ def settle_document(doc: object) -> dict[str, Any]:
             raise InvalidInput(f"game {game!r} is not available in this build") from None
         raise
     return module.settle(doc)
+
+
+# Each game package's __init__ exports ROUND (its Round subclass) and CONFIG (its table-settings
+# dataclass, with `to_json()` and `from_json(data)`), so that the journal, `qipai verify`, the
+# tables layer and the simulator can rebuild any round by the game's name.
+PACKAGES: dict[str, str] = {
+    "pokdeng": "qipai.games.pokdeng",
+    "paigow": "qipai.games.paigow",
+    "holdem-bonus": "qipai.games.holdem_bonus",
+    "niuniu": "qipai.games.niuniu",
+    "tiengow": "qipai.games.tiengow",
+}
+
+
+def game_package(game: str) -> Any:
+    """The package of a game by its name (`ROUND`, `CONFIG` and the rest live there)."""
+    if game not in PACKAGES:
+        raise InvalidInput(f"unknown game {game!r}; expected one of {', '.join(PACKAGES)}")
+    return importlib.import_module(PACKAGES[game])
