@@ -1,0 +1,101 @@
+"""Tien Gow scoring in base units (RULES.md §5), a pure function of 栋 counts and the bank.
+
+4 栋 is even. Each loser pays the winner (4 − its 栋) units, or 5 with 0 栋 (空栋). A loser with
+5 or 6 栋 (入一, 入二) instead receives 1 or 2 units from the winner; the source says there is no
+入三, so a loser with 7 or more 栋 receives 2 (**Decision**, the reading of "并没有入三").
+Banker multiplier m = 1 + streak (2 on the first bank, 3 on the second, …): when the banker
+wins, every amount between it and each loser is multiplied by m; when the banker loses, its
+payment is multiplied by m but a 入 it earns is not.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from qipai.core.errors import InvalidInput
+
+EVEN_DONG = 4
+EMPTY_PENALTY = 5  # 空栋: 4 − 0 + 1
+MAX_RU = 2  # 入二 is the most; there is no 入三
+
+
+@dataclass(frozen=True)
+class Transfer:
+    """`units` base units moving from `payer` to `payee`, with why and the multiplier applied."""
+
+    payer: str
+    payee: str
+    units: int
+    base_units: int
+    multiplier: int
+    reason: str  # "short" (4 − 栋), "empty" (空栋), "ru" (入一/入二), "zun" (尊钱)
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "from": self.payer,
+            "to": self.payee,
+            "units": self.units,
+            "base_units": self.base_units,
+            "multiplier": self.multiplier,
+            "reason": self.reason,
+        }
+
+
+def banker_multiplier(streak: int) -> int:
+    """RULES.md §5: ×2 on the banker's first bank, ×3, ×4, ×5 … on consecutive banks."""
+    if isinstance(streak, bool) or not isinstance(streak, int) or streak < 1:
+        raise InvalidInput(f"banker_streak must be an integer >= 1, got {streak!r}")
+    return streak + 1
+
+
+def score(
+    seats: Sequence[str],
+    banker: str,
+    banker_streak: int,
+    winner: str,
+    dong: Mapping[str, int],
+) -> list[Transfer]:
+    """The transfers that settle one game, in seat order (zero-unit lines are kept, 归棟)."""
+    if len(set(seats)) != len(seats):
+        raise InvalidInput("seat ids must be distinct")
+    if banker not in seats:
+        raise InvalidInput(f"banker {banker!r} is not a seat")
+    if winner not in seats:
+        raise InvalidInput(f"winner {winner!r} is not a seat")
+    for seat in seats:
+        value = dong.get(seat)
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            raise InvalidInput(f"dong of {seat!r} must be a non-negative integer")
+    if set(dong) != set(seats):
+        raise InvalidInput("dong must name exactly the seats")
+    if dong[winner] < 2:
+        # RULES.md §5, the two-栋 rule: nobody ends the game with fewer than 2 栋.
+        raise InvalidInput(f"the winner {winner!r} has {dong[winner]} 栋; a winner has at least 2")
+    m = banker_multiplier(banker_streak)
+    out: list[Transfer] = []
+    for loser in seats:
+        if loser == winner:
+            continue
+        d = dong[loser]
+        if d <= EVEN_DONG:
+            units = EMPTY_PENALTY if d == 0 else EVEN_DONG - d
+            # The banker's side of the amount is multiplied whether it wins or loses.
+            mult = m if banker in (winner, loser) else 1
+            reason = "empty" if d == 0 else "short"
+            out.append(Transfer(loser, winner, units * mult, units, mult, reason))
+        else:
+            units = min(d - EVEN_DONG, MAX_RU)
+            # A 入 is multiplied only when the banker is the winner paying it.
+            mult = m if banker == winner else 1
+            out.append(Transfer(winner, loser, units * mult, units, mult, "ru"))
+    return out
+
+
+def net_units(seats: Sequence[str], transfers: Sequence[Transfer]) -> dict[str, int]:
+    """Each seat's net result in base units (sums to zero)."""
+    net = dict.fromkeys(seats, 0)
+    for t in transfers:
+        net[t.payer] -= t.units
+        net[t.payee] += t.units
+    return net

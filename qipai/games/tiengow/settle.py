@@ -1,0 +1,64 @@
+"""`qipai settle` for Tien Gow: score one finished game from its 栋 counts (RULES.md §5).
+
+Input: `{"game": "tiengow", "base": 100, "banker": "E", "banker_streak": 1, "winner": "N",
+"dong": {"E": 1, "S": 4, "W": 0, "N": 3}}`; optionally `"zun": ["S"]` (seats that played a
+至尊, each collecting `zun_units` base units, default 1, from every other seat). `banker_streak` is
+1 for the banker's first bank, 2 for the second, …. Output: each seat's `net` in minor units,
+`units` in base units, and the breakdown of every transfer.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from qipai.core.errors import InvalidInput
+from qipai.games.tiengow.scoring import Transfer, banker_multiplier, net_units, score
+
+FIELDS = {"game", "base", "banker", "banker_streak", "winner", "dong", "zun", "zun_units"}
+
+
+def zun_transfers(seats: list[str], player: str, zun_units: int) -> list[Transfer]:
+    """尊钱: every other seat pays the player of 至尊 `zun_units` base units at once."""
+    return [Transfer(s, player, zun_units, zun_units, 1, "zun") for s in seats if s != player]
+
+
+def settle(doc: Mapping[str, Any]) -> dict[str, Any]:
+    unknown = set(doc) - FIELDS
+    if unknown:
+        raise InvalidInput(f"unknown tiengow fields: {', '.join(sorted(unknown))}")
+    for key in ("base", "banker", "banker_streak", "winner", "dong"):
+        if key not in doc:
+            raise InvalidInput(f"tiengow settle needs {key!r}")
+    base = doc["base"]
+    if isinstance(base, bool) or not isinstance(base, int) or base <= 0:
+        raise InvalidInput("base must be a positive integer of minor units per 栋")
+    dong = doc["dong"]
+    if not isinstance(dong, Mapping) or len(dong) != 4:
+        raise InvalidInput("dong must be an object with the 栋 count of each of the 4 seats")
+    seats = [str(s) for s in dong]
+    banker, winner = doc["banker"], doc["winner"]
+    if not isinstance(banker, str) or not isinstance(winner, str):
+        raise InvalidInput("banker and winner must be seat names")
+    transfers = score(seats, banker, doc["banker_streak"], winner, dict(dong))
+    zun_units = doc.get("zun_units", 1)
+    if isinstance(zun_units, bool) or not isinstance(zun_units, int) or zun_units < 0:
+        raise InvalidInput("zun_units must be a non-negative integer")
+    zun = doc.get("zun", [])
+    if not isinstance(zun, list) or any(s not in seats for s in zun) or len(zun) > 2:
+        raise InvalidInput("zun must be a list of at most two seats that played a 至尊")
+    for player in zun:
+        transfers += zun_transfers(seats, player, zun_units)
+    units = net_units(seats, transfers)
+    return {
+        "game": "tiengow",
+        "base": base,
+        "banker": banker,
+        "banker_streak": doc["banker_streak"],
+        "multiplier": banker_multiplier(doc["banker_streak"]),
+        "winner": winner,
+        "dong": dict(dong),
+        "units": units,
+        "net": {seat: u * base for seat, u in units.items()},
+        "breakdown": [{**t.to_json(), "amount": t.units * base} for t in transfers],
+    }
