@@ -1,0 +1,139 @@
+"""The games a table can host: each game package's ROUND and CONFIG plus what a table needs to
+know around them (seat names, minimum players, names in Chinese and English, its bots).
+
+Real games come from `qipai.games.game_package(name)`; tests register small games of their own
+with `register`.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from qipai.bots.base import Bot
+from qipai.core.protocol import JSON, Round
+from qipai.tables.bots import GenericBot
+
+BotFactory = Callable[[str], Bot]
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    name: str
+    round_type: type[Round[Any]]
+    config_type: Any
+    seat_ids: tuple[str, ...]
+    min_players: int
+    title: Mapping[str, str]
+    default_config: JSON = field(default_factory=dict)
+    bot_levels: tuple[str, ...] = ("random",)
+    make_bot: BotFactory = lambda level: GenericBot()
+    min_stack: int = 1
+    default_buy_in: int = 10_000
+    # Game-specific extra context the table adds at each round start (e.g. the jackpot pool).
+    context_keys: tuple[str, ...] = ()
+
+    def config(self, data: Mapping[str, Any] | None) -> Any:
+        merged = {**self.default_config, **dict(data or {})}
+        return self.config_type.from_json(merged)
+
+
+_REGISTRY: dict[str, GameInfo] = {}
+
+# Table-level facts for the real games (the rules are in the packages; these are seat layouts).
+_REAL: dict[str, dict[str, Any]] = {
+    "pokdeng": {
+        "title": {"en": "Pok Deng", "zh": "博丁"},
+        "seats": ("P1", "P2", "P3", "P4", "P5", "P6"),
+        "min_players": 1,
+    },
+    "paigow": {
+        "title": {"en": "Pai Gow", "zh": "抢庄牌九"},
+        "seats": ("E", "S", "W", "N"),
+        "min_players": 2,
+    },
+    "holdem-bonus": {
+        "title": {"en": "Hold'em Bonus", "zh": "德州扑克"},
+        "seats": ("P1", "P2", "P3", "P4", "P5"),
+        "min_players": 1,
+    },
+    "niuniu": {
+        "title": {"en": "Swap Niu Niu", "zh": "换牌牛牛"},
+        "seats": ("A", "B", "C", "D"),
+        "min_players": 2,
+    },
+    "tiengow": {
+        "title": {"en": "Tien Gow", "zh": "打天九"},
+        "seats": ("E", "S", "W", "N"),
+        "min_players": 4,
+    },
+}
+
+
+def register(info: GameInfo) -> None:
+    _REGISTRY[info.name] = info
+
+
+def _bot_factory(game: str) -> tuple[tuple[str, ...], BotFactory]:
+    """The game's bots from `qipai.bots.<game>` (BOTS: level -> class), else the generic one."""
+    module_name = "qipai.bots." + game.replace("-", "_")
+    try:
+        module = importlib.import_module(module_name)
+    except ModuleNotFoundError:
+        return ("random",), lambda level: GenericBot()
+    bots: Mapping[str, Callable[[], Bot]] | None = getattr(module, "BOTS", None)
+    if not bots:
+        return ("random",), lambda level: GenericBot()
+    levels = tuple(bots)
+
+    def make(level: str) -> Bot:
+        factory = bots.get(level) or bots[levels[-1]]
+        return factory()
+
+    return levels, make
+
+
+def load_real(game: str) -> GameInfo | None:
+    """Build the GameInfo of a real game if its package is installed (None otherwise)."""
+    from qipai.games import game_package
+
+    facts = _REAL[game]
+    try:
+        package = game_package(game)
+        round_type = package.ROUND
+        config_type = package.CONFIG
+    except (ImportError, AttributeError):
+        return None
+    levels, make = _bot_factory(game)
+    return GameInfo(
+        name=game,
+        round_type=round_type,
+        config_type=config_type,
+        seat_ids=tuple(facts["seats"]),
+        min_players=int(facts["min_players"]),
+        title=facts["title"],
+        bot_levels=levels,
+        make_bot=make,
+    )
+
+
+def available() -> dict[str, GameInfo]:
+    """Every game that can be played now: registered test games and installed real games."""
+    out = dict(_REGISTRY)
+    for game in _REAL:
+        if game not in out:
+            info = load_real(game)
+            if info is not None:
+                out[game] = info
+    return out
+
+
+def get(game: str) -> GameInfo:
+    games = available()
+    if game not in games:
+        from qipai.core.errors import InvalidInput
+
+        raise InvalidInput(f"game {game!r} is not available; expected one of {', '.join(games)}")
+    return games[game]

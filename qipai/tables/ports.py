@@ -1,0 +1,185 @@
+"""What the table runtime needs from the outside world, as narrow Protocols.
+
+`LedgerPort` is the slice of the ledger (money and round journal) a table uses; the production
+adapter over `qipai.ledger` lives in `ledger_adapter.py`, an in-memory one in `memory.py`.
+`Clock` is injectable so tests run in virtual time.
+"""
+
+from __future__ import annotations
+
+import copy
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from qipai.core.protocol import HOUSE_ACCOUNTS, JSON
+
+
+class Clock(Protocol):
+    """Seconds since the epoch (wall time, so deadlines can be shown to clients)."""
+
+    def now(self) -> float: ...
+
+
+class SystemClock:
+    def now(self) -> float:
+        return time.time()
+
+
+class ManualClock:
+    """Virtual time for tests: it moves only when told to."""
+
+    def __init__(self, start: float = 1_000_000.0) -> None:
+        self.t = start
+
+    def now(self) -> float:
+        return self.t
+
+    def advance(self, seconds: float) -> None:
+        self.t += seconds
+
+
+@dataclass(frozen=True)
+class RoundRecord:
+    """Everything needed to rebuild a round: the journal's header row."""
+
+    round_id: str
+    table_id: str
+    game: str
+    config: JSON
+    seats: tuple[tuple[str, str, int], ...]  # (seat id, player id, stack at start)
+    seed_hex: str
+    commitment: str
+    context: JSON = field(default_factory=dict)
+    number: int = 0
+
+    def player_of(self, seat: str) -> str:
+        for seat_id, player, _ in self.seats:
+            if seat_id == seat:
+                return player
+        raise KeyError(seat)
+
+    def to_json(self) -> JSON:
+        return {
+            "round_id": self.round_id,
+            "table_id": self.table_id,
+            "game": self.game,
+            "config": self.config,
+            "seats": [list(s) for s in self.seats],
+            "seed_hex": self.seed_hex,
+            "commitment": self.commitment,
+            "context": self.context,
+            "number": self.number,
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> RoundRecord:
+        return cls(
+            round_id=str(data["round_id"]),
+            table_id=str(data["table_id"]),
+            game=str(data["game"]),
+            config=dict(data["config"]),
+            seats=tuple((str(a), str(b), int(c)) for a, b, c in data["seats"]),
+            seed_hex=str(data["seed_hex"]),
+            commitment=str(data["commitment"]),
+            context=dict(data.get("context") or {}),
+            number=int(data.get("number", 0)),
+        )
+
+
+@dataclass(frozen=True)
+class JournalEntry:
+    """One journaled action (seat None = the countdown expired), with the client's action id."""
+
+    seq: int
+    seat: str | None
+    action: JSON
+    client_id: str | None
+    events: tuple[JSON, ...] = ()
+
+
+@dataclass(frozen=True)
+class OpenRound:
+    record: RoundRecord
+    entries: tuple[JournalEntry, ...]
+
+
+@dataclass(frozen=True)
+class Movement:
+    """A settlement line: `account` is a player id or a house account name (house, jackpot…)."""
+
+    account: str
+    amount: int
+    memo: str = ""
+
+    @property
+    def is_house(self) -> bool:
+        return self.account in HOUSE_ACCOUNTS
+
+
+class InsufficientFunds(Exception):
+    """A debit would take a wallet or stack below zero."""
+
+
+class LedgerPort(Protocol):
+    """Money and the round journal, as the table runtime uses them."""
+
+    # --- wallets and table stacks ---------------------------------------------------------
+    def wallet(self, player: str) -> int: ...
+
+    def deposit(self, player: str, amount: int, key: str) -> None: ...
+
+    def stack(self, player: str, table_id: str) -> int: ...
+
+    def buy_in(self, player: str, table_id: str, amount: int, key: str) -> None: ...
+
+    def cash_out(self, player: str, table_id: str, key: str) -> int: ...
+
+    def pool(self, pool_id: str) -> int: ...
+
+    # --- rounds ---------------------------------------------------------------------------
+    def open_round(self, record: RoundRecord, holds: Mapping[str, int]) -> None:
+        """Journal the round header and hold each player's stake (player id -> amount)."""
+
+    def append(self, round_id: str, entry: JournalEntry) -> None:
+        """Journal one action durably (before anyone hears of it)."""
+
+    def settle_round(
+        self, round_id: str, movements: Sequence[Movement], result: JSON, pool_id: str
+    ) -> None:
+        """In one transaction: release the holds, post the movements, mark the round settled.
+        Idempotent on round_id."""
+
+    def void_round(self, round_id: str, reason: str) -> None:
+        """Release every hold and mark the round void (idempotent)."""
+
+    def open_rounds(self) -> list[OpenRound]:
+        """Rounds journaled but neither settled nor voided (crash recovery)."""
+
+    def round_info(self, round_id: str) -> JSON | None:
+        """The journaled round (header, entries, status, result) or None."""
+
+
+class TableRepo(Protocol):
+    """Where tables' layouts (game, config, seats and who sits in them) survive a restart."""
+
+    def save_table(self, table_id: str, data: JSON) -> None: ...
+
+    def delete_table(self, table_id: str) -> None: ...
+
+    def load_tables(self) -> list[JSON]: ...
+
+
+class MemoryTableRepo:
+    def __init__(self) -> None:
+        self.tables: dict[str, JSON] = {}
+
+    def save_table(self, table_id: str, data: JSON) -> None:
+        self.tables[table_id] = copy.deepcopy(data)
+
+    def delete_table(self, table_id: str) -> None:
+        self.tables.pop(table_id, None)
+
+    def load_tables(self) -> list[JSON]:
+        return [copy.deepcopy(v) for v in self.tables.values()]

@@ -1,0 +1,620 @@
+"""A table drives a sequence of rounds of one game in time.
+
+It owns the seats (one per player), buys players in from their wallet and cashes them out, runs
+each phase's countdown on an injectable clock, applies the rules' defaults exactly once when a
+countdown runs out, lets bots act for bot seats, journals every action before anyone hears of it,
+settles each finished round into the ledger in one transaction and starts the next round.
+
+Everything happens under one lock and in one order: before any action is looked at, an overdue
+countdown is expired first. A late action racing the timer is therefore either applied (it came
+first) or judged against the state after the default (and refused if no longer legal) — never
+both, and the default is applied exactly once.
+
+Clients hear only what `round.view(seat)` and the events addressed to them say (`messages.py`).
+"""
+
+from __future__ import annotations
+
+import threading
+import uuid
+from collections import OrderedDict
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from qipai.core.errors import GameError, InvalidInput, WrongPhase
+from qipai.core.protocol import JSON, Event, RecordedAction, Round, Seat
+from qipai.core.rng import Rng, commitment, new_seed
+from qipai.tables.games import GameInfo
+from qipai.tables.ports import (
+    Clock,
+    InsufficientFunds,
+    JournalEntry,
+    LedgerPort,
+    Movement,
+    OpenRound,
+    RoundRecord,
+    TableRepo,
+)
+
+Send = Callable[[str, JSON], None]
+
+
+class TableError(GameError):
+    """A refusal by the table itself (not seated, seat taken, not enough money…)."""
+
+    code = "table_error"
+
+
+class NotSeated(TableError):
+    code = "not_seated"
+
+
+class SeatTaken(TableError):
+    code = "seat_taken"
+
+
+class Funds(TableError):
+    code = "insufficient_funds"
+
+
+@dataclass(frozen=True)
+class Timing:
+    """Pauses in seconds: bots' thinking time and the break between rounds."""
+
+    bot_delay: float = 0.8
+    between_rounds: float = 4.0
+    countdown_scale: float = 1.0
+
+
+@dataclass
+class SeatState:
+    seat: str
+    player: str | None = None
+    name: str = ""
+    bot: str | None = None
+    leaving: bool = False
+
+    def to_json(self) -> JSON:
+        return {
+            "seat": self.seat,
+            "player": self.player,
+            "name": self.name,
+            "bot": self.bot,
+            "leaving": self.leaving,
+        }
+
+
+@dataclass
+class Reveal:
+    """A deal unit's fairness data: the commitment shown before, the seed once the unit ends."""
+
+    commitment: str
+    seed_hex: str | None
+    rounds: list[str] = field(default_factory=list)
+
+    def to_json(self) -> JSON:
+        return {"commitment": self.commitment, "seed": self.seed_hex, "rounds": list(self.rounds)}
+
+
+class Table:
+    """One table of one game. All public methods are thread-safe and never block on I/O
+    other than the ledger's own transactions."""
+
+    def __init__(
+        self,
+        table_id: str,
+        game: GameInfo,
+        ledger: LedgerPort,
+        clock: Clock,
+        *,
+        repo: TableRepo | None = None,
+        name: str = "",
+        config: Mapping[str, Any] | None = None,
+        timing: Timing | None = None,
+        send: Send | None = None,
+        seed_source: Callable[[], bytes] = new_seed,
+    ) -> None:
+        self.id = table_id
+        self.game = game
+        self.ledger = ledger
+        self.clock = clock
+        self.repo = repo
+        self.name = name or f"{game.title.get('en', game.name)} {table_id[:4]}"
+        self.config_json: JSON = dict(config or {})
+        self.config = game.config(self.config_json)
+        self.timing = timing or Timing()
+        self.send: Send = send or (lambda player, message: None)
+        self.seed_source = seed_source
+        self.seats: dict[str, SeatState] = {s: SeatState(s) for s in game.seat_ids}
+        self.connected: set[str] = set()
+        self.lock = threading.RLock()
+        self.round: Round[Any] | None = None
+        self.last_round: Round[Any] | None = None
+        self.last_record: RoundRecord | None = None
+        self.record: RoundRecord | None = None
+        self.deadline_at: float | None = None
+        self._awaiting: tuple[str, ...] = ()
+        self._phase: str | None = None
+        self.bot_due: dict[str, float] = {}
+        self.next_start_at: float | None = clock.now()
+        self.carry_seed: bytes | None = None
+        self.carry_context: JSON = {}
+        self.number = 0
+        self.reveals: list[Reveal] = []
+        self.last_result: JSON | None = None
+        self.results: list[JSON] = []
+        self.client_ids: OrderedDict[str, str] = OrderedDict()
+        self.bot_rng = Rng(seed_source(), "bots")
+        self._bots: dict[str, Any] = {}
+        self.journal_count = 0
+
+    # ----- seating --------------------------------------------------------------------------
+    def seat_of(self, player: str) -> str | None:
+        for s in self.seats.values():
+            if s.player == player:
+                return s.seat
+        return None
+
+    def humans(self) -> list[str]:
+        return [s.player for s in self.seats.values() if s.player and not s.bot]
+
+    def free_seats(self) -> list[str]:
+        return [s.seat for s in self.seats.values() if s.player is None]
+
+    def sit(
+        self, player: str, name: str, buy_in: int, seat: str | None = None, key: str = ""
+    ) -> str:
+        """Seat a player (one seat per player per table) and move `buy_in` from the wallet."""
+        with self.lock:
+            existing = self.seat_of(player)
+            if existing is not None:
+                self.seats[existing].leaving = False
+                self._broadcast_state([])
+                return existing
+            free = self.free_seats()
+            if not free:
+                raise SeatTaken("the table is full")
+            if seat is None:
+                seat = free[0]
+            if seat not in self.seats:
+                raise InvalidInput(f"no seat {seat!r} at this table")
+            if self.seats[seat].player is not None:
+                raise SeatTaken(f"seat {seat} is taken")
+            if buy_in < self.game.min_stack and self.ledger.stack(player, self.id) <= 0:
+                raise InvalidInput(f"the buy-in must be at least {self.game.min_stack}")
+            if buy_in > 0:
+                try:
+                    self.ledger.buy_in(player, self.id, buy_in, key or f"buyin:{uuid.uuid4().hex}")
+                except InsufficientFunds as exc:
+                    raise Funds(str(exc)) from None
+            self.seats[seat] = SeatState(seat, player, name)
+            self._save()
+            self.wake()
+            self._broadcast_state([])
+            return seat
+
+    def add_bot(self, level: str | None = None, seat: str | None = None) -> str:
+        """Fill a free seat with a bot of the game (house money, a fresh buy-in)."""
+        with self.lock:
+            free = self.free_seats()
+            if not free:
+                raise SeatTaken("the table is full")
+            seat = seat or free[0]
+            level = level or self.game.bot_levels[-1]
+            if level not in self.game.bot_levels:
+                raise InvalidInput(f"unknown bot level {level!r}")
+            player = f"bot:{self.id}:{seat}"
+            self._fund_bot(player)
+            self.seats[seat] = SeatState(seat, player, f"{level} bot {seat}", bot=level)
+            self._save()
+            self.wake()
+            self._broadcast_state([])
+            return seat
+
+    def fill_with_bots(self, level: str | None = None) -> list[str]:
+        with self.lock:
+            return [self.add_bot(level) for _ in list(self.free_seats())]
+
+    def _fund_bot(self, player: str) -> None:
+        stack = self.ledger.stack(player, self.id)
+        want = self.game.default_buy_in
+        if stack < want // 2:
+            key = f"botfund:{self.id}:{player}:{uuid.uuid4().hex}"
+            self.ledger.deposit(player, want - stack, key)
+            self.ledger.buy_in(player, self.id, want - stack, key + ":buyin")
+
+    def leave(self, player: str) -> int | None:
+        """Stand up and cash out now, or after the running round if the player is in it."""
+        with self.lock:
+            seat = self.seat_of(player)
+            if seat is None:
+                raise NotSeated("you are not seated at this table")
+            if self.record is not None and any(p == player for _, p, _ in self.record.seats):
+                self.seats[seat].leaving = True
+                self._save()
+                self._broadcast_state([])
+                return None
+            return self._stand_up(seat)
+
+    def remove_bot(self, seat: str) -> None:
+        with self.lock:
+            state = self.seats.get(seat)
+            if state is None or state.bot is None:
+                raise InvalidInput(f"seat {seat!r} holds no bot")
+            if self.record is not None and any(s == seat for s, _, _ in self.record.seats):
+                state.leaving = True
+            else:
+                self._stand_up(seat)
+            self._broadcast_state([])
+
+    def _stand_up(self, seat: str) -> int:
+        state = self.seats[seat]
+        assert state.player is not None
+        amount = self.ledger.cash_out(state.player, self.id, f"cashout:{uuid.uuid4().hex}")
+        self.send(state.player, {"type": "left", "table": self.id, "cashed_out": amount})
+        self.seats[seat] = SeatState(seat)
+        self._save()
+        return amount
+
+    def connect(self, player: str) -> None:
+        """A client subscribed: send it the full private state (reconnection included)."""
+        with self.lock:
+            self.connected.add(player)
+            self._send_state(player, [])
+
+    def disconnect(self, player: str) -> None:
+        with self.lock:
+            self.connected.discard(player)
+
+    # ----- time -----------------------------------------------------------------------------
+    def next_wakeup(self) -> float | None:
+        """When `tick` next has something to do (None: only an outside event can wake it)."""
+        with self.lock:
+            times = [t for t in (self.deadline_at, self.next_start_at) if t is not None]
+            times += self.bot_due.values()
+            return min(times) if times else None
+
+    def tick(self) -> None:
+        """Do everything that is due: expire a countdown, let bots act, start a round."""
+        with self.lock:
+            for _ in range(1000):
+                if not self._step():
+                    return
+
+    def _step(self) -> bool:
+        now = self.clock.now()
+        if self._expire_if_due():
+            return True
+        for seat, due in sorted(self.bot_due.items(), key=lambda kv: kv[1]):
+            if due <= now:
+                del self.bot_due[seat]
+                self._bot_act(seat)
+                return True
+        if self.round is None and self.next_start_at is not None and self.next_start_at <= now:
+            return self._try_start()
+        return False
+
+    def _expire_if_due(self) -> bool:
+        if self.round is None or self.deadline_at is None:
+            return False
+        if self.clock.now() < self.deadline_at:
+            return False
+        events = self.round.expire()
+        self._journal(None, {"type": "expire"}, None, events)
+        self._after_change(events, force_timer=True)
+        return True
+
+    # ----- rounds ---------------------------------------------------------------------------
+    def eligible(self) -> list[SeatState]:
+        out = []
+        for s in self.seats.values():
+            if s.player is None or s.leaving:
+                continue
+            if s.bot:
+                self._fund_bot(s.player)
+            if self.ledger.stack(s.player, self.id) >= self.game.min_stack:
+                out.append(s)
+        return out
+
+    def _try_start(self) -> bool:
+        players = self.eligible()
+        if len(players) < self.game.min_players or not any(not s.bot for s in players):
+            self.next_start_at = None  # woken again by a seat change
+            return False
+        seats = [Seat(s.seat, self.ledger.stack(s.player or "", self.id)) for s in players]
+        context = dict(self.carry_context)
+        if "pool" in self.game.context_keys:
+            context["pool"] = self.ledger.pool(self.game.name)
+        seed = self.carry_seed or self.seed_source()
+        try:
+            round_ = self.game.round_type.start(self.config, seats, Rng(seed), context)
+        except GameError:
+            if self.carry_seed is None:
+                raise
+            self._reveal_current()
+            seed, context = self.seed_source(), {}
+            round_ = self.game.round_type.start(self.config, seats, Rng(seed), context)
+        if self.carry_seed is None or not self.reveals or self.reveals[-1].seed_hex is not None:
+            self.reveals.append(Reveal(commitment(seed), None))
+            self.reveals = self.reveals[-50:]
+        self.number += 1
+        record = RoundRecord(
+            round_id=uuid.uuid4().hex,
+            table_id=self.id,
+            game=self.game.name,
+            config=self.config.to_json(),
+            seats=tuple(
+                (s.seat, s.player or "", seat.stack) for s, seat in zip(players, seats, strict=True)
+            ),
+            seed_hex=seed.hex(),
+            commitment=commitment(seed),
+            context=context,
+            number=self.number,
+        )
+        self.ledger.open_round(record, {p: stack for _, p, stack in record.seats})
+        self.reveals[-1].rounds.append(record.round_id)
+        self.round, self.record = round_, record
+        self.journal_count = 0
+        self.next_start_at = None
+        self._phase, self._awaiting = None, ()
+        self._save()
+        self._after_change(
+            [Event("round_started", {"round_id": record.round_id, "number": self.number})]
+        )
+        return True
+
+    def act(self, player: str, action: Mapping[str, Any], client_id: str | None = None) -> JSON:
+        """A player's action. Returns the reply for that client: an ack or a typed error."""
+        with self.lock:
+            self._expire_if_due()
+            if client_id is not None and client_id in self.client_ids:
+                return {"type": "ack", "client_id": client_id, "duplicate": True}
+            seat = self.seat_of(player)
+            try:
+                if seat is None:
+                    raise NotSeated("you are not seated at this table")
+                if self.round is None or self.record is None:
+                    raise WrongPhase("no round is running; the next one starts soon")
+                if seat not in self.round.seat_ids():
+                    raise WrongPhase("you are not in this round; you play from the next one")
+                events = self.round.act(seat, action)
+            except GameError as exc:
+                return {"type": "error", "client_id": client_id, **exc.to_json()}
+            self._journal(seat, dict(action), client_id, events)
+            if client_id is not None:
+                self.client_ids[client_id] = player
+                while len(self.client_ids) > 5000:
+                    self.client_ids.popitem(last=False)
+            self._after_change(events)
+            return {"type": "ack", "client_id": client_id, "duplicate": False}
+
+    def _bot_act(self, seat: str) -> None:
+        if self.round is None or seat not in self.round.awaiting():
+            return
+        state = self.seats.get(seat)
+        if state is None or state.bot is None:
+            return
+        bot = self._bots.get(seat)
+        if bot is None:
+            bot = self._bots[seat] = self.game.make_bot(state.bot)
+        legal = self.round.legal_actions(seat)
+        if not legal:
+            return
+        try:
+            action = bot.choose(self.round.view(seat), legal, self.bot_rng)
+            events = self.round.act(seat, action)
+        except GameError:
+            return  # the countdown's default will act for it
+        self._journal(seat, action, None, events)
+        self._after_change(events)
+
+    def _journal(
+        self, seat: str | None, action: JSON, client_id: str | None, events: list[Event]
+    ) -> None:
+        """Journal durably BEFORE anything is broadcast (the caller broadcasts afterwards)."""
+        assert self.record is not None
+        self.journal_count += 1
+        entry = JournalEntry(
+            seq=self.journal_count,
+            seat=seat,
+            action=action,
+            client_id=client_id,
+            events=tuple({"to": list(e.to) if e.to else None, **e.to_json()} for e in events),
+        )
+        self.ledger.append(self.record.round_id, entry)
+
+    def _after_change(self, events: list[Event], force_timer: bool = False) -> None:
+        round_ = self.round
+        assert round_ is not None
+        if round_.finished:
+            self.deadline_at = None
+            self.bot_due.clear()
+            self._finish(events)
+            return
+        awaiting = tuple(round_.awaiting())
+        new_waits = not set(awaiting) <= set(self._awaiting)
+        if force_timer or round_.phase != self._phase or new_waits or self.deadline_at is None:
+            limit = round_.deadline_s
+            self.deadline_at = (
+                None if limit is None else self.clock.now() + limit * self.timing.countdown_scale
+            )
+        self._phase, self._awaiting = round_.phase, awaiting
+        for seat in list(self.bot_due):
+            if seat not in awaiting:
+                del self.bot_due[seat]
+        for seat in awaiting:
+            state = self.seats.get(seat)
+            if state and state.bot and seat not in self.bot_due:
+                self.bot_due[seat] = self.clock.now() + self.timing.bot_delay
+        self._broadcast_state(events)
+
+    def _finish(self, events: list[Event]) -> None:
+        round_, record = self.round, self.record
+        assert round_ is not None and record is not None
+        result = round_.result()
+        nets: dict[str, int] = {}
+        movements: list[Movement] = []
+        for posting in result.postings:
+            account = posting.account
+            if account in {s for s, _, _ in record.seats}:
+                account = record.player_of(account)
+                nets[posting.account] = nets.get(posting.account, 0) + posting.amount
+            movements.append(Movement(account, posting.amount, posting.memo))
+        summary = {
+            "round_id": record.round_id,
+            "number": record.number,
+            "nets": nets,
+            "view": round_.view(None),
+        }
+        self.ledger.settle_round(record.round_id, movements, summary, self.game.name)
+        nxt = round_.next_round()
+        self.carry_context = dict(nxt.context)
+        if nxt.reuse_seed:
+            self.carry_seed = bytes.fromhex(record.seed_hex)
+        else:
+            self.carry_seed = None
+            self._reveal_current(bytes.fromhex(record.seed_hex))
+        self.last_result = {"round_id": record.round_id, "number": record.number, "nets": nets}
+        self.results = [*self.results, self.last_result][-30:]
+        self.last_round, self.last_record = round_, record
+        self.round, self.record = None, None
+        self._broadcast_state(events, finished=True)
+        self._phase, self._awaiting = None, ()
+        for state in list(self.seats.values()):
+            if state.player and state.leaving:
+                self._stand_up(state.seat)
+        self.next_start_at = self.clock.now() + self.timing.between_rounds
+        self._save()
+
+    def _reveal_current(self, seed: bytes | None = None) -> None:
+        if self.reveals and self.reveals[-1].seed_hex is None:
+            last = self.reveals[-1]
+            if seed is None and self.carry_seed is not None:
+                seed = self.carry_seed
+            if seed is not None:
+                last.seed_hex = seed.hex()
+        self.carry_seed = None
+
+    def wake(self) -> None:
+        """A seat changed: a waiting table may be able to start a round now."""
+        with self.lock:
+            if self.round is None and self.next_start_at is None:
+                self.next_start_at = self.clock.now() + 0.5
+
+    # ----- crash recovery -------------------------------------------------------------------
+    def recover(self, open_round: OpenRound) -> str:
+        """Resume an open round from its journal (same seed, same deal), or void it.
+
+        Returns "resumed", "settled" (the journal already held the last action) or "voided".
+        """
+        with self.lock:
+            record = open_round.record
+            seats = [Seat(s, stack) for s, _, stack in record.seats]
+            actions = [RecordedAction(e.seat, e.action) for e in open_round.entries]
+            try:
+                config = self.game.config_type.from_json(record.config)
+                round_ = self.game.round_type.replay(
+                    config, seats, bytes.fromhex(record.seed_hex), actions, record.context
+                )
+            except Exception as exc:  # any failure to rebuild: void, releasing every hold
+                self.ledger.void_round(record.round_id, f"could not resume: {exc}")
+                self.next_start_at = self.clock.now() + self.timing.between_rounds
+                return "voided"
+            self.round, self.record = round_, record
+            self.number = max(self.number, record.number)
+            self.journal_count = len(open_round.entries)
+            for e in open_round.entries:
+                if e.client_id:
+                    self.client_ids[e.client_id] = record.player_of(e.seat) if e.seat else ""
+            if not self.reveals or self.reveals[-1].commitment != record.commitment:
+                self.reveals.append(Reveal(record.commitment, None, [record.round_id]))
+            self.next_start_at = None
+            self._phase, self._awaiting = None, ()
+            self.deadline_at = None
+            was_finished = round_.finished
+            self._after_change([Event("resumed", {"round_id": record.round_id})])
+            return "settled" if was_finished else "resumed"
+
+    # ----- persistence ----------------------------------------------------------------------
+    def snapshot(self) -> JSON:
+        return {
+            "table_id": self.id,
+            "game": self.game.name,
+            "name": self.name,
+            "config": self.config_json,
+            "seats": [s.to_json() for s in self.seats.values()],
+            "number": self.number,
+            "carry_seed": self.carry_seed.hex() if self.carry_seed else None,
+            "carry_context": self.carry_context,
+            "reveals": [r.to_json() for r in self.reveals[-20:]],
+            "results": self.results[-30:],
+        }
+
+    def restore_snapshot(self, data: Mapping[str, Any]) -> None:
+        with self.lock:
+            for s in data.get("seats", []):
+                if s["seat"] in self.seats:
+                    self.seats[s["seat"]] = SeatState(
+                        s["seat"],
+                        s.get("player"),
+                        s.get("name", ""),
+                        s.get("bot"),
+                        bool(s.get("leaving")),
+                    )
+            self.number = int(data.get("number", 0))
+            carry = data.get("carry_seed")
+            self.carry_seed = bytes.fromhex(carry) if carry else None
+            self.carry_context = dict(data.get("carry_context") or {})
+            self.reveals = [
+                Reveal(r["commitment"], r.get("seed"), list(r.get("rounds", [])))
+                for r in data.get("reveals", [])
+            ]
+            self.results = list(data.get("results", []))
+            self.last_result = self.results[-1] if self.results else None
+
+    def _save(self) -> None:
+        if self.repo is not None:
+            self.repo.save_table(self.id, self.snapshot())
+
+    # ----- messages -------------------------------------------------------------------------
+    def public_info(self) -> JSON:
+        """The lobby's view of the table: no cards, no seeds of running deal units."""
+        with self.lock:
+            return {
+                "id": self.id,
+                "game": self.game.name,
+                "title": dict(self.game.title),
+                "name": self.name,
+                "seats": [
+                    {
+                        "seat": s.seat,
+                        "name": s.name,
+                        "bot": s.bot,
+                        "occupied": s.player is not None,
+                        "stack": self._stack(s.player) if s.player else None,
+                    }
+                    for s in self.seats.values()
+                ],
+                "free": len(self.free_seats()),
+                "humans": len(self.humans()),
+                "playing": self.round is not None,
+                "number": self.number,
+                "bot_levels": list(self.game.bot_levels),
+            }
+
+    def _stack(self, player: str) -> int:
+        """A player's table stack including what the running round holds for them."""
+        stack = self.ledger.stack(player, self.id)
+        if self.record is not None:
+            stack += sum(st for _, p, st in self.record.seats if p == player)
+        return stack
+
+    def _broadcast_state(self, events: list[Event], finished: bool = False) -> None:
+        for player in list(self.connected):
+            self._send_state(player, events, finished)
+
+    def _send_state(self, player: str, events: list[Event], finished: bool = False) -> None:
+        from qipai.tables.messages import state_message
+
+        self.send(player, state_message(self, player, events, finished))

@@ -1,0 +1,293 @@
+"""The table runtime on a virtual clock: countdowns, defaults exactly once, the timer race,
+duplicate action ids, journaling before broadcast, settlement, bots, reconnection, recovery."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from helpers import Inbox, make_table, seat_two
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from qipai.core.protocol import HOUSE_ACCOUNTS
+from qipai.tables.memory import MemoryLedger
+from qipai.tables.ports import JournalEntry, ManualClock, MemoryTableRepo
+
+
+def total_money(ledger: MemoryLedger) -> int:
+    return (
+        sum(ledger.wallets.values())
+        + sum(ledger.stacks.values())
+        + sum(sum(h.values()) for h in ledger.holds.values())
+        + sum(ledger.house.values())
+    )
+
+
+def test_round_starts_and_settles_with_conservation() -> None:
+    table, ledger, _clock, _inbox = make_table()
+    seat_two(table, ledger)
+    table.tick()
+    assert table.round is not None
+    assert ledger.stack("alice", "t1") == 0  # the whole stack is held for the round
+    assert table.act("alice", {"type": "bet", "amount": 5}, "c1")["type"] == "ack"
+    assert table.act("bob", {"type": "bet", "amount": 7}, "c2")["type"] == "ack"
+    assert table.round.phase == "swap"
+    table.act("alice", {"type": "stand"}, "c3")
+    table.act("bob", {"type": "swap"}, "c4")
+    assert table.round is None and table.last_result is not None
+    nets = table.last_result["nets"]
+    assert sorted(nets.values()) in ([-7, 7], [-5, 5])
+    assert ledger.stack("alice", "t1") + ledger.stack("bob", "t1") == 200
+    assert total_money(ledger) == 2000
+    # the round's deal unit has ended: its seed is revealed and matches the commitment
+    revealed = table.reveals[-1]
+    from qipai.core.rng import verify
+
+    assert revealed.seed_hex is not None and verify(revealed.seed_hex, revealed.commitment)
+
+
+def test_default_applied_exactly_once_on_expiry() -> None:
+    table, ledger, clock, _ = make_table()
+    seat_two(table, ledger)
+    table.tick()
+    table.act("alice", {"type": "bet", "amount": 3}, "a1")
+    clock.advance(9.9)
+    table.tick()
+    assert table.round is not None and table.round.phase == "betting"
+    clock.advance(0.2)
+    table.tick()
+    table.tick()
+    assert table.round.phase == "swap"
+    assert [e.seat for e in table.round.log].count(None) == 1
+    assert table.round.view(None)["bets"] == {"A": 3, "B": 1}
+
+
+@pytest.mark.parametrize("delay", [9.99, 10.0, 10.01])
+def test_late_action_racing_the_timer_is_applied_or_refused_never_both(delay: float) -> None:
+    table, ledger, clock, _ = make_table()
+    seat_two(table, ledger)
+    table.tick()
+    table.act("alice", {"type": "bet", "amount": 3}, "a1")
+    clock.advance(delay)  # the timer is due, but tick() has not run yet
+    reply = table.act("bob", {"type": "bet", "amount": 8}, "b1")
+    table.tick()
+    assert table.round is not None
+    log = table.round.log
+    bets = table.round.view(None)["bets"]
+    expiries = [e for e in log if e.seat is None]
+    if reply["type"] == "ack":
+        assert bets["B"] == 8 and not expiries
+        assert delay < 10.0
+    else:
+        assert reply["code"] == "illegal_action" or reply["code"] == "wrong_phase"
+        assert bets["B"] == 1 and len(expiries) == 1
+        assert not any(e.seat == "B" for e in log)
+
+
+def test_duplicate_client_ids_are_ignored() -> None:
+    table, ledger, _clock, _inbox = make_table()
+    seat_two(table, ledger)
+    table.tick()
+    first = table.act("alice", {"type": "bet", "amount": 4}, "same")
+    again = table.act("alice", {"type": "bet", "amount": 4}, "same")
+    assert first == {"type": "ack", "client_id": "same", "duplicate": False}
+    assert again == {"type": "ack", "client_id": "same", "duplicate": True}
+    assert table.round is not None and len(table.round.log) == 1
+    assert len(ledger.rounds[table.record.round_id]["entries"]) == 1  # type: ignore[union-attr]
+
+
+def test_invalid_actions_get_typed_errors_and_change_nothing() -> None:
+    table, ledger, _clock, _inbox = make_table()
+    seat_two(table, ledger)
+    table.tick()
+    assert table.round is not None
+    before = table.round.view(None)
+    for player, action, code in [
+        ("alice", {"type": "bet", "amount": 0}, "illegal_action"),
+        ("alice", {"type": "bet", "amount": "x"}, "invalid_input"),
+        ("alice", {"type": "swap"}, "wrong_phase"),
+        ("alice", {"nope": 1}, "invalid_input"),
+        ("carol", {"type": "bet", "amount": 1}, "not_seated"),
+    ]:
+        reply = table.act(player, action, None)
+        assert reply["type"] == "error" and reply["code"] == code, reply
+    assert table.round.view(None) == before and table.round.log == []
+
+
+def test_no_player_can_act_for_another_seat() -> None:
+    table, ledger, _clock, _ = make_table()
+    seat_two(table, ledger)
+    table.tick()
+    table.act("alice", {"type": "bet", "amount": 2}, None)
+    table.act("bob", {"type": "bet", "amount": 2}, None)
+    assert table.round is not None and table.round.awaiting() == ["A"]
+    reply = table.act("bob", {"type": "stand"}, None)
+    assert reply["code"] == "out_of_turn"
+
+
+def test_every_action_is_journaled_before_it_is_broadcast() -> None:
+    table, ledger, clock, _inbox = make_table()
+    seat_two(table, ledger)
+    table.tick()
+    journal_sizes: list[int] = []
+    real_send = table.send
+
+    def spy(player: str, message: dict[str, Any]) -> None:
+        if table.record is not None:
+            journal_sizes.append(len(ledger.rounds[table.record.round_id]["entries"]))
+            assert journal_sizes[-1] == len(table.round.log)  # type: ignore[union-attr]
+        real_send(player, message)
+
+    table.send = spy
+    table.act("alice", {"type": "bet", "amount": 2}, None)
+    clock.advance(11)
+    table.tick()
+    assert journal_sizes and max(journal_sizes) == 2
+
+
+def test_bots_fill_seats_and_play_a_whole_round() -> None:
+    table, ledger, clock, _inbox = make_table()
+    ledger.deposit("alice", 1000, "d")
+    table.sit("alice", "Alice", 100)
+    table.connect("alice")
+    table.fill_with_bots()
+    assert not table.free_seats()
+    table.tick()
+    assert table.round is not None and len(table.round.seats) == 3
+    table.act("alice", {"type": "bet", "amount": 10}, None)
+    for _ in range(40):
+        clock.advance(1.0)
+        table.tick()
+        if table.round is None:
+            break
+    assert table.last_result is not None and table.round is None
+    assert sum(table.last_result["nets"].values()) == 0
+
+
+def test_bot_tables_without_humans_do_not_run() -> None:
+    table, _ledger, clock, _ = make_table()
+    table.fill_with_bots()
+    clock.advance(5)
+    table.tick()
+    assert table.round is None
+
+
+def test_reconnection_gets_the_private_view_back() -> None:
+    table, ledger, clock, inbox = make_table()
+    seat_two(table, ledger)
+    table.tick()
+    table.disconnect("alice")
+    table.act("bob", {"type": "bet", "amount": 2}, None)
+    clock.advance(4)
+    table.tick()
+    n = len(inbox.to("alice"))
+    table.connect("alice")
+    state = inbox.to("alice")[n]
+    assert state["type"] == "state"
+    assert state["you"]["seat"] == "A"
+    assert state["round"]["view"]["cards"]["A"] is not None  # own card back
+    assert state["round"]["view"]["cards"]["B"] is None  # never the other's
+    assert 5.9 <= state["round"]["time_left"] <= 6.0
+    assert state["legal"][0]["type"] == "bet"
+    # a disconnected player is played by the defaults
+    clock.advance(6.1)
+    table.tick()
+    assert table.round is not None and table.round.view(None)["bets"]["A"] == 1
+
+
+def test_leaving_mid_round_cashes_out_after_settlement() -> None:
+    table, ledger, clock, _ = make_table()
+    seat_two(table, ledger)
+    table.tick()
+    assert table.leave("alice") is None
+    assert table.seat_of("alice") == "A"
+    for _ in range(5):
+        clock.advance(11)
+        table.tick()
+    assert table.seat_of("alice") is None
+    assert ledger.stack("alice", "t1") == 0
+    assert 900 <= ledger.wallet("alice") <= 1010
+
+
+def test_one_seat_per_player() -> None:
+    table, ledger, _clock, _ = make_table()
+    ledger.deposit("alice", 1000, "d")
+    assert table.sit("alice", "A", 100) == "A"
+    assert table.sit("alice", "A", 100) == "A"
+    assert ledger.wallet("alice") == 900
+    assert len(table.humans()) == 1
+
+
+def test_recovery_resumes_an_open_round_with_the_same_deal() -> None:
+    ledger, repo, clock = MemoryLedger(), MemoryTableRepo(), ManualClock()
+    table, _, _, _inbox = make_table(ledger=ledger, repo=repo, clock=clock)
+    seat_two(table, ledger)
+    table.tick()
+    table.act("alice", {"type": "bet", "amount": 6}, "x1")
+    assert table.round is not None
+    cards = table.round.view(None)
+    before = dict(table.round.cards)  # type: ignore[attr-defined]
+    # "crash": a new table object built only from the repo and the ledger's journal
+    fresh, _, _, _inbox2 = make_table(ledger=ledger, repo=repo, clock=clock)
+    fresh.restore_snapshot(repo.tables["t1"])
+    [open_round] = ledger.open_rounds()
+    assert fresh.recover(open_round) == "resumed"
+    assert fresh.round is not None
+    assert dict(fresh.round.cards) == before  # type: ignore[attr-defined]
+    assert fresh.round.view(None) == cards
+    assert fresh.act("alice", {"type": "bet", "amount": 6}, "x1")["duplicate"] is True
+    fresh.act("bob", {"type": "bet", "amount": 1}, None)
+    for _ in range(3):
+        clock.advance(6)
+        fresh.tick()
+    assert fresh.last_result is not None
+    assert fresh.last_result["round_id"] == open_round.record.round_id
+    assert ledger.rounds[open_round.record.round_id]["status"] == "settled"
+    assert total_money(ledger) == 2000
+
+
+def test_recovery_voids_what_cannot_be_rebuilt_and_releases_holds() -> None:
+    ledger, repo, clock = MemoryLedger(), MemoryTableRepo(), ManualClock()
+    table, _, _, _ = make_table(ledger=ledger, repo=repo, clock=clock)
+    seat_two(table, ledger)
+    table.tick()
+    assert table.record is not None
+    ledger.append(table.record.round_id, JournalEntry(1, "A", {"type": "bet", "amount": 99}, None))
+    fresh, _, _, _ = make_table(ledger=ledger, repo=repo, clock=clock)
+    [open_round] = ledger.open_rounds()
+    assert fresh.recover(open_round) == "voided"
+    assert ledger.stack("alice", "t1") == 100 and ledger.stack("bob", "t1") == 100
+    assert ledger.open_rounds() == []
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.lists(
+        st.tuples(st.sampled_from(["alice", "bob", "tick"]), st.integers(0, 12), st.floats(0, 6)),
+        max_size=40,
+    )
+)
+def test_random_schedules_keep_money_and_journal_consistent(
+    steps: list[tuple[str, int, float]],
+) -> None:
+    table, ledger, clock, inbox = make_table()
+    seat_two(table, ledger)
+    for who, amount, wait in steps:
+        clock.advance(wait)
+        if who == "tick":
+            table.tick()
+        else:
+            kind = ["bet", "stand", "swap"][amount % 3]
+            table.act(who, {"type": kind, "amount": amount}, f"{who}{amount}{wait}")
+        assert total_money(ledger) == 2000
+        for info in ledger.rounds.values():
+            seqs = [e.seq for e in info["entries"]]
+            assert seqs == list(range(1, len(seqs) + 1))
+        if table.round is not None:
+            assert len(table.round.log) == table.journal_count
+    for player in ("alice", "bob"):
+        for message in inbox.to(player):
+            assert set(message) >= {"type"}
+    assert all(a not in HOUSE_ACCOUNTS for a in ("alice", "bob"))
+    assert isinstance(Inbox, type)
