@@ -1,0 +1,197 @@
+"""The exact swap advisor for Swap Niu Niu (RULES.md §4, flow step 2).
+
+For a four-card hand and the cards the player can see, `advise` gives, for each of the 16 ways to
+choose the cards to swap, the probability of every hand type and the expected hand multiplier —
+exactly, as fractions, by counting every possible set of replacement cards plus fifth card.
+
+Why the count is over the unseen cards only: replacements are dealt from the deck in seat order
+and the fifth card after all swaps, so which physical cards a seat receives depends on the other
+seats' swaps. But from one player's point of view every card it cannot see (the undealt deck and
+the other seats' hidden hands alike) is equally likely to be any unseen card, and so the k
+replacements plus the fifth card are a uniformly random (k+1)-card subset of the unseen cards.
+Discarded cards are out of play and are not unseen.
+
+The hand type depends on ranks only, so the enumeration runs over rank multisets of the new
+cards, each weighted by how many card subsets realise it (Π C(unseen of rank r, taken of rank r));
+this is the full enumeration of card subsets, grouped — at most 6,188 groups per choice instead of
+up to 1,712,304 subsets, which keeps the worst case to a few milliseconds.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from itertools import combinations, combinations_with_replacement
+from math import comb
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from qipai.core.cards import Card, standard_deck
+from qipai.core.errors import InvalidInput
+from qipai.games.niuniu.hands import MULTIPLIER_ARRAY, HandType, niu_rank, rank_type_table
+
+N_TYPES = len(HandType)
+_COMB = np.array([[comb(n, k) for k in range(6)] for n in range(5)], dtype=np.int64)
+
+
+@dataclass(frozen=True)
+class SwapChoice:
+    """One way to swap: which cards go, which stay, and the exact distribution of the result."""
+
+    discard: tuple[Card, ...]
+    keep: tuple[Card, ...]
+    outcomes: int  # equally likely (k+1)-card subsets of the unseen cards
+    counts: tuple[int, ...]  # per HandType value: how many of those subsets give that type
+
+    @property
+    def expected_multiplier(self) -> Fraction:
+        total = sum(int(MULTIPLIER_ARRAY[t]) * n for t, n in enumerate(self.counts))
+        return Fraction(total, self.outcomes)
+
+    def probability(self, kind: HandType) -> Fraction:
+        return Fraction(self.counts[kind], self.outcomes)
+
+    def probabilities(self) -> dict[HandType, Fraction]:
+        return {HandType(t): Fraction(n, self.outcomes) for t, n in enumerate(self.counts)}
+
+    def to_json(self) -> dict[str, Any]:
+        expected = self.expected_multiplier
+        return {
+            "discard": [str(c) for c in self.discard],
+            "keep": [str(c) for c in self.keep],
+            "expected_multiplier": f"{float(expected):.6f}",
+            "expected_multiplier_exact": str(expected),
+            "outcomes": self.outcomes,
+            "types": {
+                HandType(t).name.lower(): {"count": n, "probability": f"{n / self.outcomes:.6f}"}
+                for t, n in enumerate(self.counts)
+                if n
+            },
+        }
+
+
+@functools.cache
+def _multisets(size: int) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    """All rank multisets of `size` cards (≤ 4 of a rank): per-rank multiplicities (M, 13) and
+    each multiset's partial table index for ranks placed in the last `size` positions."""
+    rows: list[list[int]] = []
+    tails: list[int] = []
+    for ranks in combinations_with_replacement(range(13), size):
+        mult = [0] * 13
+        for r in ranks:
+            mult[r] += 1
+        if max(mult) > 4:
+            continue
+        rows.append(mult)
+        tail = 0
+        for r in ranks:
+            tail = tail * 13 + r
+        tails.append(tail)
+    return np.array(rows, dtype=np.int64), np.array(tails, dtype=np.int64)
+
+
+def _counts_for(
+    keep: Sequence[Card], unseen_by_rank: npt.NDArray[np.int64]
+) -> tuple[int, tuple[int, ...]]:
+    """Exact type counts when `keep` is completed by 5 − len(keep) uniformly random unseen cards."""
+    size = 5 - len(keep)
+    mult, tails = _multisets(size)
+    # Subsets realising each multiset: Π_r C(unseen of rank r, m_r); zero when not enough cards.
+    weights = _COMB[unseen_by_rank[None, :], mult].prod(axis=1)
+    head = 0
+    for card in keep:
+        head = head * 13 + (niu_rank(card) - 1)
+    index = head * 13**size + tails
+    kinds = rank_type_table()[index].astype(np.int64)
+    counts = np.zeros(N_TYPES, dtype=np.int64)
+    np.add.at(counts, kinds, weights)
+    total = comb(int(unseen_by_rank.sum()), size)
+    if int(counts.sum()) != total:  # pragma: no cover - a broken table would show here
+        raise AssertionError("advisor counts do not add up to the number of card subsets")
+    return total, tuple(int(n) for n in counts)
+
+
+def advise(hand: Sequence[Card], seen: Iterable[Card] = ()) -> list[SwapChoice]:
+    """All 16 swap choices for a four-card hand, best expected multiplier first.
+
+    `seen` are other cards the player knows are not in the deck (none in a normal round: other
+    seats' cards are hidden until the reveal). Ties in expectation rank the choice that swaps
+    fewer cards first, so "keep everything" wins a tie.
+    """
+    cards = list(hand)
+    if len(cards) != 4:
+        raise InvalidInput(f"the swap advisor takes the four cards of a hand, got {len(cards)}")
+    known = cards + list(seen)
+    if len(set(known)) != len(known):
+        raise InvalidInput("a card appears twice among the hand and the seen cards")
+    unseen = [c for c in standard_deck() if c not in set(known)]
+    if len(unseen) < 5:
+        raise InvalidInput("fewer than five unseen cards remain")
+    by_rank = np.zeros(13, dtype=np.int64)
+    for card in unseen:
+        by_rank[niu_rank(card) - 1] += 1
+    choices: list[SwapChoice] = []
+    for k in range(5):
+        for discard in combinations(range(4), k):
+            keep = tuple(c for i, c in enumerate(cards) if i not in discard)
+            total, counts = _counts_for(keep, by_rank)
+            choices.append(SwapChoice(tuple(cards[i] for i in discard), keep, total, counts))
+    order = sorted(
+        range(len(choices)),
+        key=lambda i: (-choices[i].expected_multiplier, len(choices[i].discard), i),
+    )
+    return [choices[i] for i in order]
+
+
+def best_swap(hand: Sequence[Card], seen: Iterable[Card] = ()) -> SwapChoice:
+    """The swap with the highest expected hand multiplier (fewest cards on a tie)."""
+    return advise(hand, seen)[0]
+
+
+def fifth_card_counts(hand: Sequence[Card], seen: Iterable[Card] = ()) -> SwapChoice:
+    """The no-swap choice: the exact type distribution over the fifth card alone."""
+    return next(c for c in advise(hand, seen) if not c.discard)
+
+
+def hint(hand: Sequence[Card], seen: Iterable[Card] = (), top: int = 16) -> dict[str, Any]:
+    """JSON-ready advice for a client: the best choice and the `top` choices ranked."""
+    ranked = advise(hand, seen)
+    return {
+        "best": ranked[0].to_json(),
+        "choices": [
+            {
+                "discard": [str(c) for c in choice.discard],
+                "expected_multiplier": f"{float(choice.expected_multiplier):.4f}",
+            }
+            for choice in ranked[:top]
+        ],
+    }
+
+
+def format_table(choices: Sequence[SwapChoice]) -> str:
+    """A plain-text table of ranked choices for the `qipai advise niuniu` command."""
+    groups: list[tuple[str, tuple[HandType, ...]]] = [
+        ("无牛", (HandType.NO_BULL,)),
+        ("牛1-6 x1", tuple(HandType(n) for n in range(1, 7))),
+        ("牛7-9 x2", (HandType.BULL_7, HandType.BULL_8, HandType.BULL_9)),
+        ("牛牛 x3", (HandType.BULL_BULL,)),
+        ("x4-5", (HandType.FOUR_ROYALS, HandType.FIVE_ROYALS, HandType.BOMB, HandType.FIVE_SMALL)),
+    ]
+    header = f"{'#':>2}  {'swap':<14}{'keep':<14}{'E[mult]':>9}" + "".join(
+        f"{name:>10}" for name, _ in groups
+    )
+    lines = [header]
+    for n, choice in enumerate(choices, 1):
+        discard = " ".join(c.pretty for c in choice.discard) or "-"
+        keep = " ".join(c.pretty for c in choice.keep) or "-"
+        cells = "".join(
+            f"{float(sum(choice.probability(t) for t in kinds)):>10.4f}" for _, kinds in groups
+        )
+        lines.append(
+            f"{n:>2}  {discard:<14}{keep:<14}{float(choice.expected_multiplier):>9.4f}{cells}"
+        )
+    return "\n".join(lines)
