@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import copy
 import threading
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
-from qipai.core.protocol import JSON
+from qipai.core.protocol import JSON, RoundResult
 from qipai.tables.ports import (
     InsufficientFunds,
     JournalEntry,
@@ -105,14 +105,18 @@ class MemoryLedger:
             self.stacks[key] = self.stack(player, record.table_id) + after
 
     def settle_round(
-        self, round_id: str, movements: Sequence[Movement], result: JSON, pool_id: str
+        self, round_id: str, result: RoundResult, *, pool_id: str, reveal_seed: bool
     ) -> None:
         with self.lock:
             info = self.rounds[round_id]
             if info["status"] != "open":
                 return
-            if sum(m.amount for m in movements) != 0:
-                raise ValueError("settlement does not balance")
+            record: RoundRecord = info["record"]
+            seats = {s for s, _, _ in record.seats}
+            movements = [
+                Movement(record.player_of(p.account) if p.account in seats else p.account, p.amount)
+                for p in result.postings
+            ]
             nets: dict[str, int] = {}
             for m in movements:
                 if not m.is_house:
@@ -128,7 +132,13 @@ class MemoryLedger:
                 self.stacks, self.holds, self.house = backup
                 raise
             info["status"] = "settled"
-            info["result"] = result
+            info["result"] = result.to_json()
+            info["revealed"] = reveal_seed
+
+    def reveal(self, commitment: str) -> None:
+        for info in self.rounds.values():
+            if info["record"].commitment == commitment:
+                info["revealed"] = True
 
     def void_round(self, round_id: str, reason: str) -> None:
         with self.lock:

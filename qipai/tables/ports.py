@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import copy
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from qipai.core.protocol import HOUSE_ACCOUNTS, JSON
+from qipai.core.protocol import HOUSE_ACCOUNTS, JSON, Event, RoundResult
 
 
 class Clock(Protocol):
@@ -96,7 +96,7 @@ class JournalEntry:
     seat: str | None
     action: JSON
     client_id: str | None
-    events: tuple[JSON, ...] = ()
+    events: tuple[Event, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -146,10 +146,14 @@ class LedgerPort(Protocol):
         """Journal one action durably (before anyone hears of it)."""
 
     def settle_round(
-        self, round_id: str, movements: Sequence[Movement], result: JSON, pool_id: str
+        self, round_id: str, result: RoundResult, *, pool_id: str, reveal_seed: bool
     ) -> None:
-        """In one transaction: release the holds, post the movements, mark the round settled.
-        Idempotent on round_id."""
+        """In one transaction: release the holds, post the result's postings (seat ids are the
+        round's players' stacks, `jackpot` the pool `pool_id`), mark the round settled.
+        Idempotent on round_id. `reveal_seed` False while the deal unit (shoe) goes on."""
+
+    def reveal(self, commitment: str) -> None:
+        """Reveal the seed of every round dealt from this commitment (its deal unit ended)."""
 
     def void_round(self, round_id: str, reason: str) -> None:
         """Release every hold and mark the round void (idempotent)."""

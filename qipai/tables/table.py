@@ -31,7 +31,6 @@ from qipai.tables.ports import (
     InsufficientFunds,
     JournalEntry,
     LedgerPort,
-    Movement,
     OpenRound,
     RoundRecord,
     TableRepo,
@@ -420,7 +419,7 @@ class Table:
             seat=seat,
             action=action,
             client_id=client_id,
-            events=tuple({"to": list(e.to) if e.to else None, **e.to_json()} for e in events),
+            events=tuple(events),
         )
         self.ledger.append(self.record.round_id, entry)
 
@@ -453,22 +452,15 @@ class Table:
         round_, record = self.round, self.record
         assert round_ is not None and record is not None
         result = round_.result()
+        seat_ids = {s for s, _, _ in record.seats}
         nets: dict[str, int] = {}
-        movements: list[Movement] = []
         for posting in result.postings:
-            account = posting.account
-            if account in {s for s, _, _ in record.seats}:
-                account = record.player_of(account)
+            if posting.account in seat_ids:
                 nets[posting.account] = nets.get(posting.account, 0) + posting.amount
-            movements.append(Movement(account, posting.amount, posting.memo))
-        summary = {
-            "round_id": record.round_id,
-            "number": record.number,
-            "nets": nets,
-            "view": round_.view(None),
-        }
-        self.ledger.settle_round(record.round_id, movements, summary, self.game.name)
         nxt = round_.next_round()
+        self.ledger.settle_round(
+            record.round_id, result, pool_id=self.game.name, reveal_seed=not nxt.reuse_seed
+        )
         self.carry_context = dict(nxt.context)
         if nxt.reuse_seed:
             self.carry_seed = bytes.fromhex(record.seed_hex)
@@ -494,6 +486,7 @@ class Table:
                 seed = self.carry_seed
             if seed is not None:
                 last.seed_hex = seed.hex()
+                self.ledger.reveal(last.commitment)
         self.carry_seed = None
 
     def wake(self) -> None:

@@ -1,0 +1,120 @@
+"""`LedgerPort` over the real ledger (`qipai.ledger.api.Ledger`): SQLite or PostgreSQL."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from qipai.core.protocol import JSON, RecordedAction, RoundResult, Seat
+from qipai.ledger import InsufficientFunds as LedgerFunds
+from qipai.ledger import Ledger, UnknownRound
+from qipai.tables.ports import InsufficientFunds, JournalEntry, OpenRound, RoundRecord
+
+
+class LedgerAdapter:
+    """Maps the table runtime's narrow needs onto the ledger's facade, one call each."""
+
+    def __init__(self, ledger: Ledger) -> None:
+        self.ledger = ledger
+        self._users: set[str] = set()
+
+    def ensure_user(self, player: str, name: str | None = None) -> None:
+        if player not in self._users:
+            self.ledger.create_user(player, name)
+            self._users.add(player)
+
+    def wallet(self, player: str) -> int:
+        return self.ledger.wallet(player)
+
+    def deposit(self, player: str, amount: int, key: str) -> None:
+        self.ensure_user(player)
+        self.ledger.deposit(player, amount, key)
+
+    def stack(self, player: str, table_id: str) -> int:
+        return self.ledger.stack(player, table_id)
+
+    def buy_in(self, player: str, table_id: str, amount: int, key: str) -> None:
+        self.ensure_user(player)
+        try:
+            self.ledger.buy_in(player, table_id, amount, key)
+        except LedgerFunds as exc:
+            raise InsufficientFunds(str(exc)) from None
+
+    def cash_out(self, player: str, table_id: str, key: str) -> int:
+        before = self.ledger.stack(player, table_id)
+        self.ledger.cash_out(player, table_id, key)
+        return before - self.ledger.stack(player, table_id)
+
+    def pool(self, pool_id: str) -> int:
+        return self.ledger.pool(pool_id)
+
+    def open_round(self, record: RoundRecord, holds: Mapping[str, int]) -> None:
+        seat_of = {player: seat for seat, player, _ in record.seats}
+        self.ledger.open_round(
+            table_id=record.table_id,
+            game=record.game,
+            config=record.config,
+            seats=[Seat(seat, stack) for seat, _, stack in record.seats],
+            players={seat: player for seat, player, _ in record.seats},
+            seed=bytes.fromhex(record.seed_hex),
+            context=record.context,
+            round_id=record.round_id,
+            holds={seat_of[p]: amount for p, amount in holds.items() if amount > 0},
+        )
+
+    def append(self, round_id: str, entry: JournalEntry) -> None:
+        self.ledger.append(
+            round_id,
+            RecordedAction(entry.seat, entry.action),
+            *entry.events,
+            client_id=entry.client_id,
+        )
+
+    def settle_round(
+        self, round_id: str, result: RoundResult, *, pool_id: str, reveal_seed: bool
+    ) -> None:
+        self.ledger.settle_round(round_id, result, jackpot_pool=pool_id, reveal_seed=reveal_seed)
+
+    def reveal(self, commitment: str) -> None:
+        self.ledger.reveal_seed(commitment)
+
+    def void_round(self, round_id: str, reason: str) -> None:
+        self.ledger.void_round(round_id, reason)
+
+    def open_rounds(self) -> list[OpenRound]:
+        return [self._open_round(info) for info in self.ledger.open_rounds()]
+
+    @staticmethod
+    def _open_round(info: Mapping[str, Any]) -> OpenRound:
+        players = {p["seat"]: p["user_id"] for p in info["players"]}
+        record = RoundRecord(
+            round_id=str(info["round_id"]),
+            table_id=str(info["table_id"]),
+            game=str(info["game"]),
+            config=dict(info["config"]),
+            seats=tuple(
+                (str(s["id"]), str(players.get(s["id"], "")), int(s.get("stack", 0)))
+                for s in info["seats"]
+            ),
+            seed_hex=str(info["seed"]),
+            commitment=str(info["seed_commitment"]),
+            context=dict(info["context"] or {}),
+        )
+        entries: list[JournalEntry] = []
+        for item in info["log"]:
+            if item["kind"] == "action":
+                entries.append(
+                    JournalEntry(
+                        seq=len(entries) + 1,
+                        seat=item["seat"],
+                        action=dict(item["payload"]),
+                        client_id=item["client_id"],
+                    )
+                )
+        return OpenRound(record, tuple(entries))
+
+    def round_info(self, round_id: str) -> JSON | None:
+        try:
+            return self.ledger.round(round_id)
+        except UnknownRound:
+            return None
