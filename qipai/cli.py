@@ -97,6 +97,44 @@ def serve(
     server.run(host=host, port=port, db=db)
 
 
+@app.command()
+def rtp(
+    game: Annotated[str, typer.Argument(help="pokdeng, niuniu, paigow or holdem-bonus")],
+    mode: Annotated[
+        str | None, typer.Option(help="A mode or rule variant of the game (default: all).")
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+    markdown: Annotated[bool, typer.Option("--markdown", help="Print markdown (default).")] = True,
+) -> None:
+    """Exact return to player, house edge, outcome probabilities and sd of every bet."""
+    from qipai.analysis.report import render
+    from qipai.analysis.rtp import reports
+
+    try:
+        found = reports(game, mode)
+    except GameError as exc:
+        fail(exc.message)
+    typer.echo(render(found, "json" if as_json else "markdown"))
+
+
+@app.command()
+def simulate(
+    game: Annotated[str, typer.Argument(help="pokdeng, niuniu, paigow or holdem-bonus")],
+    rounds: Annotated[int, typer.Option(help="Rounds to play.")] = 10_000,
+    seed: Annotated[int, typer.Option(help="Seed of the simulation (reproducible).")] = 1,
+    mode: Annotated[str | None, typer.Option(help="A mode of the game.")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+) -> None:
+    """Play N rounds through the real round engine with bots; observed return ± 95 % CI."""
+    from qipai.analysis.simulate import render_simulation, simulate_game
+
+    try:
+        result = simulate_game(game, rounds, seed, mode)
+    except GameError as exc:
+        fail(exc.message)
+    typer.echo(render_simulation(result, "json" if as_json else "markdown"))
+
+
 def main() -> None:
     app()
 

@@ -1,0 +1,5 @@
+"""Exact game mathematics: return to player, optimal strategy and Monte Carlo checks (issue 9).
+
+One module per game computes exact outcome distributions by enumerating the full card or tile
+composition, calling that game's own hand evaluation and payout code; `report` renders them.
+"""
