@@ -26,7 +26,8 @@ Hidden information: a discard is seen only by its player — in `view`, in event
      "config": {"base": 100, "wen_zun": false, "zun_units": 1, "turn_seconds": 20},
      "hand": [{"id": 3, "tile": "6-6", "name": "天", "civil": true}, ...],  # [] for others
      "hand_counts": {"E": 8, ...}, "dong": {"E": 0, ...},
-     "turn": "S" | null, "deadline_s": 20 | null, "leader": "E", "tricks_left": 8,
+     "turn": "S" | null, "deadline_s": 20 | null, "leader": "E",
+     "last_trick": false,   # true on the trick that ends the game (the two-栋 rule applies)
      "trick": {"number": 1, "leader": "E", "size": 1 | null, "kind": "civil" | null,
                "best": "E" | null,
                "entries": [{"seat": "E", "action": "play", "tiles": [tile...],
@@ -411,9 +412,7 @@ class TienGowRound(Round[TienGowConfig]):
             "turn": self.turn,
             "deadline_s": self.deadline_s,
             "leader": self.trick.leader,
-            "tricks_left": len(self.hands[self.trick.leader]) + (self.trick.size or 0)
-            if self.winner is None
-            else 0,
+            "last_trick": self.winner is None and self.is_last_trick(),
             "trick": None if self.winner is not None else self._trick_json(self.trick, seat),
             "tricks": [self._trick_json(t, seat) for t in self.tricks],
             "zun": [
