@@ -14,7 +14,7 @@ from functools import lru_cache
 from itertools import combinations_with_replacement
 
 from qipai.core.tiles import TILE_INFO, TILE_KINDS, Tile
-from qipai.games.tiengow.plays import KIND_SIZE, Kind, Play, beats, classify
+from qipai.games.tiengow.plays import Kind, Play, beats, classify
 
 FACES: tuple[Tile, ...] = TILE_KINDS
 FACE_INDEX: dict[Tile, int] = {t: i for i, t in enumerate(FACES)}
