@@ -135,6 +135,38 @@ def simulate(
     typer.echo(render_simulation(result, "json" if as_json else "markdown"))
 
 
+@app.command()
+def verify(
+    round_id: Annotated[str, typer.Argument(help="The round's id (from the journal or history).")],
+    db: Annotated[
+        str | None, typer.Option(help="SQLite file or database URL (default: user data dir).")
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+) -> None:
+    """Replay a round from the journal: seed vs commitment, deal, result and money."""
+    from qipai.ledger.commands import verify_command
+
+    text, code = verify_command(round_id, db, as_json)
+    typer.echo(text, err=code == 2)
+    raise typer.Exit(code)
+
+
+@app.command()
+def audit(
+    db: Annotated[
+        str | None, typer.Option(help="SQLite file or database URL (default: user data dir).")
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+    replay: Annotated[bool, typer.Option(help="Replay every settled round.")] = True,
+) -> None:
+    """Check the ledger's invariants; exits non-zero on any violation."""
+    from qipai.ledger.commands import audit_command
+
+    text, code = audit_command(db, as_json, replay)
+    typer.echo(text, err=code == 2)
+    raise typer.Exit(code)
+
+
 def main() -> None:
     app()
 

@@ -1,0 +1,587 @@
+"""The ledger's public API: one `Ledger` object over SQLite or PostgreSQL.
+
+Money flow (ARCHITECTURE.md): wallet → table stack (`buy_in`) → bet holds (`authorize`) →
+settlement postings (`settle_round`: player stacks, house, commission, rounding, jackpot pool) →
+table stack → wallet (`cash_out`). Every movement is one balanced double-entry transaction with an
+idempotency key; the database keeps player accounts non-negative; settlement of a round is one
+database transaction. The round journal keeps what `qipai verify` needs to replay any round.
+
+Every method either commits completely or raises a `LedgerError` and changes nothing. Methods are
+safe to call from many threads (and many processes on PostgreSQL) at once.
+
+Example::
+
+    ledger = Ledger.open()                                  # default SQLite file, or a URL
+    ledger.create_user("alice")
+    ledger.deposit("alice", 10_000, key="bank-ref-1")
+    ledger.buy_in("alice", "t1", 5_000, key="buyin-1")
+    rid = ledger.open_round(table_id="t1", game="pokdeng", config=cfg.to_json(),
+                            seats=[Seat("P1", 5_000)], players={"P1": "alice"}, seed=seed,
+                            holds={"P1": 200})
+    ledger.append(rid, RecordedAction("P1", {"type": "bet", ...}))
+    ledger.settle_round(rid, round_.result())
+"""
+
+from __future__ import annotations
+
+import time
+import uuid
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from sqlalchemy import Connection, Engine, select
+from sqlalchemy.exc import IntegrityError, OperationalError
+
+from qipai.core.protocol import JACKPOT, Event, Posting, RecordedAction, RoundResult, Seat
+from qipai.ledger import accounts as acct
+from qipai.ledger import db as dbm
+from qipai.ledger import holds as holds_mod
+from qipai.ledger import journal
+from qipai.ledger.errors import LedgerError, UnknownAccount
+from qipai.ledger.holds import Hold
+from qipai.ledger.posting import (
+    Entry,
+    FaultHook,
+    TxResult,
+    balance_of,
+    ensure_account,
+    ensure_user,
+    find_tx,
+    load_tx,
+    no_fault,
+    positive,
+    post,
+)
+from qipai.ledger.schema import accounts, entries, rounds, transactions, users
+
+if TYPE_CHECKING:
+    from qipai.ledger.audit import AuditReport
+    from qipai.ledger.verify import VerifyReport
+
+T = TypeVar("T")
+
+__all__ = ["Entry", "Hold", "Ledger", "TxResult"]
+
+_RETRYABLE_SQLSTATES = {"40001", "40P01"}  # serialization failure, deadlock detected
+
+
+class Ledger:
+    """Wallets, table stacks, holds, the double-entry journal and the round journal."""
+
+    def __init__(self, engine: Engine, *, url: str, schema: str | None = None) -> None:
+        self.engine = engine
+        self.url = url
+        self.schema = schema
+        self.fault: FaultHook = no_fault
+        """Test seam: called at named points inside write transactions; raising aborts them."""
+
+    # ----- lifecycle ------------------------------------------------------------------------
+    @classmethod
+    def open(
+        cls,
+        db: str | None = None,
+        *,
+        schema: str | None = None,
+        migrate: bool = True,
+        pool_size: int = 10,
+    ) -> Ledger:
+        """Open (and by default migrate to the latest schema) the ledger at `db`.
+
+        `db` is a SQLAlchemy URL (`postgresql+psycopg://…`, `sqlite:///…`), a path to a SQLite
+        file, or None for `QIPAI_DATABASE_URL` or else the embedded SQLite file in the user's data
+        directory. `schema` (PostgreSQL only) keeps the ledger in its own schema, created if needed.
+        """
+        url = dbm.resolve_url(db)
+        engine = dbm.create(url, schema=schema, pool_size=pool_size)
+        if schema is not None:
+            dbm.create_schema(engine, schema)
+        if migrate:
+            dbm.migrate(engine)
+        return cls(engine, url=url, schema=schema)
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    def __enter__(self) -> Ledger:
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.close()
+
+    @property
+    def dialect(self) -> str:
+        """`sqlite` or `postgresql`."""
+        return self.engine.dialect.name
+
+    def _write(self, work: Callable[[Connection], T]) -> T:
+        """Run `work` in one write transaction, retrying only races the database reports
+        (a concurrent insert of the same key, a PostgreSQL deadlock or serialization failure)."""
+        for attempt in range(6):
+            try:
+                with self.engine.begin() as conn:
+                    return work(conn)
+            except IntegrityError as exc:
+                if attempt >= 2:
+                    raise LedgerError(f"database refused the write: {exc.orig}") from exc
+            except OperationalError as exc:
+                code = getattr(exc.orig, "sqlstate", None)
+                locked = "database is locked" in str(exc.orig)
+                if (code not in _RETRYABLE_SQLSTATES and not locked) or attempt == 5:
+                    raise
+                time.sleep(0.005 * (attempt + 1))
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    def _read(self, work: Callable[[Connection], T]) -> T:
+        with self.engine.connect() as conn:
+            conn.execution_options(qipai_read=True)
+            with conn.begin():
+                return work(conn)
+
+    # ----- users and balances ---------------------------------------------------------------
+    def create_user(self, user_id: str, name: str | None = None) -> str:
+        """Create a user and their wallet (idempotent); returns the wallet account name."""
+
+        def work(conn: Connection) -> str:
+            ensure_user(conn, user_id, name)
+            ensure_account(conn, acct.wallet(user_id))
+            return acct.wallet(user_id)
+
+        return self._write(work)
+
+    def has_user(self, user_id: str) -> bool:
+        return self._read(
+            lambda c: c.execute(select(users.c.id).where(users.c.id == user_id)).first() is not None
+        )
+
+    def balance(self, account: str) -> int:
+        """The balance of any account by name (0 for a well-formed account never used)."""
+        return self._read(lambda c: balance_of(c, account))
+
+    def wallet(self, user_id: str) -> int:
+        return self.balance(acct.wallet(user_id))
+
+    def stack(self, user_id: str, table_id: str) -> int:
+        return self.balance(acct.stack(user_id, table_id))
+
+    def pool(self, pool_id: str) -> int:
+        """A jackpot pool's balance."""
+        return self.balance(acct.jackpot(pool_id))
+
+    def balances(self, owner: str | None = None) -> dict[str, int]:
+        """Every account's balance (or only one user's accounts), by name."""
+
+        def work(conn: Connection) -> dict[str, int]:
+            query = select(accounts.c.name, accounts.c.balance).order_by(accounts.c.name)
+            if owner is not None:
+                query = query.where(accounts.c.owner == owner)
+            return {str(n): int(b) for n, b in conn.execute(query)}
+
+        return self._read(work)
+
+    def statement(self, account: str, limit: int = 50) -> list[dict[str, Any]]:
+        """The account's latest entries, newest first: tx id, UTC time, amount, balance after."""
+
+        def work(conn: Connection) -> list[dict[str, Any]]:
+            rows = conn.execute(
+                select(
+                    entries.c.tx_id,
+                    entries.c.created_at,
+                    entries.c.amount,
+                    entries.c.balance_after,
+                    transactions.c.kind,
+                    transactions.c.memo,
+                    transactions.c.round_id,
+                )
+                .join(accounts, accounts.c.id == entries.c.account_id)
+                .join(transactions, transactions.c.id == entries.c.tx_id)
+                .where(accounts.c.name == account)
+                .order_by(entries.c.id.desc())
+                .limit(limit)
+            ).all()
+            return [
+                {
+                    "tx_id": r[0],
+                    "at": r[1].isoformat(),
+                    "amount": r[2],
+                    "balance_after": r[3],
+                    "kind": r[4],
+                    "memo": r[5],
+                    "round_id": r[6],
+                }
+                for r in rows
+            ]
+
+        return self._read(work)
+
+    def transaction(self, tx_id: int) -> TxResult:
+        return self._read(lambda c: load_tx(c, tx_id))
+
+    # ----- money movements ------------------------------------------------------------------
+    def _move(
+        self,
+        *,
+        key: str,
+        kind: str,
+        src: str,
+        dst: str,
+        amount: int,
+        memo: str = "",
+        need_user: str | None = None,
+    ) -> TxResult:
+        positive(amount)
+        body = {"kind": kind, "from": src, "to": dst, "amount": amount}
+
+        def work(conn: Connection) -> TxResult:
+            earlier = find_tx(conn, key, body)
+            if earlier is not None:
+                return earlier
+            if (
+                need_user is not None
+                and conn.execute(select(users.c.id).where(users.c.id == need_user)).first() is None
+            ):
+                raise UnknownAccount(f"no user {need_user!r}")
+            return post(
+                conn,
+                key=key,
+                kind=kind,
+                legs={src: -amount, dst: amount},
+                body=body,
+                memo=memo,
+                fault=self.fault,
+            )
+
+        return self._write(work)
+
+    def deposit(self, user_id: str, amount: int, key: str) -> TxResult:
+        """Money in from outside to the user's wallet; `key` is the client's (e.g. a bank ref)."""
+        return self._move(
+            key=f"deposit:{user_id}:{key}",
+            kind="deposit",
+            src=acct.EXTERNAL,
+            dst=acct.wallet(user_id),
+            amount=amount,
+            need_user=user_id,
+        )
+
+    def withdraw(self, user_id: str, amount: int, key: str) -> TxResult:
+        """Money out of the user's wallet; InsufficientFunds if the wallet holds less."""
+        return self._move(
+            key=f"withdraw:{user_id}:{key}",
+            kind="withdraw",
+            src=acct.wallet(user_id),
+            dst=acct.EXTERNAL,
+            amount=amount,
+            need_user=user_id,
+        )
+
+    def buy_in(self, user_id: str, table_id: str, amount: int, key: str) -> TxResult:
+        """Wallet → table stack."""
+        return self._move(
+            key=f"buyin:{user_id}:{key}",
+            kind="buy_in",
+            src=acct.wallet(user_id),
+            dst=acct.stack(user_id, table_id),
+            amount=amount,
+            need_user=user_id,
+        )
+
+    def cash_out(
+        self, user_id: str, table_id: str, key: str, amount: int | None = None
+    ) -> TxResult:
+        """Table stack → wallet: `amount`, or the whole stack when None (a no-op when empty)."""
+        stack, wallet = acct.stack(user_id, table_id), acct.wallet(user_id)
+        full_key = f"cashout:{user_id}:{key}"
+        if amount is not None:
+            return self._move(
+                key=full_key,
+                kind="cash_out",
+                src=stack,
+                dst=wallet,
+                amount=amount,
+                need_user=user_id,
+            )
+        body = {"kind": "cash_out", "from": stack, "to": wallet, "amount": "all"}
+
+        def work(conn: Connection) -> TxResult:
+            earlier = find_tx(conn, full_key, body)
+            if earlier is not None:
+                return earlier
+            ensure_account(conn, stack)
+            have = balance_of(conn, stack)
+            return post(
+                conn,
+                key=full_key,
+                kind="cash_out",
+                legs={stack: -have, wallet: have},
+                body=body,
+                allow_empty=True,
+                fault=self.fault,
+            )
+
+        return self._write(work)
+
+    def fund_pool(self, pool_id: str, amount: int, key: str) -> TxResult:
+        """House → jackpot pool (seeding or topping up a pool)."""
+        return self._move(
+            key=f"pool:{pool_id}:{key}",
+            kind="fund_pool",
+            src=acct.HOUSE,
+            dst=acct.jackpot(pool_id),
+            amount=amount,
+        )
+
+    def transfer(
+        self,
+        postings: Sequence[Posting] | Mapping[str, int],
+        *,
+        key: str,
+        kind: str = "transfer",
+        memo: str = "",
+        round_id: str | None = None,
+    ) -> TxResult:
+        """Post any balanced transaction between ledger accounts (names, see `accounts.py`)."""
+        if isinstance(postings, Mapping):
+            legs = [(str(k), v) for k, v in postings.items()]
+        else:
+            legs = [(p.account, p.amount) for p in postings]
+        body = {"kind": kind, "legs": sorted(legs), "memo": memo, "round_id": round_id}
+        net: dict[str, int] = {}
+        for name, amount in legs:
+            net[name] = net.get(name, 0) + amount
+        return self._write(
+            lambda c: post(
+                c,
+                key=key,
+                kind=kind,
+                legs=net,
+                body=body,
+                memo=memo,
+                round_id=round_id,
+                fault=self.fault,
+            )
+        )
+
+    def reverse(self, tx_id: int, *, key: str | None = None, memo: str = "") -> TxResult:
+        """Post the exact opposite of an earlier transaction (corrections never edit entries).
+
+        The default key allows one reversal per transaction. It can fail with InsufficientFunds
+        when the money has since moved on."""
+        key = key or f"reverse:{tx_id}"
+        body = {"kind": "reversal", "reverses": tx_id}
+
+        def work(conn: Connection) -> TxResult:
+            earlier = find_tx(conn, key, body)
+            if earlier is not None:
+                return earlier
+            original = load_tx(conn, tx_id)
+            legs = {e.account: -e.amount for e in original.entries}
+            return post(
+                conn,
+                key=key,
+                kind="reversal",
+                legs=legs,
+                body=body,
+                memo=memo or f"reverses {tx_id}",
+                round_id=original.round_id,
+                reverses=tx_id,
+                fault=self.fault,
+            )
+
+        return self._write(work)
+
+    # ----- holds ----------------------------------------------------------------------------
+    def authorize(
+        self,
+        account: str,
+        amount: int,
+        *,
+        key: str,
+        round_id: str | None = None,
+        seat: str | None = None,
+        purpose: str = "bet",
+    ) -> Hold:
+        """Reserve `amount` of a wallet or table stack in its hold account (InsufficientFunds if
+        short). Use `journal.seat_key(round_id, seat, purpose)` as the key for a round's bets."""
+        return self._write(
+            lambda c: holds_mod.authorize(
+                c,
+                account=account,
+                amount=amount,
+                key=key,
+                round_id=round_id,
+                seat=seat,
+                purpose=purpose,
+                fault=self.fault,
+            )
+        )
+
+    def capture(
+        self, hold_id: int, amount: int, to_account: str, *, key: str | None = None
+    ) -> TxResult:
+        """Close a hold: `amount` of it goes to `to_account`, the rest back to its source.
+        A hold closes exactly once: HoldClosed after a capture or void."""
+        return self._write(
+            lambda c: holds_mod.capture(
+                c,
+                hold_id=hold_id,
+                amount=amount,
+                to_account=to_account,
+                key=key or f"hold:{hold_id}:capture",
+                fault=self.fault,
+            )
+        )
+
+    def void(self, hold_id: int, *, key: str | None = None) -> TxResult:
+        """Close a hold by returning all of it to its source (exactly once, like `capture`)."""
+        return self._write(
+            lambda c: holds_mod.void(
+                c, hold_id=hold_id, key=key or f"hold:{hold_id}:void", fault=self.fault
+            )
+        )
+
+    def hold(self, hold_id: int) -> Hold:
+        return self._read(lambda c: holds_mod.get(c, hold_id))
+
+    def holds_of_round(self, round_id: str) -> list[Hold]:
+        return self._read(lambda c: holds_mod.of_round(c, round_id))
+
+    # ----- round journal --------------------------------------------------------------------
+    def open_round(
+        self,
+        *,
+        table_id: str,
+        game: str,
+        config: Mapping[str, Any],
+        seats: Sequence[Seat],
+        players: Mapping[str, str],
+        seed: bytes,
+        context: Mapping[str, Any] | None = None,
+        round_id: str | None = None,
+        holds: Mapping[str, int] | None = None,
+    ) -> str:
+        """Journal a new round before any bet and return its id.
+
+        `config` is the game config's `to_json()`, `seats` the `Seat`s given to `Round.start`,
+        `players` maps seat ids to user ids (a house-banked seat has no player), `seed` the deal
+        seed (its SHA-256 commitment is stored alongside; the seed is shown only once revealed),
+        `context` what `Round.start` got from the previous round. `holds` (seat → amount)
+        authorizes each seat's stake from its player's table stack in the same transaction.
+        """
+        rid = round_id or uuid.uuid4().hex
+
+        def work(conn: Connection) -> str:
+            journal.open_round(
+                conn,
+                round_id=rid,
+                table_id=table_id,
+                game=game,
+                config=config,
+                seats=seats,
+                players=players,
+                seed=seed,
+                context=context,
+            )
+            for seat, amount in (holds or {}).items():
+                if seat not in players:
+                    raise UnknownAccount(f"hold for seat {seat!r}, which has no player")
+                holds_mod.authorize(
+                    conn,
+                    account=acct.stack(players[seat], table_id),
+                    amount=amount,
+                    key=journal.seat_key(rid, seat, "stake"),
+                    round_id=rid,
+                    seat=seat,
+                    purpose="stake",
+                    fault=self.fault,
+                )
+            return rid
+
+        return self._write(work)
+
+    def append(
+        self, round_id: str, *items: RecordedAction | Event, client_id: str | None = None
+    ) -> int:
+        """Journal actions (`RecordedAction`, seat None = countdown expired) and the events they
+        produced, in order, durably; returns the last sequence number."""
+        return self._write(lambda c: journal.append(c, round_id, items, client_id))
+
+    def settle_round(
+        self,
+        round_id: str,
+        result: RoundResult,
+        *,
+        accounts: Mapping[str, str] | None = None,
+        jackpot_pool: str | None = None,
+        reveal_seed: bool = True,
+    ) -> TxResult:
+        """Settle a round in ONE database transaction: capture its open holds back to their
+        stacks, post `result.postings`, store the result, the players' ending balances and the
+        status `settled`. Idempotent: settling again with the same result returns the first
+        transaction; a different result is an IdempotencyConflict.
+
+        Posting accounts are seat ids, player ids of the round, or the reserved names of
+        `HOUSE_ACCOUNTS`; `accounts` overrides the mapping to ledger account names (e.g. a vacant
+        seat played by another player); `jackpot` goes to `jackpot:<jackpot_pool>` (default: the
+        table id). Pass `round_.result()` itself so that `qipai verify` can compare it with a
+        replay. `reveal_seed=False` keeps the seed hidden while its shoe goes on (`reveal_seed`).
+        """
+        mapping = dict(accounts or {})
+        if jackpot_pool is not None:
+            mapping.setdefault(JACKPOT, acct.jackpot(jackpot_pool))
+        return self._write(
+            lambda c: journal.settle(
+                c,
+                round_id=round_id,
+                result=result,
+                accounts=mapping,
+                reveal_seed=reveal_seed,
+                fault=self.fault,
+            )
+        )
+
+    def void_round(self, round_id: str, reason: str) -> TxResult:
+        """Cancel an unfinished round: release every open hold, status `voided` (idempotent)."""
+        return self._write(
+            lambda c: journal.void_round(c, round_id=round_id, reason=reason, fault=self.fault)
+        )
+
+    def reveal_seed(self, seed_commitment: str) -> int:
+        """Reveal the seed of every round dealt from this commitment (its shoe has ended)."""
+        return self._write(lambda c: journal.reveal(c, seed_commitment))
+
+    def round(self, round_id: str, *, include_seed: bool = False) -> dict[str, Any]:
+        """The full journal of a round (header, players, log, holds, result, status) as JSON.
+        The seed appears once revealed, or always with `include_seed=True` (operators)."""
+        return self._read(lambda c: journal.fetch(c, round_id, include_seed=include_seed))
+
+    def open_rounds(self, table_id: str | None = None) -> list[dict[str, Any]]:
+        """Every round neither settled nor voided (crash recovery), oldest first, with seeds."""
+
+        def work(conn: Connection) -> list[dict[str, Any]]:
+            query = select(rounds.c.id).where(rounds.c.status == "open")
+            if table_id is not None:
+                query = query.where(rounds.c.table_id == table_id)
+            ids = [str(r[0]) for r in conn.execute(query.order_by(rounds.c.opened_at))]
+            return [journal.fetch(conn, rid, include_seed=True) for rid in ids]
+
+        return self._read(work)
+
+    def recall(self, user_id: str, limit: int = 10) -> list[dict[str, Any]]:
+        """A player's last `limit` rounds, newest first (see `recall.recall`)."""
+        from qipai.ledger.recall import recall
+
+        return self._read(lambda c: recall(c, user_id, limit))
+
+    # ----- verification ---------------------------------------------------------------------
+    def verify_round(self, round_id: str) -> VerifyReport:
+        """Replay a round from the journal and check seed, deal and money (`verify.VerifyReport`)."""
+        from qipai.ledger.verify import verify_round
+
+        return verify_round(self, round_id)
+
+    def audit(self, *, replay: bool = True) -> AuditReport:
+        """Check every ledger invariant (`audit.AuditReport`); `.ok` is False on any violation.
+        `replay=False` skips replaying every settled round."""
+        from qipai.ledger.audit import audit
+
+        return audit(self, replay=replay)

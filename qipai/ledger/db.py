@@ -1,0 +1,125 @@
+"""Database engines and migrations: SQLite by default, PostgreSQL by URL.
+
+`resolve_url` turns a `--db` value (a URL, a file path, or nothing) into a SQLAlchemy URL: nothing
+means `QIPAI_DATABASE_URL`, else the embedded SQLite file in the user's data directory. SQLite
+connections run every write transaction as `BEGIN IMMEDIATE` (writers queue on the database lock
+instead of failing mid-transaction) in WAL mode with foreign keys on.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+from typing import Any
+
+from alembic import command
+from alembic.config import Config
+from sqlalchemy import Connection, Engine, create_engine, event, text
+from sqlalchemy.engine import make_url
+
+ENV_URL = "QIPAI_DATABASE_URL"
+MIGRATIONS = Path(__file__).with_name("migrations")
+_SCHEMA = re.compile(r"^[a-z_][a-z0-9_]{0,62}$")
+
+
+def default_sqlite_path() -> Path:
+    """The embedded database file: `<user data dir>/qipai/qipai.sqlite3` (platformdirs)."""
+    from platformdirs import user_data_path
+
+    return user_data_path("qipai", appauthor=False) / "qipai.sqlite3"
+
+
+def resolve_url(db: str | None = None) -> str:
+    """A database URL from a `--db` value: a URL as is, a path as a SQLite file, else the default."""
+    value = db or os.environ.get(ENV_URL) or str(default_sqlite_path())
+    if "://" in value:
+        return value
+    path = Path(value).expanduser().resolve()
+    return f"sqlite:///{path}"
+
+
+def create(url: str, *, schema: str | None = None, pool_size: int = 10) -> Engine:
+    """An engine configured for the ledger's concurrency model on either database."""
+    parsed = make_url(url)
+    if parsed.get_backend_name() == "sqlite":
+        database = parsed.database or ""
+        if database and database != ":memory:":
+            Path(database).parent.mkdir(parents=True, exist_ok=True)
+        engine = create_engine(url, connect_args={"timeout": 60.0, "check_same_thread": False})
+        _sqlite_events(engine)
+        return engine
+    if parsed.get_backend_name() != "postgresql":
+        raise ValueError(
+            f"unsupported database {parsed.get_backend_name()!r}: use SQLite or PostgreSQL"
+        )
+    connect_args: dict[str, Any] = {}
+    if schema is not None:
+        if not _SCHEMA.match(schema):
+            raise ValueError(f"invalid schema name {schema!r}")
+        connect_args["options"] = f"-csearch_path={schema}"
+    return create_engine(
+        url,
+        connect_args=connect_args,
+        pool_size=pool_size,
+        max_overflow=2 * pool_size,
+        pool_pre_ping=True,
+    )
+
+
+def _sqlite_events(engine: Engine) -> None:
+    @event.listens_for(engine, "connect")
+    def _connect(dbapi_connection: Any, _record: Any) -> None:
+        dbapi_connection.isolation_level = None  # we issue BEGIN ourselves
+        cursor = dbapi_connection.cursor()
+        cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute("PRAGMA foreign_keys=ON")
+        cursor.execute("PRAGMA busy_timeout=60000")
+        cursor.close()
+
+    @event.listens_for(engine, "begin")
+    def _begin(conn: Connection) -> None:
+        read_only = conn.get_execution_options().get("qipai_read", False)
+        conn.exec_driver_sql("BEGIN DEFERRED" if read_only else "BEGIN IMMEDIATE")
+
+
+def create_schema(engine: Engine, schema: str) -> None:
+    """Create a PostgreSQL schema (used to isolate test runs and tenants)."""
+    if not _SCHEMA.match(schema):
+        raise ValueError(f"invalid schema name {schema!r}")
+    plain = create_engine(engine.url)
+    with plain.begin() as conn:
+        conn.execute(text(f'CREATE SCHEMA IF NOT EXISTS "{schema}"'))
+    plain.dispose()
+
+
+def drop_schema(engine: Engine, schema: str) -> None:
+    if not _SCHEMA.match(schema):
+        raise ValueError(f"invalid schema name {schema!r}")
+    plain = create_engine(engine.url)
+    with plain.begin() as conn:
+        conn.execute(text(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE'))
+    plain.dispose()
+
+
+def alembic_config(conn: Connection | None = None) -> Config:
+    cfg = Config()
+    cfg.set_main_option("script_location", str(MIGRATIONS))
+    if conn is not None:
+        cfg.attributes["connection"] = conn
+    return cfg
+
+
+def migrate(engine: Engine, revision: str = "head") -> None:
+    """Bring the schema to `revision` with Alembic, serialized against concurrent openers."""
+    with engine.begin() as conn:
+        if conn.dialect.name == "postgresql":
+            conn.execute(text("SELECT pg_advisory_xact_lock(7240917)"))
+        command.upgrade(alembic_config(conn), revision)
+
+
+def current_revision(engine: Engine) -> str | None:
+    from alembic.runtime.migration import MigrationContext
+
+    with engine.connect() as conn:
+        return MigrationContext.configure(conn).get_current_revision()

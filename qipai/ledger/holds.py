@@ -1,0 +1,233 @@
+"""Bet holds: authorize moves money from a wallet or stack into its hold account; capture or void
+closes the hold exactly once (a guarded `UPDATE … WHERE status = 'open'`).
+
+Pok Deng's position bet of `a` is one hold of `2a` (RULES.md §1: "a position bet of a takes 2a
+from the balance"); settlement of a round captures all of the round's open holds back into the
+postings in the same database transaction (`journal.settle`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import Connection, and_, select
+from sqlalchemy.orm import aliased
+
+from qipai.ledger import accounts as acct
+from qipai.ledger.errors import HoldClosed, UnknownHold
+from qipai.ledger.posting import FaultHook, TxResult, find_tx, no_fault, positive, post
+from qipai.ledger.schema import accounts, holds, utcnow
+
+
+@dataclass(frozen=True)
+class Hold:
+    """A reservation of money from `account` (held in `hold_account`) until captured or voided."""
+
+    id: int
+    account: str
+    hold_account: str
+    amount: int
+    status: str
+    round_id: str | None
+    seat: str | None
+    purpose: str
+    authorize_tx: int
+    close_tx: int | None
+    captured: int | None
+    created_at: datetime
+    closed_at: datetime | None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "account": self.account,
+            "amount": self.amount,
+            "status": self.status,
+            "round_id": self.round_id,
+            "seat": self.seat,
+            "purpose": self.purpose,
+            "captured": self.captured,
+        }
+
+
+def _select() -> Any:
+    src = aliased(accounts)
+    dst = aliased(accounts)
+    return (
+        select(holds, src.c.name.label("account"), dst.c.name.label("hold_account"))
+        .join(src, src.c.id == holds.c.source_account_id)
+        .join(dst, dst.c.id == holds.c.hold_account_id)
+    )
+
+
+def _hold(row: Any) -> Hold:
+    return Hold(
+        id=int(row["id"]),
+        account=str(row["account"]),
+        hold_account=str(row["hold_account"]),
+        amount=int(row["amount"]),
+        status=str(row["status"]),
+        round_id=row["round_id"],
+        seat=row["seat"],
+        purpose=str(row["purpose"]),
+        authorize_tx=int(row["authorize_tx"]),
+        close_tx=row["close_tx"],
+        captured=row["captured"],
+        created_at=row["created_at"],
+        closed_at=row["closed_at"],
+    )
+
+
+def get(conn: Connection, hold_id: int, *, lock: bool = False) -> Hold:
+    query = _select().where(holds.c.id == hold_id)
+    if lock:
+        query = query.with_for_update(of=holds)
+    row = conn.execute(query).mappings().first()
+    if row is None:
+        raise UnknownHold(f"no hold {hold_id}")
+    return _hold(row)
+
+
+def by_tx(conn: Connection, tx_id: int) -> Hold:
+    row = conn.execute(_select().where(holds.c.authorize_tx == tx_id)).mappings().one()
+    return _hold(row)
+
+
+def of_round(
+    conn: Connection, round_id: str, *, status: str | None = None, lock: bool = False
+) -> list[Hold]:
+    query = _select().where(holds.c.round_id == round_id)
+    if status is not None:
+        query = query.where(holds.c.status == status)
+    if lock:
+        query = query.with_for_update(of=holds)
+    return [_hold(r) for r in conn.execute(query.order_by(holds.c.id)).mappings()]
+
+
+def authorize(
+    conn: Connection,
+    *,
+    account: str,
+    amount: int,
+    key: str,
+    round_id: str | None,
+    seat: str | None,
+    purpose: str,
+    fault: FaultHook = no_fault,
+) -> Hold:
+    positive(amount)
+    hold_name = acct.hold_account(account)
+    body = {
+        "op": "authorize",
+        "account": account,
+        "amount": amount,
+        "round_id": round_id,
+        "seat": seat,
+        "purpose": purpose,
+    }
+    earlier = find_tx(conn, key, body)
+    if earlier is not None:
+        return by_tx(conn, earlier.tx_id)
+    tx = post(
+        conn,
+        key=key,
+        kind="hold",
+        legs={account: -amount, hold_name: amount},
+        body=body,
+        memo=f"hold {purpose}",
+        round_id=round_id,
+        detail={"seat": seat, "purpose": purpose},
+        fault=fault,
+    )
+    src_id = conn.execute(select(accounts.c.id).where(accounts.c.name == account)).scalar_one()
+    dst_id = conn.execute(select(accounts.c.id).where(accounts.c.name == hold_name)).scalar_one()
+    conn.execute(
+        holds.insert().values(
+            source_account_id=src_id,
+            hold_account_id=dst_id,
+            amount=amount,
+            status="open",
+            round_id=round_id,
+            seat=seat,
+            purpose=purpose,
+            authorize_tx=tx.tx_id,
+            created_at=tx.created_at,
+        )
+    )
+    return by_tx(conn, tx.tx_id)
+
+
+def close(conn: Connection, hold: Hold, *, status: str, captured: int, tx_id: int) -> None:
+    """Mark an open hold captured or voided; HoldClosed if someone closed it first."""
+    done = conn.execute(
+        holds.update()
+        .where(and_(holds.c.id == hold.id, holds.c.status == "open"))
+        .values(status=status, captured=captured, close_tx=tx_id, closed_at=utcnow())
+    )
+    if done.rowcount != 1:
+        raise HoldClosed(f"hold {hold.id} is already closed")
+
+
+def capture(
+    conn: Connection,
+    *,
+    hold_id: int,
+    amount: int,
+    to_account: str,
+    key: str,
+    fault: FaultHook = no_fault,
+) -> TxResult:
+    """Take `amount` (0 ≤ amount ≤ held) of a hold to `to_account`; the rest returns to its source."""
+    if isinstance(amount, bool) or not isinstance(amount, int) or amount < 0:
+        positive(amount)
+    body = {"op": "capture", "hold": hold_id, "amount": amount, "to": to_account}
+    earlier = find_tx(conn, key, body)
+    if earlier is not None:
+        return earlier
+    hold = get(conn, hold_id, lock=True)
+    if hold.status != "open":
+        raise HoldClosed(f"hold {hold_id} is already {hold.status}")
+    if amount > hold.amount:
+        raise HoldClosed(f"cannot capture {amount} from hold {hold_id} of {hold.amount}")
+    legs = {hold.hold_account: -hold.amount}
+    legs[to_account] = legs.get(to_account, 0) + amount
+    legs[hold.account] = legs.get(hold.account, 0) + hold.amount - amount
+    tx = post(
+        conn,
+        key=key,
+        kind="capture",
+        legs=legs,
+        body=body,
+        memo=f"capture hold {hold_id}",
+        round_id=hold.round_id,
+        detail={"hold": hold_id},
+        fault=fault,
+    )
+    close(conn, hold, status="captured", captured=amount, tx_id=tx.tx_id)
+    return tx
+
+
+def void(conn: Connection, *, hold_id: int, key: str, fault: FaultHook = no_fault) -> TxResult:
+    """Return all of a hold to its source."""
+    body = {"op": "void", "hold": hold_id}
+    earlier = find_tx(conn, key, body)
+    if earlier is not None:
+        return earlier
+    hold = get(conn, hold_id, lock=True)
+    if hold.status != "open":
+        raise HoldClosed(f"hold {hold_id} is already {hold.status}")
+    tx = post(
+        conn,
+        key=key,
+        kind="void",
+        legs={hold.hold_account: -hold.amount, hold.account: hold.amount},
+        body=body,
+        memo=f"void hold {hold_id}",
+        round_id=hold.round_id,
+        detail={"hold": hold_id},
+        fault=fault,
+    )
+    close(conn, hold, status="voided", captured=0, tx_id=tx.tx_id)
+    return tx

@@ -1,0 +1,398 @@
+"""The round journal: table, game, config, seats, seed commitment and seed, every action and event
+in order, status, and the settlement transaction.
+
+A round is opened before any bet (the seed is stored from the start, but shown to players only
+once revealed), actions and events are appended while it runs, and `settle` applies the game's
+`RoundResult` — capturing the round's holds, posting the mapped postings, recording the result and
+each player's ending balance and flipping the status — in ONE database transaction.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from sqlalchemy import Connection, RowMapping, and_, func, select
+
+from qipai.core.protocol import (
+    COMMISSION,
+    HOUSE,
+    JACKPOT,
+    ROUNDING,
+    Event,
+    RecordedAction,
+    RoundResult,
+    Seat,
+)
+from qipai.core.rng import commitment as commit
+from qipai.ledger import accounts as acct
+from qipai.ledger import holds as holds_mod
+from qipai.ledger.errors import RoundStateError, UnknownAccount, UnknownRound
+from qipai.ledger.posting import (
+    FaultHook,
+    TxResult,
+    balance_of,
+    ensure_account,
+    find_tx,
+    no_fault,
+    post,
+)
+from qipai.ledger.schema import round_log, round_players, rounds, users, utcnow
+
+
+def settle_key(round_id: str) -> str:
+    return f"round:{round_id}:settle"
+
+
+def seat_key(round_id: str, seat: str, purpose: str) -> str:
+    """The idempotency key of a seat's money movement in a round (a bet hold, a top-up…)."""
+    return f"round:{round_id}:seat:{seat}:{purpose}"
+
+
+def open_round(
+    conn: Connection,
+    *,
+    round_id: str,
+    table_id: str,
+    game: str,
+    config: Mapping[str, Any],
+    seats: Sequence[Seat],
+    players: Mapping[str, str],
+    seed: bytes,
+    context: Mapping[str, Any] | None,
+) -> None:
+    acct.check_id(table_id, "table")
+    if conn.execute(select(rounds.c.id).where(rounds.c.id == round_id)).first() is not None:
+        raise RoundStateError(f"round {round_id!r} already exists")
+    seat_ids = [s.id for s in seats]
+    unknown = set(players) - set(seat_ids)
+    if unknown:
+        raise RoundStateError(f"players mapped to seats not in the round: {sorted(unknown)}")
+    now = utcnow()
+    conn.execute(
+        rounds.insert().values(
+            id=round_id,
+            table_id=table_id,
+            game=game,
+            config=dict(config),
+            seats=[s.to_json() for s in seats],
+            context=None if context is None else dict(context),
+            seed_commitment=commit(seed),
+            seed=seed.hex(),
+            seed_revealed=False,
+            status="open",
+            opened_at=now,
+        )
+    )
+    for seat, user_id in players.items():
+        if conn.execute(select(users.c.id).where(users.c.id == user_id)).first() is None:
+            raise UnknownAccount(f"no user {user_id!r} for seat {seat!r}")
+        stack = acct.stack(user_id, table_id)
+        ensure_account(conn, stack)
+        conn.execute(
+            round_players.insert().values(
+                round_id=round_id,
+                seat=seat,
+                user_id=user_id,
+                account=stack,
+                start_balance=balance_of(conn, stack),
+                opened_at=now,
+            )
+        )
+
+
+def _round_row(conn: Connection, round_id: str, *, lock: bool = False) -> RowMapping:
+    query = select(rounds).where(rounds.c.id == round_id)
+    if lock:
+        query = query.with_for_update()
+    row = conn.execute(query).mappings().first()
+    if row is None:
+        raise UnknownRound(f"no round {round_id!r}")
+    return row
+
+
+def append(
+    conn: Connection,
+    round_id: str,
+    items: Sequence[RecordedAction | Event],
+    client_id: str | None = None,
+) -> int:
+    """Append actions and events in order; returns the last sequence number.
+
+    `client_id` (the client's id for the action, if any) is stored with the first action so that a
+    client's retry can be recognized after a restart."""
+    row = _round_row(conn, round_id, lock=True)
+    if row["status"] != "open":
+        raise RoundStateError(f"round {round_id!r} is {row['status']}; its log is closed")
+    seq = conn.execute(
+        select(func.coalesce(func.max(round_log.c.seq), 0)).where(round_log.c.round_id == round_id)
+    ).scalar_one()
+    now = utcnow()
+    values = []
+    for item in items:
+        seq += 1
+        if isinstance(item, RecordedAction):
+            values.append(
+                {
+                    "round_id": round_id,
+                    "seq": seq,
+                    "kind": "action",
+                    "seat": item.seat,
+                    "payload": dict(item.action),
+                    "visible_to": None,
+                    "client_id": client_id,
+                    "created_at": now,
+                }
+            )
+            client_id = None
+        else:
+            values.append(
+                {
+                    "round_id": round_id,
+                    "seq": seq,
+                    "kind": "event",
+                    "seat": None,
+                    "payload": item.to_json(),
+                    "visible_to": None if item.to is None else list(item.to),
+                    "client_id": None,
+                    "created_at": now,
+                }
+            )
+    if values:
+        conn.execute(round_log.insert(), values)
+    return int(seq)
+
+
+def default_accounts(
+    table_id: str, players: Mapping[str, str], overrides: Mapping[str, str] | None
+) -> dict[str, str]:
+    """Posting account → ledger account: seats (and the players' own ids) to the players' table
+    stacks, house accounts to
+    the ledger's (`jackpot` to the table's pool `jackpot:<table>`), then the caller's overrides."""
+    mapping = {user: acct.stack(user, table_id) for user in players.values()}
+    mapping.update({seat: acct.stack(user, table_id) for seat, user in players.items()})
+    mapping.update(
+        {
+            HOUSE: acct.HOUSE,
+            COMMISSION: acct.COMMISSION,
+            ROUNDING: acct.ROUNDING,
+            JACKPOT: acct.jackpot(table_id),
+        }
+    )
+    mapping.update(overrides or {})
+    return mapping
+
+
+def _players(conn: Connection, round_id: str) -> dict[str, str]:
+    rows = conn.execute(
+        select(round_players.c.seat, round_players.c.user_id).where(
+            round_players.c.round_id == round_id
+        )
+    ).all()
+    return {str(r[0]): str(r[1]) for r in rows}
+
+
+def settlement_legs(
+    result: RoundResult, mapping: Mapping[str, str], captured: Sequence[holds_mod.Hold]
+) -> dict[str, int]:
+    """The net movement of every ledger account when `result` settles with these holds captured."""
+    legs: dict[str, int] = {}
+    for posting in result.postings:
+        if posting.account not in mapping:
+            raise UnknownAccount(
+                f"posting account {posting.account!r} has no ledger account (pass accounts=)"
+            )
+        name = mapping[posting.account]
+        legs[name] = legs.get(name, 0) + posting.amount
+    for hold in captured:
+        legs[hold.hold_account] = legs.get(hold.hold_account, 0) - hold.amount
+        legs[hold.account] = legs.get(hold.account, 0) + hold.amount
+    return {k: v for k, v in legs.items() if v != 0}
+
+
+def settle(
+    conn: Connection,
+    *,
+    round_id: str,
+    result: RoundResult,
+    accounts: Mapping[str, str] | None,
+    reveal_seed: bool,
+    fault: FaultHook = no_fault,
+) -> TxResult:
+    key = settle_key(round_id)
+    body = {
+        "op": "settle",
+        "round": round_id,
+        "result": result.to_json(),
+        "accounts": dict(accounts or {}),
+    }
+    earlier = find_tx(conn, key, body)
+    if earlier is not None:
+        return earlier
+    row = _round_row(conn, round_id, lock=True)
+    if row["status"] != "open":
+        raise RoundStateError(f"round {round_id!r} is already {row['status']}")
+    players = _players(conn, round_id)
+    mapping = default_accounts(str(row["table_id"]), players, accounts)
+    open_holds = holds_mod.of_round(conn, round_id, status="open", lock=True)
+    legs = settlement_legs(result, mapping, open_holds)
+    tx = post(
+        conn,
+        key=key,
+        kind="settle",
+        legs=legs,
+        body=body,
+        memo=f"settle round {round_id}",
+        round_id=round_id,
+        detail={
+            "postings": [p.to_json() for p in result.postings],
+            "holds": [h.id for h in open_holds],
+        },
+        allow_empty=True,
+        fault=fault,
+    )
+    for hold in open_holds:
+        holds_mod.close(conn, hold, status="captured", captured=hold.amount, tx_id=tx.tx_id)
+    fault("after_holds_closed")
+    used = {p.account: mapping[p.account] for p in result.postings}
+    done = conn.execute(
+        rounds.update()
+        .where(and_(rounds.c.id == round_id, rounds.c.status == "open"))
+        .values(
+            status="settled",
+            result=result.to_json(),
+            accounts=used,
+            settlement_tx=tx.tx_id,
+            closed_at=utcnow(),
+            seed_revealed=bool(reveal_seed) or bool(row["seed_revealed"]),
+        )
+    )
+    if done.rowcount != 1:
+        raise RoundStateError(f"round {round_id!r} was closed concurrently")
+    _record_end_balances(conn, round_id)
+    return tx
+
+
+def _record_end_balances(conn: Connection, round_id: str) -> None:
+    rows = conn.execute(
+        select(round_players.c.seat, round_players.c.account, round_players.c.start_balance).where(
+            round_players.c.round_id == round_id
+        )
+    ).all()
+    for seat, account, start in rows:
+        end = balance_of(conn, str(account))
+        conn.execute(
+            round_players.update()
+            .where(and_(round_players.c.round_id == round_id, round_players.c.seat == seat))
+            .values(end_balance=end, net=end - int(start))
+        )
+
+
+def void_round(
+    conn: Connection, *, round_id: str, reason: str, fault: FaultHook = no_fault
+) -> TxResult:
+    """Cancel an unfinished round: every open hold returns to its source, status `voided`."""
+    key = f"round:{round_id}:void"
+    body = {"op": "void_round", "round": round_id}
+    earlier = find_tx(conn, key, body)
+    if earlier is not None:
+        return earlier
+    row = _round_row(conn, round_id, lock=True)
+    if row["status"] != "open":
+        raise RoundStateError(f"round {round_id!r} is already {row['status']}")
+    open_holds = holds_mod.of_round(conn, round_id, status="open", lock=True)
+    legs: dict[str, int] = {}
+    for hold in open_holds:
+        legs[hold.hold_account] = legs.get(hold.hold_account, 0) - hold.amount
+        legs[hold.account] = legs.get(hold.account, 0) + hold.amount
+    tx = post(
+        conn,
+        key=key,
+        kind="void_round",
+        legs=legs,
+        body=body,
+        memo=reason,
+        round_id=round_id,
+        detail={"holds": [h.id for h in open_holds]},
+        allow_empty=True,
+        fault=fault,
+    )
+    for hold in open_holds:
+        holds_mod.close(conn, hold, status="voided", captured=0, tx_id=tx.tx_id)
+    conn.execute(
+        rounds.update()
+        .where(rounds.c.id == round_id)
+        .values(status="voided", closed_at=utcnow(), seed_revealed=True)
+    )
+    _record_end_balances(conn, round_id)
+    return tx
+
+
+def reveal(conn: Connection, seed_commitment: str) -> int:
+    """Reveal the seed of every round dealt from this commitment (a shoe ended); returns count."""
+    done = conn.execute(
+        rounds.update()
+        .where(rounds.c.seed_commitment == seed_commitment.lower())
+        .values(seed_revealed=True)
+    )
+    return int(done.rowcount)
+
+
+def log_of(conn: Connection, round_id: str) -> list[dict[str, Any]]:
+    rows = conn.execute(
+        select(round_log).where(round_log.c.round_id == round_id).order_by(round_log.c.seq)
+    ).mappings()
+    return [
+        {
+            "seq": int(r["seq"]),
+            "kind": r["kind"],
+            "seat": r["seat"],
+            "payload": r["payload"],
+            "to": r["visible_to"],
+            "client_id": r["client_id"],
+            "at": r["created_at"].isoformat(),
+        }
+        for r in rows
+    ]
+
+
+def fetch(conn: Connection, round_id: str, *, include_seed: bool) -> dict[str, Any]:
+    """The whole journal of a round as JSON. The seed is shown once revealed, or to an operator
+    (`include_seed=True`)."""
+    row = _round_row(conn, round_id)
+    players = conn.execute(
+        select(round_players)
+        .where(round_players.c.round_id == round_id)
+        .order_by(round_players.c.seat)
+    ).mappings()
+    show_seed = include_seed or bool(row["seed_revealed"])
+    return {
+        "round_id": row["id"],
+        "table_id": row["table_id"],
+        "game": row["game"],
+        "config": row["config"],
+        "seats": row["seats"],
+        "context": row["context"],
+        "seed_commitment": row["seed_commitment"],
+        "seed": row["seed"] if show_seed else None,
+        "seed_revealed": bool(row["seed_revealed"]),
+        "status": row["status"],
+        "accounts": row["accounts"],
+        "result": row["result"],
+        "settlement_tx": row["settlement_tx"],
+        "opened_at": row["opened_at"].isoformat(),
+        "closed_at": None if row["closed_at"] is None else row["closed_at"].isoformat(),
+        "players": [
+            {
+                "seat": p["seat"],
+                "user_id": p["user_id"],
+                "account": p["account"],
+                "start_balance": p["start_balance"],
+                "end_balance": p["end_balance"],
+                "net": p["net"],
+            }
+            for p in players
+        ],
+        "log": log_of(conn, round_id),
+        "holds": [h.to_json() for h in holds_mod.of_round(conn, round_id)],
+    }

@@ -1,0 +1,300 @@
+"""Double-entry posting inside one database transaction: idempotency, guarded debits, entries.
+
+`post` is the only code that changes balances. It nets the legs per account, refuses anything that
+does not sum to zero, updates each account with a guarded `UPDATE … WHERE allow_negative OR
+balance + :amount >= 0` (the CHECK constraint backs it up), in account-id order so that concurrent
+transactions never deadlock, and appends one entry per account with the balance after. The
+transaction row carries the idempotency key (unique in the database): a repeat with the same body
+returns the first result and posts nothing; a different body is an `IdempotencyConflict`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import Connection, and_, or_, select
+from sqlalchemy.dialects import postgresql, sqlite
+
+from qipai.ledger import accounts as acct
+from qipai.ledger.errors import (
+    IdempotencyConflict,
+    InsufficientFunds,
+    InvalidAmount,
+    UnbalancedTransaction,
+    UnknownAccount,
+)
+from qipai.ledger.schema import accounts, entries, transactions, users, utcnow
+
+FaultHook = Callable[[str], None]
+
+
+def no_fault(point: str) -> None:
+    """The default fault hook: tests replace it to fail a transaction at a named point."""
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One line of the journal: this account moved by `amount` and then held `balance_after`."""
+
+    account: str
+    amount: int
+    balance_after: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {"account": self.account, "amount": self.amount, "balance_after": self.balance_after}
+
+
+@dataclass(frozen=True)
+class TxResult:
+    """A committed transaction. `replayed` is True when an idempotent repeat returned it."""
+
+    tx_id: int
+    key: str
+    kind: str
+    entries: tuple[Entry, ...]
+    created_at: datetime
+    memo: str = ""
+    round_id: str | None = None
+    detail: Mapping[str, Any] = field(default_factory=dict)
+    replayed: bool = False
+
+    def amount(self, account: str) -> int:
+        """The net movement of one account in this transaction (0 when untouched)."""
+        return sum(e.amount for e in self.entries if e.account == account)
+
+    def balance_after(self, account: str) -> int | None:
+        for e in self.entries:
+            if e.account == account:
+                return e.balance_after
+        return None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "tx_id": self.tx_id,
+            "key": self.key,
+            "kind": self.kind,
+            "memo": self.memo,
+            "round_id": self.round_id,
+            "created_at": self.created_at.isoformat(),
+            "entries": [e.to_json() for e in self.entries],
+            "detail": dict(self.detail),
+        }
+
+
+def positive(amount: int, what: str = "amount") -> int:
+    """Money is a positive integer count of minor units here (never a float or a bool)."""
+    if isinstance(amount, bool) or not isinstance(amount, int) or amount <= 0:
+        raise InvalidAmount(f"{what} must be a positive integer of minor units, got {amount!r}")
+    return amount
+
+
+def net_legs(legs: Iterable[tuple[str, int]]) -> dict[str, int]:
+    """Sum legs per account and drop the accounts that net to zero."""
+    out: dict[str, int] = {}
+    for name, amount in legs:
+        if isinstance(amount, bool) or not isinstance(amount, int):
+            raise InvalidAmount(f"amount for {name!r} must be an integer, got {amount!r}")
+        out[name] = out.get(name, 0) + amount
+    return {k: v for k, v in out.items() if v != 0}
+
+
+def body_hash(body: Mapping[str, Any]) -> str:
+    """A stable digest of a request body, to tell an idempotent repeat from a conflicting reuse."""
+    text = json.dumps(body, sort_keys=True, separators=(",", ":"), default=str)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def _insert_ignore(conn: Connection, table: Any, values: Mapping[str, Any], key: str) -> None:
+    if conn.dialect.name == "postgresql":
+        conn.execute(
+            postgresql.insert(table).values(**values).on_conflict_do_nothing(index_elements=[key])
+        )
+    else:
+        conn.execute(
+            sqlite.insert(table).values(**values).on_conflict_do_nothing(index_elements=[key])
+        )
+
+
+def ensure_user(conn: Connection, user_id: str, name: str | None = None) -> None:
+    acct.check_id(user_id, "user")
+    _insert_ignore(
+        conn, users, {"id": user_id, "name": name or user_id, "created_at": utcnow()}, "id"
+    )
+
+
+def ensure_account(conn: Connection, name: str) -> tuple[int, acct.AccountSpec]:
+    """The id of an account, creating it (balance 0) when its name is well formed.
+
+    Accounts owned by a user need the user to exist: a posting to `stack:nobody:t1` is refused.
+    """
+    spec = acct.parse(name)
+    row = conn.execute(select(accounts.c.id).where(accounts.c.name == name)).first()
+    if row is not None:
+        return int(row[0]), spec
+    if spec.owner is not None:
+        owner = conn.execute(select(users.c.id).where(users.c.id == spec.owner)).first()
+        if owner is None:
+            raise UnknownAccount(f"no user {spec.owner!r} for account {name!r}")
+    _insert_ignore(
+        conn,
+        accounts,
+        {
+            "name": name,
+            "kind": spec.kind,
+            "owner": spec.owner,
+            "table_id": spec.table_id,
+            "allow_negative": spec.allow_negative,
+            "balance": 0,
+            "created_at": utcnow(),
+        },
+        "name",
+    )
+    row = conn.execute(select(accounts.c.id).where(accounts.c.name == name)).one()
+    return int(row[0]), spec
+
+
+def account_id(conn: Connection, name: str) -> int | None:
+    row = conn.execute(select(accounts.c.id).where(accounts.c.name == name)).first()
+    return None if row is None else int(row[0])
+
+
+def balance_of(conn: Connection, name: str) -> int:
+    """An account's balance; 0 for a well-formed account that has never been used."""
+    row = conn.execute(select(accounts.c.balance).where(accounts.c.name == name)).first()
+    if row is None:
+        acct.parse(name)
+        return 0
+    return int(row[0])
+
+
+def load_tx(conn: Connection, tx_id: int, *, replayed: bool = False) -> TxResult:
+    tx = conn.execute(select(transactions).where(transactions.c.id == tx_id)).mappings().one()
+    rows = conn.execute(
+        select(accounts.c.name, entries.c.amount, entries.c.balance_after)
+        .join(accounts, accounts.c.id == entries.c.account_id)
+        .where(entries.c.tx_id == tx_id)
+        .order_by(entries.c.id)
+    ).all()
+    return TxResult(
+        tx_id=int(tx["id"]),
+        key=str(tx["key"]),
+        kind=str(tx["kind"]),
+        entries=tuple(Entry(str(r[0]), int(r[1]), int(r[2])) for r in rows),
+        created_at=tx["created_at"],
+        memo=str(tx["memo"]),
+        round_id=tx["round_id"],
+        detail=dict(tx["detail"] or {}),
+        replayed=replayed,
+    )
+
+
+def find_tx(conn: Connection, key: str, body: Mapping[str, Any]) -> TxResult | None:
+    """The earlier transaction with this key, if any; IdempotencyConflict if its body differs."""
+    row = conn.execute(
+        select(transactions.c.id, transactions.c.body_hash).where(transactions.c.key == key)
+    ).first()
+    if row is None:
+        return None
+    if row[1] != body_hash(body):
+        raise IdempotencyConflict(f"idempotency key {key!r} was already used for another request")
+    return load_tx(conn, int(row[0]), replayed=True)
+
+
+def post(
+    conn: Connection,
+    *,
+    key: str,
+    kind: str,
+    legs: Mapping[str, int],
+    body: Mapping[str, Any],
+    memo: str = "",
+    round_id: str | None = None,
+    detail: Mapping[str, Any] | None = None,
+    reverses: int | None = None,
+    allow_empty: bool = False,
+    fault: FaultHook = no_fault,
+) -> TxResult:
+    """Post one balanced transaction in the caller's database transaction.
+
+    `legs` maps account names to signed amounts (already netted). The caller has checked the
+    idempotency key with `find_tx` when it needs the replay before doing other work; `post`
+    checks it again so that it is always safe on its own.
+    """
+    earlier = find_tx(conn, key, body)
+    if earlier is not None:
+        return earlier
+    legs = net_legs(legs.items())
+    if sum(legs.values()) != 0:
+        raise UnbalancedTransaction(f"postings sum to {sum(legs.values())}, not 0: {legs}")
+    if not legs and not allow_empty:
+        raise UnbalancedTransaction("a transaction needs at least one non-zero posting")
+    resolved = sorted(
+        (ensure_account(conn, name)[0], name, amount) for name, amount in legs.items()
+    )
+    now = utcnow()
+    tx_id = int(
+        conn.execute(
+            transactions.insert()
+            .values(
+                key=key,
+                kind=kind,
+                body_hash=body_hash(body),
+                round_id=round_id,
+                reverses=reverses,
+                memo=memo,
+                detail=dict(detail or {}),
+                created_at=now,
+            )
+            .returning(transactions.c.id)
+        ).scalar_one()
+    )
+    fault("after_tx_insert")
+    lines: list[Entry] = []
+    for index, (aid, name, amount) in enumerate(resolved):
+        after = conn.execute(
+            accounts.update()
+            .where(
+                and_(
+                    accounts.c.id == aid,
+                    or_(accounts.c.allow_negative, accounts.c.balance + amount >= 0),
+                )
+            )
+            .values(balance=accounts.c.balance + amount)
+            .returning(accounts.c.balance)
+        ).first()
+        if after is None:
+            have = balance_of(conn, name)
+            raise InsufficientFunds(f"{name} holds {have}, cannot pay {-amount}")
+        lines.append(Entry(name, amount, int(after[0])))
+        if index == 0:
+            fault("after_first_update")
+    if lines:
+        conn.execute(
+            entries.insert(),
+            [
+                {
+                    "tx_id": tx_id,
+                    "account_id": aid,
+                    "amount": line.amount,
+                    "balance_after": line.balance_after,
+                    "created_at": now,
+                }
+                for (aid, _, _), line in zip(resolved, lines, strict=True)
+            ],
+        )
+    fault("before_commit")
+    return TxResult(
+        tx_id=tx_id,
+        key=key,
+        kind=kind,
+        entries=tuple(lines),
+        created_at=now,
+        memo=memo,
+        round_id=round_id,
+        detail=dict(detail or {}),
+    )

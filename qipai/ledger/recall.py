@@ -1,0 +1,99 @@
+"""Recall: a player's last N rounds as the player may see them (bids, multiples, cards, wagers,
+outcome, commission, starting and ending balance), newest first."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import Connection, select
+
+from qipai.core.protocol import COMMISSION
+from qipai.ledger import holds as holds_mod
+from qipai.ledger.journal import log_of
+from qipai.ledger.schema import round_players, rounds
+
+
+def recall(conn: Connection, user_id: str, limit: int = 10) -> list[dict[str, Any]]:
+    """The player's last `limit` rounds (every seat they played), newest first.
+
+    Each item has the seat's own actions (bids, multiples, swaps, bets), the events that seat was
+    shown (its cards and every public reveal — never another seat's hidden cards), its wagers
+    (holds), its postings and net outcome, the round's commission, the whole result details, and
+    its table stack at the start and end of the round. The seed is included once revealed.
+    """
+    rows = (
+        conn.execute(
+            select(
+                round_players.c.round_id,
+                round_players.c.seat,
+                round_players.c.user_id,
+                round_players.c.account,
+                round_players.c.start_balance,
+                round_players.c.end_balance,
+                round_players.c.net,
+                rounds.c.table_id,
+                rounds.c.game,
+                rounds.c.status,
+                rounds.c.opened_at,
+                rounds.c.closed_at,
+                rounds.c.result,
+                rounds.c.seed_commitment,
+                rounds.c.seed,
+                rounds.c.seed_revealed,
+            )
+            .join(rounds, rounds.c.id == round_players.c.round_id)
+            .where(round_players.c.user_id == user_id)
+            .order_by(
+                round_players.c.opened_at.desc(),
+                round_players.c.round_id.desc(),
+                round_players.c.seat,
+            )
+            .limit(limit)
+        )
+        .mappings()
+        .all()
+    )
+    out: list[dict[str, Any]] = []
+    for row in rows:
+        seat = str(row["seat"])
+        log = log_of(conn, str(row["round_id"]))
+        actions = [e["payload"] for e in log if e["kind"] == "action" and e["seat"] == seat]
+        events = [
+            e["payload"]
+            for e in log
+            if e["kind"] == "event" and (e["to"] is None or seat in e["to"])
+        ]
+        result = row["result"] or {}
+        postings = [p for p in result.get("postings", []) if p["account"] in {seat, row["user_id"]}]
+        commission = sum(
+            p["amount"] for p in result.get("postings", []) if p["account"] == COMMISSION
+        )
+        wagers = [
+            h.to_json()
+            for h in holds_mod.of_round(conn, str(row["round_id"]))
+            if h.seat == seat or (h.seat is None and h.account == row["account"])
+        ]
+        out.append(
+            {
+                "round_id": row["round_id"],
+                "table_id": row["table_id"],
+                "game": row["game"],
+                "status": row["status"],
+                "opened_at": row["opened_at"].isoformat(),
+                "closed_at": None if row["closed_at"] is None else row["closed_at"].isoformat(),
+                "seat": seat,
+                "start_balance": row["start_balance"],
+                "end_balance": row["end_balance"],
+                "net": row["net"],
+                "actions": actions,
+                "events": events,
+                "wagers": wagers,
+                "postings": postings,
+                "outcome": sum(p["amount"] for p in postings),
+                "commission": commission,
+                "details": result.get("details", {}),
+                "seed_commitment": row["seed_commitment"],
+                "seed": row["seed"] if row["seed_revealed"] else None,
+            }
+        )
+    return out

@@ -1,0 +1,199 @@
+"""The ledger's tables (SQLAlchemy Core), shared by SQLite and PostgreSQL.
+
+This metadata is what the code queries; the Alembic migrations in `migrations/` create the same
+tables (a test compares the migrated database with this metadata). Non-negative balances are a
+CHECK constraint here and a guarded UPDATE in `posting.py`; entries are append-only (triggers
+installed by the migration refuse UPDATE and DELETE).
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Boolean,
+    CheckConstraint,
+    Column,
+    DateTime,
+    Dialect,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+    UniqueConstraint,
+)
+from sqlalchemy.types import TypeDecorator
+
+NAMING = {
+    "ix": "ix_%(column_0_label)s",
+    "uq": "uq_%(table_name)s_%(column_0_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+metadata = MetaData(naming_convention=NAMING)
+
+
+class UtcDateTime(TypeDecorator[datetime]):
+    """A timezone-aware UTC timestamp on both databases (SQLite stores it naive, read back as UTC)."""
+
+    impl = DateTime(timezone=True)
+    cache_ok = True
+
+    def process_bind_param(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        if value is None:
+            return None
+        if value.tzinfo is None:
+            raise ValueError("timestamps must be timezone-aware")
+        value = value.astimezone(UTC)
+        return value.replace(tzinfo=None) if dialect.name == "sqlite" else value
+
+    def process_result_value(self, value: Any, dialect: Dialect) -> datetime | None:
+        if value is None:
+            return None
+        assert isinstance(value, datetime)
+        return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+users = Table(
+    "users",
+    metadata,
+    Column("id", String(64), primary_key=True),
+    Column("name", String(200), nullable=False),
+    Column("created_at", UtcDateTime(), nullable=False),
+)
+
+accounts = Table(
+    "accounts",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("name", String(200), nullable=False, unique=True),
+    Column("kind", String(16), nullable=False),
+    Column("owner", String(64), ForeignKey("users.id"), nullable=True),
+    Column("table_id", String(64), nullable=True),
+    Column("allow_negative", Boolean, nullable=False),
+    Column("balance", BigInteger, nullable=False),
+    Column("created_at", UtcDateTime(), nullable=False),
+    CheckConstraint("allow_negative OR balance >= 0", name="non_negative"),
+    CheckConstraint(
+        "kind IN ('wallet', 'stack', 'hold', 'house', 'commission', 'rounding', 'jackpot',"
+        " 'external')",
+        name="kind",
+    ),
+    Index("ix_accounts_owner", "owner"),
+)
+
+transactions = Table(
+    "transactions",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("key", String(300), nullable=False, unique=True),
+    Column("kind", String(32), nullable=False),
+    Column("body_hash", String(64), nullable=False),
+    Column("round_id", String(64), nullable=True),
+    Column("reverses", Integer, ForeignKey("transactions.id"), nullable=True),
+    Column("memo", Text, nullable=False),
+    Column("detail", JSON, nullable=False),
+    Column("created_at", UtcDateTime(), nullable=False),
+    Index("ix_transactions_kind", "kind"),
+    Index("ix_transactions_round_id", "round_id"),
+)
+
+entries = Table(
+    "entries",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("tx_id", Integer, ForeignKey("transactions.id"), nullable=False),
+    Column("account_id", Integer, ForeignKey("accounts.id"), nullable=False),
+    Column("amount", BigInteger, nullable=False),
+    Column("balance_after", BigInteger, nullable=False),
+    Column("created_at", UtcDateTime(), nullable=False),
+    CheckConstraint("amount <> 0", name="nonzero"),
+    Index("ix_entries_account", "account_id", "id"),
+    Index("ix_entries_tx", "tx_id"),
+)
+
+holds = Table(
+    "holds",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("source_account_id", Integer, ForeignKey("accounts.id"), nullable=False),
+    Column("hold_account_id", Integer, ForeignKey("accounts.id"), nullable=False),
+    Column("amount", BigInteger, nullable=False),
+    Column("status", String(10), nullable=False),
+    Column("round_id", String(64), nullable=True),
+    Column("seat", String(64), nullable=True),
+    Column("purpose", String(64), nullable=False),
+    Column("authorize_tx", Integer, ForeignKey("transactions.id"), nullable=False, unique=True),
+    Column("close_tx", Integer, ForeignKey("transactions.id"), nullable=True),
+    Column("captured", BigInteger, nullable=True),
+    Column("created_at", UtcDateTime(), nullable=False),
+    Column("closed_at", UtcDateTime(), nullable=True),
+    CheckConstraint("amount > 0", name="positive"),
+    CheckConstraint("status IN ('open', 'captured', 'voided')", name="status"),
+    Index("ix_holds_round", "round_id", "status"),
+)
+
+rounds = Table(
+    "rounds",
+    metadata,
+    Column("id", String(64), primary_key=True),
+    Column("table_id", String(64), nullable=False),
+    Column("game", String(32), nullable=False),
+    Column("config", JSON, nullable=False),
+    Column("seats", JSON, nullable=False),
+    Column("context", JSON, nullable=True),
+    Column("seed_commitment", String(64), nullable=False),
+    Column("seed", String(64), nullable=False),
+    Column("seed_revealed", Boolean, nullable=False),
+    Column("status", String(10), nullable=False),
+    Column("accounts", JSON, nullable=True),
+    Column("result", JSON, nullable=True),
+    Column("settlement_tx", Integer, ForeignKey("transactions.id"), nullable=True),
+    Column("opened_at", UtcDateTime(), nullable=False),
+    Column("closed_at", UtcDateTime(), nullable=True),
+    CheckConstraint("status IN ('open', 'settled', 'voided')", name="status"),
+    Index("ix_rounds_table", "table_id", "opened_at"),
+    Index("ix_rounds_commitment", "seed_commitment"),
+)
+
+round_log = Table(
+    "round_log",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("round_id", String(64), ForeignKey("rounds.id"), nullable=False),
+    Column("seq", Integer, nullable=False),
+    Column("kind", String(8), nullable=False),
+    Column("seat", String(64), nullable=True),
+    Column("payload", JSON, nullable=False),
+    Column("visible_to", JSON, nullable=True),
+    Column("client_id", String(100), nullable=True),
+    Column("created_at", UtcDateTime(), nullable=False),
+    CheckConstraint("kind IN ('action', 'event')", name="kind"),
+    UniqueConstraint("round_id", "seq", name="uq_round_log_round_seq"),
+)
+
+round_players = Table(
+    "round_players",
+    metadata,
+    Column("round_id", String(64), ForeignKey("rounds.id"), primary_key=True),
+    Column("seat", String(64), primary_key=True),
+    Column("user_id", String(64), ForeignKey("users.id"), nullable=False),
+    Column("account", String(200), nullable=False),
+    Column("start_balance", BigInteger, nullable=False),
+    Column("end_balance", BigInteger, nullable=True),
+    Column("net", BigInteger, nullable=True),
+    Column("opened_at", UtcDateTime(), nullable=False),
+    Index("ix_round_players_user", "user_id", "opened_at"),
+)
