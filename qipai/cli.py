@@ -167,6 +167,35 @@ def audit(
     raise typer.Exit(code)
 
 
+# `qipai advise GAME CARDS`: each game with an advisor maps here to a function
+# (cards, seen, as_json) -> text that raises GameError on bad input.
+ADVISORS: dict[str, str] = {
+    "niuniu": "qipai.games.niuniu.advisor:advise_command",
+}
+
+
+@app.command()
+def advise(
+    game: Annotated[str, typer.Argument(help="niuniu")],
+    cards: Annotated[
+        list[str], typer.Argument(help="Your cards, e.g. As Kd 5c 6h or '10♠ K♦ 5♣ 6♥'")
+    ],
+    seen: Annotated[str, typer.Option(help="Other cards you can see (out of the deck).")] = "",
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print JSON with exact fractions.")
+    ] = False,
+) -> None:
+    """Best decision for a hand: for niuniu, all 16 swap choices ranked by expected multiplier."""
+    if game not in ADVISORS:
+        fail(f"no advisor for game {game!r}; expected one of {', '.join(ADVISORS)}")
+    module, name = ADVISORS[game].split(":")
+    try:
+        text = getattr(importlib.import_module(module), name)(" ".join(cards), seen, as_json)
+    except GameError as exc:
+        fail(exc.message)
+    typer.echo(text)
+
+
 def main() -> None:
     app()
 

@@ -20,6 +20,7 @@ up to 1,712,304 subsets, which keeps the worst case to a few milliseconds.
 from __future__ import annotations
 
 import functools
+import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -30,7 +31,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from qipai.core.cards import Card, standard_deck
+from qipai.core.cards import Card, parse_cards, standard_deck
 from qipai.core.errors import InvalidInput
 from qipai.games.niuniu.hands import MULTIPLIER_ARRAY, HandType, niu_rank, rank_type_table
 
@@ -195,3 +196,21 @@ def format_table(choices: Sequence[SwapChoice]) -> str:
             f"{n:>2}  {discard:<14}{keep:<14}{float(choice.expected_multiplier):>9.4f}{cells}"
         )
     return "\n".join(lines)
+
+
+def advise_command(cards: str, seen: str = "", as_json: bool = False) -> str:
+    """The text `qipai advise niuniu CARDS` prints (InvalidInput for bad cards)."""
+    hand = parse_cards(cards)
+    ranked = advise(hand, parse_cards(seen) if seen else ())
+    if as_json:
+        return json.dumps(
+            {"hand": [str(c) for c in hand], "choices": [c.to_json() for c in ranked]},
+            ensure_ascii=False,
+            indent=2,
+        )
+    unseen = 52 - 4 - len(parse_cards(seen) if seen else [])
+    title = (
+        f"Swap advice for {' '.join(c.pretty for c in hand)} — exact over {unseen} unseen cards; "
+        "E[mult] = expected hand multiplier, then P(type group)"
+    )
+    return title + "\n" + format_table(ranked)
