@@ -69,6 +69,12 @@ class Rng:
     def from_hex(cls, text: str) -> Rng:
         return cls(seed_from_hex(text))
 
+    @property
+    def label(self) -> str:
+        """This stream's label (forks nest as `a/b`); with `seed` it names the stream exactly,
+        so callers may cache what they derive from a stream under `(seed, label)`."""
+        return self._label.decode("utf-8")
+
     def fork(self, label: str) -> Rng:
         """An independent stream for a named purpose (labels nest: `a/b`)."""
         prefix = self._label.decode("utf-8")

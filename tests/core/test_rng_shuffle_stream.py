@@ -49,3 +49,12 @@ def test_stream_blocks_are_hmac_sha256_of_label_and_counter() -> None:
         for k in range(3)
     )
     assert rng.next_bytes(96) == expected
+
+
+def test_label_names_the_stream() -> None:
+    rng = Rng(bytes(32))
+    assert rng.label == ""
+    assert rng.fork("shoe").label == "shoe"
+    assert rng.fork("a").fork("b").label == "a/b"
+    # Same seed and label: the same stream.
+    assert Rng(bytes(32), "a/b").next_bytes(8) == rng.fork("a").fork("b").next_bytes(8)
