@@ -1,0 +1,168 @@
+"""The server over HTTP and WebSocket with the toy game: accounts, wallet, lobby, play, typed
+errors, duplicates, and that a token acts only for its own player."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import helpers  # registers the toy game
+import pytest
+from fastapi.testclient import TestClient
+
+from qipai.server.app import create_app
+from qipai.tables.table import Timing
+
+assert helpers.TOY
+
+
+@pytest.fixture
+def client(tmp_path: Path) -> Iterator[TestClient]:
+    app = create_app(str(tmp_path / "room.db"), timing=Timing(0.05, 0.2, 0.05))
+    with TestClient(app) as c:
+        yield c
+
+
+def signup(client: TestClient, name: str) -> dict[str, str]:
+    r = client.post("/api/signup", json={"username": name, "password": "secret-pw"})
+    assert r.status_code == 200, r.text
+    return {"Authorization": f"Bearer {r.json()['token']}"}
+
+
+def test_accounts_wallet_and_lobby(client: TestClient) -> None:
+    alice = signup(client, "alice")
+    assert (
+        client.post("/api/signup", json={"username": "alice", "password": "other-pw"}).status_code
+        == 409
+    )
+    assert (
+        client.post("/api/login", json={"username": "alice", "password": "wrong-pw"}).status_code
+        == 401
+    )
+    assert (
+        client.post("/api/login", json={"username": "alice", "password": "secret-pw"}).status_code
+        == 200
+    )
+    assert client.get("/api/me").status_code == 401
+    assert client.get("/api/me", headers=alice).json()["wallet"] == 0
+    r = client.post("/api/wallet/deposit", json={"amount": 5000}, headers=alice)
+    assert r.json() == {"wallet": 5000}
+    assert client.post("/api/wallet/deposit", json={"amount": -5}, headers=alice).status_code == 422
+    games = {g["game"] for g in client.get("/api/games").json()["games"]}
+    assert "toy" in games
+    t = client.post("/api/tables", json={"game": "toy"}, headers=alice).json()
+    assert client.post("/api/tables", json={"game": "nope"}, headers=alice).status_code == 400
+    r = client.post(f"/api/tables/{t['id']}/sit", json={"buy_in": 9999}, headers=alice)
+    assert r.status_code == 400 and r.json()["error"]["code"] == "insufficient_funds"
+    r = client.post(f"/api/tables/{t['id']}/sit", json={"buy_in": 1000}, headers=alice)
+    assert r.json()["seat"] == "A" and r.json()["wallet"] == 4000
+    assert client.get("/openapi.json").json()["info"]["title"] == "qipai card room"
+    assert client.get("/").status_code == 200
+
+
+def recv_until(ws: Any, pred: Any, limit: int = 400) -> dict[str, Any]:
+    for _ in range(limit):
+        msg = ws.receive_json()
+        if pred(msg):
+            return msg  # type: ignore[no-any-return]
+    raise AssertionError("message never came")
+
+
+def test_play_a_round_over_the_websocket(client: TestClient) -> None:
+    alice, bob = signup(client, "alice"), signup(client, "bob")
+    for h in (alice, bob):
+        client.post("/api/wallet/deposit", json={"amount": 5000}, headers=h)
+    tid = client.post("/api/tables", json={"game": "toy"}, headers=alice).json()["id"]
+    client.post(f"/api/tables/{tid}/sit", json={"buy_in": 100}, headers=alice)
+    client.post(f"/api/tables/{tid}/sit", json={"buy_in": 100}, headers=bob)
+    token_a = alice["Authorization"].split()[1]
+    token_b = bob["Authorization"].split()[1]
+    with (
+        client.websocket_connect(f"/ws?token={token_a}") as wa,
+        client.websocket_connect(f"/ws?token={token_b}") as wb,
+    ):
+        assert wa.receive_json()["type"] == "hello"
+        assert wb.receive_json()["type"] == "hello"
+        wa.send_json({"type": "subscribe", "table_id": tid})
+        wb.send_json({"type": "subscribe", "table_id": tid})
+        st = recv_until(wa, lambda m: m["type"] == "state" and m["legal"])
+        assert st["you"]["seat"] == "A"
+        assert st["round"]["view"]["cards"]["B"] is None
+        # invalid messages: typed errors, nothing changes
+        for bad in [
+            "nonsense",
+            json.dumps([1]),
+            json.dumps({"type": "dance"}),
+            json.dumps({"type": "action", "table_id": tid, "client_id": "z", "action": 5}),
+            json.dumps({"type": "action", "table_id": tid, "action": {"type": "bet"}}),
+            json.dumps({"type": "action", "table_id": "nope", "client_id": "q", "action": {}}),
+        ]:
+            wa.send_text(bad)
+            err = recv_until(wa, lambda m: m["type"] == "error")
+            assert err["code"] in {"invalid_message", "unknown_table"}
+        wa.send_json(
+            {
+                "type": "action",
+                "table_id": tid,
+                "client_id": "a1",
+                "action": {"type": "bet", "amount": 5},
+            }
+        )
+        ack = recv_until(wa, lambda m: m["type"] in ("ack", "error"))
+        assert ack == {"type": "ack", "client_id": "a1", "duplicate": False, "table_id": tid}
+        wa.send_json(
+            {
+                "type": "action",
+                "table_id": tid,
+                "client_id": "a1",
+                "action": {"type": "bet", "amount": 5},
+            }
+        )
+        assert recv_until(wa, lambda m: m["type"] == "ack")["duplicate"] is True
+        # alice's token can only ever act as seat A: betting again is refused for A, not B
+        wa.send_json(
+            {
+                "type": "action",
+                "table_id": tid,
+                "client_id": "a2",
+                "action": {"type": "bet", "amount": 3},
+            }
+        )
+        assert recv_until(wa, lambda m: m["type"] in ("ack", "error"))["code"] == "illegal_action"
+        wb.send_json(
+            {
+                "type": "action",
+                "table_id": tid,
+                "client_id": "b1",
+                "action": {"type": "bet", "amount": 2},
+            }
+        )
+        # the swap phase: each stands when it is their turn, or the countdown does it
+        done = recv_until(
+            wa,
+            lambda m: (
+                m["type"] == "state"
+                and m["result"] is not None
+                and m["round"]
+                and m["round"]["finished"]
+            ),
+        )
+        nets = done["result"]["nets"]
+        assert sorted(nets.values()) in ([-5, 5], [-2, 2])
+        assert done["fairness"]["revealed"][-1]["seed"] is not None
+    hist = client.get("/api/history", headers=alice).json()["rounds"]
+    assert hist and hist[0]["seat"] == "A" and hist[0]["status"] == "settled"
+    assert hist[0]["view"]["cards"]["B"] is not None  # at the end every card is shown
+    detail = client.get(f"/api/rounds/{hist[0]['round_id']}", headers=bob).json()
+    assert detail["seed"] is not None and detail["seat"] == "B"
+    time.sleep(0.01)
+
+
+def test_websocket_requires_a_session(client: TestClient) -> None:
+    from starlette.websockets import WebSocketDisconnect
+
+    with pytest.raises(WebSocketDisconnect), client.websocket_connect("/ws?token=bad") as ws:
+        ws.receive_json()
