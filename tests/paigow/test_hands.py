@@ -111,7 +111,9 @@ def test_exhaustive_496_by_496(high_nine: str) -> None:
     ours = [parse_hand(list(h), high_nine) for h in hands]  # type: ignore[arg-type]
     refs = [ref_key(h, high_nine) for h in hands]
     checked = 0
-    for (h1, e1, r1), (h2, e2, r2) in itertools.product(zip(hands, ours, refs), repeat=2):
+    for (h1, e1, r1), (h2, e2, r2) in itertools.product(
+        zip(hands, ours, refs, strict=True), repeat=2
+    ):
         expect = ref_compare(r1, r2)
         # h1 is the banker, h2 the player.
         want_banker_policy = "player" if expect < 0 else "banker"
@@ -150,7 +152,18 @@ def test_every_hand_class_has_zh_and_en_names_in_source_order() -> None:
         "双高脚", "双零霖", "杂九", "杂八", "杂七", "杂五", "天王", "地王", "天杠", "地杠",
         "天高九", "地高九",
     ]  # fmt: skip
-    assert zh[22:] == ["九点", "八点", "七点", "六点", "五点", "四点", "三点", "二点", "一点", "零点"]
+    assert zh[22:] == [
+        "九点",
+        "八点",
+        "七点",
+        "六点",
+        "五点",
+        "四点",
+        "三点",
+        "二点",
+        "一点",
+        "零点",
+    ]
     assert [c.rank for c in HAND_CLASSES] == list(range(1, 33))
     assert len({c.en for c in HAND_CLASSES}) == 32
 
@@ -166,7 +179,15 @@ def test_source_order_chain_is_strict() -> None:
     for better, worse in itertools.pairwise(hands):
         assert outcome(worse, better, "push") == "player", (better.tiles, worse.tiles)
         assert outcome(better, worse, "push") == "banker"
-    assert [x.cls.zh for x in hands[-7:]] == ["天王", "地王", "天杠", "地杠", "天高九", "地高九", "九点"]
+    assert [x.cls.zh for x in hands[-7:]] == [
+        "天王",
+        "地王",
+        "天杠",
+        "地杠",
+        "天高九",
+        "地高九",
+        "九点",
+    ]
 
 
 def test_supreme_is_ding_three_with_er_si_and_counts_nine() -> None:
