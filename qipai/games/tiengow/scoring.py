@@ -1,8 +1,8 @@
 """Tien Gow scoring in base units (RULES.md §5), a pure function of 栋 counts and the bank.
 
 4 栋 is even. Each loser pays the winner (4 − its 栋) units, or 5 with 0 栋 (空栋). A loser with
-5 or 6 栋 (入一, 入二) instead receives 1 or 2 units from the winner; the source says there is no
-入三, so a loser with 7 or more 栋 receives 2 (**Decision**, the reading of "并没有入三").
+5 or 6 栋 (入一, 入二) instead receives 1 or 2 units from the winner ("并没有入三": with 8 栋 in
+a game and at least 2 for the winner, no loser holds more than 6; the function caps at 2 anyway).
 Banker multiplier m = 1 + streak (2 on the first bank, 3 on the second, …): when the banker
 wins, every amount between it and each loser is multiplied by m; when the banker loses, its
 payment is multiplied by m but a 入 it earns is not.

@@ -15,6 +15,7 @@ from typing import Any
 from qipai.core.errors import InvalidInput
 from qipai.games.tiengow.scoring import Transfer, banker_multiplier, net_units, score
 
+TOTAL_DONG = 8
 FIELDS = {"game", "base", "banker", "banker_streak", "winner", "dong", "zun", "zun_units"}
 
 
@@ -41,6 +42,9 @@ def settle(doc: Mapping[str, Any]) -> dict[str, Any]:
     if not isinstance(banker, str) or not isinstance(winner, str):
         raise InvalidInput("banker and winner must be seat names")
     transfers = score(seats, banker, doc["banker_streak"], winner, dict(dong))
+    if sum(dong.values()) != TOTAL_DONG:
+        # Each trick is worth as many 栋 as tiles each player put in: 8 in all.
+        raise InvalidInput(f"the 栋 counts must total {TOTAL_DONG} (one per tile of a hand)")
     zun_units = doc.get("zun_units", 1)
     if isinstance(zun_units, bool) or not isinstance(zun_units, int) or zun_units < 0:
         raise InvalidInput("zun_units must be a non-negative integer")
