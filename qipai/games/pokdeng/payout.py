@@ -1,0 +1,219 @@
+"""What each Pok Deng bet takes, returns and wins: both modes, holds, rounding (RULES.md §1).
+
+Position bets (`Pn`, and `Bn` in banker-player mode) take stake + hold = 2a from the balance so that
+a 2x loss is covered; pair bets take a. `returned` is what comes back to the balance, so a bet's net
+is `returned - taken`. Banker-player wins pay 0.95:1 / 1.9:1 rounded down to the minor unit; the
+house's side is the true 1:1 / 2:1 less its commission (also rounded down) and the unit between the
+two floors, when there is one, is posted to the `rounding` account, so every round balances.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Final, NamedTuple
+
+from qipai.core.protocol import HOUSE, ROUNDING, Posting
+from qipai.games.pokdeng.config import BANKER, BetKind, PokDengConfig
+from qipai.games.pokdeng.hands import KLASS_COUNT, KLASSES, Hand
+
+HOLD: Final[dict[str, int]] = {"player": 2, "banker": 2, "pair": 1}
+_NO_FULL_DOUBLE: Final = frozenset({0, 60})  # RULES.md §1: banker rank value exactly 0 or 6
+
+
+class Bet(NamedTuple):
+    """One player's total on one spot (chips added to a spot merge into one bet)."""
+
+    id: str
+    player: str
+    spot: str
+    amount: int
+
+    def to_json(self) -> dict[str, object]:
+        return {"id": self.id, "player": self.player, "spot": self.spot, "amount": self.amount}
+
+
+class BetOutcome(NamedTuple):
+    """How one bet settled. `multiple` is the 1x/2x of a position bet or the pair odds (0 on a
+    tie or a lost pair bet); `rounding` is the unit (0 or 1) this bet sent to `rounding`."""
+
+    bet: Bet
+    taken: int
+    returned: int
+    outcome: str  # "win" | "lose" | "tie"
+    multiple: int
+    rounding: int
+
+    @property
+    def net(self) -> int:
+        return self.returned - self.taken
+
+    def to_json(self) -> dict[str, object]:
+        bet = self.bet
+        return {
+            "id": bet.id,
+            "player": bet.player,
+            "spot": bet.spot,
+            "amount": bet.amount,
+            "taken": self.taken,
+            "returned": self.returned,
+            "net": self.returned - self.taken,
+            "outcome": self.outcome,
+            "multiple": self.multiple,
+            "rounding": self.rounding,
+        }
+
+
+def taken_for(kind: BetKind, amount: int) -> int:
+    """Stake + hold: 2a for a position bet, a for a pair bet (RULES.md §1, Hold 预扣)."""
+    return HOLD[kind] * amount
+
+
+def classic_result(player: Hand, banker: Hand) -> tuple[str, int]:
+    """Classic `Pn` against the banker: (outcome, multiple) from the player's side."""
+    if player.rank > banker.rank:
+        if not player.double:
+            return "win", 1
+        # RULES.md §1: banker 0 or 6 caps a double win at 1:1, unless the player has 8 or 9.
+        return "win", 1 if banker.rank in _NO_FULL_DOUBLE and player.rank < 80 else 2
+    if player.rank < banker.rank:
+        return "lose", 2 if banker.double else 1  # RULES.md §1: banker double hand wins 2x
+    return "tie", 0  # RULES.md §1: tie returns the bet
+
+
+def banker_player_result(mine: Hand, other: Hand) -> tuple[str, int]:
+    """Banker-player `Pn` (mine = position n) or `Bn` (mine = the banker): (outcome, multiple).
+    The winning hand being double makes it 2x both ways (RULES.md §1 Decision); no 0/6 rule."""
+    if mine.rank > other.rank:
+        return "win", 2 if mine.double else 1
+    if mine.rank < other.rank:
+        return "lose", 2 if other.double else 1
+    return "tie", 0
+
+
+class SpotRule(NamedTuple):
+    """How every bet on one spot settles this round: a bet of a takes `hold`·a and returns
+    `hold`·a + floor(a·num/den) — num/den is +multiple (classic, pair odds), the 0.95 / 1.9 rate
+    (banker-player), 0 on a tie, or −multiple on a loss."""
+
+    hold: int
+    outcome: str
+    multiple: int
+    num: int
+    den: int
+
+
+def spot_rule(config: PokDengConfig, spot: str, hands: Mapping[str, Hand]) -> SpotRule:
+    """The settlement rule of one spot for the dealt hands (RULES.md §1, both modes)."""
+    kind, about = config.spots[spot]
+    if kind == "pair":
+        if hands[about].pair:  # RULES.md §1: pair bet pays 11:1 on two cards of one rank
+            return SpotRule(1, "win", config.pair_odds, config.pair_odds, 1)
+        return SpotRule(1, "lose", 0, -1, 1)
+    if config.mode == "classic":
+        outcome, multiple = classic_result(hands[about], hands["B"])
+        return SpotRule(2, outcome, multiple, multiple if outcome == "win" else -multiple, 1)
+    if kind == "banker":
+        outcome, multiple = banker_player_result(hands["B"], hands[about])
+    else:
+        outcome, multiple = banker_player_result(hands[about], hands["B"])
+    if outcome == "win":
+        num, den = config.rate_parts[multiple - 1]  # 0.95:1 or 1.9:1
+        return SpotRule(2, outcome, multiple, num, den)
+    return SpotRule(2, outcome, multiple, -multiple, 1)
+
+
+def apply_rule(bet: Bet, rule: SpotRule) -> BetOutcome:
+    """Settle one bet by its spot's rule. RULES.md Decision (rounding): a fractional win is
+    rounded down and the cut sends one unit (between the player's and the house's floors) to
+    `rounding`."""
+    amount = bet.amount
+    held = rule.hold * amount
+    win, rest = divmod(amount * rule.num, rule.den)
+    return BetOutcome(bet, held, held + win, rule.outcome, rule.multiple, 1 if rest else 0)
+
+
+def settle_bet(config: PokDengConfig, bet: Bet, hands: Mapping[str, Hand]) -> BetOutcome:
+    """Settle one bet against the dealt hands (`hands` has "P1"…"P5" and "B" as needed)."""
+    return apply_rule(bet, spot_rule(config, bet.spot, hands))
+
+
+# ----- the round's hot path: per-kind tables of spot rules --------------------------------------
+# A spot's rule depends only on the (rank, double, pair) classes of its hand and the banker's, so
+# for each table configuration the rules are tabulated once, from `spot_rule` itself.
+RuleTable = list[list[SpotRule | None]]
+_TABLES: dict[tuple[object, ...], dict[str, tuple[RuleTable, str]]] = {}
+
+
+def rule_tables(config: PokDengConfig) -> dict[str, tuple[RuleTable, str]]:
+    """spot → (rules indexed [its hand's klass][banker's klass], the hand it is about)."""
+    key = (config.mode, config.rate_parts, config.pair_odds)
+    tables = _TABLES.get(key)
+    if tables is None:
+        by_kind: dict[tuple[str, bool], RuleTable] = {}
+        tables = {}
+        for spot, (kind, about) in config.spots.items():
+            # "B pair" reads the banker's hand twice ([banker][banker]): its own table.
+            shape = (kind, about == BANKER)
+            if shape not in by_kind:
+                table: RuleTable = [[None] * KLASS_COUNT for _ in range(KLASS_COUNT)]
+                for k, hand in KLASSES.items():
+                    for b, banker in KLASSES.items():
+                        hands = {about: hand, BANKER: banker} if about != BANKER else {BANKER: hand}
+                        table[k][b] = spot_rule(config, spot, hands)
+                by_kind[shape] = table
+            tables[spot] = (by_kind[shape], about)
+        _TABLES[key] = tables
+    return tables
+
+
+@dataclass(slots=True)
+class Settlement:
+    """The round's settlement: per-player nets, house, rounding; per-bet outcomes on demand.
+
+    `bet_nets[i]` is the net of `bets[i]` (cheap, for simulators); `outcomes()` gives the full
+    per-bet detail (taken / returned / net / outcome / multiple / rounding)."""
+
+    bets: tuple[Bet, ...]
+    rules: tuple[SpotRule, ...]
+    bet_nets: list[int]
+    nets: dict[str, int]  # player → net over all their bets
+    house: int
+    rounding: int
+
+    def outcomes(self) -> tuple[BetOutcome, ...]:
+        return tuple(apply_rule(b, r) for b, r in zip(self.bets, self.rules, strict=True))
+
+    def postings(self) -> tuple[Posting, ...]:
+        """Each player's net, then the house, then rounding; they sum to zero."""
+        out = [Posting(player, net, "pokdeng bets") for player, net in self.nets.items()]
+        out.append(Posting(HOUSE, self.house, "pokdeng bets"))
+        out.append(Posting(ROUNDING, self.rounding, "0.95x round-down"))
+        return tuple(out)
+
+
+def settle_bets(
+    config: PokDengConfig, bets: Iterable[Bet], hands: Mapping[str, Hand]
+) -> Settlement:
+    """Settle all bets of a round: player nets, house = −(nets + rounding), rounding units.
+    Same results as `settle_bet` on each bet (tested), through the precomputed rule tables."""
+    tables = rule_tables(config)
+    banker = hands[BANKER].klass
+    klass = {name: h.klass for name, h in hands.items()}
+    bets = tuple(bets)
+    rules: list[SpotRule] = []
+    bet_nets: list[int] = []
+    nets: dict[str, int] = {}
+    rounding = 0
+    for bet in bets:
+        table, about = tables[bet.spot]
+        rule = table[klass[about]][banker]
+        assert rule is not None
+        win, rest = divmod(bet.amount * rule.num, rule.den)
+        rules.append(rule)
+        bet_nets.append(win)
+        nets[bet.player] = nets.get(bet.player, 0) + win
+        if rest:
+            rounding += 1
+    house = -sum(nets.values()) - rounding
+    return Settlement(bets, tuple(rules), bet_nets, nets, house, rounding)

@@ -1,0 +1,166 @@
+"""The Pok Deng road (牌路): per-table history of each position's result against the banker.
+
+RULES.md §1, Road: blue = the player position won, grey = it lost, green = tie; an outer ring when
+the result was a special, suited or pair hand; a yellow dot top-left for a pair.
+
+**Decision (which hand rings the bead):** the ring marks the *winning* hand being a double hand
+(special 7.1–7.5, suited or pair) — the hand that made the result pay or lose 2x; on a tie it marks
+the position's own hand. The yellow dot marks the position's own pair (what its pair bet pays on).
+A row also notes a banker pair (the banker-player mode's `B pair` bet).
+
+The road is pure data: `road_row(hands)` makes one row from a round's hands; a `Road` is a list of
+rows. It travels compactly in the round context as one string — rows separated by `;`, each row
+five cell codes (`W`/`L`/`T`, then `r` for a ring, `p` for a pair) and `p`/`-` for a banker pair,
+e.g. `"Wr,L,T,Wrp,L,-;…"` — so the table's road for the current shoe replays with its rounds.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any, Final
+
+from qipai.core.errors import InvalidInput
+from qipai.games.pokdeng.config import BANKER, POSITIONS
+from qipai.games.pokdeng.hands import Hand
+
+RESULTS: Final = {"W": "win", "L": "lose", "T": "tie"}
+COLORS: Final = {"win": "blue", "lose": "grey", "tie": "green"}
+_CODE_OF: Final = {v: k for k, v in RESULTS.items()}
+_ROW = r"(?:[WLT]r?p?,){5}[p-]"
+ROAD_PATTERN: Final = re.compile(rf"(?:{_ROW}(?:;{_ROW})*)?")
+
+
+@dataclass(frozen=True, slots=True)
+class RoadCell:
+    """One bead: a position's result against the banker and its markers."""
+
+    result: str  # "win" | "lose" | "tie", from the player position's side
+    ring: bool
+    pair: bool
+
+    @property
+    def color(self) -> str:
+        return COLORS[self.result]
+
+    @property
+    def code(self) -> str:
+        return _CODE_OF[self.result] + ("r" if self.ring else "") + ("p" if self.pair else "")
+
+    @classmethod
+    def from_code(cls, code: str) -> RoadCell:
+        if not isinstance(code, str) or not code or code[0] not in RESULTS:
+            raise InvalidInput(f"bad road cell {code!r}")
+        rest = code[1:]
+        if rest not in ("", "r", "p", "rp"):
+            raise InvalidInput(f"bad road cell {code!r}")
+        return cls(RESULTS[code[0]], "r" in rest, "p" in rest)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"result": self.result, "color": self.color, "ring": self.ring, "pair": self.pair}
+
+
+def road_cell(player: Hand, banker: Hand) -> RoadCell:
+    """The bead of one position (see the module's Decision on the ring)."""
+    if player.rank > banker.rank:
+        return RoadCell("win", player.double, player.pair)
+    if player.rank < banker.rank:
+        return RoadCell("lose", banker.double, player.pair)
+    return RoadCell("tie", player.double, player.pair)
+
+
+def cell_code(player: Hand, banker: Hand) -> str:
+    """`road_cell(player, banker).code` without building the cell (the round's hot path)."""
+    if player.rank > banker.rank:
+        code, ring = "W", player.double
+    elif player.rank < banker.rank:
+        code, ring = "L", banker.double
+    else:
+        code, ring = "T", player.double
+    if ring:
+        code += "r"
+    return code + "p" if player.pair else code
+
+
+def row_code(hands: Mapping[str, Hand]) -> str:
+    """`road_row(hands).code()`, fast: five cell codes and the banker-pair flag."""
+    banker = hands[BANKER]
+    cells = [cell_code(hands[p], banker) for p in POSITIONS]
+    cells.append("p" if banker.pair else "-")
+    return ",".join(cells)
+
+
+@dataclass(frozen=True, slots=True)
+class RoadRow:
+    """One round on the road: the five positions' beads and whether the banker had a pair."""
+
+    cells: tuple[RoadCell, ...]
+    banker_pair: bool
+
+    def code(self) -> str:
+        """Compact form: five cell codes then `p` (banker pair) or `-`, comma-separated."""
+        return ",".join([*(c.code for c in self.cells), "p" if self.banker_pair else "-"])
+
+    @classmethod
+    def from_code(cls, code: str) -> RoadRow:
+        if not re.fullmatch(_ROW, code):
+            raise InvalidInput(f"bad road row {code!r}")
+        parts = code.split(",")
+        return cls(tuple(RoadCell.from_code(c) for c in parts[:5]), parts[5] == "p")
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "cells": {p: c.to_json() for p, c in zip(POSITIONS, self.cells, strict=True)},
+            "banker_pair": self.banker_pair,
+        }
+
+
+def road_row(hands: Mapping[str, Hand]) -> RoadRow:
+    """The road row of a dealt round (`hands` has P1–P5 and B)."""
+    banker = hands[BANKER]
+    return RoadRow(tuple(road_cell(hands[p], banker) for p in POSITIONS), banker.pair)
+
+
+def check_road_code(text: object) -> None:
+    """Refuse anything that is not a road in its compact string form (cheap: one regex)."""
+    if not isinstance(text, str) or not ROAD_PATTERN.fullmatch(text):
+        raise InvalidInput(f"bad road {text!r}: expected rows like 'Wr,L,T,Wrp,L,-' joined by ';'")
+
+
+class Road:
+    """A table's road for the current shoe: rows in play order, fed one round at a time."""
+
+    __slots__ = ("rows",)
+
+    def __init__(self, rows: Iterable[RoadRow] = ()) -> None:
+        self.rows: list[RoadRow] = list(rows)
+
+    def add(self, hands: Mapping[str, Hand]) -> RoadRow:
+        row = road_row(hands)
+        self.rows.append(row)
+        return row
+
+    def counts(self, position: str) -> dict[str, int]:
+        """Wins, losses and ties of one position so far (the summary beside the road)."""
+        i = POSITIONS.index(position)
+        out = {"win": 0, "lose": 0, "tie": 0}
+        for row in self.rows:
+            out[row.cells[i].result] += 1
+        return out
+
+    def encode(self) -> str:
+        """The compact string form carried in the round context."""
+        return ";".join(r.code() for r in self.rows)
+
+    @classmethod
+    def decode(cls, text: object) -> Road:
+        check_road_code(text)
+        assert isinstance(text, str)
+        return cls(RoadRow.from_code(r) for r in text.split(";")) if text else cls()
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "rows": [r.to_json() for r in self.rows],
+            "counts": {p: self.counts(p) for p in POSITIONS},
+        }

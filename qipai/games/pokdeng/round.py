@@ -1,0 +1,502 @@
+"""The Pok Deng round: betting with a countdown, burn + deal in the rules' order, settle.
+
+A round is one deal from a shoe that spans rounds (RULES.md §1, "Cards and shoe"). The shoe is
+shuffled from the round's `Rng` (`qipai.core.cards.Shoe`: 8 decks, cut card 52–104 cards from the
+end), so every round of a shoe starts from the *same* seed with `context = {"position": n,
+"round_in_shoe": k, "road": "Wr,L,T,W,L,-;…"}`; `next_round()` returns `NextRound(reuse_seed=True, …)` until
+the cut card comes out, then `reuse_seed=False` (a new shoe: new seed and commitment, empty road).
+A whole shoe thus replays from one seed and its rounds' actions.
+
+Seats are the players at the table: `Seat(id=player, stack=available balance)`. A player may bet
+several spots; a position bet takes stake + hold (2x), a pair bet takes its stake.
+
+Phases: `"betting"` (countdown `config.betting_s`) → `"finished"`. Betting closes when the countdown
+expires (`expire()`; silence = no bet) or when every player has said `done`; the burn, the deal
+(one card each to P1–P5 then the banker, twice) and the settlement happen at that moment.
+
+Actions (all during "betting"):
+* `{"type": "bet", "spot": "P1", "amount": 100}` — add chips to a spot (the player's total on the
+  spot must stay within the spot's limits, and stake + hold of all their bets within their stack);
+* `{"type": "bets", "bets": [{"spot": …, "amount": …}, …], "done": false}` — several at once, all or
+  nothing; `"done": true` also confirms;
+* `{"type": "clear"}` or `{"type": "clear", "spot": "P1"}` — take chips back;
+* `{"type": "done"}` — confirm; no further bets from this player this round.
+
+`view(seat)` — the JSON the browser table is built from (`seat=None`: a spectator)::
+
+    {
+      "game": "pokdeng", "mode": "classic" | "banker-player",
+      "phase": "betting" | "finished",
+      "countdown_s": 15.0 | null,              # the betting countdown (null once closed)
+      "spots": {"P1": {"kind": "player", "hand": "P1", "min": 100, "max": 100000, "hold": 2},
+                "P1 pair": {"kind": "pair", "hand": "P1", …, "hold": 1}, …},   # this mode's spots
+      "players": [{"id": "alice", "done": false, "spots": ["P1"]}, …],   # who bet where
+      "spot_totals": {"P1": 300, …},            # chips on each spot, all players
+      "me": {"id", "stack", "taken", "available", "done", "bets": {"P1": 100, …}} | null,
+      "cards": null | {"P1": ["Ac", "7h"], …, "B": ["Ad", "4h"]},   # all public after the deal
+      "hands": null | {"P1": {"cards", "points", "rank": "7.4", "name", "suited", "pair",
+                              "double"}, …, "B": …},
+      "results": null | {"P1": {"result": "win"|"lose"|"tie", "color", "ring", "pair"}, …},
+      "payouts": null | {"bets": [{"id", "spot", "amount", "taken", "returned", "net",
+                                   "outcome", "multiple", "rounding", "player"}, …],
+                         "net": n},            # this seat's bets (all bets for a spectator)
+      "road": {"rows": [{"cells": {"P1": {…}, …}, "banker_pair": bool}, …],
+               "counts": {"P1": {"win", "lose", "tie"}, …}},   # this shoe, this round included
+      "shoe": {"decks": 8, "round": k, "cards_used": n, "cards_remaining": m,
+               "new_shoe": k == 1, "cut_card_out": bool, "last_round": bool}
+    }
+
+Undealt cards and the burn card are never in a view. `last_round` turns true when the cut card
+comes out during this round's deal (the dealer finishes the round, then the shoe is changed).
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from typing import Any, Final
+
+from qipai.core.cards import Card, Shoe
+from qipai.core.errors import IllegalAction, InvalidInput, OutOfTurn, WrongPhase
+from qipai.core.money import require_amount
+from qipai.core.protocol import (
+    ActionSpec,
+    Event,
+    NextRound,
+    Round,
+    RoundResult,
+    Seat,
+)
+from qipai.core.rng import Rng
+from qipai.games.pokdeng.config import BANKER, CARDS_PER_ROUND, POSITIONS, SPOTS, PokDengConfig
+from qipai.games.pokdeng.hands import _HAND_TABLE, Hand
+from qipai.games.pokdeng.payout import HOLD, Bet, Settlement, settle_bets
+from qipai.games.pokdeng.road import Road, RoadRow, check_road_code, row_code
+
+BETTING: Final = "betting"
+FINISHED: Final = "finished"
+DEAL_ORDER: Final = (*POSITIONS, BANKER)  # RULES.md §1: P1, P2, P3, P4, P5, Banker, twice
+_ALL_SPOTS: Final = frozenset(SPOTS["banker-player"])
+
+# ----- the shoe cache ---------------------------------------------------------------------------
+# Every round of a shoe starts from the same seed, so the 416-card shuffle is computed once and
+# kept under the stream's (seed, label), which determine exactly what `Shoe(rng, …)` would
+# shuffle again.
+_SHOE_CACHE: OrderedDict[
+    tuple[bytes, str, int, int, int], tuple[tuple[Card, ...], tuple[int, ...], int]
+]
+_SHOE_CACHE = OrderedDict()
+_SHOE_CACHE_SIZE: Final = 16
+
+
+def shoe_cards(rng: Rng, config: PokDengConfig) -> tuple[tuple[Card, ...], tuple[int, ...], int]:
+    """(cards, card ids, cards behind the cut card) of the shoe this round's seed shuffles."""
+    lo, hi = config.cut_behind
+    key = (rng.seed, rng.label, config.decks, lo, hi)
+    hit = _SHOE_CACHE.get(key)
+    if hit is not None:
+        _SHOE_CACHE.move_to_end(key)
+        return hit
+    shoe = Shoe(rng, decks=config.decks, behind_cut=config.cut_behind)
+    entry = (shoe.cards, tuple((c.rank - 2) * 4 + c.suit for c in shoe.cards), shoe.behind_cut)
+    _SHOE_CACHE[key] = entry
+    if len(_SHOE_CACHE) > _SHOE_CACHE_SIZE:
+        _SHOE_CACHE.popitem(last=False)
+    return entry
+
+
+# Road strings this module produced in `next_round` (insertion-ordered, bounded): a context
+# carrying one of them skips the regex check. Anything else is validated in full.
+_OWN_ROADS: dict[str, None] = {"": None}
+_OWN_ROADS_SIZE: Final = 256
+
+
+class _Details(Mapping[str, Any]):
+    """A result's details, built on first read: a simulator that only needs the postings (or
+    `round.settlement`) never pays for the JSON."""
+
+    __slots__ = ("_build", "_data")
+
+    def __init__(self, build: Callable[[], dict[str, Any]]) -> None:
+        self._build: Callable[[], dict[str, Any]] | None = build
+        self._data: dict[str, Any] = {}
+
+    def _get(self) -> dict[str, Any]:
+        if self._build is not None:
+            self._data, self._build = self._build(), None
+        return self._data
+
+    def __getitem__(self, key: str) -> Any:
+        return self._get()[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._get())
+
+    def __len__(self) -> int:
+        return len(self._get())
+
+
+def _context_int(context: Mapping[str, Any], key: str, default: int, least: int) -> int:
+    value = context.get(key, default)
+    if isinstance(value, bool) or not isinstance(value, int) or value < least:
+        raise InvalidInput(f"context {key!r} must be an integer >= {least}, got {value!r}")
+    return value
+
+
+class PokDengRound(Round[PokDengConfig]):
+    """One Pok Deng round (see the module docstring for actions and the view)."""
+
+    game = "pokdeng"
+
+    def __init__(
+        self,
+        config: PokDengConfig,
+        seats: Sequence[Seat],
+        shoe: tuple[tuple[Card, ...], tuple[int, ...], int],
+        position: int,
+        round_in_shoe: int,
+        road: str,
+    ) -> None:
+        super().__init__(config, seats)
+        self._stacks: dict[str, int] = {}
+        for seat in self.seats:
+            self._stacks[seat.id] = require_amount(seat.stack, f"stack of {seat.id!r}")
+        self._cards, self._ids, behind = shoe
+        self._cut_index = len(self._cards) - behind  # the cut card lies before this index
+        self._position = position
+        self.round_in_shoe = round_in_shoe
+        self._road_code = road  # earlier rounds of this shoe (road.py's compact form)
+        self._phase = BETTING
+        self._bets: dict[tuple[str, str], Bet] = {}  # (player, spot) → bet, in placing order
+        self._taken: dict[str, int] = dict.fromkeys(self._stacks, 0)
+        self._done: set[str] = set()
+        self._hands: dict[str, Hand] | None = None
+        self._settlement: Settlement | None = None
+        self._row: str | None = None  # this round's road row (road.py's compact form)
+        self._result: RoundResult | None = None
+
+    # ----- construction -------------------------------------------------------------------
+    @classmethod
+    def start(
+        cls,
+        config: PokDengConfig,
+        seats: Sequence[Seat],
+        rng: Rng,
+        context: Mapping[str, Any] | None = None,
+    ) -> PokDengRound:
+        """Start a round at `context["position"]` of the shoe shuffled from `rng`."""
+        if not isinstance(config, PokDengConfig):
+            raise InvalidInput("a Pok Deng round needs a PokDengConfig")
+        ctx: Mapping[str, Any] = context or {}
+        if not isinstance(ctx, Mapping):
+            raise InvalidInput("context must be an object")
+        position = _context_int(ctx, "position", 0, 0)
+        round_in_shoe = _context_int(ctx, "round_in_shoe", 1, 1)
+        road = ctx.get("road", "")
+        if road not in _OWN_ROADS:  # roads this module wrote need no second look
+            check_road_code(road)
+        shoe = shoe_cards(rng, config)
+        cut_index = len(shoe[0]) - shoe[2]
+        if position > cut_index:
+            raise InvalidInput(
+                f"shoe position {position} is past the cut card ({cut_index}): start a new shoe"
+            )
+        return cls(config, seats, shoe, position, round_in_shoe, road)
+
+    # ----- state ----------------------------------------------------------------------------
+    @property
+    def phase(self) -> str:
+        return self._phase
+
+    @property
+    def deadline_s(self) -> float | None:
+        return float(self.config.betting_s) if self._phase == BETTING else None
+
+    @property
+    def cut_card_out(self) -> bool:
+        """True once this round's deal has drawn the card behind the cut card."""
+        return self._phase == FINISHED and self._position + CARDS_PER_ROUND > self._cut_index
+
+    def available(self, player: str) -> int:
+        """What the player can still commit: stack − stake and hold of their bets."""
+        return self._stacks[player] - self._taken[player]
+
+    def bets(self) -> list[Bet]:
+        """The bets down, in placing order (one per player and spot; id `player:spot`)."""
+        return list(self._bets.values())
+
+    def awaiting(self) -> list[str]:
+        if self._phase != BETTING:
+            return []
+        return [s.id for s in self.seats if s.id not in self._done]
+
+    def legal_actions(self, seat: str) -> list[ActionSpec]:
+        """During betting, until `done`: bet / bets (spots with limits, the balance left),
+        clear (when the player has chips down) and done."""
+        if seat not in self._stacks:
+            raise OutOfTurn(f"seat {seat!r} is not in this round")
+        if self._phase != BETTING or seat in self._done:
+            return []
+        options = {
+            "spots": self.config.spots_json,
+            "available": self.available(seat),
+            "current": {b.spot: b.amount for b in self._bets.values() if b.player == seat},
+        }
+        actions = [ActionSpec("bet", options), ActionSpec("bets", options)]
+        if self._taken[seat]:
+            actions.append(ActionSpec("clear"))
+        actions.append(ActionSpec("done"))
+        return actions
+
+    # ----- moves ----------------------------------------------------------------------------
+    def act(self, seat: str, action: Mapping[str, Any]) -> list[Event]:
+        if self._phase != BETTING and seat in self._stacks:
+            raise WrongPhase("betting is closed: the countdown has ended and the cards are dealt")
+        return super().act(seat, action)
+
+    def _parse_chips(self, raw: object) -> tuple[str, int]:
+        if not isinstance(raw, Mapping):
+            raise InvalidInput("a bet is an object {'spot': …, 'amount': …}")
+        spot = raw.get("spot")
+        amount = raw.get("amount")
+        if type(spot) is str and spot in self.config.spots and type(amount) is int and amount > 0:
+            return spot, amount  # the common case, checked in one line
+        if not isinstance(spot, str) or spot not in _ALL_SPOTS:
+            raise InvalidInput(
+                f"unknown spot {spot!r}; spots are P1–P5, B1–B5, 'P1 pair'–'P5 pair', 'B pair'"
+            )
+        if spot not in self.config.spots:
+            raise IllegalAction(f"spot {spot!r} is not on a {self.config.mode} table")
+        return spot, require_amount(amount, f"amount on {spot}", positive=True)
+
+    def _check_bets(self, seat: str, chips: list[tuple[str, int]]) -> list[tuple[str, int]]:
+        """Validate chips as if placed in order: spot limits on the totals, then the balance."""
+        added: dict[str, int] = {}
+        need = 0
+        config = self.config
+        for spot, amount in chips:
+            added[spot] = added.get(spot, 0) + amount
+            need += HOLD[config.spots[spot][0]] * amount
+        for spot, extra in added.items():
+            limits = config.spot_limits[spot]
+            bet = self._bets.get((seat, spot))
+            total = (bet.amount if bet else 0) + extra
+            if total < limits.min:
+                raise IllegalAction(f"{spot}: {total} is under the table minimum {limits.min}")
+            if total > limits.max:
+                raise IllegalAction(f"{spot}: {total} is over the table maximum {limits.max}")
+        available = self.available(seat)
+        if need > available:
+            raise IllegalAction(
+                f"the bet needs {need} (stake + hold) but only {available} is available"
+            )
+        return chips
+
+    def _check(self, seat: str, action: Mapping[str, Any]) -> tuple[str, Any, bool]:
+        kind = action["type"]
+        if seat in self._done:
+            raise IllegalAction(f"{seat} has confirmed their bets for this round")
+        if kind == "bet":
+            return "bet", self._check_bets(seat, [self._parse_chips(action)]), False
+        if kind == "bets":
+            raw = action.get("bets")
+            if not isinstance(raw, list):
+                raise InvalidInput("'bets' is a list of {'spot', 'amount'} objects")
+            done = action.get("done", False)
+            if not isinstance(done, bool):
+                raise InvalidInput("'done' is true or false")
+            chips = [self._parse_chips(r) for r in raw]
+            return "bet", self._check_bets(seat, chips), done
+        if kind == "clear":
+            spot = action.get("spot")
+            if spot is not None and (not isinstance(spot, str) or spot not in self.config.spots):
+                raise InvalidInput(f"unknown spot {spot!r} for this {self.config.mode} table")
+            if spot is not None and (seat, spot) not in self._bets:
+                raise IllegalAction(f"{seat} has no bet on {spot}")
+            if spot is None and not self._taken[seat]:
+                raise IllegalAction(f"{seat} has no bets to clear")
+            return "clear", spot, False
+        if kind == "done":
+            return "done", None, True
+        raise InvalidInput(f"unknown action {kind!r}; expected bet, bets, clear or done")
+
+    def _apply(self, seat: str, checked: tuple[str, Any, bool]) -> list[Event]:
+        kind, payload, done = checked
+        events: list[Event] = []
+        if kind == "bet":
+            spots = self.config.spots
+            bets = self._bets
+            taken = 0
+            for spot, amount in payload:
+                key = (seat, spot)
+                old = bets.get(key)
+                bets[key] = Bet(f"{seat}:{spot}", seat, spot, amount + (old.amount if old else 0))
+                taken += HOLD[spots[spot][0]] * amount
+            self._taken[seat] += taken
+            events.append(
+                Event(
+                    "bets",
+                    {"player": seat, "bets": [{"spot": s, "amount": a} for s, a in payload]},
+                )
+            )
+        elif kind == "clear":
+            keys = [k for k in self._bets if k[0] == seat and (payload is None or k[1] == payload)]
+            for key in keys:
+                amount = self._bets.pop(key).amount
+                self._taken[seat] -= HOLD[self.config.spots[key[1]][0]] * amount
+            events.append(Event("clear", {"player": seat, "spots": [k[1] for k in keys]}))
+        if done:
+            self._done.add(seat)
+            events.append(Event("done", {"player": seat}))
+            if len(self._done) == len(self._stacks):
+                events.extend(self._deal())
+        return events
+
+    def _expire(self) -> list[Event]:
+        # Silence = no bet (RULES.md §1 Table): close betting with the chips that are down.
+        return self._deal()
+
+    def _deal(self) -> list[Event]:
+        """Burn one card, deal P1–P5 and the banker one card each, twice; settle."""
+        p = self._position
+        ids = self._ids
+        # RULES.md §1: burn one card face down, then one card each to P1, P2, P3, P4, P5, Banker,
+        # then a second card in the same order (12 cards).
+        hands = {
+            name: _HAND_TABLE[ids[p + 1 + i] * 52 + ids[p + 7 + i]]
+            for i, name in enumerate(DEAL_ORDER)
+        }
+        self._hands = hands
+        self._phase = FINISHED
+        self._settlement = settle_bets(self.config, self._bets.values(), hands)
+        self._row = row_code(hands)
+        cards = {name: h.card_text for name, h in hands.items()}
+        return [
+            Event("deal", {"burned": 1, "cards": cards, "last_round": self.cut_card_out}),
+            Event("settled", {"nets": dict(self._settlement.nets)}),
+        ]
+
+    # ----- output ---------------------------------------------------------------------------
+    @property
+    def hands(self) -> dict[str, Hand]:
+        """The dealt hands (P1–P5, B); WrongPhase before the deal."""
+        if self._hands is None:
+            raise WrongPhase("the cards are not dealt yet")
+        return self._hands
+
+    @property
+    def settlement(self) -> Settlement:
+        """Every bet's outcome (fast access for the simulator); WrongPhase before the deal."""
+        if self._settlement is None:
+            raise WrongPhase("the round is not settled yet")
+        return self._settlement
+
+    @property
+    def road(self) -> Road:
+        """This shoe's road: the earlier rounds, and this one once dealt."""
+        road = Road.decode(self._road_code)
+        if self._row is not None:
+            road.rows.append(RoadRow.from_code(self._row))
+        return road
+
+    def result(self) -> RoundResult:
+        """Postings (player nets, house, rounding) and details: hands, bets, road row, shoe."""
+        self.require_finished()
+        if self._result is None:
+            settlement = self.settlement
+            self._result = RoundResult(settlement.postings(), _Details(self._details))
+        return self._result
+
+    def _details(self) -> dict[str, Any]:
+        assert self._row is not None
+        settlement = self.settlement
+        return {
+            "game": "pokdeng",
+            "mode": self.config.mode,
+            "hands": {name: h.to_json() for name, h in self.hands.items()},
+            "bets": [o.to_json() for o in settlement.outcomes()],
+            "house": settlement.house,
+            "rounding": settlement.rounding,
+            "road": self._row,
+            "round_in_shoe": self.round_in_shoe,
+            "shoe_position": self._position,
+            "last_round": self.cut_card_out,
+        }
+
+    def next_round(self) -> NextRound:
+        """The same shoe at the next position, or a new shoe once the cut card has come out."""
+        self.require_finished()
+        if self.cut_card_out:
+            return NextRound(reuse_seed=False, context={})
+        assert self._row is not None
+        row = self._row
+        road = f"{self._road_code};{row}" if self._road_code else row
+        _OWN_ROADS[road] = None
+        if len(_OWN_ROADS) > _OWN_ROADS_SIZE:
+            del _OWN_ROADS[next(iter(_OWN_ROADS))]
+        return NextRound(
+            reuse_seed=True,
+            context={
+                "position": self._position + CARDS_PER_ROUND,
+                "round_in_shoe": self.round_in_shoe + 1,
+                "road": road,
+            },
+        )
+
+    def view(self, seat: str | None) -> dict[str, Any]:
+        if seat is not None and seat not in self._stacks:
+            raise OutOfTurn(f"seat {seat!r} is not in this round")
+        config = self.config
+        totals: dict[str, int] = {}
+        where: dict[str, list[str]] = {s: [] for s in self._stacks}
+        for (player, spot), bet in self._bets.items():
+            totals[spot] = totals.get(spot, 0) + bet.amount
+            where[player].append(spot)
+        me = None
+        if seat is not None:
+            me = {
+                "id": seat,
+                "stack": self._stacks[seat],
+                "taken": self._taken[seat],
+                "available": self.available(seat),
+                "done": seat in self._done,
+                "bets": {b.spot: b.amount for b in self._bets.values() if b.player == seat},
+            }
+        road = self.road
+        deal: dict[str, Any] = dict.fromkeys(("cards", "hands", "results", "payouts"))
+        if self._hands is not None:
+            assert self._row is not None and self._settlement is not None
+            mine = [o for o in self._settlement.outcomes() if seat is None or o.bet.player == seat]
+            deal = {
+                "cards": {n: h.card_text for n, h in self._hands.items()},
+                "hands": {n: h.to_json() for n, h in self._hands.items()},
+                "results": {
+                    p: c.to_json()
+                    for p, c in zip(POSITIONS, RoadRow.from_code(self._row).cells, strict=True)
+                },
+                "payouts": {"bets": [o.to_json() for o in mine], "net": sum(o.net for o in mine)},
+            }
+        used = self._position + (CARDS_PER_ROUND if self._hands is not None else 0)
+        return {
+            "game": "pokdeng",
+            "mode": config.mode,
+            "phase": self._phase,
+            "countdown_s": self.deadline_s,
+            "spots": config.spots_json,
+            "players": [
+                {"id": s, "done": s in self._done, "spots": where[s]} for s in self._stacks
+            ],
+            "spot_totals": totals,
+            "me": me,
+            **deal,
+            "road": road.to_json(),
+            "shoe": {
+                "decks": config.decks,
+                "round": self.round_in_shoe,
+                "cards_used": used,
+                "cards_remaining": len(self._cards) - used,
+                "new_shoe": self.round_in_shoe == 1,
+                "cut_card_out": self.cut_card_out,
+                "last_round": self.cut_card_out,
+            },
+        }
