@@ -296,10 +296,10 @@ def play_game(
     round_: Any,
     bots: Mapping[str, Any],
     rng: Rng,
-    timings: dict[str, list[float]] | None = None,
+    timings: dict[str, list[tuple[float, float]]] | None = None,
 ) -> Any:
     """Drive a started round to its end with one bot per seat (each with its own rng fork);
-    when `timings` is given, record each bot decision's thinking time in seconds."""
+    when `timings` is given, record each decision's (wall, CPU) thinking time in seconds."""
     import time
 
     streams = {seat: rng.fork(f"bot/{seat}") for seat in bots}
@@ -307,9 +307,11 @@ def play_game(
         seat = round_.turn
         view = round_.view(seat)
         legal = round_.legal_actions(seat)
-        start = time.perf_counter()
+        wall, cpu = time.perf_counter(), time.thread_time()
         action = bots[seat].choose(view, legal, streams[seat])
         if timings is not None:
-            timings.setdefault(seat, []).append(time.perf_counter() - start)
+            timings.setdefault(seat, []).append(
+                (time.perf_counter() - wall, time.thread_time() - cpu)
+            )
         round_.act(seat, action)
     return round_
