@@ -499,10 +499,15 @@ class Ledger:
         return self._write(work)
 
     def append(
-        self, round_id: str, *items: RecordedAction | Event, client_id: str | None = None
+        self,
+        round_id: str,
+        *items: RecordedAction | Event | Mapping[str, Any],
+        client_id: str | None = None,
     ) -> int:
         """Journal actions (`RecordedAction`, seat None = countdown expired) and the events they
-        produced, in order, durably; returns the last sequence number."""
+        produced, in order, durably; returns the last sequence number. Events are `Event`s or
+        their JSON (`{"type": …, …, "to": [seat ids]}`; without "to" an event is public — recall
+        shows a player only the events addressed to them or to everyone)."""
         return self._write(lambda c: journal.append(c, round_id, items, client_id))
 
     def settle_round(

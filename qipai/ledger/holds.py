@@ -16,7 +16,7 @@ from sqlalchemy import Connection, and_, select
 from sqlalchemy.orm import aliased
 
 from qipai.ledger import accounts as acct
-from qipai.ledger.errors import HoldClosed, UnknownHold
+from qipai.ledger.errors import HoldClosed, IdempotencyConflict, UnknownHold
 from qipai.ledger.posting import FaultHook, TxResult, find_tx, no_fault, positive, post
 from qipai.ledger.schema import accounts, holds, utcnow
 
@@ -170,6 +170,17 @@ def close(conn: Connection, hold: Hold, *, status: str, captured: int, tx_id: in
         raise HoldClosed(f"hold {hold.id} is already closed")
 
 
+def _earlier(conn: Connection, hold_id: int, key: str, body: dict[str, Any]) -> TxResult | None:
+    """An idempotent repeat of this close; a different close of a closed hold is HoldClosed."""
+    try:
+        return find_tx(conn, key, body)
+    except IdempotencyConflict:
+        hold = get(conn, hold_id)
+        if hold.status != "open":
+            raise HoldClosed(f"hold {hold_id} is already {hold.status}") from None
+        raise
+
+
 def capture(
     conn: Connection,
     *,
@@ -183,7 +194,7 @@ def capture(
     if isinstance(amount, bool) or not isinstance(amount, int) or amount < 0:
         positive(amount)
     body = {"op": "capture", "hold": hold_id, "amount": amount, "to": to_account}
-    earlier = find_tx(conn, key, body)
+    earlier = _earlier(conn, hold_id, key, body)
     if earlier is not None:
         return earlier
     hold = get(conn, hold_id, lock=True)
@@ -212,7 +223,7 @@ def capture(
 def void(conn: Connection, *, hold_id: int, key: str, fault: FaultHook = no_fault) -> TxResult:
     """Return all of a hold to its source."""
     body = {"op": "void", "hold": hold_id}
-    earlier = find_tx(conn, key, body)
+    earlier = _earlier(conn, hold_id, key, body)
     if earlier is not None:
         return earlier
     hold = get(conn, hold_id, lock=True)

@@ -111,10 +111,20 @@ def _round_row(conn: Connection, round_id: str, *, lock: bool = False) -> RowMap
     return row
 
 
+def _event_row(item: Event | Mapping[str, Any]) -> tuple[dict[str, Any], list[str] | None]:
+    """An event's stored payload and audience. A plain JSON event may carry its audience under
+    "to" (a list of seat ids); without it the event is public."""
+    if isinstance(item, Event):
+        return item.to_json(), None if item.to is None else list(item.to)
+    payload = {k: v for k, v in item.items() if k != "to"}
+    to = item.get("to")
+    return payload, None if to is None else [str(s) for s in to]
+
+
 def append(
     conn: Connection,
     round_id: str,
-    items: Sequence[RecordedAction | Event],
+    items: Sequence[RecordedAction | Event | Mapping[str, Any]],
     client_id: str | None = None,
 ) -> int:
     """Append actions and events in order; returns the last sequence number.
@@ -124,9 +134,13 @@ def append(
     row = _round_row(conn, round_id, lock=True)
     if row["status"] != "open":
         raise RoundStateError(f"round {round_id!r} is {row['status']}; its log is closed")
-    seq = conn.execute(
-        select(func.coalesce(func.max(round_log.c.seq), 0)).where(round_log.c.round_id == round_id)
-    ).scalar_one()
+    seq = int(
+        conn.execute(
+            select(func.coalesce(func.max(round_log.c.seq), 0)).where(
+                round_log.c.round_id == round_id
+            )
+        ).scalar_one()
+    )
     now = utcnow()
     values = []
     for item in items:
@@ -146,21 +160,22 @@ def append(
             )
             client_id = None
         else:
+            payload, to = _event_row(item)
             values.append(
                 {
                     "round_id": round_id,
                     "seq": seq,
                     "kind": "event",
                     "seat": None,
-                    "payload": item.to_json(),
-                    "visible_to": None if item.to is None else list(item.to),
+                    "payload": payload,
+                    "visible_to": to,
                     "client_id": None,
                     "created_at": now,
                 }
             )
     if values:
         conn.execute(round_log.insert(), values)
-    return int(seq)
+    return seq
 
 
 def default_accounts(

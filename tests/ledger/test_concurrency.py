@@ -1,0 +1,78 @@
+"""N concurrent debits of one wallet succeed at most ⌊balance / amount⌋ times, on both databases,
+from threads and from separate processes."""
+
+from __future__ import annotations
+
+import multiprocessing as mp
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+
+from qipai.ledger import InsufficientFunds, Ledger
+
+
+def _debit_many(url: str, schema: str | None, user: str, amount: int, tries: int, tag: str) -> int:
+    """Worker body (threads or processes): try `tries` withdrawals, count the successes."""
+    ledger = Ledger.open(url, schema=schema, migrate=False, pool_size=2)
+    ok = 0
+    try:
+        for i in range(tries):
+            try:
+                ledger.withdraw(user, amount, f"{tag}-{i}")
+                ok += 1
+            except InsufficientFunds:
+                pass
+    finally:
+        ledger.close()
+    return ok
+
+
+def test_threads_hammering_one_wallet(ledger: Ledger) -> None:
+    ledger.create_user("alice")
+    ledger.deposit("alice", 1_000, "d")
+    amount, threads, per_thread = 70, 8, 4  # 32 attempts for ⌊1000 / 70⌋ = 14 successes
+
+    def worker(t: int) -> int:
+        ok = 0
+        for i in range(per_thread):
+            try:
+                ledger.withdraw("alice", amount, f"t{t}-{i}")
+                ok += 1
+            except InsufficientFunds:
+                pass
+        return ok
+
+    with ThreadPoolExecutor(max_workers=threads) as pool:
+        successes = sum(pool.map(worker, range(threads)))
+    assert successes == 1_000 // amount
+    assert ledger.wallet("alice") == 1_000 % amount
+    assert ledger.audit().ok
+
+
+def test_concurrent_same_key_posts_once(ledger: Ledger) -> None:
+    ledger.create_user("alice")
+
+    def deposit(_: int) -> int:
+        return ledger.deposit("alice", 100, "same-ref").tx_id
+
+    with ThreadPoolExecutor(max_workers=6) as pool:
+        ids = set(pool.map(deposit, range(12)))
+    assert len(ids) == 1 and ledger.wallet("alice") == 100
+
+
+def test_processes_hammering_one_wallet(ledger_factory: Callable[[], Ledger]) -> None:
+    ledger = ledger_factory()
+    ledger.create_user("bob")
+    ledger.deposit("bob", 500, "d")
+    amount, procs, per_proc = 40, 3, 6  # 18 attempts for ⌊500 / 40⌋ = 12 successes
+    ctx = mp.get_context("fork")
+    with ctx.Pool(procs) as pool:
+        results = [
+            pool.apply_async(
+                _debit_many, (ledger.url, ledger.schema, "bob", amount, per_proc, f"p{p}")
+            )
+            for p in range(procs)
+        ]
+        successes = sum(r.get(timeout=240) for r in results)
+    assert successes == 500 // amount
+    assert ledger.wallet("bob") == 500 % amount
+    assert ledger.audit().ok
