@@ -164,6 +164,10 @@ def test_every_hand_class_has_zh_and_en_names_in_source_order() -> None:
         "一点",
         "零点",
     ]
+    # the source's own (traditional) names, in its 牌型大小 order
+    source = "至尊寶 雙天 雙地 雙人 雙鵝 雙梅 雙長三 雙板凳 雙斧頭 雙紅頭 雙高腳 雙零霖 雜九 雜八 雜七 雜五"
+    source += " 天王 地王 天槓 地槓 天高九 地高九"
+    assert [c.zh_hant for c in HAND_CLASSES[:22]] == source.split()
     assert [c.rank for c in HAND_CLASSES] == list(range(1, 33))
     assert len({c.en for c in HAND_CLASSES}) == 32
 

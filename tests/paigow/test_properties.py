@@ -7,6 +7,7 @@ import json
 from collections import Counter
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -122,3 +123,24 @@ def test_random_games_of_two_rounds(
         )
         assert again.result() == r.result()
         assert [again.view(s) for s in [*IDS, None]] == [r.view(s) for s in [*IDS, None]]
+
+
+@pytest.mark.slow
+@settings(max_examples=1500, deadline=None)
+@given(
+    config=configs,
+    table=stacks,
+    seed=st.binary(min_size=32, max_size=32),
+    moves1=round_moves,
+    moves2=round_moves,
+)
+def test_random_games_of_two_rounds_long(
+    config: PaigowConfig,
+    table: list[int],
+    seed: bytes,
+    moves1: list[tuple[int | None, int | None, bool]],
+    moves2: list[tuple[int | None, int | None, bool]],
+) -> None:
+    test_random_games_of_two_rounds.hypothesis.inner_test(  # type: ignore[attr-defined]
+        config, table, seed, moves1, moves2
+    )

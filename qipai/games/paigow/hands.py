@@ -40,45 +40,47 @@ class HandClass:
 
     rank: int
     key: str
-    zh: str
+    zh: str  # simplified, as RULES.md writes it
+    zh_hant: str  # traditional, as the source writes it
     en: str
 
 
 # RULES.md §2 hand order, high to low (source: 牌型大小).
-_NAMED: list[tuple[str, str, str]] = [
-    ("supreme", "至尊宝", "Supreme (Gee Joon)"),
-    ("pair-heaven", "双天", "pair of Heavens"),
-    ("pair-earth", "双地", "pair of Earths"),
-    ("pair-man", "双人", "pair of Men"),
-    ("pair-goose", "双鹅", "pair of Geese"),
-    ("pair-plum", "双梅", "pair of Plums"),
-    ("pair-long-three", "双长三", "pair of Long Threes"),
-    ("pair-bench", "双板凳", "pair of Benches"),
-    ("pair-axe", "双斧头", "pair of Axes"),
-    ("pair-red-head", "双红头", "pair of Red-head Tens"),
-    ("pair-tall-seven", "双高脚", "pair of Tall Sevens"),
-    ("pair-copper-hammer", "双零霖", "pair of Copper-hammer Sixes"),
-    ("mixed-nines", "杂九", "mixed nines (pair)"),
-    ("mixed-eights", "杂八", "mixed eights (pair)"),
-    ("mixed-sevens", "杂七", "mixed sevens (pair)"),
-    ("mixed-fives", "杂五", "mixed fives (pair)"),
-    ("heaven-king", "天王", "Heaven King (Wong)"),
-    ("earth-king", "地王", "Earth King"),
-    ("heaven-bar", "天杠", "Heaven Bar (Gong)"),
-    ("earth-bar", "地杠", "Earth Bar"),
-    ("heaven-high-nine", "天高九", "Heaven High Nine"),
-    ("earth-high-nine", "地高九", "Earth High Nine"),
+_NAMED: list[tuple[str, str, str, str]] = [
+    ("supreme", "至尊宝", "至尊寶", "Supreme (Gee Joon)"),
+    ("pair-heaven", "双天", "雙天", "pair of Heavens"),
+    ("pair-earth", "双地", "雙地", "pair of Earths"),
+    ("pair-man", "双人", "雙人", "pair of Men"),
+    ("pair-goose", "双鹅", "雙鵝", "pair of Geese"),
+    ("pair-plum", "双梅", "雙梅", "pair of Plums"),
+    ("pair-long-three", "双长三", "雙長三", "pair of Long Threes"),
+    ("pair-bench", "双板凳", "雙板凳", "pair of Benches"),
+    ("pair-axe", "双斧头", "雙斧頭", "pair of Axes"),
+    ("pair-red-head", "双红头", "雙紅頭", "pair of Red-head Tens"),
+    ("pair-tall-seven", "双高脚", "雙高腳", "pair of Tall Sevens"),
+    ("pair-copper-hammer", "双零霖", "雙零霖", "pair of Copper-hammer Sixes"),
+    ("mixed-nines", "杂九", "雜九", "mixed nines (pair)"),
+    ("mixed-eights", "杂八", "雜八", "mixed eights (pair)"),
+    ("mixed-sevens", "杂七", "雜七", "mixed sevens (pair)"),
+    ("mixed-fives", "杂五", "雜五", "mixed fives (pair)"),
+    ("heaven-king", "天王", "天王", "Heaven King (Wong)"),
+    ("earth-king", "地王", "地王", "Earth King"),
+    ("heaven-bar", "天杠", "天槓", "Heaven Bar (Gong)"),
+    ("earth-bar", "地杠", "地槓", "Earth Bar"),
+    ("heaven-high-nine", "天高九", "天高九", "Heaven High Nine"),
+    ("earth-high-nine", "地高九", "地高九", "Earth High Nine"),
 ]
 _ZH_DIGITS = "零一二三四五六七八九"
 _EN_DIGITS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
 
 HAND_CLASSES: tuple[HandClass, ...] = tuple(
-    [HandClass(i + 1, key, zh, en) for i, (key, zh, en) in enumerate(_NAMED)]
+    [HandClass(i + 1, key, zh, hant, en) for i, (key, zh, hant, en) in enumerate(_NAMED)]
     + [
         HandClass(
             len(_NAMED) + 10 - p,
             f"points-{p}",
             f"{_ZH_DIGITS[p]}点",
+            f"{_ZH_DIGITS[p]}點",
             f"{_EN_DIGITS[p]} point{'s' if p != 1 else ''}",
         )
         for p in range(9, -1, -1)
@@ -141,6 +143,7 @@ class Hand:
             "tiles": [str(t) for t in self.tiles],
             "tile_names": [{"zh": t.zh, "en": t.en} for t in self.tiles],
             "zh": self.cls.zh,
+            "zh_hant": self.cls.zh_hant,
             "en": self.cls.en,
             "key": self.cls.key,
             "rank": self.cls.rank,

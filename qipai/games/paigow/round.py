@@ -49,7 +49,7 @@ Actions (`legal_actions` gives `ActionSpec(type, options)`):
       "result": RoundResult.to_json() | null
     }
     TILE = {"pips": "6-6", "zh": "天", "en": "heaven", "points": 2}
-    HAND = Hand.to_json(): tiles, tile_names, zh, en, key, rank (1 = 至尊宝 … 32 = 0 points),
+    HAND = Hand.to_json(): tiles, tile_names, zh, zh_hant, en, key, rank (1 = 至尊宝 … 32 = 0),
            points, values (丁三/二四 counted as), strength (higher beats lower; equal = tie policy)
 
 Before the reveal a seat sees only its own tiles; the undealt tiles' order is never shown.
