@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Final, NamedTuple
 
 from qipai.core.protocol import HOUSE, ROUNDING, Posting
@@ -89,6 +90,25 @@ def banker_player_result(mine: Hand, other: Hand) -> tuple[str, int]:
     if mine.rank < other.rank:
         return "lose", 2 if other.double else 1
     return "tie", 0
+
+
+def classic_position(amount: int, player: Hand, banker: Hand) -> tuple[int, str, int]:
+    """Classic `Pn` bet of `amount` (taken 2·amount): (returned, outcome, multiple)."""
+    outcome, multiple = classic_result(player, banker)
+    sign = 1 if outcome == "win" else -1
+    return 2 * amount + sign * multiple * amount, outcome, multiple
+
+
+def banker_player_side(
+    amount: int, mine: Hand, other: Hand, rates: tuple[Fraction, Fraction]
+) -> tuple[int, str, int, int]:
+    """Banker-player `Pn` / `Bn` bet of `amount` (taken 2·amount), `rates` = (0.95, 1.9):
+    (returned, outcome, multiple, rounding unit)."""
+    outcome, multiple = banker_player_result(mine, other)
+    if outcome != "win":
+        return 2 * amount - multiple * amount, outcome, multiple, 0
+    win, rest = divmod(amount * rates[multiple - 1].numerator, rates[multiple - 1].denominator)
+    return 2 * amount + win, outcome, multiple, 1 if rest else 0
 
 
 class SpotRule(NamedTuple):
