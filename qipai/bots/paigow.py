@@ -4,11 +4,12 @@ Bids and bets come before the tiles are dealt, so the sensible bot cannot know i
 can know: the tiles not yet seen (all 32 in round 1; in round 2 the 24 left after round 1's
 eight were shown), hence the chance that a banker's hand beats, ties or loses to a player's hand;
 the commission; the stacks at the table and the cap (nobody wins or loses more than its stack).
-It banks and bets above the minimum only with a positive expected value, choosing the multiple
-with the best value whose worst case stays within a share (`risk`) of its stack; otherwise it
-keeps its exposure least (no bid, the lowest bet). With the default table (5 % commission, ties
-to the banker) both sides lose on average — about 1 % of A·X·Y a pairing for the banker and
-2.9 % for a player — so it then bids none and bets the minimum; with no commission the banker's
+It bids only with a positive expected value, choosing the multiple with the best value whose
+worst case stays within a share (`risk`) of its stack, and otherwise bids none. A player's
+expected value is never positive (the two hands are equally likely to be the stronger, and ties
+and commission go against the player), so it always bets the lowest multiple. With the default
+table (5 % commission, ties to the banker) both sides lose on average — about 1 % of A·X·Y a
+pairing for the banker, 2.9 % for a player — so it bids none; with no commission the banker's
 edge from equal hands is positive and it bids by its stack and the others'.
 """
 
@@ -147,7 +148,7 @@ class RandomPaigowBot:
 
 
 class SensiblePaigowBot:
-    """Banks or bets high only with a positive edge, sized by stacks and the cap.
+    """Banks only with a positive edge, sized by the stacks and the cap; bets the lowest multiple.
 
     `risk` is the share of its own stack the bot accepts to lose in one round in the worst case.
     """
@@ -164,24 +165,15 @@ class SensiblePaigowBot:
         if spec.type == "reveal":
             return {"type": "reveal"}
         choices = sorted(spec.options["choices"])
-        config = view["config"]
         me = next(s for s in view["seats"] if s["id"] == view["you"])
         others = [s for s in view["seats"] if s["id"] != view["you"]]
-        base, budget = config["base"], me["stack"] * self.risk
         if spec.type == "bid":
+            budget = me["stack"] * self.risk
             return {"type": "bid", "multiple": self._bid(view, choices, me, others, budget)}
-        banker = next(s for s in view["seats"] if s["banker"])
-        if player_edge(view) <= 0:
-            return {"type": "bet", "multiple": choices[0]}  # least exposure to a losing bet
-        x = view["banker_multiple"] or 1
-        # The banker pays at most its stack to all players together: beyond a fair share of it a
-        # higher multiple only adds to this seat's risk (the cap scales wins down).
-        share = banker["stack"] // max(1, len(others))
-        pick = choices[0]
-        for y in choices:
-            if base * x * y <= budget and base * x * pick < share:
-                pick = y
-        return {"type": "bet", "multiple": pick}
+        # A player's hand and the banker's are drawn from the same unseen tiles, so each is as
+        # likely to be the stronger; equal hands going to the banker and the commission make a bet
+        # lose on average in every setting (`player_edge` <= 0), so the least exposure is best.
+        return {"type": "bet", "multiple": choices[0]}
 
     def _bid(
         self,

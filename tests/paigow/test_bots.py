@@ -4,10 +4,13 @@ are exact and its choices follow the edge and the stacks."""
 from __future__ import annotations
 
 import itertools
+from collections import Counter
 from fractions import Fraction
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from qipai.bots.paigow import (
     RandomPaigowBot,
@@ -15,6 +18,7 @@ from qipai.bots.paigow import (
     banker_value,
     pairing_odds,
     player_edge,
+    unseen_tiles,
 )
 from qipai.core.protocol import Seat
 from qipai.core.rng import Rng
@@ -98,3 +102,27 @@ def test_sensible_bot_banks_by_stack_when_the_banker_has_the_edge() -> None:
     assert choice == {"type": "bid", "multiple": 0}  # even X = 1 risks 1500 > 1000
     push = start((50_000, 5000, 5000, 5000), config=PaigowConfig(commission="0", tie_policy="push"))
     assert banker_value(push.view("S1"), 1, [1, 1, 1]) == pytest.approx(0, abs=1e-9)
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    n=st.integers(0, 10**6),
+    commission=st.sampled_from(["0", "0.01", "0.05"]),
+    tie_policy=st.sampled_from(["banker", "push"]),
+    high_nine=st.sampled_from(["any-seven", "named"]),
+)
+def test_a_player_never_has_the_edge_in_round_two(
+    n: int, commission: str, tie_policy: str, high_nine: str
+) -> None:
+    # the banker's hand and a player's are exchangeable draws from the 24 unseen tiles
+    config = PaigowConfig(commission=commission, tie_policy=tie_policy, high_nine=high_nine)  # type: ignore[arg-type]
+    r = start(n=n, config=config, context={"round": 2})
+    view = r.view("S3")
+    assert len(view["seen_tiles"]) == 8
+    unseen = unseen_tiles(view)
+    seen = parse_tiles([t["pips"] for t in view["seen_tiles"]])
+    assert len(unseen) == 24 and Counter(unseen) + Counter(seen) == Counter(full_set())
+    odds = pairing_odds(unseen, high_nine)  # type: ignore[arg-type]
+    assert odds.banker == odds.player and odds.banker + odds.player + odds.equal == 1
+    assert player_edge(view) <= 0
+    assert SensiblePaigowBot().choose(view, r.legal_actions("S3"), Rng(seed(0)))["type"] == "bid"

@@ -233,3 +233,26 @@ def test_all_actions_end_phases_early_and_replay_matches() -> None:
     assert again.result() == r.result() and snapshot(again) == snapshot(r)
     with pytest.raises(WrongPhase):
         start().result()
+
+
+def test_view_has_exactly_the_documented_keys() -> None:
+    # the card-room client is built from this shape (PaigowRound module docstring)
+    top = {
+        "game", "round", "rounds", "phase", "deadline_s", "config", "you", "seats", "banker",
+        "banker_multiple", "dice", "first_seat", "deal_order", "reveal_order", "tiles_left",
+        "seen_tiles", "awaiting", "legal", "result",
+    }  # fmt: skip
+    seat = {"id", "stack", "position", "bid", "bet", "banker", "ready", "tiles", "hand", "outcome"}
+    seat |= {"net"}
+    r = start(n=3)
+    for step in range(4):
+        for who in [*IDS, None]:
+            view = r.view(who)
+            assert set(view) == top and all(set(s) == seat for s in view["seats"])
+            json.dumps(view)  # JSON-ready
+        if step < 3:
+            r.expire()
+    view = r.view("S2")
+    assert view["phase"] == "finished" and view["result"]["details"]["round"] == 1
+    hand = view["seats"][0]["hand"]
+    assert {"tiles", "zh", "zh_hant", "en", "rank", "points", "values", "strength"} <= set(hand)

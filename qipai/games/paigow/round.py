@@ -25,7 +25,8 @@ Actions (`legal_actions` gives `ActionSpec(type, options)`):
 `view(seat)` — the JSON the browser table is built from (seat None = a spectator)::
 
     {
-      "game": "paigow", "round": 1 | 2, "phase": "bid" | "bet" | "reveal" | "finished",
+      "game": "paigow", "round": 1 | 2, "rounds": 2,     # round N of a game of 2
+      "phase": "bid" | "bet" | "reveal" | "finished",
       "deadline_s": int | null,           # the current countdown
       "config": {...PaigowConfig.to_json()},
       "you": seat id | null,
@@ -426,6 +427,7 @@ class PaigowRound(Round[PaigowConfig]):
         return {
             "game": self.game,
             "round": self.round_no,
+            "rounds": ROUNDS_PER_GAME,
             "phase": self._phase,
             "deadline_s": self.deadline_s,
             "config": self.config.to_json(),
