@@ -34,7 +34,8 @@ def test_classic_banker_zero_or_six_caps_double_win_unless_eight_or_nine() -> No
     # RULES.md §1: banker rank 0 or 6 → a double win pays 1:1, except a player 8 or 9.
     assert _settle("classic", "P1", 100, "P1=2d,5d B=6s,Kh") == (200, 300, 0)  # 7 suited v 6
     assert _settle("classic", "P1", 100, "P1=2d,5d B=5s,Kh") == (200, 400, 0)  # 7 suited v 5
-    assert _settle("classic", "P1", 100, "P1=4d,4h B=6s,4h") == (200, 300, 0)  # 8 pair v 0
+    assert _settle("classic", "P1", 100, "P1=4d,4h B=6s,4h") == (200, 400, 0)  # 8 pair v 0: b)
+    assert _settle("classic", "P1", 100, "P1=3d,3h B=6s,4h") == (200, 300, 0)  # 6 pair v 0: a)
     assert _settle("classic", "P1", 100, "P1=Ad,8d B=6s,4h") == (200, 400, 0)  # 9 suited v 0
     # Banker 7.1 (suited zero, not rank 0) does not cap a double win.
     assert _settle("classic", "P1", 100, "P1=Ad,Kd B=4s,6s") == (200, 400, 0)
