@@ -25,7 +25,6 @@ from typing import Any
 
 import numpy as np
 import numpy.typing as npt
-from numba import njit
 
 from qipai.core.cards import ACE, Card, require_distinct
 from qipai.core.errors import InvalidInput
@@ -216,7 +215,7 @@ def compare(a: Hand, b: Hand) -> int:
 
 
 # --------------------------------------------------------------------------------------------
-# Fast tables (numba). The kernels take raw ints so they can be jitted; typed wrappers below.
+# Fast tables: the rank table in numpy; whole-hand keys with the numba kernels of `_kernels`.
 # --------------------------------------------------------------------------------------------
 
 _CARD_POINTS = np.array([min(niu_rank(Card.from_id(i)), 10) for i in range(DECK)], np.int64)
@@ -224,86 +223,29 @@ _CARD_RANK = np.array([niu_rank(Card.from_id(i)) for i in range(DECK)], np.int64
 _CARD_CODE = np.array([card_code(Card.from_id(i)) for i in range(DECK)], np.int64)
 
 
-def _type_of_ranks_py(r0: int, r1: int, r2: int, r3: int, r4: int) -> int:
-    """The hand type from five Niu Niu ranks (1..13); the type never depends on suits."""
-    r = [r0, r1, r2, r3, r4]
-    # insertion sort (numba-friendly, five items)
-    for i in range(1, 5):
-        x = r[i]
-        j = i - 1
-        while j >= 0 and r[j] > x:
-            r[j + 1] = r[j]
-            j -= 1
-        r[j + 1] = x
-    p = [min(x, 10) for x in r]
-    total = p[0] + p[1] + p[2] + p[3] + p[4]
-    if p[4] < 5 and total <= 10:
-        return 14
-    if r[0] == r[3] or r[1] == r[4]:
-        return 13
-    if r[0] >= 11:
-        return 12
-    if r[0] == 10 and r[1] >= 11:
-        return 11
+def _rank_types(r: npt.NDArray[np.int64]) -> npt.NDArray[np.int8]:
+    """Hand types of many rank 5-tuples at once; `r` has shape (5, n), ranks 1..13 (A = 1)."""
+    r = np.sort(r, axis=0)
+    p = np.minimum(r, 10)
+    total = p.sum(axis=0)
     target = total % 10
+    # A bull exists iff two cards sum to the total mod 10 (the other three are then ≡ 0), and
+    # every arrangement leaves the same remainder, so the bull number is total mod 10.
+    has_bull = np.zeros(r.shape[1], dtype=bool)
     for i in range(5):
         for j in range(i + 1, 5):
-            if (p[i] + p[j]) % 10 == target:
-                return 10 if target == 0 else target
-    return 0
-
-
-_type_of_ranks: Any = njit(cache=True)(_type_of_ranks_py)
-
-
-def _rank_table_py(out: npt.NDArray[np.int8]) -> None:
-    for a in range(13):
-        for b in range(13):
-            for c in range(13):
-                for d in range(13):
-                    base = (((a * 13 + b) * 13 + c) * 13 + d) * 13
-                    for e in range(13):
-                        out[base + e] = _type_of_ranks(a + 1, b + 1, c + 1, d + 1, e + 1)
-
-
-def _key_of_ids_py(
-    i0: int, i1: int, i2: int, i3: int, i4: int, rank: Any, code: Any, table: Any
-) -> int:
-    r0, r1, r2, r3, r4 = rank[i0], rank[i1], rank[i2], rank[i3], rank[i4]
-    kind = table[(((((r0 - 1) * 13 + r1 - 1) * 13 + r2 - 1) * 13 + r3 - 1) * 13) + r4 - 1]
-    if kind == 13:  # bomb: the four's rank; two of the first three cards belong to the four
-        four = r0 if (r0 == r1 or r0 == r2) else r1  # noqa: SIM109 (plain ints for numba)
-        return int(kind * 64 + four * 4 + 3)
-    top = max(code[i0], code[i1], code[i2], code[i3], code[i4])
-    return int(kind * 64 + top)
-
-
-_key_of_ids: Any = njit(cache=True)(_key_of_ids_py)
-
-
-def _all_keys_py(out: Any, rank: Any, code: Any, table: Any) -> None:
-    # Colex order: index = C(a,1) + C(b,2) + C(c,3) + C(d,4) + C(e,5) for a < b < c < d < e.
-    n = 0
-    for e in range(DECK):
-        for d in range(e):
-            for c in range(d):
-                for b in range(c):
-                    for a in range(b):
-                        out[n] = _key_of_ids(a, b, c, d, e, rank, code, table)
-                        n += 1
-
-
-_all_keys: Any = njit(cache=True)(_all_keys_py)
-
-
-def _keys_of_py(ids: Any, out: Any, rank: Any, code: Any, table: Any) -> None:
-    for n in range(ids.shape[0]):
-        out[n] = _key_of_ids(
-            ids[n, 0], ids[n, 1], ids[n, 2], ids[n, 3], ids[n, 4], rank, code, table
-        )
-
-
-_keys_of: Any = njit(cache=True)(_keys_of_py)
+            has_bull |= (p[i] + p[j]) % 10 == target
+    bull = np.where(has_bull, np.where(target == 0, 10, target), 0)
+    return np.select(
+        [
+            (p[4] < 5) & (total <= 10),  # 五小牛
+            (r[0] == r[3]) | (r[1] == r[4]),  # 四炸
+            r[0] >= 11,  # 五花牛
+            (r[0] == 10) & (r[1] >= 11),  # 四花牛
+        ],
+        [14, 13, 12, 11],
+        default=bull,
+    ).astype(np.int8)
 
 
 @functools.cache
@@ -313,19 +255,19 @@ def rank_type_table() -> npt.NDArray[np.int8]:
     Any order of the same ranks gives the same entry, so callers need not sort. (Five equal ranks
     cannot be dealt; their entry is unused.)
     """
-    out = np.zeros(13**5, dtype=np.int8)
-    _rank_table_py_jit(out)
+    index = np.arange(13**5, dtype=np.int64)
+    ranks = np.stack([(index // 13 ** (4 - i)) % 13 + 1 for i in range(5)])
+    out = _rank_types(ranks)
     out.setflags(write=False)
     return out
 
 
-_rank_table_py_jit: Any = njit(cache=True)(_rank_table_py)
-
-
 def build_all_hand_keys() -> npt.NDArray[np.int16]:
     """Compute the key of every 5-card hand in colex order (see `hand_index`), uncached."""
+    from qipai.games.niuniu import _kernels  # numba, loaded only when a whole-hand table is needed
+
     out = np.empty(ALL_HANDS, dtype=np.int16)
-    _all_keys(out, _CARD_RANK, _CARD_CODE, rank_type_table())
+    _kernels.all_keys(out, _CARD_RANK, _CARD_CODE, rank_type_table())
     return out
 
 
@@ -352,8 +294,10 @@ def keys_of(ids: npt.ArrayLike) -> npt.NDArray[np.int16]:
         raise InvalidInput("keys_of needs an (n, 5) array of card ids")
     if arr.size and (arr.min() < 0 or arr.max() >= DECK):
         raise InvalidInput("card ids are 0..51")
+    from qipai.games.niuniu import _kernels
+
     out = np.empty(arr.shape[0], dtype=np.int16)
-    _keys_of(arr, out, _CARD_RANK, _CARD_CODE, rank_type_table())
+    _kernels.keys_of(arr, out, _CARD_RANK, _CARD_CODE, rank_type_table())
     return out
 
 
