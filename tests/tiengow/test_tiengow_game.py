@@ -109,6 +109,12 @@ def play_random(
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.integers(0, 10**9), st.sampled_from([0, 2, 5]))
 def test_discards_stay_hidden_from_everyone_else_forever(seed: int, expire_every: int) -> None:
+    check_hidden(seed, expire_every)
+
+
+def check_hidden(seed: int, expire_every: int) -> None:
+    """Play a random game; after every move, each viewer's view, history and visible events
+    mention only its own hand, face-up plays and its own discards; the result only face-up."""
     seats = [Seat(s) for s in SEATS]
     r = TienGowRound.start(TienGowConfig(), seats, Rng(seed.to_bytes(32, "big")))
     bot, rng, step = RandomBot(), Rng(b"bot-stream-0000-" + seed.to_bytes(16, "big")), 0
