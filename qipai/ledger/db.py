@@ -8,6 +8,7 @@ instead of failing mid-transaction) in WAL mode with foreign keys on.
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 from pathlib import Path
@@ -17,6 +18,7 @@ from alembic import command
 from alembic.config import Config
 from sqlalchemy import Connection, Engine, create_engine, event, text
 from sqlalchemy.engine import make_url
+from sqlalchemy.exc import OperationalError, ProgrammingError
 
 ENV_URL = "QIPAI_DATABASE_URL"
 MIGRATIONS = Path(__file__).with_name("migrations")
@@ -110,8 +112,34 @@ def alembic_config(conn: Connection | None = None) -> Config:
     return cfg
 
 
+@functools.cache
+def head_revision() -> str:
+    """The newest migration's revision id (read once per process)."""
+    from alembic.script import ScriptDirectory
+
+    head = ScriptDirectory.from_config(alembic_config()).get_current_head()
+    assert head is not None
+    return head
+
+
+def _at_head(engine: Engine) -> bool:
+    try:
+        with engine.connect() as conn:
+            conn.execution_options(qipai_read=True)
+            with conn.begin():
+                found = (
+                    conn.execute(text("SELECT version_num FROM alembic_version")).scalars().all()
+                )
+    except (OperationalError, ProgrammingError):
+        return False
+    return found == [head_revision()]
+
+
 def migrate(engine: Engine, revision: str = "head") -> None:
-    """Bring the schema to `revision` with Alembic, serialized against concurrent openers."""
+    """Bring the schema to `revision` with Alembic, serialized against concurrent openers (a
+    database already at the head revision costs one query)."""
+    if revision == "head" and _at_head(engine):
+        return
     with engine.begin() as conn:
         if conn.dialect.name == "postgresql":
             conn.execute(text("SELECT pg_advisory_xact_lock(7240917)"))

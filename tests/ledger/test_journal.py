@@ -1,0 +1,196 @@
+"""The round journal: one-transaction settlement, idempotency, voids, seed reveal, recall."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from sqlalchemy import text
+
+from qipai.core.protocol import HOUSE, Posting, RecordedAction, RoundResult, Seat
+from qipai.core.rng import commitment, new_seed
+from qipai.games import PACKAGES
+from qipai.ledger import (
+    IdempotencyConflict,
+    Ledger,
+    RoundStateError,
+    UnknownAccount,
+    UnknownRound,
+)
+from tests.ledger.helpers import play_coin
+
+PLAYERS = {"P1": "alice", "P2": "bob"}
+
+
+@pytest.fixture(autouse=True)
+def coin_game(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    monkeypatch.setitem(PACKAGES, "coin", "tests.ledger.coin_game")
+    yield
+
+
+def state(ledger: Ledger) -> tuple[object, ...]:
+    with ledger.engine.connect() as conn:
+        counts = tuple(
+            conn.execute(text(f"SELECT COUNT(*) FROM {t}")).scalar_one()
+            for t in ("transactions", "entries", "round_log")
+        )
+        statuses = conn.execute(text("SELECT id, status FROM rounds ORDER BY id")).all()
+        holds = conn.execute(text("SELECT id, status FROM holds ORDER BY id")).all()
+    return ledger.balances(), counts, statuses, holds
+
+
+def test_settlement_moves_the_money_and_records_everything(funded: Ledger) -> None:
+    rid, round_ = play_coin(funded, {"P1": 100, "P2": 50}, PLAYERS)
+    result = round_.result()
+    assert funded.stack("alice", "t1") == 1_000 + result.net("P1")
+    assert funded.stack("bob", "t1") == 1_000 + result.net("P2")
+    assert funded.balance("house") == result.net(HOUSE)
+    assert funded.balance("hold:stack:alice:t1") == funded.balance("hold:stack:bob:t1") == 0
+    record = funded.round(rid)
+    assert record["status"] == "settled" and record["game"] == "coin"
+    assert (
+        record["seed"] is not None
+        and commitment(bytes.fromhex(record["seed"])) == record["seed_commitment"]
+    )
+    assert [e["kind"] for e in record["log"]] == [
+        "action",
+        "event",
+        "action",
+        "event",
+        "event",
+        "event",
+    ]
+    assert record["log"][0]["client_id"] == "c-P1"
+    assert {h["status"] for h in record["holds"]} == {"captured"}
+    players = {p["seat"]: p for p in record["players"]}
+    assert players["P1"]["start_balance"] == 1_000
+    assert players["P1"]["end_balance"] == 1_000 + result.net("P1")
+    tx = funded.transaction(record["settlement_tx"])
+    assert sum(e.amount for e in tx.entries) == 0 and tx.round_id == rid
+    assert funded.audit().ok
+
+
+@pytest.mark.parametrize(
+    "point", ["after_tx_insert", "after_first_update", "after_holds_closed", "before_commit"]
+)
+def test_settlement_is_one_database_transaction(funded: Ledger, point: str) -> None:
+    rid, round_ = play_coin(funded, {"P1": 100, "P2": 50}, PLAYERS, settle=False)
+    before = state(funded)
+
+    def fail(at: str) -> None:
+        if at == point:
+            raise RuntimeError(f"injected failure at {at}")
+
+    funded.fault = fail
+    with pytest.raises(RuntimeError, match="injected"):
+        funded.settle_round(rid, round_.result())
+    assert state(funded) == before  # nothing of the settlement happened
+    funded.fault = lambda at: None
+    funded.settle_round(rid, round_.result())
+    assert funded.round(rid)["status"] == "settled" and funded.audit().ok
+
+
+def test_settlement_is_idempotent_and_final(funded: Ledger) -> None:
+    rid, round_ = play_coin(funded, {"P1": 100}, {"P1": "alice"})
+    before = state(funded)
+    again = funded.settle_round(rid, round_.result())
+    assert again.replayed and state(funded) == before
+    fake = RoundResult((Posting("P1", 999), Posting(HOUSE, -999)))
+    with pytest.raises(IdempotencyConflict):
+        funded.settle_round(rid, fake)
+    with pytest.raises(RoundStateError):
+        funded.append(rid, RecordedAction("P1", {"type": "bet", "amount": 10}))
+    with pytest.raises(RoundStateError):
+        funded.void_round(rid, "too late")
+    with pytest.raises(UnknownRound):
+        funded.settle_round("no-such-round", fake)
+    assert state(funded) == before
+
+
+def test_unmapped_posting_account_changes_nothing(funded: Ledger) -> None:
+    rid, _ = play_coin(funded, {"P1": 100}, {"P1": "alice"}, settle=False)
+    before = state(funded)
+    with pytest.raises(UnknownAccount):
+        funded.settle_round(rid, RoundResult((Posting("P9", 5), Posting(HOUSE, -5))))
+    assert state(funded) == before
+    # a vacant seat played by another player: the caller maps it
+    funded.settle_round(
+        rid,
+        RoundResult((Posting("P1", -100), Posting("P9", 60), Posting(HOUSE, 40))),
+        accounts={"P9": "stack:bob:t1"},
+    )
+    assert funded.stack("bob", "t1") == 1_060 and funded.stack("alice", "t1") == 900
+
+
+def test_player_ids_and_jackpot_pool_map_to_accounts(funded: Ledger) -> None:
+    funded.fund_pool("holdem", 1_000, "seed")
+    rid, _ = play_coin(funded, {"P1": 100}, {"P1": "alice"}, settle=False)
+    result = RoundResult((Posting("alice", 400), Posting("jackpot", -500), Posting(HOUSE, 100)))
+    funded.settle_round(rid, result, jackpot_pool="holdem")
+    assert funded.stack("alice", "t1") == 1_400 and funded.pool("holdem") == 500
+
+
+def test_void_round_releases_every_hold(funded: Ledger) -> None:
+    rid, _ = play_coin(funded, {"P1": 100, "P2": 70}, PLAYERS, settle=False)
+    assert funded.stack("alice", "t1") == 900 and funded.stack("bob", "t1") == 930
+    assert [r["round_id"] for r in funded.open_rounds()] == [rid]
+    funded.void_round(rid, "table closed")
+    assert funded.stack("alice", "t1") == 1_000 and funded.stack("bob", "t1") == 1_000
+    assert funded.void_round(rid, "table closed again").replayed
+    assert funded.round(rid)["status"] == "voided" and funded.open_rounds() == []
+    assert funded.audit().ok
+
+
+def test_seed_is_hidden_until_revealed(funded: Ledger) -> None:
+    seed = new_seed()
+    rid, _ = play_coin(funded, {"P1": 100}, {"P1": "alice"}, seed=seed, settle=False)
+    assert funded.round(rid)["seed"] is None
+    assert funded.round(rid, include_seed=True)["seed"] == seed.hex()  # operators see it
+    assert funded.open_rounds()[0]["seed"] == seed.hex()  # crash recovery needs it
+    rid2, _ = play_coin(funded, {"P2": 10}, {"P2": "bob"}, seed=seed, reveal_seed=False)
+    assert funded.round(rid2)["seed"] is None  # the shoe goes on
+    funded.void_round(rid, "x")
+    assert funded.reveal_seed(commitment(seed)) == 2
+    assert funded.round(rid2)["seed"] == seed.hex()
+
+
+def test_open_round_validates_and_changes_nothing(funded: Ledger) -> None:
+    before = state(funded)
+    kwargs = dict(table_id="t1", game="coin", config={}, seats=[Seat("P1", 1_000)], seed=new_seed())
+    with pytest.raises(RoundStateError):
+        funded.open_round(players={"P7": "alice"}, **kwargs)  # type: ignore[arg-type]
+    with pytest.raises(UnknownAccount):
+        funded.open_round(players={"P1": "zed"}, **kwargs)  # type: ignore[arg-type]
+    from qipai.ledger import InsufficientFunds
+
+    with pytest.raises(InsufficientFunds):
+        funded.open_round(players={"P1": "alice"}, holds={"P1": 5_000}, round_id="r-x", **kwargs)  # type: ignore[arg-type]
+    assert state(funded) == before
+    funded.open_round(players={"P1": "alice"}, round_id="r-x", **kwargs)  # type: ignore[arg-type]
+    with pytest.raises(RoundStateError):
+        funded.open_round(players={"P1": "alice"}, round_id="r-x", **kwargs)  # type: ignore[arg-type]
+
+
+def test_recall_last_rounds_as_the_player_saw_them(funded: Ledger) -> None:
+    played = []
+    for i in range(12):
+        rid, round_ = play_coin(funded, {"P1": 10 + i, "P2": 20}, PLAYERS)
+        played.append((rid, round_))
+    recalled = funded.recall("alice", limit=10)
+    assert [r["round_id"] for r in recalled] == [rid for rid, _ in reversed(played)][:10]
+    assert len(funded.recall("alice", limit=50)) == 12
+    for item, (rid, round_) in zip(recalled, reversed(played)):
+        bet = round_.bets["P1"]
+        assert item["seat"] == "P1" and item["game"] == "coin" and item["status"] == "settled"
+        assert item["actions"] == [{"type": "bet", "amount": bet}]
+        flips = [e for e in item["events"] if e["type"] == "flip"]
+        assert flips == [{"type": "flip", "seat": "P1", "heads": round_.flips["P1"]}]  # not bob's
+        assert [(w["amount"], w["status"]) for w in item["wagers"]] == [(bet, "captured")]
+        assert item["outcome"] == round_.result().net("P1")
+        assert item["end_balance"] - item["start_balance"] == item["net"] == item["outcome"]
+        assert item["commission"] == round_.result().net("commission")
+        assert item["seed"] is not None and item["details"]["bets"]["P1"] == bet
+    # balances chain from one round to the next
+    for newer, older in zip(recalled, recalled[1:]):
+        assert newer["start_balance"] == older["end_balance"]
+    assert funded.recall("nobody") == []
