@@ -1,0 +1,100 @@
+"""The road (牌路) markers, its compact form, and the bots' choices being legal."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from qipai.bots.pokdeng import RandomBot, SensibleBot
+from qipai.core.cards import parse_card
+from qipai.core.errors import InvalidInput
+from qipai.core.protocol import Seat
+from qipai.core.rng import Rng
+from qipai.games.pokdeng import PokDengConfig, PokDengRound
+from qipai.games.pokdeng.hands import Hand, evaluate
+from qipai.games.pokdeng.road import Road, RoadCell, RoadRow, road_cell, road_row, row_code
+
+
+def h(text: str) -> Hand:
+    a, b = (parse_card(t) for t in text.split())
+    return evaluate(a, b)
+
+
+@pytest.mark.parametrize(
+    ("player", "banker", "code", "color"),
+    [
+        ("Ac 7h", "Ad 4h", "W", "blue"),  # 8 beats 5, plain
+        ("3d 2d", "3d Ah", "Wr", "blue"),  # won with a suited hand: ring
+        ("Kd Ah", "Tc Td", "Lr", "grey"),  # lost to a special pair: ring
+        ("Kd Ah", "3h Kd", "L", "grey"),
+        ("4d 4h", "3d 4h", "Wrp", "blue"),  # a pair: ring and the yellow dot
+        ("3d 3h", "9c 9d", "Lrp", "grey"),  # lost (6 v 8) to a pair, own pair: dot
+        ("3d 2h", "Ad 4h", "T", "green"),
+        ("3d 2d", "Ad 4d", "Tr", "green"),  # tie with a suited hand
+    ],
+)
+def test_cells(player: str, banker: str, code: str, color: str) -> None:
+    cell = road_cell(h(player), h(banker))
+    assert cell.code == code and cell.color == color
+    assert RoadCell.from_code(code) == cell
+
+
+def test_rows_and_road_round_trip() -> None:
+    hands = {p: h("Ac 7h") for p in ("P1", "P2", "P3", "P4", "P5")} | {"B": h("Tc Td")}
+    hands["P3"] = h("9c 9d")
+    row = road_row(hands)
+    assert row.code() == row_code(hands) == "W,W,Wrp,W,W,p"  # 8 beats 7.4
+    road = Road([row, RoadRow.from_code("W,T,L,Wrp,Tr,-")])
+    assert Road.decode(road.encode()).rows == road.rows
+    assert road.counts("P1") == {"win": 1, "lose": 1, "tie": 0}
+    assert road.to_json()["rows"][1]["cells"]["P4"] == {
+        "result": "win",
+        "color": "blue",
+        "ring": True,
+        "pair": True,
+    }
+    assert Road.decode("").rows == []
+    for bad in ("W,W,W,W,W", "W,W,W,W,W,x", "X,W,W,W,W,-", "W,W,W,W,W,-;", 3):
+        with pytest.raises(InvalidInput):
+            Road.decode(bad)
+
+
+def test_round_view_carries_the_shoe_road() -> None:
+    config = PokDengConfig()
+    seats = [Seat("a", 1000)]
+    seed = bytes(32)
+    first = PokDengRound.start(config, seats, Rng(seed))
+    first.expire()
+    second = PokDengRound.start(config, seats, Rng(seed), first.next_round().context)
+    assert len(second.view("a")["road"]["rows"]) == 1  # the earlier round, before this deal
+    second.expire()
+    rows = second.view("a")["road"]["rows"]
+    assert len(rows) == 2 and second.result().details["road"] == second.road.rows[1].code()
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    mode=st.sampled_from(["classic", "banker-player"]),
+    seed=st.binary(min_size=32, max_size=32),
+    stacks=st.lists(st.integers(0, 10**6), min_size=1, max_size=4),
+)
+def test_bots_only_choose_legal_actions(mode: str, seed: bytes, stacks: list[int]) -> None:
+    config = PokDengConfig(mode=mode)  # type: ignore[arg-type]
+    seats = [Seat(f"s{i}", stack) for i, stack in enumerate(stacks)]
+    round_ = PokDengRound.start(config, seats, Rng(seed))
+    rng = Rng(seed).fork("bots")
+    for i, seat in enumerate(seats):
+        bot = RandomBot() if i % 2 else SensibleBot()
+        action = bot.choose(round_.view(seat.id), round_.legal_actions(seat.id), rng)
+        round_.act(seat.id, action)  # raises if the bot chose anything illegal
+        if isinstance(bot, SensibleBot):
+            assert all(not spot.endswith("pair") for spot in round_.view(seat.id)["me"]["bets"])
+    assert round_.finished  # every bot confirmed, so the cards are dealt
+
+
+def test_sensible_bot_sits_out_when_it_cannot_cover_the_hold() -> None:
+    config = PokDengConfig()
+    round_ = PokDengRound.start(config, [Seat("poor", 150)], Rng(bytes(32)))
+    action = SensibleBot().choose(round_.view("poor"), round_.legal_actions("poor"), Rng(bytes(32)))
+    assert action == {"type": "done"}
