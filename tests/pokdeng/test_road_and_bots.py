@@ -47,7 +47,8 @@ def test_rows_and_road_round_trip() -> None:
     assert row.code() == row_code(hands) == "W,W,Wrp,W,W,p"  # 8 beats 7.4
     road = Road([row, RoadRow.from_code("W,T,L,Wrp,Tr,-")])
     assert Road.decode(road.encode()).rows == road.rows
-    assert road.counts("P1") == {"win": 1, "lose": 1, "tie": 0}
+    assert road.counts("P1") == {"win": 2, "lose": 0, "tie": 0}
+    assert road.counts("P2") == {"win": 1, "lose": 0, "tie": 1}
     assert road.to_json()["rows"][1]["cells"]["P4"] == {
         "result": "win",
         "color": "blue",
