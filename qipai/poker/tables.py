@@ -16,22 +16,22 @@ The per-card key packs the rank key in the low 32 bits and a 4-bit counter per s
 summing the card keys gives both the rank hash and the suit counts; a suit count of five or more
 shows as `(counts + 0x3333) & 0x8888 != 0`.
 
-The build runs in numba (about 0.1 s once compiled): each rank multiset's best hand is scored as
-`category * 13**5 + ranks in base 13`, and scores are turned into the compact strength
-`category << 12 | index` by their position among the 7,462 five-card classes.
+`build.py` computes the tables in numba; they are then kept in the user's cache directory
+(`QIPAI_CACHE_DIR` overrides it), so a later process only reads two files and needs no numba
+at all to evaluate single hands. A file that fails its checksum is rebuilt.
 """
 
 from __future__ import annotations
 
+import os
+import zipfile
+import zlib
 from dataclasses import dataclass
 from functools import cache
-from typing import Any
+from pathlib import Path
 
 import numpy as np
 import numpy.typing as npt
-from numba import njit
-
-from qipai.poker.categories import CATEGORY_SHIFT
 
 # Additive rank keys, deuce first: all multisets of n <= 7 ranks (each <= 4 times) sum distinctly.
 RANK_KEYS: tuple[int, ...] = (
@@ -61,11 +61,9 @@ BASE5 = SIZE7 + SIZE6
 NOFLUSH_LEN = SIZE7 + SIZE6 + SIZE5
 
 _RANK_KEYS = np.array(RANK_KEYS, dtype=np.int64)
-_POW = 13**5  # category weight of a raw score
-_WHEEL = (1 << 12) | 0b1111  # A-2-3-4-5
-
-# Raw-score categories (same numbering as `Category`).
-_HIGH, _PAIR, _TWO_PAIR, _TRIPS, _STRAIGHT, _FLUSH, _FULL, _QUADS, _SF, _ROYAL = range(10)
+TABLES_VERSION = 1
+# CRC-32 of noflush then flush as built; `tests/poker` checks a fresh build against it.
+TABLES_CRC32 = 0x1F82EDF5
 
 
 def card_keys() -> npt.NDArray[np.int64]:
@@ -77,211 +75,76 @@ def card_keys() -> npt.NDArray[np.int64]:
     return keys
 
 
-@njit(cache=True)
-def straight_top(mask: int) -> int:
-    """Index (0 = deuce) of the top card of the best straight in a rank mask, or -1."""
-    for top in range(12, 3, -1):
-        run = 0b11111 << (top - 4)
-        if mask & run == run:
-            return top
-    if mask & _WHEEL == _WHEEL:
-        return 3  # the five tops the wheel
-    return -1
-
-
-@njit(cache=True)
-def _digits(score: int, ranks: Any, n: int) -> int:
-    """Append up to n ranks as base-13 digits, padding to five digits."""
-    for i in range(5):
-        score = score * 13 + (ranks[i] if i < n else 0)
-    return score
-
-
-@njit(cache=True)
-def raw_flush(mask: int) -> int:
-    """Raw score of the best hand from ranks all of one suit (at least five of them)."""
-    top = straight_top(mask)
-    if top == 12:
-        return _ROYAL * _POW
-    if top >= 0:
-        return _SF * _POW + top
-    ranks = np.zeros(5, dtype=np.int64)
-    n = 0
-    for r in range(12, -1, -1):
-        if (mask >> r) & 1 and n < 5:
-            ranks[n] = r
-            n += 1
-    return _digits(_FLUSH, ranks, 5)
-
-
-@njit(cache=True)
-def raw_plain(counts: Any) -> int:
-    """Raw score of the best hand without a flush, from rank counts (index 0 = deuce)."""
-    quad = -1
-    trips = np.full(2, -1, dtype=np.int64)
-    pairs = np.full(3, -1, dtype=np.int64)
-    nt = 0
-    np_ = 0
-    mask = 0
-    for r in range(12, -1, -1):
-        c = counts[r]
-        if c > 0:
-            mask |= 1 << r
-        if c == 4:
-            quad = r
-        elif c == 3:
-            trips[nt] = r
-            nt += 1
-        elif c == 2:
-            pairs[np_] = r
-            np_ += 1
-    ranks = np.zeros(5, dtype=np.int64)
-    if quad >= 0:
-        ranks[0] = quad
-        ranks[1] = _top_excluding(mask, quad, -1)
-        return _digits(_QUADS, ranks, 2)
-    if nt >= 1 and (nt >= 2 or np_ >= 1):
-        ranks[0] = trips[0]
-        ranks[1] = max(trips[1], pairs[0])
-        return _digits(_FULL, ranks, 2)
-    top = straight_top(mask)
-    if top >= 0:
-        return _STRAIGHT * _POW + top
-    if nt == 1:
-        ranks[0] = trips[0]
-        m = mask & ~(1 << trips[0])
-        return _digits(_TRIPS, _fill_top(ranks, 1, m, 2), 3)
-    if np_ >= 2:
-        ranks[0] = pairs[0]
-        ranks[1] = pairs[1]
-        m = mask & ~(1 << pairs[0]) & ~(1 << pairs[1])
-        return _digits(_TWO_PAIR, _fill_top(ranks, 2, m, 1), 3)
-    if np_ == 1:
-        ranks[0] = pairs[0]
-        m = mask & ~(1 << pairs[0])
-        return _digits(_PAIR, _fill_top(ranks, 1, m, 3), 4)
-    return _digits(_HIGH, _fill_top(ranks, 0, mask, 5), 5)
-
-
-@njit(cache=True)
-def _top_excluding(mask: int, a: int, b: int) -> int:
-    for r in range(12, -1, -1):
-        if (mask >> r) & 1 and r != a and r != b:
-            return r
-    return -1
-
-
-@njit(cache=True)
-def _fill_top(ranks: Any, start: int, mask: int, k: int) -> Any:
-    """Write the k highest ranks of `mask` into ranks[start:start+k]."""
-    n = 0
-    for r in range(12, -1, -1):
-        if n < k and (mask >> r) & 1:
-            ranks[start + n] = r
-            n += 1
-    return ranks
-
-
-@njit(cache=True)
-def _class_scores() -> Any:
-    """Sorted raw scores of the 7,462 five-card classes."""
-    scores = np.empty(6175 + 1287, dtype=np.int64)
-    n = 0
-    counts = np.zeros(13, dtype=np.int64)
-    idx = np.zeros(5, dtype=np.int64)
-    while True:
-        counts[:] = 0
-        ok = True
-        for i in range(5):
-            counts[idx[i]] += 1
-            if counts[idx[i]] > 4:
-                ok = False
-        if ok:
-            scores[n] = raw_plain(counts)
-            n += 1
-        if not _next_multiset(idx, 13):
-            break
-    for mask in range(1 << 13):
-        if _popcount(mask) == 5:
-            scores[n] = raw_flush(mask)
-            n += 1
-    return np.unique(scores[:n])
-
-
-@njit(cache=True)
-def _popcount(x: int) -> int:
-    n = 0
-    while x:
-        x &= x - 1
-        n += 1
-    return n
-
-
-@njit(cache=True)
-def _next_multiset(idx: Any, m: int) -> bool:
-    """Advance a non-decreasing index tuple over 0..m-1 (combinations with replacement)."""
-    k = idx.shape[0]
-    i = k - 1
-    while i >= 0 and idx[i] == m - 1:
-        i -= 1
-    if i < 0:
-        return False
-    v = idx[i] + 1
-    for j in range(i, k):
-        idx[j] = v
-    return True
-
-
-@njit(cache=True)
-def _strength(score: int, classes: Any, cat_start: Any) -> int:
-    cat = score // _POW
-    pos = int(np.searchsorted(classes, score))
-    return (cat << CATEGORY_SHIFT) | (pos - int(cat_start[cat]))
-
-
-@njit(cache=True)
-def _build(noflush: Any, flush: Any) -> None:
-    classes = _class_scores()
-    cat_start = np.zeros(11, dtype=np.int64)
-    for cat in range(11):
-        cat_start[cat] = np.searchsorted(classes, cat * _POW)
-    for mask in range(1 << 13):
-        if _popcount(mask) >= 5:
-            flush[mask] = _strength(raw_flush(mask), classes, cat_start)
-    counts = np.zeros(13, dtype=np.int64)
-    for n in range(5, 8):
-        base = BASE7 if n == 7 else (BASE6 if n == 6 else BASE5)
-        idx = np.zeros(n, dtype=np.int64)
-        while True:
-            counts[:] = 0
-            ok = True
-            key = 0
-            for i in range(n):
-                counts[idx[i]] += 1
-                key += _RANK_KEYS[idx[i]]
-                if counts[idx[i]] > 4:
-                    ok = False
-            if ok:
-                noflush[base + key] = _strength(raw_plain(counts), classes, cat_start)
-            if not _next_multiset(idx, 13):
-                break
-
-
 @dataclass(frozen=True)
 class Tables:
-    """The evaluator's tables, as the numba kernels take them (see `evaluator.py`)."""
+    """The evaluator's tables, as the numba kernels take them (see `kernels.py`)."""
 
     noflush: npt.NDArray[np.uint16]
     flush: npt.NDArray[np.uint16]
     card_keys: npt.NDArray[np.int64]
 
 
-@cache
-def tables() -> Tables:
-    """Build (once per process) the evaluator's lookup tables."""
+def build_tables() -> tuple[npt.NDArray[np.uint16], npt.NDArray[np.uint16]]:
+    """Compute (noflush, flush) from scratch."""
+    from qipai.poker.build import build
+
     noflush = np.zeros(NOFLUSH_LEN, dtype=np.uint16)
     flush = np.zeros(1 << 13, dtype=np.uint16)
-    _build(noflush, flush)
+    build(noflush, flush)
+    return noflush, flush
+
+
+def checksum(noflush: npt.NDArray[np.uint16], flush: npt.NDArray[np.uint16]) -> int:
+    return zlib.crc32(flush.tobytes(), zlib.crc32(noflush.tobytes()))
+
+
+def cache_dir() -> Path:
+    env = os.environ.get("QIPAI_CACHE_DIR")
+    if env:
+        return Path(env)
+    import platformdirs
+
+    return platformdirs.user_cache_path("qipai")
+
+
+def _load(path: Path) -> tuple[npt.NDArray[np.uint16], npt.NDArray[np.uint16]] | None:
+    try:
+        with np.load(path) as data:
+            noflush, flush = data["noflush"], data["flush"]
+    except (OSError, KeyError, ValueError, EOFError, zipfile.BadZipFile):
+        return None  # missing or unreadable: rebuild
+    if (
+        noflush.shape != (NOFLUSH_LEN,)
+        or flush.shape != (1 << 13,)
+        or noflush.dtype != np.uint16
+        or flush.dtype != np.uint16
+        or checksum(noflush, flush) != TABLES_CRC32
+    ):
+        return None
+    return noflush, flush
+
+
+def _save(path: Path, noflush: npt.NDArray[np.uint16], flush: npt.NDArray[np.uint16]) -> None:
+    """Write atomically; a cache that cannot be written is simply skipped."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(f".{os.getpid()}.tmp")
+        with open(tmp, "wb") as fh:
+            np.savez(fh, noflush=noflush, flush=flush)
+        os.replace(tmp, path)
+    except OSError:
+        pass
+
+
+@cache
+def tables() -> Tables:
+    """The evaluator's lookup tables: from the disk cache, else built (and cached)."""
+    path = cache_dir() / f"poker-tables-v{TABLES_VERSION}.npz"
+    loaded = _load(path)
+    if loaded is None:
+        loaded = build_tables()
+        _save(path, *loaded)
+    noflush, flush = loaded
     keys = card_keys()
     for arr in (noflush, flush, keys):
         arr.setflags(write=False)
