@@ -35,6 +35,11 @@ class GameInfo:
     # Game-specific extra context the table adds at each round start (e.g. the jackpot pool).
     context_keys: tuple[str, ...] = ()
 
+    def default_bot(self) -> str:
+        """The strongest bot that answers at once (search bots are chosen explicitly)."""
+        quick = [level for level in self.bot_levels if "strong" not in level]
+        return (quick or list(self.bot_levels))[-1]
+
     def config(self, data: Mapping[str, Any] | None) -> Any:
         merged = {**self.default_config, **dict(data or {})}
         return self.config_type.from_json(merged)
@@ -46,7 +51,7 @@ _REGISTRY: dict[str, GameInfo] = {}
 _REAL: dict[str, dict[str, Any]] = {
     "pokdeng": {
         "title": {"en": "Pok Deng", "zh": "博丁"},
-        "seats": ("P1", "P2", "P3", "P4", "P5", "P6"),
+        "seats": ("S1", "S2", "S3", "S4", "S5"),
         "min_players": 1,
     },
     "paigow": {
@@ -56,7 +61,7 @@ _REAL: dict[str, dict[str, Any]] = {
     },
     "holdem-bonus": {
         "title": {"en": "Hold'em Bonus", "zh": "德州扑克"},
-        "seats": ("P1", "P2", "P3", "P4", "P5"),
+        "seats": ("S1", "S2", "S3", "S4", "S5"),
         "min_players": 1,
     },
     "niuniu": {
@@ -84,6 +89,17 @@ def _bot_factory(game: str) -> tuple[tuple[str, ...], BotFactory]:
     except ModuleNotFoundError:
         return ("random",), lambda level: GenericBot()
     bots: Mapping[str, Callable[[], Bot]] | None = getattr(module, "BOTS", None)
+    if not bots:
+        found = [
+            obj
+            for obj in vars(module).values()
+            if isinstance(obj, type)
+            and obj.__module__ == module.__name__
+            and callable(getattr(obj, "choose", None))
+            and isinstance(getattr(obj, "name", None), str)
+        ]
+        found.sort(key=lambda c: "random" not in c.__name__.lower())  # the random bot first
+        bots = {c.name: c for c in found}
     if not bots:
         return ("random",), lambda level: GenericBot()
     levels = tuple(bots)

@@ -15,6 +15,7 @@ Clients hear only what `round.view(seat)` and the events addressed to them say (
 
 from __future__ import annotations
 
+import dataclasses
 import threading
 import uuid
 from collections import OrderedDict
@@ -200,10 +201,10 @@ class Table:
             if not free:
                 raise SeatTaken("the table is full")
             seat = seat or free[0]
-            level = level or self.game.bot_levels[-1]
+            level = level or self.game.default_bot()
             if level not in self.game.bot_levels:
                 raise InvalidInput(f"unknown bot level {level!r}")
-            player = f"bot:{self.id}:{seat}"
+            player = f"bot.{self.id}.{seat}"
             self._fund_bot(player)
             self.seats[seat] = SeatState(seat, player, f"{level} bot {seat}", bot=level)
             self._save()
@@ -503,6 +504,8 @@ class Table:
         """
         with self.lock:
             record = open_round.record
+            if record.number == 0:  # the journal does not keep the table's round counter
+                record = dataclasses.replace(record, number=self.number)
             seats = [Seat(s, stack) for s, _, stack in record.seats]
             actions = [RecordedAction(e.seat, e.action) for e in open_round.entries]
             try:

@@ -1,0 +1,413 @@
+// The card room client: sign-in, lobby, wallet, history, and the table screen over the WebSocket.
+// Each game draws its table with a renderer from games.js; this file owns the plumbing.
+"use strict";
+
+const S = {
+  token: localStorage.getItem("qipai.token"),
+  player: localStorage.getItem("qipai.player"),
+  ws: null, wsReady: false, tableId: null, state: null, games: {},
+  pending: new Map(), timerStart: null, logLines: [], subscribed: null,
+};
+
+// ---------------------------------------------------------------- HTTP
+async function api(method, path, body) {
+  const headers = { "Content-Type": "application/json" };
+  if (S.token) headers.Authorization = `Bearer ${S.token}`;
+  const res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  let data = null;
+  try { data = await res.json(); } catch (e) { data = null; }
+  if (!res.ok) {
+    const err = (data && (data.error || data.detail)) || {};
+    const message = typeof err === "string" ? err : err.message || (Array.isArray(err) ? err.map((e) => e.msg).join("; ") : `HTTP ${res.status}`);
+    if (res.status === 401 && path !== "/api/login") { signOut(); }
+    throw new Error(message);
+  }
+  return data;
+}
+
+function show(view) {
+  for (const v of document.querySelectorAll(".view")) v.hidden = v.id !== `view-${view}`;
+  const signed = !!S.token;
+  for (const id of ["btn-deposit", "btn-history", "btn-logout"]) document.getElementById(id).hidden = !signed;
+}
+
+function signOut() {
+  S.token = null; S.player = null;
+  localStorage.removeItem("qipai.token"); localStorage.removeItem("qipai.player");
+  if (S.ws) S.ws.close();
+  location.hash = "#/login";
+}
+
+async function refreshMe() {
+  if (!S.token) return;
+  try {
+    const me = await api("GET", "/api/me");
+    document.getElementById("who").textContent = me.player;
+    document.getElementById("wallet").textContent = `${t("wallet")} ${money(me.wallet)}`;
+    S.me = me;
+  } catch (e) { /* signed out */ }
+}
+
+// ---------------------------------------------------------------- login
+async function doAuth(kind) {
+  const username = document.getElementById("login-user").value.trim();
+  const password = document.getElementById("login-pass").value;
+  const out = document.getElementById("login-error");
+  out.textContent = "";
+  try {
+    const r = await api("POST", kind === "signup" ? "/api/signup" : "/api/login", { username, password });
+    S.token = r.token; S.player = r.player;
+    localStorage.setItem("qipai.token", r.token); localStorage.setItem("qipai.player", r.player);
+    location.hash = "#/lobby";
+  } catch (e) { out.textContent = e.message; }
+}
+
+// ---------------------------------------------------------------- lobby
+async function showLobby() {
+  show("lobby");
+  await refreshMe();
+  const [games, tables] = await Promise.all([api("GET", "/api/games"), api("GET", "/api/tables")]);
+  const grid = document.getElementById("game-list");
+  grid.replaceChildren();
+  for (const g of games.games) {
+    S.games[g.game] = g;
+    const art = GAME_ART[g.game] || GAME_ART.default;
+    grid.append(el("div", { class: `game-card g-${g.game}`, "data-game": g.game },
+      el("div", { class: "game-art" }, art()),
+      el("div", { class: "game-name" }, el("b", { text: LANG === "zh" ? g.title.zh : g.title.en }), el("span", { text: LANG === "zh" ? g.title.en : g.title.zh })),
+      el("div", { class: "muted small", text: `${g.seats.length} ${t("seats")} · ${g.tables} ${t("open_tables").toLowerCase()}` }),
+      el("div", { class: "row" },
+        el("button", { class: "btn gold quick", "data-game": g.game, onclick: () => quickStart(g.game), text: t("quick_start") }),
+        el("button", { class: "btn ghost", onclick: () => newTable(g.game), text: t("new_table") })),
+    ));
+  }
+  const list = document.getElementById("table-list");
+  list.replaceChildren();
+  if (!tables.tables.length) list.append(el("p", { class: "muted", text: t("no_tables") }));
+  for (const tb of tables.tables) {
+    const seats = tb.seats.map((s) => el("span", { class: "seat-dot " + (s.occupied ? (s.bot ? "bot" : "human") : "free"), title: s.name || t("empty") }));
+    list.append(el("div", { class: "table-row" },
+      el("b", { text: LANG === "zh" ? tb.title.zh : tb.title.en }), el("span", { class: "muted", text: tb.name }),
+      el("span", { class: "seat-dots" }, seats),
+      badge(tb.playing ? t("playing") : t("waiting"), tb.playing ? "live" : ""),
+      el("button", { class: "btn small", onclick: () => { location.hash = `#/table/${tb.id}`; }, text: tb.free ? t("join") : t("watch") })));
+  }
+}
+
+async function quickStart(game) {
+  const g = S.games[game];
+  try {
+    const wallet = (S.me && S.me.wallet) || 0;
+    const buy = Math.min(wallet, (g && g.default_buy_in) || 10000);
+    if (buy <= 0) { toast(t("deposit") + "!", true); openDeposit(); return; }
+    const r = await api("POST", "/api/automatch", { game, buy_in: buy });
+    location.hash = `#/table/${r.table_id}`;
+  } catch (e) { toast(e.message, true); }
+}
+
+async function newTable(game) {
+  try {
+    const r = await api("POST", "/api/tables", { game });
+    location.hash = `#/table/${r.id}`;
+  } catch (e) { toast(e.message, true); }
+}
+
+// ---------------------------------------------------------------- wallet
+function openDeposit() { document.getElementById("dlg-deposit").showModal(); }
+
+async function doDeposit() {
+  const amount = parseInt(document.getElementById("deposit-amount").value, 10);
+  try {
+    const r = await api("POST", "/api/wallet/deposit", { amount, key: crypto.randomUUID() });
+    toast(`${t("wallet")} ${money(r.wallet)}`);
+    await refreshMe();
+    if (S.tableId) renderTable();
+    else if (location.hash.startsWith("#/lobby")) showLobby();
+  } catch (e) { toast(e.message, true); }
+}
+
+// ---------------------------------------------------------------- history
+async function showHistory() {
+  show("history");
+  const box = document.getElementById("history-list");
+  box.replaceChildren(el("p", { class: "muted", text: "…" }));
+  const r = await api("GET", "/api/history?limit=20");
+  box.replaceChildren();
+  if (!r.rounds.length) box.append(el("p", { class: "muted", text: t("none_yet") }));
+  for (const item of r.rounds) {
+    const me = item.players.find((p) => p.seat === item.seat) || {};
+    const title = S.games[item.game] ? (LANG === "zh" ? S.games[item.game].title.zh : S.games[item.game].title.en) : item.game;
+    const body = el("div", { class: "history-body" });
+    if (item.view) { const r2 = RENDERERS[item.game]; if (r2 && r2.summary) body.append(r2.summary(item.view, item.seat)); }
+    box.append(el("div", { class: "history-item" },
+      el("div", { class: "row" }, el("b", { text: title }), el("span", { class: "muted", text: (item.closed_at || "").replace("T", " ").slice(0, 19) }),
+        badge(item.status), el("span", { class: "net " + (me.net > 0 ? "pos" : me.net < 0 ? "neg" : ""), text: signed(me.net) }),
+        el("span", { class: "muted small", text: `${money(me.start_balance)} → ${money(me.end_balance)}` })),
+      body,
+      el("div", { class: "mono small" }, `${t("commitment")}: ${item.commitment}`), el("div", { class: "mono small" }, `${t("seed")}: ${item.seed || t("seed_later")}`)));
+  }
+}
+
+// ---------------------------------------------------------------- WebSocket
+function connect() {
+  if (S.ws && (S.ws.readyState === 0 || S.ws.readyState === 1)) return;
+  const proto = location.protocol === "https:" ? "wss" : "ws";
+  const ws = new WebSocket(`${proto}://${location.host}/ws?token=${encodeURIComponent(S.token)}`);
+  S.ws = ws;
+  setConn(false);
+  ws.onopen = () => {
+    S.wsReady = true; setConn(true);
+    if (S.tableId) send({ type: "subscribe", table_id: S.tableId });
+  };
+  ws.onmessage = (ev) => onMessage(JSON.parse(ev.data));
+  ws.onclose = (ev) => {
+    S.wsReady = false; setConn(false);
+    if (ev.code === 4401) { signOut(); return; }
+    setTimeout(() => { if (S.token) connect(); }, 1000);
+  };
+}
+
+function setConn(ok) {
+  const c = document.getElementById("conn-state");
+  c.textContent = ok ? `● ${t("connected")}` : `○ ${t("reconnecting")}`;
+  c.className = "conn " + (ok ? "ok" : "bad");
+}
+
+function send(msg) { if (S.ws && S.wsReady) S.ws.send(JSON.stringify(msg)); }
+
+// Every action carries a fresh client id; a resend after a reconnect reuses it so the server
+// applies it at most once.
+function act(action) {
+  const client_id = crypto.randomUUID();
+  S.pending.set(client_id, action);
+  send({ type: "action", table_id: S.tableId, client_id, action });
+  document.getElementById("action-error").textContent = "";
+}
+
+function onMessage(m) {
+  if (m.type === "state" && m.table_id === S.tableId) {
+    const prev = S.state;
+    S.state = m;
+    for (const e of m.events || []) pushLog(e);
+    if (!prev || !prev.round || !m.round || prev.round.round_id !== m.round.round_id) S.timerStart = null;
+    renderTable();
+  } else if (m.type === "ack") {
+    S.pending.delete(m.client_id);
+  } else if (m.type === "error") {
+    if (m.client_id) S.pending.delete(m.client_id);
+    document.getElementById("action-error").textContent = m.message || m.code;
+  } else if (m.type === "left") {
+    toast(`${t("leave")}: +${money(m.cashed_out)}`);
+    refreshMe();
+  }
+}
+
+function pushLog(e) {
+  const text = describeEvent(e);
+  if (!text) return;
+  const log = document.getElementById("log");
+  log.prepend(el("li", { text }));
+  while (log.children.length > 40) log.lastChild.remove();
+}
+
+function seatName(seat) {
+  const st = S.state && S.state.table.seats.find((s) => s.seat === seat);
+  if (!st) return seat;
+  if (S.state.you.seat === seat) return `${st.name} (${t("you")})`;
+  return st.name || seat;
+}
+
+function describeEvent(e) {
+  const who = e.seat ? seatName(e.seat) + " " : "";
+  const extra = Object.entries(e).filter(([k]) => !["type", "seat"].includes(k)).slice(0, 3)
+    .map(([k, v]) => `${k}=${typeof v === "object" ? JSON.stringify(v).slice(0, 40) : v}`).join(" ");
+  return `${who}${e.type} ${extra}`.trim();
+}
+
+// ---------------------------------------------------------------- table screen
+async function showTable(tableId) {
+  show("table");
+  if (S.subscribed && S.subscribed !== tableId) send({ type: "unsubscribe", table_id: S.subscribed });
+  S.tableId = tableId; S.state = null; S.subscribed = tableId;
+  document.getElementById("log").replaceChildren();
+  document.getElementById("center").replaceChildren(el("p", { class: "muted", text: "…" }));
+  await refreshMe();
+  if (!Object.keys(S.games).length) { const g = await api("GET", "/api/games"); for (const x of g.games) S.games[x.game] = x; }
+  connect();
+  if (S.wsReady) send({ type: "subscribe", table_id: tableId });
+}
+
+function renderTable() {
+  const st = S.state;
+  if (!st) return;
+  const table = st.table;
+  const renderer = RENDERERS[table.game] || RENDERERS.default;
+  document.getElementById("table-title").textContent = `${gameTitle(table.title)} — ${table.name}`;
+  const round = st.round;
+  document.getElementById("round-info").textContent = round
+    ? `${t("round")} ${round.number} · ${t("phase_" + round.phase) !== "phase_" + round.phase ? t("phase_" + round.phase) : round.phase}`
+    : "";
+  const seated = !!st.you.seat;
+  document.getElementById("btn-sit").hidden = seated || !table.free;
+  document.getElementById("btn-leave").hidden = !seated;
+  document.getElementById("btn-bots").hidden = !seated || !table.free;
+  const felt = document.getElementById("felt");
+  felt.className = `felt felt-${table.game}`;
+  // seats around the table
+  const seats = document.getElementById("seats");
+  seats.replaceChildren();
+  const order = rotateSeats(table.seats, st.you.seat);
+  order.forEach((s, i) => {
+    const active = round && !round.finished && round.awaiting.includes(s.seat);
+    const box = el("div", { class: `seat pos-${i} of-${order.length} ${s.occupied ? "" : "free"} ${active ? "active" : ""} ${s.seat === st.you.seat ? "me" : ""}`, "data-seat": s.seat },
+      el("div", { class: "avatar", text: s.occupied ? (s.bot ? "AI" : (s.name || "?").slice(0, 1).toUpperCase()) : "+" }),
+      el("div", { class: "seat-name", text: s.occupied ? (s.seat === st.you.seat ? `${s.name} (${t("you")})` : s.name) : t("empty") }),
+      s.occupied ? el("div", { class: "seat-stack", text: money(s.stack) }) : null,
+      el("div", { class: "seat-extra" }, renderer.seat ? renderer.seat(st, s.seat) : null));
+    seats.append(box);
+  });
+  // center, my area, actions
+  const center = document.getElementById("center");
+  center.replaceChildren(round ? renderer.center(st) : el("div", { class: "waiting-msg", text: waitingText(st) }));
+  if (round && round.finished && st.next_round_in !== null && st.next_round_in !== undefined) center.append(el("div", { class: "muted small next-in", text: `${Math.ceil(st.next_round_in)} ${t("start_in")}` }));
+  const mine = document.getElementById("my-area");
+  mine.replaceChildren((round && renderer.mine && renderer.mine(st)) || el("span"));
+  const actions = document.getElementById("actions");
+  actions.replaceChildren();
+  if (round && !round.finished && st.legal.length) actions.append(renderer.actions(st, act));
+  else if (round && !round.finished && st.you.in_round) actions.append(el("span", { class: "muted", text: `${t("waiting_for")} ${round.awaiting.map(seatName).join(", ")}` }));
+  else if (!st.you.seat) actions.append(el("span", { class: "muted", text: t("spectating") }));
+  // banner with my result
+  const banner = document.getElementById("banner");
+  if (round && round.finished && st.result && st.you.seat && st.result.nets[st.you.seat] !== undefined) {
+    const n = st.result.nets[st.you.seat];
+    banner.hidden = false;
+    banner.className = "banner " + (n > 0 ? "win" : n < 0 ? "lose" : "push");
+    banner.textContent = `${n > 0 ? t("win") : n < 0 ? t("lose") : t("tie")} ${signed(n)}`;
+  } else banner.hidden = true;
+  renderTimer(st);
+  renderSide(st, renderer);
+}
+
+function waitingText(st) {
+  if (st.next_round_in !== null && st.next_round_in !== undefined) return `${Math.ceil(st.next_round_in)} ${t("start_in")}`;
+  return st.you.seat ? t("waiting") + "…" : t("sit");
+}
+
+function rotateSeats(seats, mine) {
+  const i = seats.findIndex((s) => s.seat === mine);
+  if (i < 0) return seats;
+  return seats.slice(i).concat(seats.slice(0, i));
+}
+
+function renderTimer(st) {
+  const box = document.getElementById("timer");
+  const r = st.round;
+  if (!r || r.finished || r.time_left === null) { box.hidden = true; S.timer = null; return; }
+  box.hidden = false;
+  S.timer = { until: performance.now() + r.time_left * 1000, total: Math.max(r.time_left, S.timerTotal(r)) };
+}
+S.timerTotal = (r) => {
+  const key = `${r.round_id}:${r.phase}:${r.awaiting.join(",")}`;
+  if (S._tk !== key) { S._tk = key; S._tt = r.time_left; }
+  return S._tt;
+};
+
+function tickTimer() {
+  const tm = S.timer;
+  if (tm) {
+    const left = Math.max(0, (tm.until - performance.now()) / 1000);
+    document.getElementById("timer-text").textContent = Math.ceil(left);
+    const arc = document.getElementById("timer-arc");
+    const frac = tm.total > 0 ? left / tm.total : 0;
+    arc.style.strokeDasharray = `${(frac * 100.5).toFixed(1)} 100.5`;
+    document.getElementById("timer").classList.toggle("urgent", left < 5);
+  }
+  requestAnimationFrame(tickTimer);
+}
+
+function renderSide(st, renderer) {
+  const bal = document.getElementById("balances");
+  bal.replaceChildren(
+    el("div", { class: "kv" }, el("span", { text: t("wallet") }), el("b", { text: money(S.me && S.me.wallet) })),
+    ...st.table.seats.filter((s) => s.occupied).map((s) => el("div", { class: "kv" + (s.seat === st.you.seat ? " me" : "") }, el("span", { text: s.name }), el("b", { text: money(s.stack) }))),
+  );
+  const res = document.getElementById("results");
+  res.replaceChildren();
+  for (const r of (st.results || []).slice().reverse().slice(0, 8)) {
+    const mine = st.you.seat ? r.nets[st.you.seat] : undefined;
+    res.append(el("div", { class: "kv" }, el("span", { text: `#${r.number}` }),
+      el("span", { class: "small muted", text: Object.entries(r.nets).map(([s, n]) => `${s} ${signed(n)}`).join(" · ") }),
+      mine !== undefined ? el("b", { class: mine > 0 ? "pos" : mine < 0 ? "neg" : "", text: signed(mine) }) : null));
+  }
+  const extra = document.getElementById("extra-panel");
+  const content = renderer.side ? renderer.side(st) : null;
+  extra.hidden = !content;
+  extra.replaceChildren(...(content ? [content] : []));
+  const fair = document.getElementById("fairness");
+  fair.replaceChildren();
+  const f = st.fairness;
+  if (f.current) fair.append(el("div", { class: "mono small", title: t("commitment") }, `${t("commitment")}: `, el("span", { class: "commit", text: f.current.commitment })),
+    el("div", { class: "mono small" }, `${t("seed")}: `, el("span", { class: "seed", text: f.current.seed || t("seed_later") })));
+  for (const rv of (f.revealed || []).slice().reverse().slice(0, 3)) {
+    if (f.current && rv.commitment === f.current.commitment) continue;
+    const line = el("div", { class: "mono small revealed" }, `✓ ${rv.commitment.slice(0, 16)}… ← ${rv.seed.slice(0, 16)}… `);
+    const check = el("span", { class: "verify" });
+    sha256hex(rv.seed).then((h) => { check.textContent = h === rv.commitment ? t("verified") : t("not_verified"); check.className = "verify " + (h === rv.commitment ? "ok" : "bad"); });
+    line.append(check);
+    fair.append(line);
+  }
+}
+
+// ---------------------------------------------------------------- table buttons
+async function sitDown() {
+  const g = S.games[S.state.table.game];
+  document.getElementById("buyin-amount").value = Math.min((S.me && S.me.wallet) || 0, (g && g.default_buy_in) || 10000);
+  document.getElementById("dlg-buyin").showModal();
+}
+
+async function doBuyIn() {
+  const amount = parseInt(document.getElementById("buyin-amount").value, 10);
+  try { await api("POST", `/api/tables/${S.tableId}/sit`, { buy_in: amount }); await refreshMe(); }
+  catch (e) { toast(e.message, true); }
+}
+
+// ---------------------------------------------------------------- routing
+async function route() {
+  const hash = location.hash || "#/lobby";
+  if (!S.token) { show("login"); return; }
+  try {
+    if (hash.startsWith("#/table/")) await showTable(hash.slice(8));
+    else if (hash.startsWith("#/history")) { S.tableId = null; await showHistory(); }
+    else { S.tableId = null; await showLobby(); }
+  } catch (e) { toast(e.message, true); }
+}
+
+function init() {
+  setLang(LANG);
+  document.getElementById("login-form").addEventListener("submit", (e) => { e.preventDefault(); doAuth("login"); });
+  document.getElementById("btn-signup").addEventListener("click", () => doAuth("signup"));
+  document.getElementById("btn-logout").addEventListener("click", async () => { try { await api("POST", "/api/logout"); } catch (e) {} signOut(); });
+  document.getElementById("btn-lang").addEventListener("click", () => { setLang(LANG === "zh" ? "en" : "zh"); route(); });
+  document.getElementById("btn-deposit").addEventListener("click", openDeposit);
+  document.getElementById("btn-history").addEventListener("click", () => { location.hash = "#/history"; });
+  document.getElementById("btn-deposit-go").addEventListener("click", doDeposit);
+  for (const b of document.querySelectorAll(".chip-btn")) b.addEventListener("click", () => { document.getElementById("deposit-amount").value = b.dataset.amount; });
+  document.getElementById("btn-buyin-go").addEventListener("click", doBuyIn);
+  document.getElementById("btn-back").addEventListener("click", () => { location.hash = "#/lobby"; });
+  document.getElementById("btn-sit").addEventListener("click", sitDown);
+  document.getElementById("btn-leave").addEventListener("click", async () => {
+    try { const r = await api("POST", `/api/tables/${S.tableId}/leave`); if (!r.after_round) toast(`+${money(r.cashed_out)}`); await refreshMe(); }
+    catch (e) { toast(e.message, true); }
+  });
+  document.getElementById("btn-bots").addEventListener("click", async () => {
+    try { await api("POST", `/api/tables/${S.tableId}/bots`, {}); } catch (e) { toast(e.message, true); }
+  });
+  window.addEventListener("hashchange", route);
+  requestAnimationFrame(tickTimer);
+  setInterval(() => { if (S.state && S.tableId) { refreshMe(); } }, 15000);
+  if (S.token) connect();
+  route();
+}
+
+document.addEventListener("DOMContentLoaded", init);

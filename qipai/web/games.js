@@ -1,0 +1,411 @@
+// One renderer per game: how its view (round.view(seat), see each game's round.py docstring)
+// becomes a table. Each renderer may define center(st), mine(st), actions(st, act), seat(st, s),
+// side(st) and summary(view, seat). `st` is the server's "state" message.
+"use strict";
+
+const GAME_ART = {
+  pokdeng: () => el("div", { class: "art-cards" }, cardEl("9h"), cardEl("Ks")),
+  paigow: () => el("div", { class: "art-tiles" }, tileEl("6-6"), tileEl("1-2")),
+  "holdem-bonus": () => el("div", { class: "art-cards" }, cardEl("As"), cardEl("Ad")),
+  niuniu: () => el("div", { class: "art-cards" }, cardEl("Qc"), cardEl("Jh"), cardEl("Ts")),
+  tiengow: () => el("div", { class: "art-tiles" }, tileEl("4-5"), tileEl("3-6")),
+  default: () => el("div", { class: "art-cards" }, cardEl(null)),
+};
+
+const CHIP_STEPS = [1, 2, 5, 10, 25, 50, 100];
+
+function phaseLabel(p) { const k = "phase_" + p; return t(k) === k ? p : t(k); }
+
+function choiceButtons(spec, field, label, act, fmt) {
+  const row = el("div", { class: "action-group" }, el("span", { class: "action-label", text: label }));
+  for (const c of spec.choices || []) {
+    row.append(el("button", {
+      class: "btn action " + (c === 0 ? "ghost" : "gold"), "data-action": spec.type, "data-value": c,
+      onclick: () => act({ type: spec.type, [field]: c }), text: fmt ? fmt(c) : (c === 0 ? t("no_bid") : `×${c}`),
+    }));
+  }
+  return row;
+}
+
+function sumNets(st) { return st.result ? st.result.nets : {}; }
+
+// ================================================================== Pok Deng 博丁
+const pokdeng = {
+  chip: null,
+  seat(st, seat) {
+    const v = st.round && st.round.view;
+    if (!v) return null;
+    const p = (v.players || []).find((x) => x.id === seat);
+    if (!p) return null;
+    return el("span", { class: "small muted" }, p.spots.join(" "), p.done ? " ✓" : "");
+  },
+  center(st) {
+    const v = st.round.view;
+    const wrap = el("div", { class: "pd-table" });
+    const banker = el("div", { class: "pd-banker" }, el("div", { class: "label", text: t("dealer") }),
+      v.cards ? cardRow(v.cards.B) : cardRow(null, 2, "dim"),
+      v.hands && v.hands.B ? el("div", { class: "hand-name", text: handLabel(v.hands.B) }) : null);
+    wrap.append(banker);
+    const spots = el("div", { class: "pd-spots" });
+    const me = v.me || { bets: {} };
+    const legalBet = st.legal.find((a) => a.type === "bet");
+    for (const [name, info] of Object.entries(v.spots)) {
+      if (info.kind === "pair") continue;
+      const res = v.results && v.results[info.hand];
+      const pairName = Object.keys(v.spots).find((k) => v.spots[k].kind === "pair" && v.spots[k].hand === info.hand);
+      const spot = el("div", {
+        class: `pd-spot ${res ? "res-" + res.result : ""} ${legalBet ? "clickable" : ""}`, "data-spot": name,
+        onclick: legalBet ? () => placeBet(st, name) : null,
+      },
+      el("div", { class: "spot-name", text: name }),
+      v.cards ? cardRow(v.cards[info.hand], 0, "small") : el("div", { class: "spot-ring" }),
+      v.hands && v.hands[info.hand] ? el("div", { class: "hand-name", text: handLabel(v.hands[info.hand]) }) : null,
+      el("div", { class: "spot-chips" },
+        v.spot_totals && v.spot_totals[name] ? chipEl(v.spot_totals[name], "all") : null,
+        me.bets && me.bets[name] ? chipEl(me.bets[name], "mine") : null),
+      res ? badge(t(res.result), res.result) : null,
+      pairName ? el("div", {
+        class: `pd-pair ${legalBet ? "clickable" : ""}`, "data-spot": pairName,
+        onclick: legalBet ? (e) => { e.stopPropagation(); placeBet(st, pairName); } : null,
+      }, `${t("pair")} `, me.bets && me.bets[pairName] ? chipEl(me.bets[pairName], "mine") : null) : null);
+      spots.append(spot);
+    }
+    wrap.append(spots);
+    if (v.payouts && v.payouts.net !== undefined && st.you.in_round) wrap.append(el("div", { class: "pd-net", text: `${t("net")} ${signed(v.payouts.net)}` }));
+    return wrap;
+  },
+  mine(st) {
+    const v = st.round.view;
+    if (!v.me) return null;
+    return el("div", { class: "kv-row" },
+      el("span", {}, `${t("stack")} `, el("b", { text: money(v.me.stack) })),
+      el("span", {}, `${t("bet")} `, el("b", { text: money(v.me.taken) })),
+      el("span", { class: "muted" }, `available ${money(v.me.available)}`));
+  },
+  actions(st, act) {
+    const bet = st.legal.find((a) => a.type === "bet");
+    const box = el("div", { class: "action-bar" });
+    if (bet) {
+      const min = Math.min(...Object.values(bet.spots).map((s) => s.min));
+      const chips = CHIP_STEPS.map((k) => k * min).filter((c) => c * 2 <= bet.available || c === min);
+      if (!pokdeng.chip || !chips.includes(pokdeng.chip)) pokdeng.chip = chips[0];
+      const group = el("div", { class: "chip-select" }, el("span", { class: "action-label", text: t("chip") }));
+      for (const c of chips) {
+        group.append(el("button", { class: "chip big " + (c === pokdeng.chip ? "selected" : ""), "data-chip": c, onclick: () => { pokdeng.chip = c; renderTable(); }, text: money(c) }));
+      }
+      box.append(group, el("span", { class: "muted small", text: LANG === "zh" ? "点击位置下注" : "click a spot to bet" }));
+    }
+    if (st.legal.find((a) => a.type === "clear")) box.append(el("button", { class: "btn ghost action", "data-action": "clear", onclick: () => act({ type: "clear" }), text: t("clear") }));
+    if (st.legal.find((a) => a.type === "done")) box.append(el("button", { class: "btn gold action", "data-action": "done", onclick: () => act({ type: "done" }), text: t("done") }));
+    return box;
+  },
+  side(st) {
+    const v = st.round && st.round.view;
+    if (!v || !v.road) return null;
+    const box = el("div", {}, el("h4", { text: `${t("road")} · ${t("shoe")} ${v.shoe ? v.shoe.round : ""}` }));
+    const spots = Object.keys(v.spots).filter((k) => v.spots[k].kind !== "pair");
+    const grid = el("table", { class: "road" });
+    grid.append(el("tr", {}, spots.map((s) => el("th", { text: s }))));
+    for (const row of (v.road.rows || []).slice(-12)) {
+      grid.append(el("tr", {}, spots.map((s) => {
+        const c = row.cells[s] || {};
+        return el("td", {}, el("span", { class: `road-dot ${c.result || c.color || ""} ${c.ring ? "ring" : ""}`, title: JSON.stringify(c) }));
+      })));
+    }
+    box.append(grid);
+    if (v.shoe) box.append(el("div", { class: "small muted", text: `${v.shoe.cards_remaining} ${t("cards_left")}` }));
+    return box;
+  },
+  summary(v) {
+    const out = el("div", { class: "row wrap" });
+    if (v.cards) for (const [k, cs] of Object.entries(v.cards)) out.append(el("span", { class: "small" }, `${k}: `, cardRow(cs, 0, "tiny")));
+    return out;
+  },
+};
+
+function handLabel(h) {
+  if (!h) return "";
+  const name = LANG === "zh" ? h.zh || h.name : h.en || h.name;
+  const pts = h.points !== undefined && !/\d/.test(name || "") ? `${h.points}${LANG === "zh" ? "点" : " pts"}` : "";
+  return [name, pts].filter(Boolean).join(" · ");
+}
+
+function placeBet(st, spot) {
+  const bet = st.legal.find((a) => a.type === "bet");
+  if (!bet) return;
+  const info = bet.spots[spot];
+  let amount = pokdeng.chip || info.min;
+  amount = Math.max(info.min, Math.min(amount, info.max - ((bet.current || {})[spot] || 0)));
+  act({ type: "bet", spot, amount });
+}
+
+// ================================================================== Pai Gow 抢庄牌九
+const paigow = {
+  seat(st, seat) {
+    const v = st.round && st.round.view;
+    const s = v && (v.seats || []).find((x) => x.id === seat);
+    if (!s) return null;
+    return el("div", { class: "seat-info" },
+      s.banker ? badge(t("banker"), "banker") : null,
+      s.bid !== null && s.bid !== undefined && v.phase === "bid" ? badge(s.bid ? `${t("bid")} ×${s.bid}` : t("no_bid")) : null,
+      s.bet ? badge(`${t("bet")} ×${s.bet}`) : null,
+      s.net !== null && s.net !== undefined ? el("b", { class: s.net > 0 ? "pos" : s.net < 0 ? "neg" : "", text: signed(s.net) }) : null);
+  },
+  center(st) {
+    const v = st.round.view;
+    const wrap = el("div", { class: "pg-table" });
+    wrap.append(el("div", { class: "pg-meta" },
+      badge(`${t("round")} ${v.round}/2`),
+      v.banker ? badge(`${t("banker")}: ${seatName(v.banker)} ×${v.banker_multiple || 1}`, "banker") : null,
+      v.dice ? el("span", { class: "dice", text: v.dice.map((d) => "⚀⚁⚂⚃⚄⚅"[d - 1]).join(" ") }) : null,
+      el("span", { class: "muted small", text: `${v.tiles_left} ${t("tiles_left")}` })));
+    const hands = el("div", { class: "pg-hands" });
+    for (const s of v.seats) {
+      hands.append(el("div", { class: `pg-hand ${s.id === v.you ? "me" : ""} ${s.outcome ? "out-" + s.outcome : ""}`, "data-seat": s.id },
+        el("div", { class: "label", text: seatName(s.id) + (s.banker ? ` · ${t("banker")}` : "") }),
+        el("div", { class: "tile-row" }, s.tiles ? s.tiles.map((x) => tileEl(x)) : (v.deal_order ? [tileEl(null), tileEl(null)] : [])),
+        s.hand ? el("div", { class: "hand-name", text: handLabel(s.hand) }) : null,
+        s.net !== null && s.net !== undefined ? el("div", { class: s.net > 0 ? "pos" : s.net < 0 ? "neg" : "", text: signed(s.net) }) : null));
+    }
+    wrap.append(hands);
+    if (v.seen_tiles && v.seen_tiles.length) wrap.append(el("div", { class: "pg-seen" }, el("span", { class: "muted small", text: LANG === "zh" ? "第一局已出：" : "round 1 tiles: " }), el("div", { class: "tile-row tiny" }, v.seen_tiles.map((x) => tileEl(x, "tiny")))));
+    return wrap;
+  },
+  actions(st, act) {
+    const box = el("div", { class: "action-bar" });
+    for (const spec of st.legal) {
+      if (spec.type === "bid") box.append(choiceButtons(spec, "multiple", t("bid"), act));
+      else if (spec.type === "bet") box.append(choiceButtons(spec, "multiple", t("bet"), act));
+      else box.append(el("button", { class: "btn gold action", "data-action": spec.type, onclick: () => act({ type: spec.type }), text: t(spec.type) }));
+    }
+    return box;
+  },
+  summary(v, seat) {
+    const out = el("div", { class: "row wrap" });
+    for (const s of v.seats || []) out.append(el("span", { class: "small" }, `${s.id}${s.banker ? "(庄)" : ""}: `, el("span", { class: "tile-row tiny" }, (s.tiles || []).map((x) => tileEl(x, "tiny"))), ` ${signed(s.net)}`));
+    return out;
+  },
+};
+
+// ================================================================== Swap Niu Niu 换牌牛牛
+const niuniu = {
+  marked: new Set(),
+  seat(st, seat) {
+    const v = st.round && st.round.view;
+    const s = v && (v.seats || []).find((x) => x.id === seat);
+    if (!s) return null;
+    return el("div", { class: "seat-info" },
+      s.is_banker ? badge(`${t("banker")} ×${v.banker_multiple || 1}`, "banker") : null,
+      v.phase === "swap" && s.swap_confirmed ? badge("✓") : null,
+      s.swapped !== null && s.swapped !== undefined ? badge(`${t("swap")} ${s.swapped}`) : null,
+      s.bid !== null && s.bid !== undefined && v.phase === "bid" ? badge(s.bid ? `×${s.bid}` : t("no_bid")) : null,
+      s.bet ? badge(`${t("bet")} ×${s.bet}`) : null,
+      s.settlement ? el("b", { class: s.settlement.net > 0 ? "pos" : s.settlement.net < 0 ? "neg" : "", text: signed(s.settlement.net) }) : null);
+  },
+  center(st) {
+    const v = st.round.view;
+    const wrap = el("div", { class: "nn-table" });
+    wrap.append(el("div", { class: "pg-meta" }, badge(phaseLabel(v.phase)),
+      v.banker ? badge(`${t("banker")}: ${seatName(v.banker)} ×${v.banker_multiple}`, "banker") : null,
+      el("span", { class: "muted small", text: `base ${money(v.base)} · ${Number(v.commission) * 100}%` })));
+    const hands = el("div", { class: "pg-hands" });
+    for (const s of v.seats) {
+      if (s.id === v.you && v.phase !== "finished") continue;
+      hands.append(el("div", { class: `pg-hand ${s.is_banker ? "banker" : ""}`, "data-seat": s.id },
+        el("div", { class: "label", text: seatName(s.id) }),
+        s.cards ? cardRow(s.cards, 0, "small") : cardRow(null, s.card_count, "small"),
+        s.hand ? el("div", { class: "hand-name", text: `${LANG === "zh" ? s.hand.zh : s.hand.en} ×${s.hand.multiplier}` }) : null));
+    }
+    wrap.append(hands);
+    return wrap;
+  },
+  mine(st) {
+    const v = st.round.view;
+    if (!v.me) return null;
+    const swapping = st.legal.find((a) => a.type === "swap");
+    const marked = v.me.marked ? new Set(v.me.marked) : niuniu.marked;
+    const row = el("div", { class: "card-row mine" });
+    for (const c of v.me.cards) {
+      const card = cardEl(c, "big " + (marked.has(c) ? "marked" : "") + (swapping ? " clickable" : ""));
+      if (swapping) card.addEventListener("click", () => { if (niuniu.marked.has(c)) niuniu.marked.delete(c); else niuniu.marked.add(c); renderTable(); });
+      row.append(card);
+    }
+    const box = el("div", { class: "nn-mine" }, row);
+    if (v.me.hint && swapping) {
+      const best = v.me.hint.best || {};
+      const disc = best.discard || [];
+      const hint = el("div", { class: "hint" }, el("b", { text: `💡 ${t("hint")}: ` }),
+        disc.length ? el("span", {}, `${t("swap")} `, disc.map((c) => cardEl(c, "tiny"))) : el("span", { text: t("keep_all") }),
+        best.expected_multiplier !== undefined ? el("span", { class: "muted", text: ` · ${t("expected")} ${Number(best.expected_multiplier).toFixed(3)}` }) : null,
+        el("button", { class: "btn small ghost", onclick: () => { niuniu.marked = new Set(disc); renderTable(); }, text: LANG === "zh" ? "采用" : "use" }));
+      box.append(hint);
+    }
+    if (v.me.received && v.me.received.length) box.append(el("div", { class: "small muted" }, LANG === "zh" ? "换到：" : "received: ", v.me.received.map((c) => cardEl(c, "tiny"))));
+    return box;
+  },
+  actions(st, act) {
+    const box = el("div", { class: "action-bar" });
+    for (const spec of st.legal) {
+      if (spec.type === "swap") {
+        const n = niuniu.marked.size;
+        box.append(el("button", { class: "btn gold action", "data-action": "swap", onclick: () => { const cards = [...niuniu.marked]; niuniu.marked = new Set(); act({ type: "swap", cards }); }, text: n ? `${t("swap")} ${n}` : t("keep_all") }));
+      } else if (spec.type === "bid") box.append(choiceButtons(spec, "multiple", t("bid"), act));
+      else if (spec.type === "bet") box.append(choiceButtons(spec, "multiple", t("bet"), act));
+    }
+    return box;
+  },
+  summary(v) {
+    const out = el("div", { class: "row wrap" });
+    for (const s of v.seats || []) out.append(el("span", { class: "small" }, `${s.id}${s.is_banker ? "(庄)" : ""}: `, cardRow(s.cards || [], 0, "tiny"), ` ${s.settlement ? signed(s.settlement.net) : ""}`));
+    return out;
+  },
+};
+
+// ================================================================== Tien Gow 打天九
+const tiengow = {
+  selected: new Set(),
+  seat(st, seat) {
+    const v = st.round && st.round.view;
+    if (!v || !v.hand_counts) return null;
+    return el("div", { class: "seat-info" },
+      v.banker === seat ? badge(`${t("banker")} · ${t("streak")} ${v.banker_streak}`, "banker") : null,
+      badge(`${v.dong[seat] || 0} ${t("dong")}`, "dong"),
+      el("span", { class: "tile-backs" }, Array.from({ length: v.hand_counts[seat] || 0 }, () => el("i", { class: "tb" }))));
+  },
+  center(st) {
+    const v = st.round.view;
+    const wrap = el("div", { class: "tg-table" });
+    wrap.append(el("div", { class: "pg-meta" },
+      badge(`${t("banker")}: ${seatName(v.banker)} · ${t("streak")} ${v.banker_streak} · ×${v.multiplier}`, "banker"),
+      v.trick ? badge(`${t("trick")} ${v.trick.number}${v.last_trick ? " · 结" : ""}`) : null,
+      v.turn ? badge(`${t("waiting_for")} ${seatName(v.turn)}`, "live") : null));
+    const trick = el("div", { class: "tg-trick" });
+    const entries = (v.trick && v.trick.entries) || [];
+    for (const e of entries) {
+      const best = v.trick.best === e.seat;
+      trick.append(el("div", { class: `tg-play ${best ? "best" : ""} ${e.action}`, "data-seat": e.seat },
+        el("div", { class: "label", text: seatName(e.seat) }),
+        el("div", { class: "tile-row" }, e.action === "discard"
+          ? (e.tiles ? e.tiles.map((x) => tileEl(x, "small facedown-own")) : Array.from({ length: e.count }, () => tileEl(null, "small")))
+          : e.tiles.map((x) => tileEl(x, "small"))),
+        e.play ? el("div", { class: "hand-name", text: `${e.play.name || ""} ${LANG === "zh" ? e.play.kind_zh || "" : e.play.kind || ""}` }) : el("div", { class: "muted small", text: t("discard") })));
+    }
+    if (!entries.length && v.tricks && v.tricks.length) {
+      const last = v.tricks[v.tricks.length - 1];
+      trick.append(el("div", { class: "muted small", text: `${t("trick")} ${last.number}: ${seatName(last.winner)} +${last.dong} ${t("dong")}` }));
+    }
+    wrap.append(trick);
+    if (v.zun && v.zun.length) wrap.append(el("div", { class: "small" }, v.zun.map((z) => badge(`${z.name} ${seatName(z.seat)} +${z.units}`, "zun"))));
+    if (v.result) wrap.append(tiengow.breakdown(v));
+    return wrap;
+  },
+  breakdown(v) {
+    const r = v.result;
+    const box = el("div", { class: "tg-result" }, el("h4", { text: `${t("breakdown")} — ${seatName(r.winner)} 结` }));
+    const tbl = el("table", { class: "breakdown" });
+    tbl.append(el("tr", {}, el("th", { text: "" }), el("th", { text: t("dong") }), el("th", { text: t("net") })));
+    for (const s of v.seats) tbl.append(el("tr", {}, el("td", { text: seatName(s) }), el("td", { text: (r.dong || v.dong)[s] }), el("td", { class: r.net[s] > 0 ? "pos" : r.net[s] < 0 ? "neg" : "", text: signed(r.net[s]) })));
+    box.append(tbl);
+    if (r.breakdown) box.append(el("pre", { class: "small mono breakdown-raw", text: typeof r.breakdown === "string" ? r.breakdown : JSON.stringify(r.breakdown, null, 1).slice(0, 800) }));
+    return box;
+  },
+  mine(st) {
+    const v = st.round.view;
+    if (!v.hand || !v.you) return null;
+    const canPlay = st.legal.length > 0;
+    const ids = new Set(v.hand.map((x) => x.id));
+    for (const id of [...tiengow.selected]) if (!ids.has(id)) tiengow.selected.delete(id);
+    const row = el("div", { class: "tile-row mine" });
+    for (const x of v.hand) {
+      const node = tileEl({ pips: x.tile, zh: x.name }, (tiengow.selected.has(x.id) ? "selected " : "") + (canPlay ? "clickable" : ""));
+      node.dataset.id = x.id;
+      if (canPlay) node.addEventListener("click", () => { if (tiengow.selected.has(x.id)) tiengow.selected.delete(x.id); else tiengow.selected.add(x.id); renderTable(); });
+      row.append(node);
+    }
+    return el("div", { class: "tg-mine" }, row, el("div", { class: "small muted", text: `${t("dong")}: ${v.dong[v.you] || 0} · ${v.tricks ? v.tricks.length : 0} ${t("tricks").toLowerCase()}` }));
+  },
+  actions(st, act) {
+    const picked = [...tiengow.selected];
+    const size = st.round.view.trick && st.round.view.trick.size;
+    const box = el("div", { class: "action-bar", "data-size": size || 1 });
+    box.append(el("span", { class: "muted small", text: size ? `${picked.length}/${size} ${t("selected")}` : `${picked.length} ${t("selected")}` }));
+    for (const spec of st.legal) {
+      box.append(el("button", {
+        class: "btn action " + (spec.type === "play" ? "gold" : "ghost"), "data-action": spec.type,
+        disabled: picked.length ? null : true,
+        onclick: () => { tiengow.selected = new Set(); act({ type: spec.type, tiles: picked }); }, text: t(spec.type),
+      }));
+    }
+    return box;
+  },
+  summary(v) {
+    if (!v.result) return el("span");
+    return el("div", { class: "small" }, `结 ${v.result.winner} · `, v.seats.map((s) => `${s} ${(v.result.dong || v.dong)[s]}栋 ${signed(v.result.net[s])}`).join(" · "));
+  },
+};
+
+// ================================================================== Hold'em Bonus 德州扑克
+const holdem = {
+  center(st) {
+    const v = st.round.view;
+    const wrap = el("div", { class: "he-table" });
+    const dealer = v.dealer || {};
+    wrap.append(el("div", { class: "pd-banker" }, el("div", { class: "label", text: t("dealer") }), cardRow(dealer.cards, dealer.cards ? 0 : 2, "small"), dealer.hand ? el("div", { class: "hand-name", text: handLabel(dealer.hand) }) : null));
+    wrap.append(el("div", { class: "he-board" }, cardRow(v.board || [], 0), Array.from({ length: Math.max(0, 5 - (v.board || []).length) }, () => el("div", { class: "card slot" }))));
+    const hands = el("div", { class: "pg-hands" });
+    for (const s of v.seats || v.players || []) {
+      hands.append(el("div", { class: `pg-hand ${s.id === v.you ? "me" : ""}`, "data-seat": s.id },
+        el("div", { class: "label", text: seatName(s.id) }),
+        cardRow(s.cards || s.hole || null, (s.cards || s.hole) ? 0 : 2, "small"),
+        s.bets ? el("div", { class: "small" }, Object.entries(s.bets).filter(([, a]) => a).map(([k, a]) => el("span", { class: "bet-tag" }, `${k} `, chipEl(a, "mine")))) : null,
+        s.hand ? el("div", { class: "hand-name", text: handLabel(s.hand) }) : null,
+        s.net !== null && s.net !== undefined ? el("b", { class: s.net > 0 ? "pos" : s.net < 0 ? "neg" : "", text: signed(s.net) }) : null));
+    }
+    wrap.append(hands);
+    return wrap;
+  },
+  actions(st, act) { return genericActions(st, act); },
+  side(st) {
+    const v = st.round && st.round.view;
+    if (!v) return null;
+    const pool = v.pool !== undefined ? v.pool : v.jackpot;
+    if (pool === undefined || pool === null) return null;
+    const amount = typeof pool === "object" ? pool.balance ?? pool.amount ?? JSON.stringify(pool) : pool;
+    return el("div", { class: "pool" }, el("h4", { text: t("pool") }), el("div", { class: "pool-amount", text: money(amount) }));
+  },
+};
+
+// ================================================================== fallback and test game
+function genericActions(st, act) {
+  const box = el("div", { class: "action-bar" });
+  for (const spec of st.legal) {
+    if (spec.choices) { box.append(choiceButtons(spec, spec.field || "multiple", t(spec.type), act)); continue; }
+    if (spec.min !== undefined && spec.max !== undefined) {
+      const input = el("input", { type: "number", min: spec.min, max: spec.max, value: spec.min, class: "amount-input", "data-action-input": spec.type });
+      box.append(el("span", { class: "action-group" }, input, el("button", { class: "btn gold action", "data-action": spec.type, onclick: () => act({ type: spec.type, amount: parseInt(input.value, 10) }), text: t(spec.type) })));
+      continue;
+    }
+    box.append(el("button", { class: "btn action", "data-action": spec.type, onclick: () => act({ type: spec.type }), text: t(spec.type) }));
+  }
+  return box;
+}
+
+const generic = {
+  center(st) {
+    const v = st.round.view;
+    const box = el("div", { class: "generic" }, badge(phaseLabel(v.phase || st.round.phase)));
+    if (v.cards && typeof v.cards === "object" && !Array.isArray(v.cards)) {
+      const hands = el("div", { class: "pg-hands" });
+      for (const [seat, c] of Object.entries(v.cards)) {
+        const list = Array.isArray(c) ? c : c ? [c] : null;
+        hands.append(el("div", { class: "pg-hand", "data-seat": seat }, el("div", { class: "label", text: seatName(seat) }), cardRow(list, list ? 0 : 1)));
+      }
+      box.append(hands);
+    }
+    if (v.bets) box.append(el("div", { class: "small" }, Object.entries(v.bets).map(([s, a]) => el("span", { class: "bet-tag" }, `${seatName(s)} `, chipEl(a)))));
+    return box;
+  },
+  actions(st, act) { return genericActions(st, act); },
+};
+
+const RENDERERS = { pokdeng, paigow, niuniu, tiengow, "holdem-bonus": holdem, toy: generic, default: generic };

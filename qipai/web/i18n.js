@@ -1,0 +1,83 @@
+// UI text in Chinese and English. `t(key)` returns the current language's text.
+"use strict";
+
+const I18N = {
+  zh: {
+    welcome: "欢迎来到棋牌室", welcome_sub: "博丁、抢庄牌九、德州扑克、换牌牛牛、打天九 —— 与朋友或机器人对战。",
+    username: "用户名", password: "密码", login: "登录", signup: "注册", logout: "退出",
+    deposit: "充值", deposit_sub: "演示筹码：选择金额。", amount: "金额", cancel: "取消",
+    history: "牌局记录", lobby: "大厅", lobby_sub: "选择游戏：快速开始会为你找一张热闹的牌桌，空位由机器人补齐。",
+    open_tables: "开放的牌桌", quick_start: "快速开始", new_table: "开新桌", join: "加入", watch: "观看",
+    seats: "座位", humans: "玩家", bots: "机器人", playing: "进行中", waiting: "等待中",
+    back_lobby: "← 大厅", fill_bots: "机器人补位", sit: "坐下", leave: "离座",
+    balances: "余额", results: "结果", fairness: "公平性", log: "牌桌记录",
+    buy_in: "买入", buyin_sub: "从钱包换筹码到牌桌；离座时自动返还。",
+    wallet: "钱包", stack: "筹码", commitment: "承诺 (SHA-256)", seed: "种子", verified: "已验证 ✓",
+    not_verified: "验证失败 ✗", seed_later: "本轮结束后公开", round: "局", phase: "阶段",
+    your_turn: "轮到你了", waiting_for: "等待", next_round: "下一局", seconds: "秒",
+    win: "赢", lose: "输", tie: "和", net: "净输赢", banker: "庄", player: "闲",
+    you: "你", empty: "空位", no_tables: "还没有牌桌 —— 点快速开始。", none_yet: "暂无",
+    bet: "下注", bid: "抢庄", done: "确认", clear: "清除", swap: "换牌", keep_all: "不换",
+    reveal: "开牌", play: "出牌", discard: "垫牌", stand: "停牌", fold: "弃牌", check: "过牌",
+    no_bid: "不抢", multiple: "倍数", hint: "换牌建议", expected: "期望倍数",
+    road: "牌路", pool: "奖池", shoe: "牌靴", cards_left: "剩余牌",
+    trick: "本墩", tricks: "已完成", dong: "栋", streak: "连庄", discards: "垫牌（暗）",
+    breakdown: "结算明细", units: "单位", hand: "手牌", zun: "尊",
+    connected: "已连接", reconnecting: "重新连接中…", spectating: "观战中",
+    phase_betting: "下注", phase_finished: "已结束", phase_bid: "抢庄", phase_bet: "下注",
+    phase_reveal: "开牌", phase_swap: "换牌", phase_play: "出牌", phase_preflop: "翻牌前",
+    phase_flop: "翻牌", phase_turn: "转牌", phase_river: "河牌", phase_decision: "决策",
+    select_tiles: "选择要出的牌", chip: "筹码", spot: "位置", pair: "对子",
+    verify: "验证", start_in: "秒后开始下一局", dealer: "庄家", total: "合计",
+    confirm: "确认", selected: "已选", tiles_left: "剩余牌",
+  },
+  en: {
+    welcome: "Welcome to the card room", welcome_sub: "Pok Deng, Pai Gow, Hold'em Bonus, Niu Niu and Tien Gow — against friends or bots.",
+    username: "Username", password: "Password", login: "Sign in", signup: "Create account", logout: "Sign out",
+    deposit: "Deposit", deposit_sub: "Demo money: choose an amount.", amount: "Amount", cancel: "Cancel",
+    history: "History", lobby: "Lobby", lobby_sub: "Pick a game: quick start seats you at a lively table and fills empty seats with bots.",
+    open_tables: "Open tables", quick_start: "Quick start", new_table: "New table", join: "Join", watch: "Watch",
+    seats: "Seats", humans: "players", bots: "bots", playing: "playing", waiting: "waiting",
+    back_lobby: "← Lobby", fill_bots: "Fill seats with bots", sit: "Sit down", leave: "Stand up",
+    balances: "Balances", results: "Results", fairness: "Fairness", log: "Table log",
+    buy_in: "Buy-in", buyin_sub: "Chips from your wallet to the table; they return when you stand up.",
+    wallet: "Wallet", stack: "Stack", commitment: "Commitment (SHA-256)", seed: "Seed", verified: "verified ✓",
+    not_verified: "does not match ✗", seed_later: "revealed when the deal ends", round: "Round", phase: "Phase",
+    your_turn: "Your turn", waiting_for: "Waiting for", next_round: "Next round", seconds: "s",
+    win: "win", lose: "lose", tie: "tie", net: "Net", banker: "Banker", player: "Player",
+    you: "you", empty: "empty", no_tables: "No tables yet — press Quick start.", none_yet: "none yet",
+    bet: "Bet", bid: "Bid", done: "Done", clear: "Clear", swap: "Swap", keep_all: "Keep all",
+    reveal: "Reveal", play: "Play", discard: "Discard", stand: "Stand", fold: "Fold", check: "Check",
+    no_bid: "No bid", multiple: "Multiple", hint: "Swap advisor", expected: "expected multiple",
+    road: "Road", pool: "Jackpot pool", shoe: "Shoe", cards_left: "cards left",
+    trick: "Trick", tricks: "Tricks", dong: "dong", streak: "streak", discards: "discards (face down)",
+    breakdown: "Scoring", units: "units", hand: "Hand", zun: "Zun",
+    connected: "connected", reconnecting: "reconnecting…", spectating: "spectating",
+    phase_betting: "betting", phase_finished: "finished", phase_bid: "bid for banker", phase_bet: "bet",
+    phase_reveal: "reveal", phase_swap: "swap", phase_play: "play", phase_preflop: "pre-flop",
+    phase_flop: "flop", phase_turn: "turn", phase_river: "river", phase_decision: "decision",
+    select_tiles: "Select tiles to play", chip: "Chip", spot: "Spot", pair: "Pair",
+    verify: "Verify", start_in: "s to the next round", dealer: "Dealer", total: "Total",
+    confirm: "Confirm", selected: "selected", tiles_left: "tiles left",
+  },
+};
+
+let LANG = localStorage.getItem("qipai.lang") || "zh";
+
+function t(key) {
+  return (I18N[LANG] && I18N[LANG][key]) || I18N.en[key] || key;
+}
+
+function setLang(lang) {
+  LANG = lang;
+  localStorage.setItem("qipai.lang", lang);
+  document.documentElement.lang = lang;
+  document.querySelectorAll("[data-i18n]").forEach((el) => { el.textContent = t(el.dataset.i18n); });
+  const b = document.getElementById("btn-lang");
+  if (b) b.textContent = lang === "zh" ? "EN" : "中文";
+}
+
+function gameTitle(info) {
+  if (!info) return "";
+  return LANG === "zh" ? `${info.zh} · ${info.en}` : `${info.en} · ${info.zh}`;
+}
