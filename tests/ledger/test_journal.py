@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterator
 
 import pytest
@@ -179,7 +180,7 @@ def test_recall_last_rounds_as_the_player_saw_them(funded: Ledger) -> None:
     recalled = funded.recall("alice", limit=10)
     assert [r["round_id"] for r in recalled] == [rid for rid, _ in reversed(played)][:10]
     assert len(funded.recall("alice", limit=50)) == 12
-    for item, (rid, round_) in zip(recalled, reversed(played)):
+    for item, (_, round_) in zip(recalled, list(reversed(played))[:10], strict=True):
         bet = round_.bets["P1"]
         assert item["seat"] == "P1" and item["game"] == "coin" and item["status"] == "settled"
         assert item["actions"] == [{"type": "bet", "amount": bet}]
@@ -191,6 +192,6 @@ def test_recall_last_rounds_as_the_player_saw_them(funded: Ledger) -> None:
         assert item["commission"] == round_.result().net("commission")
         assert item["seed"] is not None and item["details"]["bets"]["P1"] == bet
     # balances chain from one round to the next
-    for newer, older in zip(recalled, recalled[1:]):
+    for newer, older in itertools.pairwise(recalled):
         assert newer["start_balance"] == older["end_balance"]
     assert funded.recall("nobody") == []
