@@ -140,6 +140,11 @@ class PokDengConfig:
         return (win.numerator, win.denominator), (double.numerator, double.denominator)
 
     @cached_property
+    def spot_holds(self) -> dict[str, int]:
+        """spot → what a unit bet takes: 2 (stake + hold) on positions, 1 on pair bets."""
+        return {spot: 1 if kind == "pair" else 2 for spot, (kind, _) in self.spots.items()}
+
+    @cached_property
     def spot_limits(self) -> dict[str, Limits]:
         return {spot: self.limits[kind] for spot, (kind, _) in self.spots.items()}
 

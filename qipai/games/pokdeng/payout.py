@@ -219,7 +219,6 @@ def settle_bets(
     Same results as `settle_bet` on each bet (tested), through the precomputed rule tables."""
     tables = rule_tables(config)
     banker = hands[BANKER].klass
-    klass = {name: h.klass for name, h in hands.items()}
     bets = tuple(bets)
     rules: list[SpotRule] = []
     bet_nets: list[int] = []
@@ -227,7 +226,7 @@ def settle_bets(
     rounding = 0
     for bet in bets:
         table, about = tables[bet.spot]
-        rule = table[klass[about]][banker]
+        rule = table[hands[about].klass][banker]
         assert rule is not None
         win, rest = divmod(bet.amount * rule.num, rule.den)
         rules.append(rule)

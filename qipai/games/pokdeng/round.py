@@ -63,6 +63,7 @@ from qipai.core.protocol import (
     ActionSpec,
     Event,
     NextRound,
+    RecordedAction,
     Round,
     RoundResult,
     Seat,
@@ -70,12 +71,11 @@ from qipai.core.protocol import (
 from qipai.core.rng import Rng
 from qipai.games.pokdeng.config import BANKER, CARDS_PER_ROUND, POSITIONS, SPOTS, PokDengConfig
 from qipai.games.pokdeng.hands import _HAND_TABLE, Hand
-from qipai.games.pokdeng.payout import HOLD, Bet, Settlement, settle_bets
+from qipai.games.pokdeng.payout import Bet, Settlement, settle_bets
 from qipai.games.pokdeng.road import Road, RoadRow, check_road_code, row_code
 
 BETTING: Final = "betting"
 FINISHED: Final = "finished"
-DEAL_ORDER: Final = (*POSITIONS, BANKER)  # RULES.md §1: P1, P2, P3, P4, P5, Banker, twice
 _ALL_SPOTS: Final = frozenset(SPOTS["banker-player"])
 
 # ----- the shoe cache ---------------------------------------------------------------------------
@@ -160,7 +160,10 @@ class PokDengRound(Round[PokDengConfig]):
         super().__init__(config, seats)
         self._stacks: dict[str, int] = {}
         for seat in self.seats:
-            self._stacks[seat.id] = require_amount(seat.stack, f"stack of {seat.id!r}")
+            stack = seat.stack
+            if type(stack) is not int or stack < 0:
+                require_amount(stack, f"stack of {seat.id!r}")  # raises the typed error
+            self._stacks[seat.id] = stack
         self._cards, self._ids, behind = shoe
         self._cut_index = len(self._cards) - behind  # the cut card lies before this index
         self._position = position
@@ -250,12 +253,25 @@ class PokDengRound(Round[PokDengConfig]):
 
     # ----- moves ----------------------------------------------------------------------------
     def act(self, seat: str, action: Mapping[str, Any]) -> list[Event]:
-        if self._phase != BETTING and seat in self._stacks:
+        """The protocol's `act` (validate fully, then apply, then log), with Pok Deng's own
+        wording for a bet after the countdown; written out to keep the simulator's path short."""
+        if (type(action) is not dict and not isinstance(action, Mapping)) or type(
+            action.get("type")
+        ) is not str:
+            raise InvalidInput("an action is an object with a string 'type'")
+        if seat not in self._stacks:
+            raise OutOfTurn(f"seat {seat!r} is not in this round")
+        if self._phase != BETTING:
             raise WrongPhase("betting is closed: the countdown has ended and the cards are dealt")
-        return super().act(seat, action)
+        events = self._apply(seat, self._check(seat, action))
+        logged = dict(action)
+        if type(logged.get("bets")) is list:  # copy the chips too: the log must not change later
+            logged["bets"] = [dict(chip) for chip in logged["bets"]]
+        self.log.append(RecordedAction(seat, logged))
+        return events
 
     def _parse_chips(self, raw: object) -> tuple[str, int]:
-        if not isinstance(raw, Mapping):
+        if type(raw) is not dict and not isinstance(raw, Mapping):
             raise InvalidInput("a bet is an object {'spot': …, 'amount': …}")
         spot = raw.get("spot")
         amount = raw.get("amount")
@@ -269,35 +285,48 @@ class PokDengRound(Round[PokDengConfig]):
             raise IllegalAction(f"spot {spot!r} is not on a {self.config.mode} table")
         return spot, require_amount(amount, f"amount on {spot}", positive=True)
 
-    def _check_bets(self, seat: str, chips: list[tuple[str, int]]) -> list[tuple[str, int]]:
-        """Validate chips as if placed in order: spot limits on the totals, then the balance."""
-        added: dict[str, int] = {}
-        need = 0
+    def _check_bets(self, seat: str, raw: list[Any]) -> tuple[list[Any], int, dict[str, int]]:
+        """Validate chips as if placed in order: each chip well-formed and on this table's
+        spots, each spot's new total within its limits, stake + hold within the balance.
+        Returns (the chips, what they take, each touched spot's new total)."""
         config = self.config
-        for spot, amount in chips:
-            added[spot] = added.get(spot, 0) + amount
-            need += HOLD[config.spots[spot][0]] * amount
-        for spot, extra in added.items():
+        spots = config.spots
+        holds = config.spot_holds
+        totals: dict[str, int] = {}
+        need = 0
+        for chip in raw:
+            if type(chip) is dict:  # the common case, checked inline (extra keys are ignored)
+                spot = chip.get("spot")
+                amount = chip.get("amount")
+                if not (type(spot) is str and spot in spots and type(amount) is int and amount > 0):
+                    spot, amount = self._parse_chips(chip)
+            else:
+                spot, amount = self._parse_chips(chip)
+            if spot in totals:
+                totals[spot] += amount
+            else:
+                bet = self._bets.get((seat, spot))
+                totals[spot] = amount + (bet.amount if bet else 0)
+            need += holds[spot] * amount
+        for spot, total in totals.items():
             limits = config.spot_limits[spot]
-            bet = self._bets.get((seat, spot))
-            total = (bet.amount if bet else 0) + extra
             if total < limits.min:
                 raise IllegalAction(f"{spot}: {total} is under the table minimum {limits.min}")
             if total > limits.max:
                 raise IllegalAction(f"{spot}: {total} is over the table maximum {limits.max}")
-        available = self.available(seat)
+        available = self._stacks[seat] - self._taken[seat]
         if need > available:
             raise IllegalAction(
                 f"the bet needs {need} (stake + hold) but only {available} is available"
             )
-        return chips
+        return raw, need, totals
 
     def _check(self, seat: str, action: Mapping[str, Any]) -> tuple[str, Any, bool]:
         kind = action["type"]
         if seat in self._done:
             raise IllegalAction(f"{seat} has confirmed their bets for this round")
         if kind == "bet":
-            return "bet", self._check_bets(seat, [self._parse_chips(action)]), False
+            return "bet", self._check_bets(seat, [action]), False
         if kind == "bets":
             raw = action.get("bets")
             if not isinstance(raw, list):
@@ -305,8 +334,7 @@ class PokDengRound(Round[PokDengConfig]):
             done = action.get("done", False)
             if not isinstance(done, bool):
                 raise InvalidInput("'done' is true or false")
-            chips = [self._parse_chips(r) for r in raw]
-            return "bet", self._check_bets(seat, chips), done
+            return "bet", self._check_bets(seat, raw), done
         if kind == "clear":
             spot = action.get("spot")
             if spot is not None and (not isinstance(spot, str) or spot not in self.config.spots):
@@ -324,26 +352,17 @@ class PokDengRound(Round[PokDengConfig]):
         kind, payload, done = checked
         events: list[Event] = []
         if kind == "bet":
-            spots = self.config.spots
+            _, need, totals = payload
             bets = self._bets
-            taken = 0
-            for spot, amount in payload:
-                key = (seat, spot)
-                old = bets.get(key)
-                bets[key] = Bet(f"{seat}:{spot}", seat, spot, amount + (old.amount if old else 0))
-                taken += HOLD[spots[spot][0]] * amount
-            self._taken[seat] += taken
-            events.append(
-                Event(
-                    "bets",
-                    {"player": seat, "bets": [{"spot": s, "amount": a} for s, a in payload]},
-                )
-            )
+            for spot, total in totals.items():
+                bets[seat, spot] = Bet(f"{seat}:{spot}", seat, spot, total)
+            self._taken[seat] += need
+            events.append(Event("bets", {"player": seat, "totals": totals, "taken": need}))
         elif kind == "clear":
             keys = [k for k in self._bets if k[0] == seat and (payload is None or k[1] == payload)]
             for key in keys:
                 amount = self._bets.pop(key).amount
-                self._taken[seat] -= HOLD[self.config.spots[key[1]][0]] * amount
+                self._taken[seat] -= self.config.spot_holds[key[1]] * amount
             events.append(Event("clear", {"player": seat, "spots": [k[1] for k in keys]}))
         if done:
             self._done.add(seat)
@@ -359,22 +378,29 @@ class PokDengRound(Round[PokDengConfig]):
     def _deal(self) -> list[Event]:
         """Burn one card, deal P1–P5 and the banker one card each, twice; settle."""
         p = self._position
-        ids = self._ids
-        # RULES.md §1: burn one card face down, then one card each to P1, P2, P3, P4, P5, Banker,
-        # then a second card in the same order (12 cards).
+        # RULES.md §1: burn one card face down (index p), then one card each to P1, P2, P3, P4,
+        # P5, Banker, then a second card in the same order (12 cards).
+        c = self._ids[p + 1 : p + 13]
+        t = _HAND_TABLE
         hands = {
-            name: _HAND_TABLE[ids[p + 1 + i] * 52 + ids[p + 7 + i]]
-            for i, name in enumerate(DEAL_ORDER)
+            "P1": t[c[0] * 52 + c[6]],
+            "P2": t[c[1] * 52 + c[7]],
+            "P3": t[c[2] * 52 + c[8]],
+            "P4": t[c[3] * 52 + c[9]],
+            "P5": t[c[4] * 52 + c[10]],
+            BANKER: t[c[5] * 52 + c[11]],
         }
         self._hands = hands
         self._phase = FINISHED
-        self._settlement = settle_bets(self.config, self._bets.values(), hands)
+        settlement = self._settlement = settle_bets(self.config, self._bets.values(), hands)
         self._row = row_code(hands)
-        cards = {name: h.card_text for name, h in hands.items()}
-        return [
-            Event("deal", {"burned": 1, "cards": cards, "last_round": self.cut_card_out}),
-            Event("settled", {"nets": dict(self._settlement.nets)}),
-        ]
+        data = {
+            "burned": 1,
+            "cards": {name: h.text for name, h in hands.items()},
+            "last_round": p + CARDS_PER_ROUND > self._cut_index,
+            "nets": dict(settlement.nets),
+        }
+        return [Event("deal", data)]
 
     # ----- output ---------------------------------------------------------------------------
     @property
