@@ -99,7 +99,7 @@ def _bot_factory(game: str) -> tuple[tuple[str, ...], BotFactory]:
             and isinstance(getattr(obj, "name", None), str)
         ]
         found.sort(key=lambda c: "random" not in c.__name__.lower())  # the random bot first
-        bots = {c.name: c for c in found}
+        bots = {str(getattr(c, "name")): c for c in found}  # noqa: B009
     if not bots:
         return ("random",), lambda level: GenericBot()
     levels = tuple(bots)

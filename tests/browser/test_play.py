@@ -3,6 +3,7 @@ plays a full round by clicking, and sees the result and the balance change."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import time
 import urllib.request
@@ -12,7 +13,7 @@ from typing import Any
 import pytest
 from roomserver import OUT, Server
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 
 def games_available(server: Server) -> set[str]:
@@ -55,10 +56,8 @@ def play_step(page: Any, game: str) -> None:
     that finds its button gone is simply retried on the next pass)."""
     from playwright.sync_api import Error as PlaywrightError
 
-    try:
+    with contextlib.suppress(PlaywrightError):
         _play_step(page, game)
-    except PlaywrightError:
-        pass
 
 
 def _play_step(page: Any, game: str) -> None:

@@ -1,0 +1,148 @@
+"""kill -9 a real server mid-round; on restart the round resumes from its journal with the same
+seed and deal (the players' private views come back), and settles correctly."""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from websockets.sync.client import connect
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "browser"))
+from roomserver import ROOT, Server
+
+from qipai.core.rng import verify
+
+TOY_ENV = {
+    "QIPAI_EXTRA_GAMES": "helpers",
+    "PYTHONPATH": str(ROOT / "tests" / "tables"),
+    "QIPAI_BOT_DELAY": "0.1",
+    "QIPAI_BETWEEN_ROUNDS": "30",
+}
+
+
+def until(ws: Any, pred: Any, limit: float = 60.0) -> dict[str, Any]:
+    end = time.time() + limit
+    while time.time() < end:
+        msg = json.loads(ws.recv(timeout=max(0.1, end - time.time())))
+        if pred(msg):
+            return msg  # type: ignore[no-any-return]
+    raise AssertionError("message never came")
+
+
+@pytest.mark.slow
+def test_kill_9_mid_round_then_resume(tmp_path: Path) -> None:
+    server = Server(tmp_path / "room.db", TOY_ENV)
+    server.start()
+    try:
+        http = httpx.Client(base_url=server.url, timeout=60)
+        tokens = {}
+        for name in ("alice", "bob"):
+            r = http.post("/api/signup", json={"username": name, "password": "secret-pw"})
+            tokens[name] = r.json()["token"]
+            auth = {"Authorization": f"Bearer {tokens[name]}"}
+            http.post("/api/wallet/deposit", json={"amount": 1000}, headers=auth)
+        alice = {"Authorization": f"Bearer {tokens['alice']}"}
+        bob = {"Authorization": f"Bearer {tokens['bob']}"}
+        tid = http.post(
+            "/api/tables", json={"game": "toy", "config": {"bet_s": 120}}, headers=alice
+        ).json()["id"]
+        http.post(f"/api/tables/{tid}/sit", json={"buy_in": 100}, headers=alice)
+        http.post(f"/api/tables/{tid}/sit", json={"buy_in": 100}, headers=bob)
+        ws_url = server.url.replace("http", "ws")
+        with connect(f"{ws_url}/ws?token={tokens['alice']}") as ws:
+            ws.send(json.dumps({"type": "subscribe", "table_id": tid}))
+            before = until(ws, lambda m: m["type"] == "state" and m["legal"])
+            ws.send(
+                json.dumps(
+                    {
+                        "type": "action",
+                        "table_id": tid,
+                        "client_id": "a-1",
+                        "action": {"type": "bet", "amount": 7},
+                    }
+                )
+            )
+            until(ws, lambda m: m["type"] == "ack")
+        round_id = before["round"]["round_id"]
+        my_card = before["round"]["view"]["cards"]["A"]
+        commitment = before["round"]["commitment"]
+        server.kill9()
+
+        server.start()
+        http = httpx.Client(base_url=server.url, timeout=60)
+        with (
+            connect(f"{ws_url}/ws?token={tokens['alice']}") as wa,
+            connect(f"{ws_url}/ws?token={tokens['bob']}") as wb,
+        ):
+            wa.send(json.dumps({"type": "subscribe", "table_id": tid}))
+            wb.send(json.dumps({"type": "subscribe", "table_id": tid}))
+            back = until(wa, lambda m: m["type"] == "state" and m["round"] is not None)
+            # the same round, the same deal, alice's journaled bet, her private view back
+            assert back["round"]["round_id"] == round_id
+            assert back["round"]["commitment"] == commitment
+            assert back["round"]["view"]["cards"]["A"] == my_card
+            assert back["round"]["view"]["cards"]["B"] is None
+            assert back["round"]["view"]["bets"] == {"A": 7}
+            # a retry of the journaled action is recognised after the restart
+            wa.send(
+                json.dumps(
+                    {
+                        "type": "action",
+                        "table_id": tid,
+                        "client_id": "a-1",
+                        "action": {"type": "bet", "amount": 7},
+                    }
+                )
+            )
+            assert until(wa, lambda m: m["type"] == "ack")["duplicate"] is True
+            wb.send(
+                json.dumps(
+                    {
+                        "type": "action",
+                        "table_id": tid,
+                        "client_id": "b-1",
+                        "action": {"type": "bet", "amount": 3},
+                    }
+                )
+            )
+            until(wb, lambda m: m["type"] == "ack")
+            for ws, seat in ((wa, "A"), (wb, "B")):
+                state = until(
+                    ws,
+                    lambda m, s=seat: (
+                        m["type"] == "state" and m["round"] and m["round"]["awaiting"] == [s]
+                    ),
+                    30,
+                )
+                ws.send(
+                    json.dumps(
+                        {
+                            "type": "action",
+                            "table_id": tid,
+                            "client_id": f"{seat}-stand",
+                            "action": {"type": "stand"},
+                        }
+                    )
+                )
+                assert state["round"]["round_id"] == round_id
+            done = until(
+                wa,
+                lambda m: (
+                    m["type"] == "state" and m["result"] and m["result"]["round_id"] == round_id
+                ),
+            )
+        nets = done["result"]["nets"]
+        assert sorted(nets.values()) in ([-7, 7], [-3, 3])
+        detail = http.get(f"/api/rounds/{round_id}", headers=alice).json()
+        assert detail["status"] == "settled" and detail["commitment"] == commitment
+        assert detail["seed"] and verify(detail["seed"], commitment)
+        me = http.get("/api/me", headers=alice).json()
+        assert me["tables"][0]["stack"] == 100 + nets["A"]
+    finally:
+        server.stop()
