@@ -26,6 +26,7 @@ from qipai.games.niuniu.hands import (
     key_of,
     keys_of,
     points,
+    rank_type_table,
     type_counts,
 )
 
@@ -264,3 +265,14 @@ def test_exhaustive_classification_and_strict_comparison() -> None:
     assert np.array_equal(code[~bomb], niu[~bomb].max(axis=1))
     assert ((rank[bomb] == core_rank[bomb][:, None]).sum(axis=1) == 4).all()
     assert np.array_equal(keys, all_hand_keys())
+
+
+def test_rank_table_ignores_card_order() -> None:
+    # The advisor indexes the rank table with kept ranks first, new ranks after: every order of
+    # the same five ranks must give the same type (the exhaustive test covers sorted orders).
+    table = rank_type_table()
+    index = np.arange(13**5)
+    digits = np.stack([(index // 13 ** (4 - i)) % 13 for i in range(5)], axis=1)
+    ordered = np.sort(digits, axis=1)
+    sorted_index = sum(ordered[:, i] * 13 ** (4 - i) for i in range(5))
+    assert np.array_equal(table, table[sorted_index])

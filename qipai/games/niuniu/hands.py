@@ -223,15 +223,23 @@ _CARD_RANK = np.array([niu_rank(Card.from_id(i)) for i in range(DECK)], np.int64
 _CARD_CODE = np.array([card_code(Card.from_id(i)) for i in range(DECK)], np.int64)
 
 
-def _rank_types(r: npt.NDArray[np.int64]) -> npt.NDArray[np.int8]:
-    """Hand types of many rank 5-tuples at once; `r` has shape (5, n), ranks 1..13 (A = 1)."""
-    r = np.sort(r, axis=0)
-    p = np.minimum(r, 10)
-    total = p.sum(axis=0)
+# An optimal 5-input sorting network (9 compare-exchanges), applied to whole columns at once.
+_SORT5 = ((0, 1), (3, 4), (2, 4), (2, 3), (0, 3), (0, 2), (1, 4), (1, 3), (1, 2))
+
+
+def _rank_types(ranks: npt.NDArray[np.int16]) -> npt.NDArray[np.int8]:
+    """Hand types of many rank 5-tuples at once; `ranks` has shape (5, n), ranks 1..13 (A = 1)."""
+    r = [ranks[i].copy() for i in range(5)]
+    for i, j in _SORT5:
+        lo = np.minimum(r[i], r[j])
+        r[j] = np.maximum(r[i], r[j])
+        r[i] = lo
+    p = [np.minimum(x, 10) for x in r]
+    total = p[0] + p[1] + p[2] + p[3] + p[4]
     target = total % 10
     # A bull exists iff two cards sum to the total mod 10 (the other three are then ≡ 0), and
     # every arrangement leaves the same remainder, so the bull number is total mod 10.
-    has_bull = np.zeros(r.shape[1], dtype=bool)
+    has_bull = np.zeros(ranks.shape[1], dtype=bool)
     for i in range(5):
         for j in range(i + 1, 5):
             has_bull |= (p[i] + p[j]) % 10 == target
@@ -255,8 +263,8 @@ def rank_type_table() -> npt.NDArray[np.int8]:
     Any order of the same ranks gives the same entry, so callers need not sort. (Five equal ranks
     cannot be dealt; their entry is unused.)
     """
-    index = np.arange(13**5, dtype=np.int64)
-    ranks = np.stack([(index // 13 ** (4 - i)) % 13 + 1 for i in range(5)])
+    index = np.arange(13**5, dtype=np.int32)
+    ranks = np.stack([(index // 13 ** (4 - i)) % 13 + 1 for i in range(5)]).astype(np.int16)
     out = _rank_types(ranks)
     out.setflags(write=False)
     return out
