@@ -13,7 +13,15 @@ from qipai.core.protocol import Seat
 from qipai.core.rng import Rng
 from qipai.games.pokdeng import PokDengConfig, PokDengRound
 from qipai.games.pokdeng.hands import Hand, evaluate
-from qipai.games.pokdeng.road import Road, RoadCell, RoadRow, road_cell, road_row, row_code
+from qipai.games.pokdeng.road import (
+    Road,
+    RoadCell,
+    RoadRow,
+    road_cell,
+    road_json,
+    road_row,
+    row_code,
+)
 
 
 def h(text: str) -> Hand:
@@ -56,6 +64,7 @@ def test_rows_and_road_round_trip() -> None:
         "pair": True,
     }
     assert Road.decode("").rows == []
+    assert road_json(road.encode()) == road.to_json() and road_json("") == Road().to_json()
     for bad in ("W,W,W,W,W", "W,W,W,W,W,x", "X,W,W,W,W,-", "W,W,W,W,W,-;", 3):
         with pytest.raises(InvalidInput):
             Road.decode(bad)

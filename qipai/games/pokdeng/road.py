@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any, Final
 
 from qipai.core.errors import InvalidInput
@@ -164,3 +165,20 @@ class Road:
             "rows": [r.to_json() for r in self.rows],
             "counts": {p: self.counts(p) for p in POSITIONS},
         }
+
+
+@lru_cache(maxsize=4096)
+def _row_json(code: str) -> dict[str, Any]:
+    return RoadRow.from_code(code).to_json()
+
+
+def road_json(text: str) -> dict[str, Any]:
+    """`Road.decode(text).to_json()` from per-row caches, for views (which are read-only:
+    row objects are shared between views)."""
+    check_road_code(text)
+    rows = [_row_json(code) for code in text.split(";")] if text else []
+    counts = {p: {"win": 0, "lose": 0, "tie": 0} for p in POSITIONS}
+    for row in rows:
+        for position, cell in row["cells"].items():
+            counts[position][cell["result"]] += 1
+    return {"rows": rows, "counts": counts}

@@ -72,7 +72,7 @@ from qipai.core.rng import Rng
 from qipai.games.pokdeng.config import BANKER, CARDS_PER_ROUND, POSITIONS, SPOTS, PokDengConfig
 from qipai.games.pokdeng.hands import _HAND_TABLE, Hand
 from qipai.games.pokdeng.payout import Bet, Settlement, settle_bets
-from qipai.games.pokdeng.road import Road, RoadRow, check_road_code, row_code
+from qipai.games.pokdeng.road import Road, RoadRow, check_road_code, road_json, row_code
 
 BETTING: Final = "betting"
 FINISHED: Final = "finished"
@@ -488,7 +488,10 @@ class PokDengRound(Round[PokDengConfig]):
                 "done": seat in self._done,
                 "bets": {b.spot: b.amount for b in self._bets.values() if b.player == seat},
             }
-        road = self.road
+        if self._row is None:
+            road_text = self._road_code
+        else:
+            road_text = f"{self._road_code};{self._row}" if self._road_code else self._row
         deal: dict[str, Any] = dict.fromkeys(("cards", "hands", "results", "payouts"))
         if self._hands is not None:
             assert self._row is not None and self._settlement is not None
@@ -515,7 +518,7 @@ class PokDengRound(Round[PokDengConfig]):
             "spot_totals": totals,
             "me": me,
             **deal,
-            "road": road.to_json(),
+            "road": road_json(road_text),
             "shoe": {
                 "decks": config.decks,
                 "round": self.round_in_shoe,
