@@ -53,7 +53,7 @@ def check_against_brute_force(hand: list[Card], seen: list[Card], max_new: int) 
 hands4 = st.lists(st.sampled_from(standard_deck()), min_size=4, max_size=12, unique=True)
 
 
-@settings(max_examples=8, deadline=None)
+@settings(max_examples=6, deadline=None)
 @given(hands4)
 def test_advisor_equals_full_enumeration_of_card_subsets(cards: list[Card]) -> None:
     # Up to two swapped cards plus the fifth (≤ 17,296 subsets each) in the default suite.

@@ -302,21 +302,26 @@ def run_random(r: NiuniuRound, data: st.DataObject) -> list[tuple[str | None, di
             assert not strings(view) & hidden_from(r, seat), (seat, r.phase)
         waiting = r.awaiting()
         if not waiting or data.draw(st.integers(0, 5)) == 0:
-            r.expire()
+            events = r.expire()
             steps.append((None, {"type": "expire"}))
-            continue
-        seat = data.draw(st.sampled_from(waiting))
-        spec = r.legal_actions(seat)[0]
-        if spec.type == "swap":
-            cards = data.draw(st.lists(st.sampled_from(spec.options["cards"]), unique=True))
-            action: dict[str, Any] = {"type": "swap", "cards": cards}
         else:
-            action = {
-                "type": spec.type,
-                "multiple": data.draw(st.sampled_from(spec.options["choices"])),
-            }
-        r.act(seat, action)
-        steps.append((seat, action))
+            seat = data.draw(st.sampled_from(waiting))
+            spec = r.legal_actions(seat)[0]
+            if spec.type == "swap":
+                cards = data.draw(st.lists(st.sampled_from(spec.options["cards"]), unique=True))
+                action: dict[str, Any] = {"type": "swap", "cards": cards}
+            else:
+                action = {
+                    "type": spec.type,
+                    "multiple": data.draw(st.sampled_from(spec.options["choices"])),
+                }
+            events = r.act(seat, action)
+            steps.append((seat, action))
+        # Events tell each audience only what it may see by now.
+        for event in events:
+            for viewer in [None, *r.seat_ids()]:
+                if event.visible_to(viewer):
+                    assert not strings(event.to_json()) & hidden_from(r, viewer), event
     for seat in [None, *r.seat_ids()]:
         view = r.view(seat)
         assert all(s["cards"] is not None and len(s["cards"]) == 5 for s in view["seats"])

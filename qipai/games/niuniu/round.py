@@ -54,6 +54,11 @@ A disconnected seat is simply silent: `expire()` applies the defaults above.
     }
 
 Cards are strings like "As", "Td" (`str(Card)`).
+
+Events (`act`/`expire` return them; `to` = the seats that may see a private one):
+`swap_confirmed {seat}` · `swapped {discarded, received, cards}` to the seat only · `swaps
+{swapped: {seat: count}}` · `bid {seat, multiple[, default]}` · `banker {seat, multiple, by}` ·
+`bet {seat, multiple[, default]}` · `reveal {…result details…}` when the round finishes.
 """
 
 from __future__ import annotations
