@@ -176,12 +176,13 @@ def hint(hand: Sequence[Card], seen: Iterable[Card] = (), top: int = 16) -> dict
 def format_table(choices: Sequence[SwapChoice]) -> str:
     """A plain-text table of ranked choices for the `qipai advise niuniu` command."""
     groups: list[tuple[str, tuple[HandType, ...]]] = [
-        ("无牛", (HandType.NO_BULL,)),
-        ("牛1-6 x1", tuple(HandType(n) for n in range(1, 7))),
-        ("牛7-9 x2", (HandType.BULL_7, HandType.BULL_8, HandType.BULL_9)),
-        ("牛牛 x3", (HandType.BULL_BULL,)),
-        ("x4-5", (HandType.FOUR_ROYALS, HandType.FIVE_ROYALS, HandType.BOMB, HandType.FIVE_SMALL)),
+        ("no bull", (HandType.NO_BULL,)),
+        ("bull 1-6", tuple(HandType(n) for n in range(1, 7))),
+        ("bull 7-9", (HandType.BULL_7, HandType.BULL_8, HandType.BULL_9)),
+        ("bull-bull", (HandType.BULL_BULL,)),
+        ("x4/x5", (HandType.FOUR_ROYALS, HandType.FIVE_ROYALS, HandType.BOMB, HandType.FIVE_SMALL)),
     ]
+    # ASCII headers keep the columns aligned in any terminal; the legend below names them in zh.
     header = f"{'#':>2}  {'swap':<14}{'keep':<14}{'E[mult]':>9}" + "".join(
         f"{name:>10}" for name, _ in groups
     )
@@ -195,6 +196,10 @@ def format_table(choices: Sequence[SwapChoice]) -> str:
         lines.append(
             f"{n:>2}  {discard:<14}{keep:<14}{float(choice.expected_multiplier):>9.4f}{cells}"
         )
+    lines.append(
+        "no bull = 无牛 (x1); bull 1-6 = 牛一…牛六 (x1); bull 7-9 = 牛七…牛九 (x2); "
+        "bull-bull = 牛牛 (x3); x4/x5 = 四花牛, 五花牛, 四炸 (x4), 五小牛 (x5)"
+    )
     return "\n".join(lines)
 
 
@@ -211,6 +216,6 @@ def advise_command(cards: str, seen: str = "", as_json: bool = False) -> str:
     unseen = 52 - 4 - len(parse_cards(seen) if seen else [])
     title = (
         f"Swap advice for {' '.join(c.pretty for c in hand)} — exact over {unseen} unseen cards; "
-        "E[mult] = expected hand multiplier, then P(type group)"
+        "E[mult] = expected hand multiplier, then the probability of each group of types"
     )
     return title + "\n" + format_table(ranked)
