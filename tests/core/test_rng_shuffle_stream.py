@@ -58,3 +58,18 @@ def test_label_names_the_stream() -> None:
     assert rng.fork("a").fork("b").label == "a/b"
     # Same seed and label: the same stream.
     assert Rng(bytes(32), "a/b").next_bytes(8) == rng.fork("a").fork("b").next_bytes(8)
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.binary(min_size=16, max_size=200), label=st.text(max_size=20))
+def test_blocks_equal_hmac_for_any_seed_length(seed: bytes, label: str) -> None:
+    import hashlib
+    import hmac
+
+    rng = Rng(seed, label)
+    raw = label.encode("utf-8")
+    expected = b"".join(
+        hmac.new(seed, raw + b"\x00" + k.to_bytes(8, "big"), hashlib.sha256).digest()
+        for k in range(2)
+    )
+    assert rng.next_bytes(64) == expected
