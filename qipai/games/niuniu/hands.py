@@ -4,8 +4,9 @@ Two implementations of one ranking live here on purpose:
 
 * `evaluate(cards)` — the readable rule text, in plain Python, returning a `Hand` with the bull
   cards and point cards for display and audit;
-* `all_hand_keys()`, `rank_type_table()`, `keys_of(ids)` — numba tables over every hand, for the
-  advisor, bots and the exact analysis (all 2,598,960 hands classify in well under a second).
+* `rank_type_table()` (numpy: the type of every 5-tuple of ranks — types never depend on suits)
+  and `all_hand_keys()`, `keys_of(ids)` (numba kernels in `_kernels`, loaded on first use): for
+  the advisor, bots and the exact analysis (all 2,598,960 hands classify in well under a second).
 
 A hand's *key* is one integer: `type * 64 + card code`, where the card code is `rank * 4 + suit`
 in Niu Niu order (rank A=1 … K=13, suit ♦=0 ♣=1 ♥=2 ♠=3). The code names the hand's highest card
