@@ -90,6 +90,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--rounds", type=int, default=50_000)
     args = parser.parse_args()
+    start = time.process_time()
+    for _ in range(1_000_000):
+        pass
+    loop_ms = (time.process_time() - start) * 1000
+    print(f"machine check: an empty Python loop of 10^6 takes {loop_ms:.0f} ms of CPU")
     print(f"8-deck shoe shuffle (HMAC-SHA256 Fisher–Yates): {shoe_ms():.2f} ms per shoe")
     for mode in ("classic", "banker-player"):
         for label, spots in (("all spots bet", None), ("one bet (P1)", ["P1"])):

@@ -2,10 +2,12 @@
 
 A round is one deal from a shoe that spans rounds (RULES.md §1, "Cards and shoe"). The shoe is
 shuffled from the round's `Rng` (`qipai.core.cards.Shoe`: 8 decks, cut card 52–104 cards from the
-end), so every round of a shoe starts from the *same* seed with `context = {"position": n,
-"round_in_shoe": k, "road": "Wr,L,T,W,L,-;…"}`; `next_round()` returns `NextRound(reuse_seed=True, …)` until
+end), so every round of a shoe starts from the *same* seed with
+`context = {"position": n, "round_in_shoe": k, "road": "Wr,L,T,W,L,-;…"}` (n = cards used so far;
+the road in road.py's compact form); `next_round()` returns `NextRound(reuse_seed=True, …)` until
 the cut card comes out, then `reuse_seed=False` (a new shoe: new seed and commitment, empty road).
-A whole shoe thus replays from one seed and its rounds' actions.
+A whole shoe thus replays from one seed, the contexts and its rounds' actions. The shuffled shoe
+is cached per (seed, label), so only the first round of a shoe pays for the shuffle.
 
 Seats are the players at the table: `Seat(id=player, stack=available balance)`. A player may bet
 several spots; a position bet takes stake + hold (2x), a pair bet takes its stake.
@@ -21,6 +23,16 @@ Actions (all during "betting"):
   nothing; `"done": true` also confirms;
 * `{"type": "clear"}` or `{"type": "clear", "spot": "P1"}` — take chips back;
 * `{"type": "done"}` — confirm; no further bets from this player this round.
+
+Events (all public): `bets` {player, totals: the touched spots' new totals, taken}, `clear`
+{player, spots}, `done` {player}, and `deal` {burned: 1, cards: {"P1": ["Ac", "7h"], …, "B": …},
+last_round, nets: {player: net}} when betting closes.
+
+Results: `result()` has postings (each betting player's net, `house`, `rounding`) and details
+{game, mode, hands, bets (per bet: id "player:spot", player, spot, amount, taken, returned, net,
+outcome, multiple, rounding), house, rounding, road (this round's row), round_in_shoe,
+shoe_position, last_round}; `round.settlement` gives the same per bet without JSON (for the
+simulator: `settlement.bets[i]`, `settlement.bet_nets[i]`).
 
 `view(seat)` — the JSON the browser table is built from (`seat=None`: a spectator)::
 
@@ -46,7 +58,8 @@ Actions (all during "betting"):
                "new_shoe": k == 1, "cut_card_out": bool, "last_round": bool}
     }
 
-Undealt cards and the burn card are never in a view. `last_round` turns true when the cut card
+Views are read-only (some sub-objects are shared between views). Undealt cards and the burn card
+are never in a view. `last_round` turns true when the cut card
 comes out during this round's deal (the dealer finishes the round, then the shoe is changed).
 """
 
