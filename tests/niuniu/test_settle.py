@@ -129,3 +129,23 @@ def test_bad_input_exit_2() -> None:
     assert out.returncode == 2
     assert out.stderr.startswith("error:") and out.stderr.count("\n") == 1
     assert "duplicate card Ks" in out.stderr
+
+
+def test_banker_cap_example_file() -> None:
+    # examples/niuniu/banker-cap.json: the source hands, but the banker brings 100 and the two
+    # losers bring nothing. Losers pay 0 (capped at their balance); the banker would owe 尾 1,200
+    # but can lose only its 100, so 尾's win is scaled to 100; 3.5 % of 100 = 3.5 → commission 3,
+    # 尾 keeps 96, and the half unit goes to rounding.
+    doc = json.loads((EXAMPLE.parent / "banker-cap.json").read_text(encoding="utf-8"))
+    result = settle_document(doc)
+    got = {
+        s: (v["raw"], v["gross"], v["commission"], v["rounding"], v["net"])
+        for s, v in result["seats"].items()
+    }
+    assert got == {
+        "出": (-600, 0, 0, 0, 0),
+        "川": (-900, 0, 0, 0, 0),
+        "尾": (1200, 100, 3, 1, 96),
+        "莊": (300, -100, 0, 0, -100),
+    }
+    assert (result["commission"], result["rounding"], result["capped"]) == (3, 1, True)
