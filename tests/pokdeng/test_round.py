@@ -19,6 +19,7 @@ from qipai.core.rng import Rng
 from qipai.games import game_package
 from qipai.games.pokdeng import CONFIG, ROUND, PokDengConfig, PokDengRound
 from qipai.games.pokdeng.config import Limits
+from qipai.games.pokdeng.round import replay_shoe
 from tests.pokdeng.oracle import allowed_returns, oracle_hand, oracle_returned
 
 SEED = bytes(range(32))
@@ -275,6 +276,13 @@ def test_a_full_shoe_replays_to_identical_results() -> None:
     for context, log, result in rounds:
         again = PokDengRound.replay(config, seats, seed, log, copy.deepcopy(context) or None)
         assert json.dumps(again.result().to_json()) == result
+    # The whole shoe again from (config, seed, actions) alone: contexts derived, not stored.
+    seats_and_logs = [(seats, log) for _, log, _ in rounds]
+    again_all = replay_shoe(config, seed, seats_and_logs)
+    assert [json.dumps(r.result().to_json()) for r in again_all] == [r for _, _, r in rounds]
+    assert again_all[-1].view(None)["shoe"]["last_round"]
+    with pytest.raises(InvalidInput, match="new shoe"):
+        replay_shoe(config, seed, [*seats_and_logs, seats_and_logs[0]])
     # The road carried in the context grows by one row a round, for this shoe only.
     assert rounds[-1][0]["road"].count(";") == len(rounds) - 2
     with pytest.raises(InvalidInput, match="past the cut card"):

@@ -6,9 +6,9 @@
 from __future__ import annotations
 
 from qipai.games.pokdeng.config import PokDengConfig
-from qipai.games.pokdeng.round import PokDengRound
+from qipai.games.pokdeng.round import PokDengRound, replay_shoe
 
 ROUND = PokDengRound
 CONFIG = PokDengConfig
 
-__all__ = ["CONFIG", "ROUND", "PokDengConfig", "PokDengRound"]
+__all__ = ["CONFIG", "ROUND", "PokDengConfig", "PokDengRound", "replay_shoe"]

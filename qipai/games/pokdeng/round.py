@@ -542,3 +542,22 @@ class PokDengRound(Round[PokDengConfig]):
                 "last_round": self.cut_card_out,
             },
         }
+
+
+def replay_shoe(
+    config: PokDengConfig,
+    seed: bytes,
+    rounds: Sequence[tuple[Sequence[Seat], Sequence[RecordedAction]]],
+) -> list[PokDengRound]:
+    """Rebuild a whole shoe from its seed and each round's (seats, actions): the contexts are
+    derived round by round, not trusted from storage (an audit of a shoe)."""
+    out: list[PokDengRound] = []
+    context: Mapping[str, Any] | None = None
+    for k, (seats, actions) in enumerate(rounds):
+        if out:
+            following = out[-1].next_round()  # WrongPhase if the earlier round did not finish
+            if not following.reuse_seed:
+                raise InvalidInput(f"the shoe ended with round {k}; round {k + 1} is a new shoe")
+            context = following.context
+        out.append(PokDengRound.replay(config, seats, seed, actions, context))
+    return out
