@@ -14,7 +14,8 @@ showdown shows every hand. Dealer hole cards and other boxes' hole cards stay hi
 
 Actions:
 * betting — `{"type": "bet", "box": "3", "ante": 100, "bonus": 100 | 0, "pool": true | false}`
-  places (or replaces) all of one box's bets (`box` defaults to the seat's own); the ante must
+  places (or replaces) all of one box's bets (`box` defaults to the seat's own; `"done": true`
+  also confirms); the ante must
   lie within the table limits and the bonus, if any, equal it (RULES.md §3); `{"type": "clear",
   "box"?: "3"}` takes bets back; `{"type": "done"}` confirms (no more bets this round).
   **Playing a vacant box (抢押):** a seat may also bet a box nobody sits in, or a box whose own
@@ -120,6 +121,7 @@ class _Parsed:
     kind: str
     box: str | None = None
     bet: BoxBet | None = None
+    done: bool = False
 
 
 class HoldemBonusRound(Round[HoldemBonusConfig]):
@@ -347,16 +349,19 @@ class HoldemBonusRound(Round[HoldemBonusConfig]):
         if pool_flag and not self.config.pool_stake:
             raise IllegalAction("this table has no pool bet")
         bet = BoxBet(seat, ante, bonus, self.config.pool_stake if pool_flag else 0)
-        unknown = set(action) - {"type", "box", "ante", "bonus", "pool"}
+        unknown = set(action) - {"type", "box", "ante", "bonus", "pool", "done"}
         if unknown:
             raise InvalidInput(f"unknown fields in a bet: {sorted(unknown)}")
+        done = action.get("done", False)
+        if not isinstance(done, bool):
+            raise InvalidInput("done is true or false")
         total = self._committed(seat, skip_box=box) + bet.exposure
         if total > self._stacks[seat]:
             raise IllegalAction(
                 f"your bets could cost {total} (5x ante + bonus + pool per box) but your stack "
                 f"is {self._stacks[seat]}"
             )
-        return _Parsed("bet", box, bet)
+        return _Parsed("bet", box, bet, done)
 
     def _apply(self, seat: str, checked: _Parsed) -> list[Event]:
         kind = checked.kind
@@ -364,7 +369,7 @@ class HoldemBonusRound(Round[HoldemBonusConfig]):
             assert checked.box is not None and checked.bet is not None
             self._bets[checked.box] = checked.bet
             b = checked.bet
-            return [
+            events = [
                 Event(
                     "bet",
                     {
@@ -376,6 +381,9 @@ class HoldemBonusRound(Round[HoldemBonusConfig]):
                     },
                 )
             ]
+            if checked.done:
+                events += self._confirm(seat)
+            return events
         if kind == "clear":
             boxes = (
                 [checked.box]
@@ -386,17 +394,20 @@ class HoldemBonusRound(Round[HoldemBonusConfig]):
                 del self._bets[box]
             return [Event("clear", {"seat": seat, "boxes": boxes})]
         if kind == "done":
-            self._done.add(seat)
-            events = [Event("done", {"seat": seat})]
-            if len(self._done) == len(self._stacks):
-                events += self._close_betting()
-            return events
+            return self._confirm(seat)
         assert checked.box is not None
         bet = kind == _BET_ACTION[self._phase]
         self._decisions[checked.box][self._phase] = bet
         events = [Event("decision", {"box": checked.box, "phase": self._phase, "action": kind})]
         if not self._awaiting_boxes():
             events += self._advance()
+        return events
+
+    def _confirm(self, seat: str) -> list[Event]:
+        self._done.add(seat)
+        events = [Event("done", {"seat": seat})]
+        if len(self._done) == len(self._stacks):
+            events += self._close_betting()
         return events
 
     def _expire(self) -> list[Event]:
