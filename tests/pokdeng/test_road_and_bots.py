@@ -108,3 +108,22 @@ def test_sensible_bot_sits_out_when_it_cannot_cover_the_hold() -> None:
     round_ = PokDengRound.start(config, [Seat("poor", 150)], Rng(bytes(32)))
     action = SensibleBot().choose(round_.view("poor"), round_.legal_actions("poor"), Rng(bytes(32)))
     assert action == {"type": "done"}
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    rows=st.lists(
+        st.tuples(
+            st.lists(
+                st.sampled_from(["W", "L", "T", "Wr", "Lp", "Trp", "Wrp"]), min_size=5, max_size=5
+            ),
+            st.sampled_from(["p", "-"]),
+        ),
+        max_size=30,
+    )
+)
+def test_incremental_road_json_equals_a_full_decode(rows: list[tuple[list[str], str]]) -> None:
+    codes = [",".join([*cells, bp]) for cells, bp in rows]
+    for k in range(len(codes) + 1):  # the way a shoe grows: each text extends the previous one
+        text = ";".join(codes[:k])
+        assert road_json(text) == Road.decode(text).to_json()

@@ -172,13 +172,33 @@ def _row_json(code: str) -> dict[str, Any]:
     return RoadRow.from_code(code).to_json()
 
 
+_ROAD_CACHE: dict[str, dict[str, Any]] = {}
+_ROAD_CACHE_SIZE: Final = 64
+
+
 def road_json(text: str) -> dict[str, Any]:
-    """`Road.decode(text).to_json()` from per-row caches, for views (which are read-only:
-    row objects are shared between views)."""
-    check_road_code(text)
-    rows = [_row_json(code) for code in text.split(";")] if text else []
-    counts = {p: {"win": 0, "lose": 0, "tie": 0} for p in POSITIONS}
-    for row in rows:
-        for position, cell in row["cells"].items():
+    """`Road.decode(text).to_json()` for views, built incrementally: a shoe's road grows by one
+    row a round, so the JSON of its first rows is reused. Views are read-only: these objects
+    are shared between views."""
+    hit = _ROAD_CACHE.get(text)
+    if hit is not None:
+        return hit
+    head, _, last = text.rpartition(";")
+    base = _ROAD_CACHE.get(head) if head else None
+    if base is not None and re.fullmatch(_ROW, last):
+        rows = [*base["rows"], _row_json(last)]
+        counts = {p: dict(c) for p, c in base["counts"].items()}
+        for position, cell in rows[-1]["cells"].items():
             counts[position][cell["result"]] += 1
-    return {"rows": rows, "counts": counts}
+    else:
+        check_road_code(text)
+        rows = [_row_json(code) for code in text.split(";")] if text else []
+        counts = {p: {"win": 0, "lose": 0, "tie": 0} for p in POSITIONS}
+        for row in rows:
+            for position, cell in row["cells"].items():
+                counts[position][cell["result"]] += 1
+    out = {"rows": rows, "counts": counts}
+    _ROAD_CACHE[text] = out
+    if len(_ROAD_CACHE) > _ROAD_CACHE_SIZE:
+        del _ROAD_CACHE[next(iter(_ROAD_CACHE))]
+    return out
