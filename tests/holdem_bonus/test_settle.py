@@ -6,6 +6,7 @@ import copy
 import json
 import subprocess
 import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -155,3 +156,23 @@ def test_cli_settles_the_example() -> None:
     )
     assert out.returncode == 0, out.stderr
     assert json.loads(out.stdout)["pool"]["balance_after"] == 1_000_100
+
+
+EXAMPLES = sorted((Path(__file__).parents[2] / "examples" / "holdem_bonus").glob("*.json"))
+
+
+@pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.stem)
+def test_examples_settle_or_are_refused(path: Path) -> None:
+    doc = json.loads(path.read_text())
+    if path.stem.startswith("bad-"):
+        with pytest.raises(InvalidInput):
+            settle_document(doc)
+    else:
+        out = settle_document(doc)
+        assert (
+            out["totals"]["players"]
+            + out["totals"]["house"]
+            + out["totals"]["jackpot"]
+            + out["totals"]["rounding"]
+            == 0
+        )
