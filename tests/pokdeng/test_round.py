@@ -290,7 +290,14 @@ def test_a_full_shoe_replays_to_identical_results() -> None:
 
 
 def test_bad_context_is_refused() -> None:
-    for context in ({"position": -1}, {"position": "3"}, {"round_in_shoe": 0}, {"road": "Q,Q"}):
+    for context in (
+        {"position": -1},
+        {"position": "3"},
+        {"position": True},
+        {"round_in_shoe": 0},
+        {"road": "Q,Q"},
+        {"road": ["W,W,W,W,W,-"]},
+    ):
         with pytest.raises(InvalidInput):
             new_round(**context)
 

@@ -65,7 +65,6 @@ comes out during this round's deal (the dealer finishes the round, then the shoe
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any, Final
 
@@ -95,10 +94,8 @@ _ALL_SPOTS: Final = frozenset(SPOTS["banker-player"])
 # Every round of a shoe starts from the same seed, so the 416-card shuffle is computed once and
 # kept under the stream's (seed, label), which determine exactly what `Shoe(rng, …)` would
 # shuffle again.
-_SHOE_CACHE: OrderedDict[
-    tuple[bytes, str, int, int, int], tuple[tuple[Card, ...], tuple[int, ...], int]
-]
-_SHOE_CACHE = OrderedDict()
+_SHOE_CACHE: dict[tuple[bytes, str, int, int, int], tuple[tuple[Card, ...], tuple[int, ...], int]]
+_SHOE_CACHE = {}  # oldest first
 _SHOE_CACHE_SIZE: Final = 16
 
 
@@ -108,13 +105,12 @@ def shoe_cards(rng: Rng, config: PokDengConfig) -> tuple[tuple[Card, ...], tuple
     key = (rng.seed, rng.label, config.decks, lo, hi)
     hit = _SHOE_CACHE.get(key)
     if hit is not None:
-        _SHOE_CACHE.move_to_end(key)
         return hit
     shoe = Shoe(rng, decks=config.decks, behind_cut=config.cut_behind)
     entry = (shoe.cards, tuple((c.rank - 2) * 4 + c.suit for c in shoe.cards), shoe.behind_cut)
     _SHOE_CACHE[key] = entry
     if len(_SHOE_CACHE) > _SHOE_CACHE_SIZE:
-        _SHOE_CACHE.popitem(last=False)
+        del _SHOE_CACHE[next(iter(_SHOE_CACHE))]
     return entry
 
 
@@ -151,7 +147,7 @@ class _Details(Mapping[str, Any]):
 
 def _context_int(context: Mapping[str, Any], key: str, default: int, least: int) -> int:
     value = context.get(key, default)
-    if isinstance(value, bool) or not isinstance(value, int) or value < least:
+    if type(value) is not int or value < least:
         raise InvalidInput(f"context {key!r} must be an integer >= {least}, got {value!r}")
     return value
 
@@ -203,14 +199,16 @@ class PokDengRound(Round[PokDengConfig]):
         """Start a round at `context["position"]` of the shoe shuffled from `rng`."""
         if not isinstance(config, PokDengConfig):
             raise InvalidInput("a Pok Deng round needs a PokDengConfig")
-        ctx: Mapping[str, Any] = context or {}
-        if not isinstance(ctx, Mapping):
-            raise InvalidInput("context must be an object")
-        position = _context_int(ctx, "position", 0, 0)
-        round_in_shoe = _context_int(ctx, "round_in_shoe", 1, 1)
-        road = ctx.get("road", "")
-        if road not in _OWN_ROADS:  # roads this module wrote need no second look
-            check_road_code(road)
+        if context:
+            if not isinstance(context, Mapping):
+                raise InvalidInput("context must be an object")
+            position = _context_int(context, "position", 0, 0)
+            round_in_shoe = _context_int(context, "round_in_shoe", 1, 1)
+            road = context.get("road", "")
+            if type(road) is not str or road not in _OWN_ROADS:  # ours need no second look
+                check_road_code(road)
+        else:
+            position, round_in_shoe, road = 0, 1, ""
         shoe = shoe_cards(rng, config)
         cut_index = len(shoe[0]) - shoe[2]
         if position > cut_index:
