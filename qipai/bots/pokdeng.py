@@ -36,7 +36,7 @@ class RandomBot:
         options = _bet_options(legal)
         if options is None:
             return DONE
-        spots: Mapping[str, Mapping[str, int]] = options["spots"]
+        spots: Mapping[str, Mapping[str, Any]] = options["spots"]
         current: Mapping[str, int] = options.get("current", {})
         budget: int = options["available"]
         names = list(spots)
@@ -78,7 +78,7 @@ class SensibleBot:
         options = _bet_options(legal)
         if options is None or options.get("current"):
             return DONE
-        spots: Mapping[str, Mapping[str, int]] = options["spots"]
+        spots: Mapping[str, Mapping[str, Any]] = options["spots"]
         positions = [s for s, info in spots.items() if info["kind"] == "player"]
         if not positions:
             return DONE
