@@ -149,3 +149,47 @@ def test_advise_command_json_and_errors() -> None:
     assert "unseen" in advise_command("Ks Qh 5c 6d", "Ah 2h")
     with pytest.raises(InvalidInput):
         advise_command("Ks Qh 5c 6d", "Ks")
+
+
+@pytest.mark.slow
+def test_advisor_predicts_real_rounds() -> None:
+    """The docstring's claim, checked in play: while the other seats swap at random, the final
+    hand of a seat following the advisor has the advisor's type distribution. Over many deals,
+    observed type counts and the total multiplier stay within 4 standard deviations of the sum
+    of the advisor's exact predictions."""
+    from qipai.core.protocol import Seat
+    from qipai.core.rng import Rng
+    from qipai.games.niuniu import NiuniuConfig, NiuniuRound
+    from qipai.games.niuniu.hands import evaluate
+
+    rounds = 1000
+    expected = np.zeros(15)
+    variance = np.zeros(15)
+    observed = np.zeros(15)
+    mult_mean = mult_var = 0.0
+    mult_seen = 0
+    others = Rng(b"other-seats-swap-at-random-00001")
+    for n in range(rounds):
+        seats = [Seat(f"p{i}", 10**6) for i in range(5)]
+        r = NiuniuRound.start(NiuniuConfig(hints=False), seats, Rng(n.to_bytes(4, "big") * 8))
+        for seat in ("p1", "p2", "p3", "p4"):  # earlier and later seats both draw from the deck
+            cards = [str(c) for c in r.cards[seat] if others.randbelow(2)]
+            r.act(seat, {"type": "swap", "cards": cards})
+        choice = best_swap(r.cards["p0"])
+        r.act("p0", {"type": "swap", "cards": [str(c) for c in choice.discard]})
+        r.expire()  # no bids
+        r.expire()  # minimum bets; the fifth cards are dealt
+        assert r.finished
+        kind = evaluate(r.cards["p0"]).type
+        p = np.array([float(x) for x in choice.probabilities().values()])
+        expected += p
+        variance += p * (1 - p)
+        observed[kind] += 1
+        m = np.array([HandType(t).multiplier for t in range(15)], dtype=float)
+        mean = float((p * m).sum())
+        mult_mean += mean
+        mult_var += float((p * m * m).sum()) - mean**2
+        mult_seen += kind.multiplier
+    z = (observed - expected) / np.sqrt(np.maximum(variance, 1e-9))
+    assert np.all(np.abs(z) < 4), z
+    assert abs(mult_seen - mult_mean) / mult_var**0.5 < 4
