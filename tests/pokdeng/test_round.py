@@ -334,3 +334,46 @@ def test_every_bet_returns_an_allowed_value_and_money_balances(
         taken = sum(b["taken"] for b in result.details["bets"] if b["player"] == seat.id)
         assert taken <= seat.stack
         assert result.net(seat.id) >= -taken
+
+
+def test_banker_player_spots_use_their_own_limits() -> None:
+    limits = {"player": Limits(10, 100), "banker": Limits(20, 200), "pair": Limits(1, 5)}
+    config = PokDengConfig(mode="banker-player", limits=limits)
+    round_ = PokDengRound.start(config, SEATS, Rng(SEED))
+    round_.act("alice", {"type": "bet", "spot": "B1", "amount": 200})
+    with pytest.raises(IllegalAction, match="maximum 100"):
+        round_.act("alice", {"type": "bet", "spot": "P1", "amount": 101})
+    with pytest.raises(IllegalAction, match="minimum 20"):
+        round_.act("alice", {"type": "bet", "spot": "B2", "amount": 10})
+    round_.act("alice", {"type": "bet", "spot": "B pair", "amount": 5})
+    spots = round_.view(None)["spots"]
+    assert spots["B1"] == {"kind": "banker", "hand": "P1", "min": 20, "max": 200, "hold": 2}
+    assert spots["B pair"]["hand"] == "B" and "B1" not in new_round().view(None)["spots"]
+
+
+@pytest.mark.parametrize(
+    ("action", "error"),
+    [
+        ({"type": "clear", "spot": "P3"}, IllegalAction),  # no bet there
+        ({"type": "clear", "spot": "B1"}, InvalidInput),  # not a classic spot
+        ({"type": "bets", "bets": "P1"}, InvalidInput),
+        ({"type": "bets", "bets": [], "done": "yes"}, InvalidInput),
+        ({"type": "bets", "bets": [["P1", 100]]}, InvalidInput),
+        ({"spot": "P1", "amount": 100}, InvalidInput),  # no type
+    ],
+)
+def test_malformed_actions_change_nothing(action: dict[str, Any], error: type[GameError]) -> None:
+    round_ = new_round()
+    round_.act("alice", {"type": "bet", "spot": "P1", "amount": 100})
+    before = snapshot(round_)
+    with pytest.raises(error):
+        round_.act("alice", action)
+    assert snapshot(round_) == before
+
+
+def test_the_log_is_a_copy_of_what_was_sent() -> None:
+    round_ = new_round()
+    chips = [{"spot": "P1", "amount": 100}]
+    round_.act("alice", {"type": "bets", "bets": chips})
+    chips[0]["amount"] = 999  # the caller reuses its objects: the journal must not change
+    assert round_.log[0].action["bets"] == [{"spot": "P1", "amount": 100}]
