@@ -248,6 +248,7 @@ class Ledger:
                 body=body,
                 memo=memo,
                 fault=self.fault,
+                checked=True,
             )
 
         return self._write(work)
@@ -316,6 +317,7 @@ class Ledger:
                 body=body,
                 allow_empty=True,
                 fault=self.fault,
+                checked=True,
             )
 
         return self._write(work)
@@ -385,6 +387,7 @@ class Ledger:
                 round_id=original.round_id,
                 reverses=tx_id,
                 fault=self.fault,
+                checked=True,
             )
 
         return self._write(work)

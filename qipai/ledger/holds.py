@@ -17,7 +17,15 @@ from sqlalchemy.orm import aliased
 
 from qipai.ledger import accounts as acct
 from qipai.ledger.errors import HoldClosed, IdempotencyConflict, UnknownHold
-from qipai.ledger.posting import FaultHook, TxResult, find_tx, no_fault, positive, post
+from qipai.ledger.posting import (
+    FaultHook,
+    TxResult,
+    account_rows,
+    find_tx,
+    no_fault,
+    positive,
+    post,
+)
 from qipai.ledger.schema import accounts, holds, utcnow
 
 
@@ -140,13 +148,14 @@ def authorize(
         round_id=round_id,
         detail={"seat": seat, "purpose": purpose},
         fault=fault,
+        checked=True,
     )
-    src_id = conn.execute(select(accounts.c.id).where(accounts.c.name == account)).scalar_one()
-    dst_id = conn.execute(select(accounts.c.id).where(accounts.c.name == hold_name)).scalar_one()
-    conn.execute(
-        holds.insert().values(
-            source_account_id=src_id,
-            hold_account_id=dst_id,
+    ids = account_rows(conn, [account, hold_name])
+    hold_id = conn.execute(
+        holds.insert()
+        .values(
+            source_account_id=ids[account][0],
+            hold_account_id=ids[hold_name][0],
             amount=amount,
             status="open",
             round_id=round_id,
@@ -155,8 +164,23 @@ def authorize(
             authorize_tx=tx.tx_id,
             created_at=tx.created_at,
         )
+        .returning(holds.c.id)
+    ).scalar_one()
+    return Hold(
+        id=int(hold_id),
+        account=account,
+        hold_account=hold_name,
+        amount=amount,
+        status="open",
+        round_id=round_id,
+        seat=seat,
+        purpose=purpose,
+        authorize_tx=tx.tx_id,
+        close_tx=None,
+        captured=None,
+        created_at=tx.created_at,
+        closed_at=None,
     )
-    return by_tx(conn, tx.tx_id)
 
 
 def close(conn: Connection, hold: Hold, *, status: str, captured: int, tx_id: int) -> None:
@@ -215,6 +239,7 @@ def capture(
         round_id=hold.round_id,
         detail={"hold": hold_id},
         fault=fault,
+        checked=True,
     )
     close(conn, hold, status="captured", captured=amount, tx_id=tx.tx_id)
     return tx
@@ -239,6 +264,7 @@ def void(conn: Connection, *, hold_id: int, key: str, fault: FaultHook = no_faul
         round_id=hold.round_id,
         detail={"hold": hold_id},
         fault=fault,
+        checked=True,
     )
     close(conn, hold, status="voided", captured=0, tx_id=tx.tx_id)
     return tx

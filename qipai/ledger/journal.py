@@ -31,8 +31,8 @@ from qipai.ledger.errors import RoundStateError, UnknownAccount, UnknownRound
 from qipai.ledger.posting import (
     FaultHook,
     TxResult,
+    account_rows,
     balance_of,
-    ensure_account,
     find_tx,
     no_fault,
     post,
@@ -84,20 +84,30 @@ def open_round(
             opened_at=now,
         )
     )
-    for seat, user_id in players.items():
-        if conn.execute(select(users.c.id).where(users.c.id == user_id)).first() is None:
-            raise UnknownAccount(f"no user {user_id!r} for seat {seat!r}")
-        stack = acct.stack(user_id, table_id)
-        ensure_account(conn, stack)
+    known = set(
         conn.execute(
-            round_players.insert().values(
-                round_id=round_id,
-                seat=seat,
-                user_id=user_id,
-                account=stack,
-                start_balance=balance_of(conn, stack),
-                opened_at=now,
-            )
+            select(users.c.id).where(users.c.id.in_(sorted(set(players.values()))))
+        ).scalars()
+    )
+    for seat, user_id in players.items():
+        if user_id not in known:
+            raise UnknownAccount(f"no user {user_id!r} for seat {seat!r}")
+    stacks = {seat: acct.stack(user_id, table_id) for seat, user_id in players.items()}
+    rows = account_rows(conn, stacks.values())
+    if stacks:
+        conn.execute(
+            round_players.insert(),
+            [
+                {
+                    "round_id": round_id,
+                    "seat": seat,
+                    "user_id": players[seat],
+                    "account": stack,
+                    "start_balance": rows[stack][1],
+                    "opened_at": now,
+                }
+                for seat, stack in stacks.items()
+            ],
         )
 
 
@@ -265,6 +275,7 @@ def settle(
         },
         allow_empty=True,
         fault=fault,
+        checked=True,
     )
     for hold in open_holds:
         holds_mod.close(conn, hold, status="captured", captured=hold.amount, tx_id=tx.tx_id)
@@ -284,18 +295,19 @@ def settle(
     )
     if done.rowcount != 1:
         raise RoundStateError(f"round {round_id!r} was closed concurrently")
-    _record_end_balances(conn, round_id)
+    _record_end_balances(conn, round_id, tx)
     return tx
 
 
-def _record_end_balances(conn: Connection, round_id: str) -> None:
+def _record_end_balances(conn: Connection, round_id: str, tx: TxResult) -> None:
     rows = conn.execute(
         select(round_players.c.seat, round_players.c.account, round_players.c.start_balance).where(
             round_players.c.round_id == round_id
         )
     ).all()
     for seat, account, start in rows:
-        end = balance_of(conn, str(account))
+        after = tx.balance_after(str(account))
+        end = after if after is not None else balance_of(conn, str(account))
         conn.execute(
             round_players.update()
             .where(and_(round_players.c.round_id == round_id, round_players.c.seat == seat))
@@ -331,6 +343,7 @@ def void_round(
         detail={"holds": [h.id for h in open_holds]},
         allow_empty=True,
         fault=fault,
+        checked=True,
     )
     for hold in open_holds:
         holds_mod.close(conn, hold, status="voided", captured=0, tx_id=tx.tx_id)
@@ -339,7 +352,7 @@ def void_round(
         .where(rounds.c.id == round_id)
         .values(status="voided", closed_at=utcnow(), seed_revealed=True)
     )
-    _record_end_balances(conn, round_id)
+    _record_end_balances(conn, round_id, tx)
     return tx
 
 

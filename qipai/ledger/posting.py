@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Connection, and_, or_, select
+from sqlalchemy import BigInteger, Connection, Integer, and_, bindparam, or_, select
 from sqlalchemy.dialects import postgresql, sqlite
 
 from qipai.ledger import accounts as acct
@@ -127,35 +127,72 @@ def ensure_user(conn: Connection, user_id: str, name: str | None = None) -> None
     )
 
 
-def ensure_account(conn: Connection, name: str) -> tuple[int, acct.AccountSpec]:
-    """The id of an account, creating it (balance 0) when its name is well formed.
-
-    Accounts owned by a user need the user to exist: a posting to `stack:nobody:t1` is refused.
-    """
-    spec = acct.parse(name)
-    row = conn.execute(select(accounts.c.id).where(accounts.c.name == name)).first()
-    if row is not None:
-        return int(row[0]), spec
-    if spec.owner is not None:
-        owner = conn.execute(select(users.c.id).where(users.c.id == spec.owner)).first()
-        if owner is None:
-            raise UnknownAccount(f"no user {spec.owner!r} for account {name!r}")
-    _insert_ignore(
-        conn,
-        accounts,
-        {
-            "name": name,
-            "kind": spec.kind,
-            "owner": spec.owner,
-            "table_id": spec.table_id,
-            "allow_negative": spec.allow_negative,
-            "balance": 0,
-            "created_at": utcnow(),
-        },
-        "name",
+_AMOUNT = bindparam("amount", type_=BigInteger)
+_ACCOUNT_ID = bindparam("aid", type_=Integer)
+# The guarded debit: the row changes only if the account may go negative or stays >= 0.
+_GUARDED_UPDATE = (
+    accounts.update()
+    .where(
+        and_(
+            accounts.c.id == _ACCOUNT_ID,
+            or_(accounts.c.allow_negative, accounts.c.balance + _AMOUNT >= 0),
+        )
     )
-    row = conn.execute(select(accounts.c.id).where(accounts.c.name == name)).one()
-    return int(row[0]), spec
+    .values(balance=accounts.c.balance + _AMOUNT)
+    .returning(accounts.c.balance)
+)
+_BY_NAMES = select(accounts.c.name, accounts.c.id, accounts.c.balance).where(
+    accounts.c.name.in_(bindparam("names", expanding=True))
+)
+_TX_BY_KEY = select(transactions.c.id, transactions.c.body_hash).where(
+    transactions.c.key == bindparam("key")
+)
+_INSERT_TX = transactions.insert().returning(transactions.c.id)
+_INSERT_ENTRY = entries.insert()
+
+
+def account_rows(conn: Connection, names: Iterable[str]) -> dict[str, tuple[int, int]]:
+    """name → (id, balance) for these accounts, creating the missing ones (balance 0) when their
+    names are well formed. Accounts owned by a user need the user: `stack:nobody:t1` is refused."""
+    wanted = sorted(set(names))
+    specs = {name: acct.parse(name) for name in wanted}
+    found = {str(n): (int(i), int(b)) for n, i, b in conn.execute(_BY_NAMES, {"names": wanted})}
+    missing = [name for name in wanted if name not in found]
+    if not missing:
+        return found
+    owners = sorted({o for name in missing if (o := specs[name].owner) is not None})
+    if owners:
+        known = set(conn.execute(select(users.c.id).where(users.c.id.in_(owners))).scalars())
+        for name in missing:
+            owner = specs[name].owner
+            if owner is not None and owner not in known:
+                raise UnknownAccount(f"no user {owner!r} for account {name!r}")
+    now = utcnow()
+    for name in missing:
+        spec = specs[name]
+        _insert_ignore(
+            conn,
+            accounts,
+            {
+                "name": name,
+                "kind": spec.kind,
+                "owner": spec.owner,
+                "table_id": spec.table_id,
+                "allow_negative": spec.allow_negative,
+                "balance": 0,
+                "created_at": now,
+            },
+            "name",
+        )
+    found.update(
+        {str(n): (int(i), int(b)) for n, i, b in conn.execute(_BY_NAMES, {"names": missing})}
+    )
+    return found
+
+
+def ensure_account(conn: Connection, name: str) -> tuple[int, acct.AccountSpec]:
+    """The id of an account, creating it (balance 0) when its name is well formed."""
+    return account_rows(conn, [name])[name][0], acct.parse(name)
 
 
 def account_id(conn: Connection, name: str) -> int | None:
@@ -195,9 +232,7 @@ def load_tx(conn: Connection, tx_id: int, *, replayed: bool = False) -> TxResult
 
 def find_tx(conn: Connection, key: str, body: Mapping[str, Any]) -> TxResult | None:
     """The earlier transaction with this key, if any; IdempotencyConflict if its body differs."""
-    row = conn.execute(
-        select(transactions.c.id, transactions.c.body_hash).where(transactions.c.key == key)
-    ).first()
+    row = conn.execute(_TX_BY_KEY, {"key": key}).first()
     if row is None:
         return None
     if row[1] != body_hash(body):
@@ -218,6 +253,7 @@ def post(
     reverses: int | None = None,
     allow_empty: bool = False,
     fault: FaultHook = no_fault,
+    checked: bool = False,
 ) -> TxResult:
     """Post one balanced transaction in the caller's database transaction.
 
@@ -239,34 +275,23 @@ def post(
     now = utcnow()
     tx_id = int(
         conn.execute(
-            transactions.insert()
-            .values(
-                key=key,
-                kind=kind,
-                body_hash=body_hash(body),
-                round_id=round_id,
-                reverses=reverses,
-                memo=memo,
-                detail=dict(detail or {}),
-                created_at=now,
-            )
-            .returning(transactions.c.id)
+            _INSERT_TX,
+            {
+                "key": key,
+                "kind": kind,
+                "body_hash": body_hash(body),
+                "round_id": round_id,
+                "reverses": reverses,
+                "memo": memo,
+                "detail": dict(detail or {}),
+                "created_at": now,
+            },
         ).scalar_one()
     )
     fault("after_tx_insert")
     lines: list[Entry] = []
     for index, (aid, name, amount) in enumerate(resolved):
-        after = conn.execute(
-            accounts.update()
-            .where(
-                and_(
-                    accounts.c.id == aid,
-                    or_(accounts.c.allow_negative, accounts.c.balance + amount >= 0),
-                )
-            )
-            .values(balance=accounts.c.balance + amount)
-            .returning(accounts.c.balance)
-        ).first()
+        after = conn.execute(_GUARDED_UPDATE, {"aid": aid, "amount": amount}).first()
         if after is None:
             have = balance_of(conn, name)
             raise InsufficientFunds(f"{name} holds {have}, cannot pay {-amount}")
@@ -275,7 +300,7 @@ def post(
             fault("after_first_update")
     if lines:
         conn.execute(
-            entries.insert(),
+            _INSERT_ENTRY,
             [
                 {
                     "tx_id": tx_id,

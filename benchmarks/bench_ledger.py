@@ -1,0 +1,135 @@
+"""Settled rounds per second on SQLite and PostgreSQL, side by side.
+
+A round = open the round in the journal with a hold for each of 4 seats (one transaction), then
+settle it: capture the holds and post the 4 seats' results, house, commission and rounding (one
+transaction). Sequential (one table) and with 4 tables settling from 4 threads at once.
+
+    uv run python benchmarks/bench_ledger.py [--rounds 300] [--pg URL]
+
+PostgreSQL: `QIPAI_BENCH_PG_URL` or 127.0.0.1:5432/test; it runs in a temporary schema that is
+dropped afterwards. SQLite: a temporary file (WAL, synchronous=FULL: every commit is durable).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import tempfile
+import time
+import uuid
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+from sqlalchemy import create_engine
+
+from qipai.core.protocol import COMMISSION, HOUSE, ROUNDING, Posting, RoundResult, Seat
+from qipai.core.rng import Rng, new_seed
+from qipai.ledger import Ledger
+from qipai.ledger import db as dbm
+
+SEATS = ("P1", "P2", "P3", "P4")
+DEFAULT_PG = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
+
+
+def result_for(rng: Rng, bets: dict[str, int]) -> RoundResult:
+    """A banker-style result: each seat wins 0.95x or loses 1x its bet against the house."""
+    postings: list[Posting] = []
+    house = commission = rounding = 0
+    for seat, bet in bets.items():
+        if rng.randbelow(2):
+            fee, frac = divmod(bet * 5, 100)
+            pay = bet - fee - (1 if frac else 0)
+            postings.append(Posting(seat, pay))
+            commission, rounding, house = commission + fee, rounding + (1 if frac else 0), house - bet
+        else:
+            postings.append(Posting(seat, -bet))
+            house += bet
+    postings += [Posting(HOUSE, house), Posting(COMMISSION, commission), Posting(ROUNDING, rounding)]
+    return RoundResult(tuple(postings))
+
+
+def setup_table(ledger: Ledger, table: str) -> dict[str, str]:
+    players = {seat: f"{table}-{seat.lower()}" for seat in SEATS}
+    for user in players.values():
+        ledger.create_user(user)
+        ledger.deposit(user, 10_000_000, "bench")
+        ledger.buy_in(user, table, 5_000_000, "bench")
+    return players
+
+
+def play(ledger: Ledger, table: str, players: dict[str, str], rounds: int, rng: Rng) -> None:
+    for _ in range(rounds):
+        bets = {seat: 10 + rng.randbelow(491) for seat in SEATS}
+        rid = ledger.open_round(
+            table_id=table,
+            game="bench",
+            config={},
+            seats=[Seat(s, 0) for s in SEATS],
+            players=players,
+            seed=new_seed(),
+            holds=bets,
+        )
+        ledger.settle_round(rid, result_for(rng, bets))
+
+
+def measure(ledger: Ledger, rounds: int, threads: int) -> float:
+    tables = [f"bench{threads}x{i}" for i in range(threads)]
+    players = {t: setup_table(ledger, t) for t in tables}
+    per = rounds // threads
+    start = time.perf_counter()
+    with ThreadPoolExecutor(max_workers=threads) as pool:
+        jobs = [
+            pool.submit(play, ledger, t, players[t], per, Rng(new_seed(), t)) for t in tables
+        ]
+        for job in jobs:
+            job.result()
+    elapsed = time.perf_counter() - start
+    return per * threads / elapsed
+
+
+def run_backend(name: str, url: str, schema: str | None, rounds: int) -> dict[str, float]:
+    ledger = Ledger.open(url, schema=schema)
+    try:
+        figures = {"1 table": measure(ledger, rounds, 1), "4 tables": measure(ledger, rounds, 4)}
+        audit = ledger.audit(replay=False)
+        if not audit.ok:
+            raise SystemExit(f"{name}: audit failed after the benchmark: {audit.violations}")
+        return figures
+    finally:
+        ledger.close()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=300, help="rounds per measurement")
+    parser.add_argument("--pg", default=os.environ.get("QIPAI_BENCH_PG_URL", DEFAULT_PG))
+    args = parser.parse_args()
+
+    results: dict[str, dict[str, float]] = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        results["SQLite"] = run_backend("SQLite", str(Path(tmp) / "bench.sqlite3"), None, args.rounds)
+    schema = f"qipai_bench_{uuid.uuid4().hex[:8]}"
+    try:
+        results["PostgreSQL"] = run_backend("PostgreSQL", args.pg, schema, args.rounds)
+    except Exception as exc:  # no server: say so, keep the SQLite figures
+        print(f"PostgreSQL skipped: {type(exc).__name__}: {str(exc).splitlines()[0]}")
+    finally:
+        try:
+            engine = create_engine(args.pg)
+            dbm.drop_schema(engine, schema)
+            engine.dispose()
+        except Exception:
+            pass
+
+    print(f"settled rounds per second (4 seats: 4 holds + settlement; {args.rounds} rounds each)")
+    print(f"{'':10} {'SQLite':>10} {'PostgreSQL':>12} {'PG / SQLite':>12}")
+    for mode in ("1 table", "4 tables"):
+        lite = results["SQLite"][mode]
+        pg = results.get("PostgreSQL", {}).get(mode)
+        pg_text = f"{pg:12.1f}" if pg is not None else f"{'-':>12}"
+        ratio = f"{pg / lite:12.2f}" if pg is not None else f"{'-':>12}"
+        print(f"{mode:10} {lite:10.1f} {pg_text} {ratio}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,64 @@
+"""Alembic migrations create exactly the schema the code uses, on both databases, and run both
+ways; `--db` / QIPAI_DATABASE_URL / the platformdirs default resolve as documented."""
+
+from __future__ import annotations
+
+import uuid
+from pathlib import Path
+
+import pytest
+from alembic import command
+from alembic.autogenerate import compare_metadata
+from alembic.runtime.migration import MigrationContext
+from sqlalchemy import create_engine, inspect
+
+from qipai.ledger import Ledger
+from qipai.ledger import db as dbm
+from qipai.ledger.schema import metadata
+from tests.conftest import require_service
+from tests.ledger.conftest import PG_URL, postgres_available
+
+
+def test_migrated_schema_matches_the_metadata(ledger: Ledger) -> None:
+    with ledger.engine.connect() as conn:
+        context = MigrationContext.configure(conn, opts={"compare_type": True})
+        diff = compare_metadata(context, metadata)
+    assert diff == []
+    assert dbm.current_revision(ledger.engine) == dbm.head_revision()
+
+
+@pytest.mark.parametrize("backend_name", ["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
+def test_downgrade_and_upgrade_again(backend_name: str, tmp_path: Path) -> None:
+    schema = None
+    if backend_name == "postgresql":
+        require_service(postgres_available(), f"PostgreSQL ({PG_URL})")
+        schema = f"qipai_m_{uuid.uuid4().hex[:12]}"
+        ledger = Ledger.open(PG_URL, schema=schema)
+    else:
+        ledger = Ledger.open(str(tmp_path / "m.sqlite3"))
+    try:
+        ledger.create_user("alice")
+        with ledger.engine.begin() as conn:
+            command.downgrade(dbm.alembic_config(conn), "base")
+        assert set(inspect(ledger.engine).get_table_names()) <= {"alembic_version"}
+        dbm.migrate(ledger.engine)
+        assert {"accounts", "entries", "rounds"} <= set(inspect(ledger.engine).get_table_names())
+        ledger.create_user("bob")
+        assert ledger.balances() == {"wallet:bob": 0}
+    finally:
+        ledger.close()
+        if schema is not None:
+            dbm.drop_schema(create_engine(PG_URL), schema)
+
+
+def test_database_url_resolution(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.delenv(dbm.ENV_URL, raising=False)
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    assert dbm.resolve_url(None) == f"sqlite:///{tmp_path / 'data' / 'qipai' / 'qipai.sqlite3'}"
+    assert dbm.resolve_url("x.db").startswith("sqlite:////") and dbm.resolve_url("x.db").endswith("/x.db")
+    assert dbm.resolve_url("postgresql+psycopg://u@h/d") == "postgresql+psycopg://u@h/d"
+    monkeypatch.setenv(dbm.ENV_URL, "postgresql+psycopg://env@h/d")
+    assert dbm.resolve_url(None) == "postgresql+psycopg://env@h/d"
+    assert dbm.resolve_url(str(tmp_path / "given.db")) == f"sqlite:///{tmp_path / 'given.db'}"
+    with pytest.raises(ValueError, match="unsupported database"):
+        dbm.create("mysql://u@h/d")
