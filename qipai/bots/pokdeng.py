@@ -91,3 +91,10 @@ class SensibleBot:
         if amount * info["hold"] > available:
             return DONE
         return {"type": "bets", "bets": [{"spot": spot, "amount": amount}], "done": True}
+
+
+# Bot levels for the tables layer (`qipai.tables.games` reads BOTS: level → class).
+BOTS: dict[str, type[RandomBot] | type[SensibleBot]] = {
+    "random": RandomBot,
+    "sensible": SensibleBot,
+}
