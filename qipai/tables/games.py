@@ -57,12 +57,13 @@ _REAL: dict[str, dict[str, Any]] = {
     "paigow": {
         "title": {"en": "Pai Gow", "zh": "抢庄牌九"},
         "seats": ("E", "S", "W", "N"),
-        "min_players": 2,
+        "min_players": 4,  # RULES.md §2: four seats
     },
     "holdem-bonus": {
         "title": {"en": "Hold'em Bonus", "zh": "德州扑克"},
-        "seats": ("S1", "S2", "S3", "S4", "S5"),
+        "seats": ("1", "2", "3", "4", "5"),  # the round's boxes are "1".."7"
         "min_players": 1,
+        "context_keys": ("pool",),  # the jackpot balance comes from the ledger
     },
     "niuniu": {
         "title": {"en": "Swap Niu Niu", "zh": "换牌牛牛"},
@@ -132,6 +133,7 @@ def load_real(game: str) -> GameInfo | None:
         title=facts["title"],
         bot_levels=levels,
         make_bot=make,
+        context_keys=tuple(facts.get("context_keys", ())),
     )
 
 

@@ -15,6 +15,11 @@ if TYPE_CHECKING:
     from qipai.tables.table import Table
 
 
+def _event_name(event: Event) -> JSON:
+    seat = event.data.get("seat")
+    return {"type": event.type, "seat": seat if isinstance(seat, str) else None}
+
+
 def state_message(table: Table, player: str, events: list[Event], finished: bool) -> JSON:
     """The full private state of `player` at `table` (sent after every change and on connect)."""
     seat = table.seat_of(player)
@@ -49,7 +54,9 @@ def state_message(table: Table, player: str, events: list[Event], finished: bool
             "commitment": record.commitment,
         },
         "legal": legal,
-        "events": [e.to_json() for e in events if e.visible_to(viewer)],
+        # Events name what just happened (for the table log and animations) but carry no data:
+        # every card, tile and amount a client sees comes from `round.view(seat)` alone.
+        "events": [_event_name(e) for e in events if e.visible_to(viewer)],
         "result": table.last_result if (finished or table.round is None) else None,
         "results": table.results[-12:],
         "fairness": {

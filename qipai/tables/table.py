@@ -328,13 +328,20 @@ class Table:
             context["pool"] = self.ledger.pool(self.game.name)
         seed = self.carry_seed or self.seed_source()
         try:
-            round_ = self.game.round_type.start(self.config, seats, Rng(seed), context)
-        except GameError:
-            if self.carry_seed is None:
-                raise
-            self._reveal_current()
-            seed, context = self.seed_source(), {}
-            round_ = self.game.round_type.start(self.config, seats, Rng(seed), context)
+            try:
+                round_ = self.game.round_type.start(self.config, seats, Rng(seed), context)
+            except GameError:
+                if self.carry_seed is None:
+                    raise
+                # the deal unit cannot go on with these seats (someone left): a fresh one
+                self._reveal_current()
+                seed, context = self.seed_source(), {}
+                round_ = self.game.round_type.start(self.config, seats, Rng(seed), context)
+        except GameError as exc:
+            self.next_start_at = None  # wait for a seat change rather than retrying forever
+            for player in list(self.connected):
+                self.send(player, {"type": "error", "code": exc.code, "message": exc.message})
+            return False
         if self.carry_seed is None or not self.reveals or self.reveals[-1].seed_hex is not None:
             self.reveals.append(Reveal(commitment(seed), None))
             self.reveals = self.reveals[-50:]

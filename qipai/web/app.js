@@ -217,11 +217,17 @@ function seatName(seat) {
   return st.name || seat;
 }
 
+const EVENT_TEXT = {
+  zh: { bet: "下注", bets: "下注", done: "确认", clear: "撤注", bid: "抢庄", swap: "换牌", deal: "发牌", reveal: "开牌",
+        play: "出牌", discard: "垫牌", trick: "收墩", round_started: "新一局开始", resumed: "牌局已恢复", showdown: "摊牌",
+        flop: "翻牌", turn: "转牌", river: "河牌", fold: "弃牌", check: "过牌", banker: "定庄", settle: "结算" },
+  en: {},
+};
+
 function describeEvent(e) {
-  const who = e.seat ? seatName(e.seat) + " " : "";
-  const extra = Object.entries(e).filter(([k]) => !["type", "seat"].includes(k)).slice(0, 3)
-    .map(([k, v]) => `${k}=${typeof v === "object" ? JSON.stringify(v).slice(0, 40) : v}`).join(" ");
-  return `${who}${e.type} ${extra}`.trim();
+  const who = e.seat ? seatName(e.seat) + " · " : "";
+  const name = (EVENT_TEXT[LANG] && EVENT_TEXT[LANG][e.type]) || e.type.replace(/_/g, " ");
+  return `${who}${name}`;
 }
 
 // ---------------------------------------------------------------- table screen

@@ -47,10 +47,6 @@ def quick_start(page: Any, game: str) -> None:
     page.wait_for_selector("#balances .kv.me")
 
 
-def banner_shown(page: Any) -> bool:
-    return bool(page.evaluate("!document.getElementById('banner').hidden"))
-
-
 def play_step(page: Any, game: str) -> None:
     """Click one sensible thing the table offers now (the table may move on under us: a click
     that finds its button gone is simply retried on the next pass)."""
@@ -108,14 +104,26 @@ def test_play_a_full_round_by_clicking(page: Any, server: Server, game: str) -> 
                 play_step(page, game)
                 clicked_in_round = True
             continue
-        if clicked_in_round and banner_shown(page):
-            results.append(page.locator("#banner").inner_text())
-            page.screenshot(path=str(OUT / f"table-{game}-result.png"))
-            after = my_stack(page)
-            net = int(page.evaluate("S.state.result.nets[S.state.you.seat]"))
-            assert after == before + net  # the balance moved by exactly the round's result
-            if net != 0:
-                break
-            before, clicked_in_round = after, False
+        if not clicked_in_round:
+            continue
+        # read the banner, the result and the stack in one go (the next round may start)
+        seen = page.evaluate(
+            """() => {
+              const b = document.getElementById('banner');
+              const st = S.state;
+              if (b.hidden || !st || !st.result || !st.round || !st.round.finished) return null;
+              const me = document.querySelector('#balances .kv.me b');
+              return {text: b.textContent, net: st.result.nets[st.you.seat],
+                      stack: parseInt(me.textContent.replace(/,/g, ''), 10)};
+            }"""
+        )
+        if seen is None:
+            continue
+        results.append(seen["text"])
+        page.screenshot(path=str(OUT / f"table-{game}-result.png"))
+        assert seen["stack"] == before + seen["net"]  # the balance moved by exactly the result
+        if seen["net"] != 0:
+            break
+        before, clicked_in_round = seen["stack"], False
     assert results, f"no finished round seen for {game}"
     assert page.locator("#fairness .commit").count() == 1
