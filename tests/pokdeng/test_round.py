@@ -53,6 +53,8 @@ def test_config_json_round_trip_and_validation() -> None:
         {"decks": 0},
         {"limits": {"player": {"min": 50, "max": 10}}},
         {"win_rate": 0.95},
+        {"cut_behind": [52.5, 104]},
+        {"cut_behind": "52-104"},
         {"colour": "red"},
     ):
         with pytest.raises(InvalidInput):

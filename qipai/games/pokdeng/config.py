@@ -100,6 +100,12 @@ class PokDengConfig:
             raise InvalidInput(f"mode {self.mode!r}: expected 'classic' or 'banker-player'")
         if isinstance(self.decks, bool) or not isinstance(self.decks, int) or self.decks < 1:
             raise InvalidInput(f"decks must be a positive integer, got {self.decks!r}")
+        if (
+            not isinstance(self.cut_behind, tuple)
+            or len(self.cut_behind) != 2
+            or not all(type(c) is int for c in self.cut_behind)
+        ):
+            raise InvalidInput(f"cut_behind must be a pair of integers, got {self.cut_behind!r}")
         lo, hi = self.cut_behind
         total = 52 * self.decks
         # The cut card must leave room to finish the round in which it appears.
@@ -119,6 +125,9 @@ class PokDengConfig:
         unknown = set(self.limits) - {"player", "banker", "pair"}
         if unknown:
             raise InvalidInput(f"unknown bet kinds in limits: {sorted(unknown)}")
+        for kind, limits in self.limits.items():
+            if not isinstance(limits, Limits):
+                raise InvalidInput(f"limits[{kind!r}] must be a Limits(min, max)")
         for rate in (self.win_rate, self.double_win_rate):
             if not 0 < to_rate(rate) <= 10:
                 raise InvalidInput(f"pay rate {rate!r} must be in (0, 10]")
@@ -187,7 +196,7 @@ class PokDengConfig:
             cut = kwargs["cut_behind"]
             if not isinstance(cut, list | tuple) or len(cut) != 2:
                 raise InvalidInput("cut_behind is [min, max]")
-            kwargs["cut_behind"] = (int(cut[0]), int(cut[1]))
+            kwargs["cut_behind"] = tuple(require_amount(c, "cut_behind") for c in cut)
         if "limits" in kwargs:
             raw = kwargs["limits"]
             if not isinstance(raw, Mapping):
