@@ -68,7 +68,8 @@ def pair_counts(high_nine: str, removed: Sequence[int] = ()) -> npt.NDArray[np.i
     disjoint = (~shared).astype(np.float64)
     onehot = np.zeros((idx.size, len(reps)), np.float64)
     onehot[np.arange(idx.size), cls[idx]] = 1.0
-    return np.rint(onehot.T @ disjoint @ onehot).astype(np.int64)
+    counts: npt.NDArray[np.int64] = np.rint(onehot.T @ disjoint @ onehot).astype(np.int64)
+    return counts
 
 
 @lru_cache(maxsize=8)
@@ -115,7 +116,7 @@ def player_figures(
     weights: dict[tuple[str, Fraction], int] = {}
     for code, label in enumerate(_ORDER):
         if sums[code]:
-            weights[label, net[label]] = int(round(sums[code]))
+            weights[label, net[label]] = round(float(sums[code]))
     return from_weights(
         f"player vs banker ({tie_policy} on ties, high_nine={high_nine})", weights, order=_ORDER
     )

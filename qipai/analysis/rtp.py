@@ -31,9 +31,9 @@ def _paigow(mode: str | None) -> list[Report]:
 
 
 def _holdem(mode: str | None) -> list[Report]:
-    from qipai.analysis import holdem_bonus
+    from qipai.analysis import holdem_report
 
-    return holdem_bonus.analyse(mode)
+    return holdem_report.analyse(mode)
 
 
 GAMES: dict[str, tuple[Callable[[str | None], list[Report]], str]] = {
