@@ -212,3 +212,58 @@ def build(noflush: Any, flush: Any) -> None:
                 noflush[base + key] = _strength(raw_plain(counts), classes, cat_start)
             if not _next_multiset(idx, 13):
                 break
+
+
+@njit(cache=True)
+def plain_keys(n: int) -> Any:
+    """Rank-key sums of every n-card rank multiset (no rank more than four times), sorted."""
+    out = np.empty(50_000, dtype=np.int64)
+    m = 0
+    idx = np.zeros(n, dtype=np.int64)
+    counts = np.zeros(13, dtype=np.int64)
+    while True:
+        counts[:] = 0
+        ok = True
+        key = 0
+        for i in range(n):
+            counts[idx[i]] += 1
+            key += _RANK_KEYS[idx[i]]
+            if counts[idx[i]] > 4:
+                ok = False
+        if ok:
+            out[m] = key
+            m += 1
+        if not _next_multiset(idx, 13):
+            break
+    return np.sort(out[:m])
+
+
+@njit(cache=True)
+def first_fit(cols: Any, starts: Any, row_order: Any, offsets: Any, width: int) -> int:
+    """Row displacement: place each row's columns (densest row first) at the lowest base where
+    all are free; `offsets[row] = base - row * width`. Returns the packed length."""
+    taken = np.zeros(4 * cols.shape[0] + 2 * width, dtype=np.bool_)
+    length = 0
+    first_free = 0
+    for row in row_order:
+        lo, hi = starts[row], starts[row + 1]
+        if lo == hi:
+            continue
+        # Every slot below first_free is taken, so the row's first column must land at or above.
+        base = max(0, first_free - cols[lo])
+        while True:
+            ok = True
+            for i in range(lo, hi):
+                if taken[base + cols[i]]:
+                    ok = False
+                    break
+            if ok:
+                break
+            base += 1
+        for i in range(lo, hi):
+            taken[base + cols[i]] = True
+            length = max(length, base + cols[i] + 1)
+        while taken[first_free]:
+            first_free += 1
+        offsets[row] = base - row * width
+    return length

@@ -59,7 +59,7 @@ def category_counts(n: int) -> dict[Category, int]:
     kernels = {5: _counts5, 6: _counts6, 7: _counts7}
     if n not in kernels:
         raise InvalidInput(f"hands have 5, 6 or 7 cards, not {n}")
-    counts = kernels[n](t.noflush, t.flush, t.card_keys)
+    counts = kernels[n](t.compact, t.offsets, t.flush, t.card_keys)
     return {cat: int(counts[cat]) for cat in Category}
 
 
@@ -113,14 +113,14 @@ def evaluate_batch(hands: npt.ArrayLike) -> npt.NDArray[np.uint16]:
         raise InvalidInput(f"expected an (N, 5|6|7) array of card ids, got shape {arr.shape}")
     if arr.dtype.kind not in "iu":
         raise InvalidInput(f"card ids must be integers, got dtype {arr.dtype}")
-    if arr.size and (int(arr.min()) < 0 or int(arr.max()) > 51):
+    if arr.size and (int(arr.max()) > 51 or (arr.dtype.kind == "i" and int(arr.min()) < 0)):
         raise InvalidInput("card ids must lie in 0..51")
     from qipai.poker.kernels import _batch7, _batch_n
 
     t = tables()
     out = np.empty(arr.shape[0], dtype=np.uint16)
     kernel = _batch7 if arr.shape[1] == 7 else _batch_n
-    kernel(arr, out, t.noflush, t.flush, t.card_keys)
+    kernel(arr, out, t.compact, t.offsets, t.flush, t.card_keys)
     return out
 
 
