@@ -10,6 +10,7 @@ thinking time per decision of each bot.
 
     uv run python benchmarks/bench_tiengow.py                  # 2,000 games, 2 processes
     uv run python benchmarks/bench_tiengow.py --games 200      # a quick look
+    uv run python benchmarks/bench_tiengow.py --control        # E is rule-of-thumb too: ~0
 """
 
 from __future__ import annotations
@@ -37,13 +38,13 @@ def seed(*parts: object) -> bytes:
     return hashlib.sha256("/".join(str(p) for p in ("tiengow-bench", *parts)).encode()).digest()
 
 
-def play_table(job: tuple[int, int, int]) -> dict[str, Any]:
+def play_table(job: tuple[int, int, int, str]) -> dict[str, Any]:
     """Play one table of `games` games; return the strong seat's totals and timings."""
-    table_index, games, rollouts = job
+    table_index, games, rollouts, seat_bot = job
     config = TienGowConfig()
     seats = [Seat(s) for s in SEATS]
     bots: dict[str, Any] = {s: RuleOfThumbBot() for s in SEATS}
-    bots[STRONG] = StrongBot(rollouts=rollouts)
+    bots[STRONG] = StrongBot(rollouts=rollouts) if seat_bot == "strong" else RuleOfThumbBot()
     context: dict[str, Any] | None = None
     timings: dict[str, list[tuple[float, float]]] = {}
     results: list[int] = []
@@ -76,9 +77,15 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--table-games", type=int, default=10)
     parser.add_argument("--processes", type=int, default=2)
     parser.add_argument("--rollouts", type=int, default=160, help="strong bot budget per decision")
+    parser.add_argument(
+        "--control",
+        action="store_true",
+        help="negative control: a rule-of-thumb bot in E's seat too (the mean should be ~0)",
+    )
     args = parser.parse_args(argv)
     tables = max(1, args.games // args.table_games)
-    jobs = [(t, args.table_games, args.rollouts) for t in range(tables)]
+    seat_bot = "rule-of-thumb" if args.control else "strong"
+    jobs = [(t, args.table_games, args.rollouts, seat_bot) for t in range(tables)]
     start = time.perf_counter()
     out: list[dict[str, Any]] = []
     with Pool(args.processes) as pool:
@@ -98,9 +105,10 @@ def main(argv: list[str] | None = None) -> None:
     sd = math.sqrt(sum((x - mean) ** 2 for x in per_game) / max(1, games - 1))
     strong_dec = sum(r["strong_decisions"] for r in out)
     other_dec = sum(r["other_decisions"] for r in out)
-    print(
-        f"Tien Gow benchmark: strong bot (E, {args.rollouts} rollouts/decision) vs 3 rule-of-thumb"
+    who = (
+        "rule-of-thumb bot (control)" if args.control else f"strong bot ({args.rollouts} rollouts)"
     )
+    print(f"Tien Gow benchmark: E = {who} vs 3 rule-of-thumb bots")
     print(f"  games played          {games} ({tables} tables x {args.table_games}, fixed seeds)")
     print(
         f"  mean result           {mean:+.3f} base units/game  95% CI [{mean - half:+.3f}, {mean + half:+.3f}]"
@@ -113,7 +121,7 @@ def main(argv: list[str] | None = None) -> None:
         return 1000 * sum(r[key] for r in out) / max(1, n)
 
     print(
-        f"  strong bot thinking   {per('strong_time', strong_dec):.1f} ms/decision wall, "
+        f"  E bot thinking        {per('strong_time', strong_dec):.1f} ms/decision wall, "
         f"{per('strong_cpu', strong_dec):.1f} ms CPU ({strong_dec} decisions)"
     )
     print(
