@@ -127,3 +127,15 @@ def test_incremental_road_json_equals_a_full_decode(rows: list[tuple[list[str], 
     for k in range(len(codes) + 1):  # the way a shoe grows: each text extends the previous one
         text = ";".join(codes[:k])
         assert road_json(text) == Road.decode(text).to_json()
+
+
+@settings(max_examples=200, deadline=None)
+@given(ids=st.lists(st.integers(0, 51), min_size=12, max_size=12))
+def test_fast_row_code_equals_the_road_row(ids: list[int]) -> None:
+    from qipai.core.cards import Card
+
+    names = ("P1", "P2", "P3", "P4", "P5", "B")
+    hands = {
+        n: evaluate(Card.from_id(ids[i]), Card.from_id(ids[i + 6])) for i, n in enumerate(names)
+    }
+    assert row_code(hands) == road_row(hands).code()

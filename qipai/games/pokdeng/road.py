@@ -24,7 +24,7 @@ from typing import Any, Final
 
 from qipai.core.errors import InvalidInput
 from qipai.games.pokdeng.config import BANKER, POSITIONS
-from qipai.games.pokdeng.hands import Hand
+from qipai.games.pokdeng.hands import KLASS_COUNT, KLASSES, Hand
 
 RESULTS: Final = {"W": "win", "L": "lose", "T": "tie"}
 COLORS: Final = {"win": "blue", "lose": "grey", "tie": "green"}
@@ -84,12 +84,28 @@ def cell_code(player: Hand, banker: Hand) -> str:
     return code + "p" if player.pair else code
 
 
+# cell_code for every (position hand class, banker hand class): a lookup on the hot path.
+_CELL_TABLE: Final = [
+    [cell_code(p, b) if p and b else "" for b in (KLASSES.get(k) for k in range(KLASS_COUNT))]
+    for p in (KLASSES.get(k) for k in range(KLASS_COUNT))
+]
+
+
 def row_code(hands: Mapping[str, Hand]) -> str:
     """`road_row(hands).code()`, fast: five cell codes and the banker-pair flag."""
     banker = hands[BANKER]
-    cells = [cell_code(hands[p], banker) for p in POSITIONS]
-    cells.append("p" if banker.pair else "-")
-    return ",".join(cells)
+    b = banker.klass
+    t = _CELL_TABLE
+    return ",".join(
+        (
+            t[hands["P1"].klass][b],
+            t[hands["P2"].klass][b],
+            t[hands["P3"].klass][b],
+            t[hands["P4"].klass][b],
+            t[hands["P5"].klass][b],
+            "p" if banker.pair else "-",
+        )
+    )
 
 
 @dataclass(frozen=True, slots=True)
