@@ -12,6 +12,7 @@ picks the five shown. The compiled core for other numba code is in `kernels.py`.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from functools import cache
 from itertools import combinations
 
 import numpy as np
@@ -44,11 +45,15 @@ __all__ = [
 ]
 
 
+@cache
 def hand_classes() -> npt.NDArray[np.uint16]:
     """All 7,462 distinct strengths, weakest first (a strength's position here is its ordinal)."""
     t = tables()
-    found = np.union1d(np.unique(t.flush[t.flush > 0]), np.unique(t.noflush))
-    return found.astype(np.uint16)
+    # Every class is some hand's best five: the flush table's and the compact table's entries
+    # (whose unused slots hold 0, itself the weakest class, 7-5-4-3-2) are all of them.
+    found = np.union1d(t.flush[t.flush > 0], t.compact).astype(np.uint16)
+    found.setflags(write=False)
+    return found
 
 
 def category_counts(n: int) -> dict[Category, int]:
