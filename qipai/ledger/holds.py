@@ -194,6 +194,25 @@ def close(conn: Connection, hold: Hold, *, status: str, captured: int, tx_id: in
         raise HoldClosed(f"hold {hold.id} is already closed")
 
 
+def close_all(conn: Connection, found: list[Hold], *, status: str, tx_id: int) -> None:
+    """Close every hold of a round in one statement (capture = the whole hold goes into the
+    settlement); HoldClosed if any of them was closed concurrently."""
+    if not found:
+        return
+    done = conn.execute(
+        holds.update()
+        .where(and_(holds.c.id.in_([h.id for h in found]), holds.c.status == "open"))
+        .values(
+            status=status,
+            captured=holds.c.amount if status == "captured" else 0,
+            close_tx=tx_id,
+            closed_at=utcnow(),
+        )
+    )
+    if done.rowcount != len(found):
+        raise HoldClosed("a hold of this round was closed concurrently")
+
+
 def _earlier(conn: Connection, hold_id: int, key: str, body: dict[str, Any]) -> TxResult | None:
     """An idempotent repeat of this close; a different close of a closed hold is HoldClosed."""
     try:

@@ -277,8 +277,7 @@ def settle(
         fault=fault,
         checked=True,
     )
-    for hold in open_holds:
-        holds_mod.close(conn, hold, status="captured", captured=hold.amount, tx_id=tx.tx_id)
+    holds_mod.close_all(conn, open_holds, status="captured", tx_id=tx.tx_id)
     fault("after_holds_closed")
     used = {p.account: mapping[p.account] for p in result.postings}
     done = conn.execute(
@@ -345,8 +344,7 @@ def void_round(
         fault=fault,
         checked=True,
     )
-    for hold in open_holds:
-        holds_mod.close(conn, hold, status="voided", captured=0, tx_id=tx.tx_id)
+    holds_mod.close_all(conn, open_holds, status="voided", tx_id=tx.tx_id)
     conn.execute(
         rounds.update()
         .where(rounds.c.id == round_id)

@@ -257,21 +257,20 @@ def post(
 ) -> TxResult:
     """Post one balanced transaction in the caller's database transaction.
 
-    `legs` maps account names to signed amounts (already netted). The caller has checked the
-    idempotency key with `find_tx` when it needs the replay before doing other work; `post`
-    checks it again so that it is always safe on its own.
+    `legs` maps account names to signed amounts. `post` looks the idempotency key up first
+    unless the caller already did in this same database transaction (`checked=True`).
     """
-    earlier = find_tx(conn, key, body)
-    if earlier is not None:
-        return earlier
+    if not checked:
+        earlier = find_tx(conn, key, body)
+        if earlier is not None:
+            return earlier
     legs = net_legs(legs.items())
     if sum(legs.values()) != 0:
         raise UnbalancedTransaction(f"postings sum to {sum(legs.values())}, not 0: {legs}")
     if not legs and not allow_empty:
         raise UnbalancedTransaction("a transaction needs at least one non-zero posting")
-    resolved = sorted(
-        (ensure_account(conn, name)[0], name, amount) for name, amount in legs.items()
-    )
+    ids = account_rows(conn, legs)
+    resolved = sorted((ids[name][0], name, amount) for name, amount in legs.items())
     now = utcnow()
     tx_id = int(
         conn.execute(

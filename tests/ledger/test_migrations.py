@@ -27,7 +27,9 @@ def test_migrated_schema_matches_the_metadata(ledger: Ledger) -> None:
     assert dbm.current_revision(ledger.engine) == dbm.head_revision()
 
 
-@pytest.mark.parametrize("backend_name", ["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
+@pytest.mark.parametrize(
+    "backend_name", ["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)]
+)
 def test_downgrade_and_upgrade_again(backend_name: str, tmp_path: Path) -> None:
     schema = None
     if backend_name == "postgresql":
@@ -55,7 +57,9 @@ def test_database_url_resolution(monkeypatch: pytest.MonkeyPatch, tmp_path: Path
     monkeypatch.delenv(dbm.ENV_URL, raising=False)
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
     assert dbm.resolve_url(None) == f"sqlite:///{tmp_path / 'data' / 'qipai' / 'qipai.sqlite3'}"
-    assert dbm.resolve_url("x.db").startswith("sqlite:////") and dbm.resolve_url("x.db").endswith("/x.db")
+    assert dbm.resolve_url("x.db").startswith("sqlite:////") and dbm.resolve_url("x.db").endswith(
+        "/x.db"
+    )
     assert dbm.resolve_url("postgresql+psycopg://u@h/d") == "postgresql+psycopg://u@h/d"
     monkeypatch.setenv(dbm.ENV_URL, "postgresql+psycopg://env@h/d")
     assert dbm.resolve_url(None) == "postgresql+psycopg://env@h/d"
