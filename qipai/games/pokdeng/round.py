@@ -382,6 +382,14 @@ class PokDengRound(Round[PokDengConfig]):
                 events.extend(self._deal())
         return events
 
+    def expire(self) -> list[Event]:
+        """The countdown ran out: close betting and deal (the protocol's `expire`, inlined)."""
+        if self._phase != BETTING:
+            raise WrongPhase("the round is finished")
+        events = self._expire()
+        self.log.append(RecordedAction(None, {"type": "expire"}))
+        return events
+
     def _expire(self) -> list[Event]:
         # Silence = no bet (RULES.md §1 Table): close betting with the chips that are down.
         return self._deal()
