@@ -56,7 +56,7 @@ def test_pokdeng_rounds_verify_from_the_journal(funded: Ledger) -> None:
     nxt = round1.next_round()  # type: ignore[attr-defined]
     assert nxt.reuse_seed
     rid2, round2 = play_round(funded, seed, dict(nxt.context), bets)
-    for rid, round_ in ((rid1, round1), (rid2, round2)):
+    for rid in (rid1, rid2):
         report = funded.verify_round(rid)
         assert report.ok, report.lines()
         assert funded.round(rid)["seed"] is None  # the shoe goes on: seed not yet revealed
