@@ -258,3 +258,11 @@ def test_view_shape_for_the_browser_table() -> None:
 
 def ids_of_discard(r: TienGowRound) -> int:
     return r.trick.entries[1].tiles[0]
+
+
+def test_beating_is_optional() -> None:
+    r = make_round(HANDS)
+    play(r, "E", "1-1")
+    assert [s.type for s in r.legal_actions("S")] == ["play", "discard"]
+    discard(r, "S", "6-6")  # S could beat 地 with 天 but may discard instead
+    assert r.trick.entries[r.trick.best].seat == "E"

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from qipai.core.errors import InvalidInput
 from qipai.games import settle_document
-from qipai.games.tiengow.scoring import banker_multiplier, net_units, score
+from qipai.games.tiengow.scoring import banker_multiplier, max_loss_units, net_units, score
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "tiengow"
 SEATS = ["E", "S", "W", "N"]
@@ -172,3 +172,25 @@ def test_cli_bad_input_is_one_line_exit_2() -> None:
     )
     assert out.returncode == 2
     assert out.stderr.count("\n") == 1 and "banker" in out.stderr
+
+
+@given(
+    st.sampled_from(SEATS),
+    st.integers(1, 5),
+    st.lists(st.sampled_from(SEATS), min_size=8, max_size=8),
+)
+def test_in_a_real_game_nobody_loses_more_than_max_loss_units(
+    banker: str, streak: int, takers: list[str]
+) -> None:
+    # Each of the 8 栋 goes to some seat; the winner (结) is a seat holding at least 2.
+    dong = {s: takers.count(s) for s in SEATS}
+    for winner in [s for s in SEATS if dong[s] >= 2]:
+        got = units(banker, streak, winner, dong)
+        bound = max_loss_units(streak, zun_units=0)
+        assert all(-bound <= got[s] for s in SEATS)
+        assert got[winner] > 0  # the winner always comes out ahead
+
+
+def test_max_loss_units_values() -> None:
+    assert max_loss_units(1) == 11  # 空栋 × 2 + one 尊钱
+    assert max_loss_units(2, 3, wen_zun=True) == 21  # 5 × 3 + two 尊 plays × 3

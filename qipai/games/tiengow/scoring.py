@@ -99,3 +99,11 @@ def net_units(seats: Sequence[str], transfers: Sequence[Transfer]) -> dict[str, 
         net[t.payer] -= t.units
         net[t.payee] += t.units
     return net
+
+
+def max_loss_units(banker_streak: int, zun_units: int = 1, wen_zun: bool = False) -> int:
+    """The most any seat can lose in one game, in base units: 空栋 against (or as) a banker
+    winning or losing at multiplier m (5·m), plus 尊钱 for every 至尊 another seat may play.
+    A table can require stacks of at least this many base units (RULES.md §5 sets no cap)."""
+    zun_plays = 2 if wen_zun else 1
+    return EMPTY_PENALTY * banker_multiplier(banker_streak) + zun_plays * zun_units
