@@ -306,7 +306,16 @@ const tiengow = {
     tbl.append(el("tr", {}, el("th", { text: "" }), el("th", { text: t("dong") }), el("th", { text: t("net") })));
     for (const s of v.seats) tbl.append(el("tr", {}, el("td", { text: seatName(s) }), el("td", { text: (r.dong || v.dong)[s] }), el("td", { class: r.net[s] > 0 ? "pos" : r.net[s] < 0 ? "neg" : "", text: signed(r.net[s]) })));
     box.append(tbl);
-    if (r.breakdown) box.append(el("pre", { class: "small mono breakdown-raw", text: typeof r.breakdown === "string" ? r.breakdown : JSON.stringify(r.breakdown, null, 1).slice(0, 800) }));
+    if (Array.isArray(r.breakdown) && r.breakdown.length) {
+      const REASON = { zh: { empty: "空栋", short: "差栋", ru: "入栋", zun: "尊钱" } };
+      const list = el("ul", { class: "breakdown-list small" });
+      for (const b of r.breakdown) {
+        const why = (REASON[LANG] && REASON[LANG][b.reason]) || b.reason || "";
+        list.append(el("li", {}, `${seatName(b.from)} → ${seatName(b.to)}: `, el("b", { text: money(b.amount) }),
+          el("span", { class: "muted", text: ` (${b.base_units ?? b.units} ${t("units")}${b.multiplier > 1 ? ` ×${b.multiplier}` : ""}${why ? " · " + why : ""})` })));
+      }
+      box.append(list);
+    }
     return box;
   },
   mine(st) {
@@ -346,34 +355,88 @@ const tiengow = {
 
 // ================================================================== Hold'em Bonus 德州扑克
 const holdem = {
+  ante: null, bonus: false, pool: true,
+  seat(st, seat) {
+    const v = st.round && st.round.view;
+    const b = v && (v.boxes || []).find((x) => x.box === seat);
+    if (!b || !b.bets || !b.bets.ante) return null;
+    return el("div", { class: "seat-info" }, badge(`${t("bet")} ${money(b.bets.ante)}`), b.status ? badge(b.status) : null,
+      b.nets ? el("b", { class: sumObj(b.nets) > 0 ? "pos" : sumObj(b.nets) < 0 ? "neg" : "", text: signed(sumObj(b.nets)) }) : null);
+  },
   center(st) {
     const v = st.round.view;
     const wrap = el("div", { class: "he-table" });
     const dealer = v.dealer || {};
-    wrap.append(el("div", { class: "pd-banker" }, el("div", { class: "label", text: t("dealer") }), cardRow(dealer.cards, dealer.cards ? 0 : 2, "small"), dealer.hand ? el("div", { class: "hand-name", text: handLabel(dealer.hand) }) : null));
-    wrap.append(el("div", { class: "he-board" }, cardRow(v.board || [], 0), Array.from({ length: Math.max(0, 5 - (v.board || []).length) }, () => el("div", { class: "card slot" }))));
-    const hands = el("div", { class: "pg-hands" });
-    for (const s of v.seats || v.players || []) {
-      hands.append(el("div", { class: `pg-hand ${s.id === v.you ? "me" : ""}`, "data-seat": s.id },
-        el("div", { class: "label", text: seatName(s.id) }),
-        cardRow(s.cards || s.hole || null, (s.cards || s.hole) ? 0 : 2, "small"),
-        s.bets ? el("div", { class: "small" }, Object.entries(s.bets).filter(([, a]) => a).map(([k, a]) => el("span", { class: "bet-tag" }, `${k} `, chipEl(a, "mine")))) : null,
-        s.hand ? el("div", { class: "hand-name", text: handLabel(s.hand) }) : null,
-        s.net !== null && s.net !== undefined ? el("b", { class: s.net > 0 ? "pos" : s.net < 0 ? "neg" : "", text: signed(s.net) }) : null));
+    wrap.append(el("div", { class: "pd-banker" }, el("div", { class: "label", text: t("dealer") }),
+      cardRow(dealer.cards, dealer.cards ? 0 : (v.phase === "betting" ? 0 : 2), "small"),
+      dealer.hand ? el("div", { class: "hand-name", text: dealer.hand.name || dealer.hand.category }) : null));
+    const board = v.board || [];
+    wrap.append(el("div", { class: "he-board" }, board.map((c) => cardEl(c)), Array.from({ length: 5 - board.length }, () => el("div", { class: "card slot" }))));
+    const boxes = el("div", { class: "pd-spots" });
+    for (const b of v.boxes || []) {
+      if (!b.bets || !b.bets.ante) { if (b.seated === null) continue; }
+      const net = b.nets ? sumObj(b.nets) : null;
+      boxes.append(el("div", { class: `pd-spot ${b.outcome ? "res-" + b.outcome : ""} ${b.player === v.me?.id ? "mine" : ""}`, "data-box": b.box },
+        el("div", { class: "spot-name", text: `${b.box}${b.player ? " · " + seatName(b.player) : ""}` }),
+        b.bets && b.bets.ante ? cardRow(b.cards, b.cards ? 0 : (v.phase === "betting" ? 0 : 2), "small") : el("div", { class: "spot-ring" }),
+        b.hand ? el("div", { class: "hand-name", text: b.hand.name || b.hand.category }) : b.pool_hand ? el("div", { class: "hand-name", text: b.pool_hand.category }) : null,
+        el("div", { class: "spot-chips" }, Object.entries(b.bets || {}).filter(([, a]) => a).map(([k, a]) => el("span", { class: "bet-tag small", title: k }, chipEl(a, k === "pool" ? "all" : "mine")))),
+        b.outcome ? badge(t(b.outcome) === b.outcome ? b.outcome : t(b.outcome), b.outcome) : b.status ? badge(b.status) : null,
+        net !== null ? el("b", { class: net > 0 ? "pos" : net < 0 ? "neg" : "", text: signed(net) }) : null));
     }
-    wrap.append(hands);
+    wrap.append(boxes);
+    if (v.me && v.me.net !== null && v.me.net !== undefined) wrap.append(el("div", { class: "pd-net", text: `${t("net")} ${signed(v.me.net)}` }));
     return wrap;
   },
-  actions(st, act) { return genericActions(st, act); },
+  mine(st) {
+    const v = st.round.view;
+    if (!v.me) return null;
+    return el("div", { class: "kv-row" },
+      el("span", {}, `${t("stack")} `, el("b", { text: money(v.me.stack) })),
+      el("span", {}, `${t("bet")} `, el("b", { text: money(v.me.committed) })),
+      el("span", { class: "muted" }, `available ${money(v.me.available)}`));
+  },
+  actions(st, act) {
+    const box = el("div", { class: "action-bar" });
+    const bet = st.legal.find((a) => a.type === "bet");
+    if (bet) {
+      const min = bet.ante.min;
+      const chips = CHIP_STEPS.map((k) => k * min).filter((c) => c <= bet.ante.max && c * 6 + (bet.pool || 0) <= bet.available);
+      if (!holdem.ante || !chips.includes(holdem.ante)) holdem.ante = chips[0] || min;
+      const group = el("div", { class: "chip-select" }, el("span", { class: "action-label", text: "Ante" }));
+      for (const c of chips) group.append(el("button", { class: "chip big " + (c === holdem.ante ? "selected" : ""), "data-chip": c, onclick: () => { holdem.ante = c; renderTable(); }, text: money(c) }));
+      const bonus = el("input", { type: "checkbox", id: "he-bonus", checked: holdem.bonus ? true : null, onchange: (e) => { holdem.bonus = e.target.checked; } });
+      const pool = bet.pool ? el("input", { type: "checkbox", id: "he-pool", checked: holdem.pool ? true : null, onchange: (e) => { holdem.pool = e.target.checked; } }) : null;
+      box.append(group,
+        el("label", { class: "small" }, bonus, " Bonus"),
+        pool ? el("label", { class: "small" }, pool, ` ${t("pool")} ${money(bet.pool)}`) : null,
+        el("button", { class: "btn gold action", "data-action": "bet", onclick: () => act({ type: "bet", box: st.you.seat, ante: holdem.ante, bonus: holdem.bonus ? holdem.ante : 0, pool: !!(bet.pool && holdem.pool), done: true }), text: t("bet") }));
+    }
+    for (const spec of st.legal) {
+      if (spec.type === "bet") continue;
+      const amounts = spec.boxes && !Array.isArray(spec.boxes) ? Object.values(spec.boxes) : [];
+      const label = `${t(spec.type)}${amounts.length ? " " + money(amounts[0]) : ""}`;
+      box.append(el("button", { class: "btn action " + (["flop", "turn", "river"].includes(spec.type) ? "gold" : "ghost"), "data-action": spec.type, onclick: () => act({ type: spec.type }), text: label }));
+    }
+    return box;
+  },
   side(st) {
     const v = st.round && st.round.view;
-    if (!v) return null;
-    const pool = v.pool !== undefined ? v.pool : v.jackpot;
-    if (pool === undefined || pool === null) return null;
-    const amount = typeof pool === "object" ? pool.balance ?? pool.amount ?? JSON.stringify(pool) : pool;
-    return el("div", { class: "pool" }, el("h4", { text: t("pool") }), el("div", { class: "pool-amount", text: money(amount) }));
+    if (!v || !v.pool) return null;
+    const p = v.pool;
+    const pct = p.percent || {};
+    return el("div", { class: "pool" }, el("h4", { text: t("pool") }), el("div", { class: "pool-amount", "data-pool": p.balance, text: money(p.balance) }),
+      el("div", { class: "small muted" }, Object.entries(pct).map(([k, x]) => `${k} ${Math.round(Number(x) * 100)}%`).join(" · ")));
+  },
+  summary(v) {
+    const out = el("div", { class: "row wrap" });
+    if (v.dealer && v.dealer.cards) out.append(el("span", { class: "small" }, `${t("dealer")}: `, cardRow(v.dealer.cards, 0, "tiny")));
+    if (v.board) out.append(el("span", { class: "small" }, "board: ", cardRow(v.board, 0, "tiny")));
+    return out;
   },
 };
+
+function sumObj(o) { return Object.values(o || {}).reduce((a, b) => a + (Number(b) || 0), 0); }
 
 // ================================================================== fallback and test game
 function genericActions(st, act) {

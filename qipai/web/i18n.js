@@ -29,7 +29,7 @@ const I18N = {
     phase_flop: "翻牌", phase_turn: "转牌", phase_river: "河牌", phase_decision: "决策",
     select_tiles: "选择要出的牌", chip: "筹码", spot: "位置", pair: "对子",
     verify: "验证", start_in: "秒后开始下一局", dealer: "庄家", total: "合计",
-    confirm: "确认", selected: "已选", tiles_left: "剩余牌",
+    confirm: "确认", selected: "已选", tiles_left: "剩余牌", flop: "跟注翻牌", turn: "转牌下注", river: "河牌下注",
   },
   en: {
     welcome: "Welcome to the card room", welcome_sub: "Pok Deng, Pai Gow, Hold'em Bonus, Niu Niu and Tien Gow — against friends or bots.",
@@ -58,7 +58,7 @@ const I18N = {
     phase_flop: "flop", phase_turn: "turn", phase_river: "river", phase_decision: "decision",
     select_tiles: "Select tiles to play", chip: "Chip", spot: "Spot", pair: "Pair",
     verify: "Verify", start_in: "s to the next round", dealer: "Dealer", total: "Total",
-    confirm: "Confirm", selected: "selected", tiles_left: "tiles left",
+    confirm: "Confirm", selected: "selected", tiles_left: "tiles left", flop: "Flop bet", turn: "Turn bet", river: "River bet",
   },
 };
 

@@ -101,6 +101,8 @@ def test_play_a_full_round_by_clicking(page: Any, server: Server, game: str) -> 
         )
         if in_round:
             if page.locator("#actions button.action, .chip.big").count():
+                if not clicked_in_round:
+                    before = my_stack(page)  # the stack as this round began (holds included)
                 play_step(page, game)
                 clicked_in_round = True
             continue
@@ -124,6 +126,6 @@ def test_play_a_full_round_by_clicking(page: Any, server: Server, game: str) -> 
         assert seen["stack"] == before + seen["net"]  # the balance moved by exactly the result
         if seen["net"] != 0:
             break
-        before, clicked_in_round = seen["stack"], False
+        clicked_in_round = False
     assert results, f"no finished round seen for {game}"
     assert page.locator("#fairness .commit").count() == 1

@@ -1,0 +1,219 @@
+"""Card-room load: N WebSocket clients on one `qipai serve` process, each auto-matched to a Pok
+Deng table whose other seats are bots, betting and confirming every round as fast as the server
+lets them.
+
+Prints rounds settled per second and the p50/p99 latency from sending an action to receiving the
+broadcast state it caused. Accounts and sessions are written to the database before the server
+starts (signing 1,000 people up through scrypt would measure the password hash, not the room).
+
+    uv run python benchmarks/bench_server.py --clients 100 --seconds 20
+    uv run python benchmarks/bench_server.py --clients 10,100,1000
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+import websockets
+
+ROOT = Path(__file__).resolve().parents[1]
+GAME = "pokdeng"
+
+
+def prepare(db: Path, n: int) -> list[str]:
+    """Users with wallets and session tokens, straight into the database."""
+    from sqlalchemy import insert
+
+    from qipai.ledger import Ledger
+    from qipai.server.store import RoomStore, room_users
+
+    ledger = Ledger.open(str(db))
+    store = RoomStore(ledger.engine)
+    store.create_user("benchuser0", "bench-password")
+    with ledger.engine.connect() as conn:
+        row = conn.execute(room_users.select()).first()
+    assert row is not None
+    with ledger.engine.begin() as conn:
+        conn.execute(
+            insert(room_users),
+            [
+                {
+                    "username": f"benchuser{i}",
+                    "salt": row.salt,
+                    "pw_hash": row.pw_hash,
+                    "created_at": 0.0,
+                }
+                for i in range(1, n)
+            ],
+        )
+    tokens = []
+    for i in range(n):
+        name = f"benchuser{i}"
+        ledger.create_user(name, name)
+        ledger.deposit(name, 1_000_000, f"bench-{i}")
+        tokens.append(store.new_session(name))
+    ledger.close()
+    return tokens
+
+
+class Stats:
+    def __init__(self) -> None:
+        self.latencies: list[float] = []
+        self.rounds: set[str] = set()
+        self.errors = 0
+        self.measuring = False
+
+
+async def client(url: str, token: str, stats: Stats, stop: asyncio.Event) -> None:
+    async with httpx.AsyncClient(base_url=url, timeout=120) as http:
+        r = await http.post(
+            "/api/automatch",
+            json={"game": GAME, "buy_in": 100_000},
+            headers={"Authorization": f"Bearer {token}"},
+        )
+        r.raise_for_status()
+        table_id = r.json()["table_id"]
+    ws_url = url.replace("http", "ws") + f"/ws?token={token}"
+    async with websockets.connect(ws_url, max_queue=None) as ws:
+        await ws.send(json.dumps({"type": "subscribe", "table_id": table_id}))
+        sent_at: float | None = None
+        acted_round: str | None = None
+        n = 0
+        while not stop.is_set():
+            try:
+                raw = await asyncio.wait_for(ws.recv(), 1.0)
+            except TimeoutError:
+                continue
+            msg: dict[str, Any] = json.loads(raw)
+            if msg["type"] == "error":
+                stats.errors += 1
+                sent_at = None
+                continue
+            if msg["type"] != "state":
+                continue
+            if sent_at is not None:
+                if stats.measuring:
+                    stats.latencies.append(time.perf_counter() - sent_at)
+                sent_at = None
+            rnd = msg.get("round")
+            if rnd and rnd["finished"] and stats.measuring:
+                stats.rounds.add(rnd["round_id"])
+            if rnd and not rnd["finished"] and msg["legal"] and acted_round != rnd["round_id"]:
+                bet = next((a for a in msg["legal"] if a["type"] == "bets"), None)
+                if bet is None:
+                    continue
+                spot = "P1"
+                amount = bet["spots"][spot]["min"]
+                n += 1
+                acted_round = rnd["round_id"]
+                sent_at = time.perf_counter()
+                await ws.send(
+                    json.dumps(
+                        {
+                            "type": "action",
+                            "table_id": table_id,
+                            "client_id": f"{token[:8]}-{n}",
+                            "action": {
+                                "type": "bets",
+                                "bets": [{"spot": spot, "amount": amount}],
+                                "done": True,
+                            },
+                        }
+                    )
+                )
+
+
+async def run_load(url: str, tokens: list[str], seconds: float) -> Stats:
+    stats = Stats()
+    stop = asyncio.Event()
+    tasks = []
+    for token in tokens:  # ramp up gently: automatch is a write
+        tasks.append(asyncio.create_task(client(url, token, stats, stop)))
+        await asyncio.sleep(0.002)
+    await asyncio.sleep(3.0)  # warm-up: every client seated, first rounds running
+    stats.measuring = True
+    start = time.perf_counter()
+    await asyncio.sleep(seconds)
+    stats.measuring = False
+    elapsed = time.perf_counter() - start
+    stop.set()
+    done = await asyncio.gather(*tasks, return_exceptions=True)
+    failures = [d for d in done if isinstance(d, BaseException)]
+    if failures:
+        print(f"  {len(failures)} clients failed, e.g. {failures[0]!r}", file=sys.stderr)
+    stats.elapsed = elapsed  # type: ignore[attr-defined]
+    return stats
+
+
+def bench(n: int, seconds: float) -> dict[str, float]:
+    with tempfile.TemporaryDirectory() as tmp:
+        db = Path(tmp) / "bench.db"
+        tokens = prepare(db, n)
+        port = 18000 + n % 1000
+        env = {**os.environ, "QIPAI_BOT_DELAY": "0.02", "QIPAI_BETWEEN_ROUNDS": "0.3"}
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "qipai.cli", "serve", "--port", str(port), "--db", str(db)],
+            cwd=ROOT,
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+        )
+        url = f"http://127.0.0.1:{port}"
+        try:
+            for _ in range(600):
+                try:
+                    httpx.get(url + "/api/games", timeout=60)
+                    break
+                except httpx.TransportError:
+                    time.sleep(0.2)
+            stats = asyncio.run(run_load(url, tokens, seconds))
+        finally:
+            proc.terminate()
+            proc.wait()
+    lat = sorted(stats.latencies)
+    elapsed = stats.elapsed  # type: ignore[attr-defined]
+    return {
+        "clients": n,
+        "rounds_per_s": len(stats.rounds) / elapsed,
+        "actions": len(lat),
+        "p50_ms": 1000 * statistics.median(lat) if lat else float("nan"),
+        "p99_ms": 1000 * lat[min(len(lat) - 1, int(0.99 * len(lat)))] if lat else float("nan"),
+        "errors": stats.errors,
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--clients", default="100", help="comma-separated client counts (≤ 1000)")
+    parser.add_argument("--seconds", type=float, default=20.0, help="measured seconds per run")
+    args = parser.parse_args()
+    print(
+        f"bench_server: {GAME} tables, bots in the free seats, one server process, "
+        f"{os.cpu_count()} CPUs (shared: figures are noisy when other work runs)"
+    )
+    print(
+        f"{'clients':>8} {'rounds/s':>10} {'actions':>8} {'p50 ms':>9} {'p99 ms':>9} {'errors':>7}"
+    )
+    for n in [int(x) for x in args.clients.split(",")]:
+        if not 1 <= n <= 1000:
+            raise SystemExit("clients must be 1..1000")
+        r = bench(n, args.seconds)
+        print(
+            f"{n:>8} {r['rounds_per_s']:>10.1f} {r['actions']:>8} {r['p50_ms']:>9.1f} "
+            f"{r['p99_ms']:>9.1f} {r['errors']:>7}"
+        )
+
+
+if __name__ == "__main__":
+    main()
