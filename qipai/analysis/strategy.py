@@ -1,0 +1,163 @@
+"""The Hold'em Bonus optimal strategy as a lookup for bots and the browser's hint.
+
+* Flop decision (play 2x or fold) by the two hole cards: the 169-class table below, the result
+  of the full exact enumeration (`holdem_optimal`; a slow test recomputes it).
+* Turn decision (bet 1x or check, after the flop) and river decision (bet 1x or check, after
+  the turn card): computed exactly on demand by enumerating every remaining board card and every
+  dealer pair with the project's evaluator (`holdem_main.state_counts`) — about 2 million
+  evaluations for a turn decision, 45,540 for a river decision, i.e. well under a second — and
+  cached per decision point. The rule is the same the full enumeration uses: river bet iff wins
+  exceed losses; turn bet iff the summed value of betting (including the river option it keeps
+  open under the source rule) beats checking.
+
+`rule` is "source" (RULES.md §3: a turn check gives up the river bet; the game as implemented)
+or "common" (the river bet stays open after a turn check).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import lru_cache
+from typing import Literal
+
+import numpy as np
+
+from qipai.analysis.holdem_optimal import hole_class
+from qipai.core.cards import Card
+from qipai.core.errors import InvalidInput
+
+Rule = Literal["source", "common"]
+
+# Starting hands to fold at the flop decision, per rule (every other class plays): the output of
+# `holdem_optimal.evaluate(full_solution(), rule).play`, checked by tests/analysis (slow).
+FOLD_CLASSES: dict[str, frozenset[str]] = {
+    "source": frozenset({"32o", "42o", "52o", "62o", "72o"}),
+    "common": frozenset({"32o", "42o", "52o", "62o", "72o"}),
+}
+
+
+@dataclass(frozen=True)
+class Decision:
+    """The optimal choice at one decision point and the exact expected net (per unit ante, of
+    all main bets from the start of the hand) of betting and of not betting."""
+
+    bet: bool
+    ev_bet: Fraction
+    ev_check: Fraction
+
+    @property
+    def action(self) -> str:
+        return "bet" if self.bet else "check"
+
+
+def _ids(cards: Sequence[Card | int], n: int, what: str) -> tuple[int, ...]:
+    ids = []
+    for c in cards:
+        if isinstance(c, Card):
+            ids.append(c.id)
+        elif isinstance(c, int) and not isinstance(c, bool) and 0 <= c < 52:
+            ids.append(c)
+        else:
+            raise InvalidInput(f"not a card: {c!r}")
+    if len(ids) != n:
+        raise InvalidInput(f"{what}: expected {n} cards, got {len(ids)}")
+    return tuple(ids)
+
+
+def _distinct(*groups: tuple[int, ...]) -> None:
+    flat = [c for g in groups for c in g]
+    if len(set(flat)) != len(flat):
+        raise InvalidInput("the same card appears twice")
+
+
+def _check_rule(rule: str) -> None:
+    if rule not in ("source", "common"):
+        raise InvalidInput(f"rule {rule!r}: expected source or common")
+
+
+def flop_decision(hole: Sequence[Card | int], rule: Rule = "source") -> bool:
+    """True to play (flop bet of 2x the ante), False to fold, for two hole cards."""
+    _check_rule(rule)
+    h = _ids(hole, 2, "hole")
+    _distinct(h)
+    return hole_class(*h) not in FOLD_CLASSES[rule]
+
+
+def _counts(hole: tuple[int, ...], board: tuple[int, ...]) -> np.ndarray:
+    from qipai.analysis.holdem_main import state_counts
+    from qipai.poker.tables import tables
+
+    t = tables()
+    return state_counts(  # type: ignore[no-any-return]
+        np.array(hole, np.int64),
+        np.array(board, np.int64),
+        len(board),
+        np.arange(52, dtype=np.int64),
+        t.noflush,
+        t.flush,
+        t.card_keys,
+    )
+
+
+@lru_cache(maxsize=4096)
+def _turn(hole: tuple[int, ...], flop: tuple[int, ...], rule: str) -> Decision:
+    rows = _counts(hole, flop)
+    w, ws, _t, lo = (int(x) for x in rows.sum(axis=0))
+    n = int(rows[:, [0, 2, 3]].sum())
+    base = 2 * w + ws - 3 * lo
+    river_gain = int(np.maximum(rows[:, 0] - rows[:, 3], 0).sum())
+    if rule == "source":
+        check = base
+        bet = base + (w - lo) + river_gain
+    else:
+        check = base + river_gain
+        bet = check + (w - lo)
+    return Decision(bet > check, Fraction(bet, n), Fraction(check, n))
+
+
+def turn_decision(
+    hole: Sequence[Card | int], flop: Sequence[Card | int], rule: Rule = "source"
+) -> Decision:
+    """After the flop: bet the turn (1x) or check, with hole + three board cards."""
+    _check_rule(rule)
+    h, f = _ids(hole, 2, "hole"), _ids(flop, 3, "flop")
+    _distinct(h, f)
+    return _turn(tuple(sorted(h)), tuple(sorted(f)), rule)
+
+
+@lru_cache(maxsize=16384)
+def _river(hole: tuple[int, ...], board: tuple[int, ...], turn_bet: bool) -> Decision:
+    w, ws, _t, lo = (int(x) for x in _counts(hole, board)[0])
+    n = w + _t + lo
+    base = 2 * w + ws - 3 * lo + (w - lo if turn_bet else 0)
+    return Decision(w > lo, Fraction(base + w - lo, n), Fraction(base, n))
+
+
+def river_decision(
+    hole: Sequence[Card | int], board: Sequence[Card | int], turn_bet: bool = True
+) -> Decision:
+    """After the turn card: bet the river (1x) or check, with hole + four board cards.
+
+    The choice does not depend on the turn bet (the bets add linearly); `turn_bet` only enters
+    the expected nets reported. Under the source rule the river bet exists only after a turn bet."""
+    h, b = _ids(hole, 2, "hole"), _ids(board, 4, "board")
+    _distinct(h, b)
+    return _river(tuple(sorted(h)), tuple(sorted(b)), turn_bet)
+
+
+def advise(
+    hole: Sequence[Card | int],
+    board: Sequence[Card | int] = (),
+    rule: Rule = "source",
+    turn_bet: bool = True,
+) -> str:
+    """One word for the decision at hand: 'play'/'fold' (no board), 'bet'/'check' (3 or 4)."""
+    if len(board) == 0:
+        return "play" if flop_decision(hole, rule) else "fold"
+    if len(board) == 3:
+        return turn_decision(hole, board, rule).action
+    if len(board) == 4:
+        return river_decision(hole, board, turn_bet).action
+    raise InvalidInput(f"a decision is made with 0, 3 or 4 board cards, not {len(board)}")
