@@ -13,8 +13,11 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
+from collections.abc import Sequence
 from itertools import combinations
 from typing import Any
+
+from qipai.core.cards import Card
 
 from qipai.analysis.distribution import BetFigures, from_weights
 from qipai.analysis.report import Report, Table
@@ -26,6 +29,29 @@ SIMPLE_RULE_TEXT = (
     "Simple strategy: fold 2-3 … 2-7 offsuit; bet the turn and the river with a pair or better "
     "that uses a hole card (a pocket pair counts), or four to a flush using a hole card."
 )
+
+
+def simple_strategy(phase: str, hole: Sequence[Card], board: Sequence[Card]) -> bool:
+    """The simple strategy as a bot's strategy function (`qipai.bots.holdem_bonus.Strategy`):
+    the same rules the exact kernels price (`holdem_kernels.simple_turn` / `simple_river`)."""
+    a, b = hole
+    if phase == "flop":
+        hi, lo = (a, b) if a.rank >= b.rank else (b, a)
+        name = (
+            RANKS[hi.rank - 2] * 2
+            if hi.rank == lo.rank
+            else RANKS[hi.rank - 2] + RANKS[lo.rank - 2] + ("s" if hi.suit == lo.suit else "o")
+        )
+        return name not in SIMPLE_FOLDS
+    if a.rank == b.rank or any(c.rank in (a.rank, b.rank) for c in board):
+        return True
+    cards = [a, b, *board]
+    return any(
+        sum(1 for c in cards if c.suit == s) >= 4 and s in (a.suit, b.suit) for s in range(4)
+    )
+
+
+RANKS = "23456789TJQKA"
 _NET_ORDER = (
     "win 5 (all bets, straight+)",
     "win 4",

@@ -236,17 +236,28 @@ def _niuniu(rounds: int, seed: int, mode: str | None) -> SimulationResult:
     if mode not in (None, "swap", "no-swap"):
         raise InvalidInput(f"Niu Niu mode {mode!r}: expected swap or no-swap")
 
-    class NoSwapBot(SensibleBot):
-        """The game's sensible bot, but it keeps its four cards (the exact no-swap figure)."""
+    class FlatBot:
+        """Never bids (so the banker is a random seat, as the exact figure assumes), bets the
+        minimum multiple, and swaps like the game's sensible bot (advisor) or not at all."""
+
+        name = "flat"
+
+        def __init__(self) -> None:
+            self.sensible = SensibleBot()
 
         def choose(self, view: Mapping[str, Any], legal: Sequence[ActionSpec], rng: Rng) -> Any:
-            if legal and legal[0].type == "swap":
+            kind = legal[0].type
+            if kind == "swap":
+                if swap:
+                    return self.sensible.choose(view, legal, rng)
                 return {"type": "swap", "cards": []}
-            return super().choose(view, legal, rng)
+            if kind == "bid":
+                return {"type": "bid", "multiple": 0}
+            return {"type": kind, "multiple": min(legal[0].options["choices"])}
 
     config = NiuniuConfig()
     seats = [Seat(f"s{i}", 10**12) for i in range(1, 5)]
-    bots = {s.id: (SensibleBot() if swap else NoSwapBot()) for s in seats}
+    bots = {s.id: FlatBot() for s in seats}
     bot_rng = Rng(round_seed(seed, -1), "bots")
     player = Tally()
     start = time.perf_counter()
@@ -270,9 +281,10 @@ def _niuniu(rounds: int, seed: int, mode: str | None) -> SimulationResult:
     cpu = time.process_time() - cpu
     exact = {} if swap else {"player vs banker": 1 + player_ev_no_swap()}
     notes = [
-        "bots: qipai.bots.niuniu.SensibleBot (advisor swaps)"
+        "bots: no bids (random banker), minimum bets; swaps by qipai.bots.niuniu.SensibleBot "
+        "(the game's advisor: highest expected hand multiplier)"
         if swap
-        else "bots: qipai.bots.niuniu.SensibleBot bids and bets, keeping all four cards",
+        else "bots: no bids (random banker), minimum bets, no swaps",
         "per unit of base × banker multiple × player multiple, after the 4 % commission",
     ]
     return SimulationResult(
@@ -347,6 +359,61 @@ def _paigow(rounds: int, seed: int, mode: str | None) -> SimulationResult:
     )
 
 
+def _holdem(rounds: int, seed: int, mode: str | None) -> SimulationResult:
+    from qipai.analysis.holdem_report import analyse, simple_strategy
+    from qipai.bots.holdem_bonus import SensibleBot
+    from qipai.games.holdem_bonus import HoldemBonusConfig, HoldemBonusRound
+
+    if mode not in (None, "source"):
+        raise InvalidInput("the Hold'em Bonus engine plays the source rule only (mode: source)")
+    config = HoldemBonusConfig()
+    seats = [Seat(box, 10**12) for box in config.boxes]
+    bots = {s.id: SensibleBot(strategy=simple_strategy, bonus=True) for s in seats}
+    bot_rng = Rng(round_seed(seed, -1), "bots")
+    main = Tally()
+    bonus = Tally()
+    context: Mapping[str, Any] | None = None
+    start = time.perf_counter()
+    cpu = time.process_time()
+    for n in range(rounds):
+        rnd = HoldemBonusRound.start(config, seats, Rng(round_seed(seed, n)), context)
+        play_round(rnd, bots, bot_rng)
+        boxes = rnd.result().details["boxes"]
+        m_net = m_stake = b_net = b_stake = 0
+        for box in boxes.values():
+            nets = box["nets"]
+            m_net += nets["ante"] + nets["flop"] + nets["turn"] + nets["river"]
+            m_stake += box["bets"]["ante"]
+            b_net += nets["bonus"]
+            b_stake += box["bets"]["bonus"]
+        main.add_round(m_net, m_stake, len(boxes))
+        bonus.add_round(b_net, b_stake, len(boxes))
+        context = rnd.next_round().context
+    seconds = time.perf_counter() - start
+    cpu = time.process_time() - cpu
+    report = analyse("source")[0]
+    exact = {
+        "main bets per ante (simple strategy)": report.bet(
+            "ante, simple strategy, source rule"
+        ).rtp,
+        "bonus (source pay table)": report.bet("bonus (source pay table)").rtp,
+    }
+    tallies = {"main bets per ante (simple strategy)": main, "bonus (source pay table)": bonus}
+    return SimulationResult(
+        "holdem-bonus",
+        "source",
+        rounds,
+        seed,
+        seconds,
+        _rows(tallies, exact),
+        [
+            "bots: qipai.bots.holdem_bonus.SensibleBot on every box, playing the simple strategy "
+            "(holdem_report.simple_strategy) with the bonus bet",
+        ],
+        cpu,
+    )
+
+
 def _rows(tallies: Mapping[str, Tally], exact: Mapping[str, Fraction]) -> list[dict[str, Any]]:
     rows = []
     for name, tally in tallies.items():
@@ -369,6 +436,7 @@ SIMULATORS: dict[str, Callable[[int, int, str | None], SimulationResult]] = {
     "pokdeng": _pokdeng,
     "niuniu": _niuniu,
     "paigow": _paigow,
+    "holdem-bonus": _holdem,
 }
 
 
