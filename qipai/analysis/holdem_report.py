@@ -12,15 +12,14 @@ play for both turn/river rules, the bonus bet under both pay tables, and the poo
 from __future__ import annotations
 
 import math
-from fractions import Fraction
 from collections.abc import Sequence
+from fractions import Fraction
 from itertools import combinations
 from typing import Any
 
-from qipai.core.cards import Card
-
 from qipai.analysis.distribution import BetFigures, from_weights
 from qipai.analysis.report import Report, Table
+from qipai.core.cards import Card
 
 # The simple strategy's flop decision: fold 2-3 … 2-7 offsuit, the published rule of thumb
 # (casinosite.net/?p=882: "the only hands worth folding are unsuited hands from 2/3 through 2/7").

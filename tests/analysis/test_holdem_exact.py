@@ -12,7 +12,7 @@ import pytest
 from qipai.analysis import holdem_kernels as k
 from qipai.analysis.holdem_report import bonus_figures, pool_table, simple_strategy
 from qipai.analysis.holdem_strategy_exact import cache_path, load_or_compute, start_classes
-from qipai.core.cards import Card, parse_cards
+from qipai.core.cards import parse_cards
 from qipai.games.holdem_bonus.hands import PokerHand
 from qipai.games.holdem_bonus.payout import BoxPlay, main_nets
 from qipai.poker.categories import Category
