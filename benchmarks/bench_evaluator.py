@@ -12,6 +12,7 @@ orders the hands the same way as qipai.
 from __future__ import annotations
 
 import argparse
+import os
 import time
 from collections.abc import Callable
 
@@ -33,14 +34,20 @@ def random_hands(n: int, seed: int) -> npt.NDArray[np.uint8]:
     return out
 
 
-def best_rate(fn: Callable[[], object], count: int, repeat: int) -> tuple[float, object]:
-    best = float("inf")
+Rate = tuple[float, float]  # (hands per wall-clock second, hands per CPU second of this thread)
+
+
+def best_rate(fn: Callable[[], object], count: int, repeat: int) -> tuple[Rate, object]:
+    """Best of `repeat` runs, by wall clock and by this thread's CPU time (the CPU figure is
+    what one core does when other processes share the machine; both are printed)."""
+    best_wall = best_cpu = float("inf")
     result: object = None
     for _ in range(repeat):
-        start = time.perf_counter()
+        wall, cpu = time.perf_counter(), time.thread_time()
         result = fn()
-        best = min(best, time.perf_counter() - start)
-    return count / best, result
+        best_wall = min(best_wall, time.perf_counter() - wall)
+        best_cpu = min(best_cpu, max(time.thread_time() - cpu, 1e-9))
+    return (count / best_wall, count / best_cpu), result
 
 
 def main() -> None:
@@ -56,7 +63,7 @@ def main() -> None:
     few_lists = few.tolist()
     evaluate_batch(hands[:10])  # build the tables and load the compiled kernel before timing
 
-    rows: list[tuple[str, float]] = []
+    rows: list[tuple[str, Rate]] = []
     rate, ours = best_rate(lambda: evaluate_batch(hands), len(hands), args.repeat)
     rows.append(("qipai batched (numba, 1 core)", rate))
     # The technique by measurement: the same kernel over the dense 15.6 MB 7-card table.
@@ -76,7 +83,7 @@ def main() -> None:
     rows.append(("qipai single (Python call per hand)", rate))
     ordinal = np.searchsorted(hand_classes(), np.asarray(ours)[: len(few)])
 
-    peers: list[tuple[str, float]] = []
+    peers: list[tuple[str, Rate]] = []
     checks: list[str] = []
 
     from phevaluator import evaluate_cards
@@ -116,20 +123,24 @@ def main() -> None:
     )
     checks.append(f"pokerkit agrees (neighbouring pairs): {same}")
 
-    fastest_peer = max(rate for _, rate in peers)
-    batched = rows[0][1]
+    load = os.getloadavg()
     print(
         f"7-card evaluations per second ({len(hands):,} random hands batched, "
-        f"{len(few):,} per call; best of {args.repeat})"
+        f"{len(few):,} per call; best of {args.repeat}; load average {load[0]:.1f} on "
+        f"{os.cpu_count()} cores)"
     )
-    print(f"{'evaluator':40} {'hands/s':>16} {'qipai batched is':>18}")
-    for name, rate in rows + peers:
-        print(f"{name:40} {rate:16,.0f} {batched / rate:17.1f}x")
-    print(
-        f"goal: batched >= 20,000,000/s -> {'met' if batched >= 20e6 else 'NOT met'}; "
-        f">= 50x fastest peer ({batched / fastest_peer:.0f}x) -> "
-        f"{'met' if batched >= 50 * fastest_peer else 'NOT met'}"
-    )
+    batched = rows[0][1]
+    print(f"{'evaluator':42} {'hands/s wall':>14} {'hands/CPU-s':>14} {'qipai batched is':>17}")
+    for name, (wall, cpu) in rows + peers:
+        print(f"{name:42} {wall:14,.0f} {cpu:14,.0f} {batched[1] / cpu:16.1f}x")
+    for label, i in (("wall clock", 0), ("CPU time", 1)):
+        fastest = max(rate[i] for _, rate in peers)
+        ok_speed = "met" if batched[i] >= 20e6 else "NOT met"
+        ok_ratio = "met" if batched[i] >= 50 * fastest else "NOT met"
+        print(
+            f"goal by {label}: batched >= 20,000,000/s -> {ok_speed} ({batched[i]:,.0f}); "
+            f">= 50x the fastest peer -> {ok_ratio} ({batched[i] / fastest:.0f}x)"
+        )
     checks.append(f"dense and compact tables agree: {bool(np.array_equal(dense_out, ours))}")
     for line in checks:
         print(line)

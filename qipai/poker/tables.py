@@ -9,8 +9,8 @@ Two tables give every hand of 5, 6 or 7 cards its strength (see `categories.py`)
   rank at most four times) of one size has its own sum (the scheme of Kenneth Shackleton's
   SKPokerEval), so the sum is a perfect hash of the rank counts. Sums of different sizes overlap
   (the deuce's key is 0), so each size has its own dense block; uint16, 43 MB in all, of which a
-  7-card evaluation touches only the first 15.6 MB. Dense beat a row-displaced compact table in
-  `benchmarks/bench_evaluator.py` on this machine.
+  7-card evaluation touches only the first 15.6 MB. The batched kernels use the compact copy
+  below instead (`compact`, `offsets`); the dense one stays for the `strength*` kernels.
 
 The per-card key packs the rank key in the low 32 bits and a 4-bit counter per suit above:
 summing the card keys gives both the rank hash and the suit counts; a suit count of five or more
@@ -63,8 +63,9 @@ NOFLUSH_LEN = SIZE7 + SIZE6 + SIZE5
 # The compact no-flush table: the same entries packed by row displacement (rows of 2**ROW_SHIFT
 # keys; each size has its own rows of `offsets`, starting at ROWBASE5/6/7):
 # strength = compact[key + offsets[ROWBASE_n + (key >> ROW_SHIFT)]]. About 240 kB in all, so it
-# stays in the L2 cache, where the dense table (15.6 MB for 7 cards) lives in L3 at best; the
-# benchmark measured it about 2x faster on this shared machine.
+# stays in the L2 cache, where the dense table (15.6 MB for 7 cards) needs L3. Measured here
+# (`benchmarks/bench_evaluator.py`): the same speed per CPU-second as the dense table when the
+# shared machine was calm, up to 2x faster while other processes thrashed the L3 cache.
 ROW_SHIFT = 9
 ROWS7 = (SIZE7 >> ROW_SHIFT) + 1
 ROWS6 = (SIZE6 >> ROW_SHIFT) + 1
