@@ -264,10 +264,25 @@ def test_opening_pool_from_context_and_seed_floor() -> None:
     assert r.next_round().context["pool"] == pool["balance_after"]
 
 
+def check_hidden(r: HoldemBonusRound) -> None:
+    """Before the showdown a seat sees only its own boxes' hole cards and the board shown."""
+    if r.finished:
+        return
+    board = set(r.view(None)["board"])
+    assert cards_in(r.view(None)) == board
+    for seat in r.seat_ids():
+        own = {
+            str(c) for box, hole in r._holes.items() if r._bets[box].player == seat for c in hole
+        }
+        assert cards_in(r.view(seat)) <= own | board
+
+
 def play_randomly(r: HoldemBonusRound, rng: Rng) -> None:
-    """Drive a round with random legal actions (and silences) until it finishes."""
+    """Drive a round with random legal actions (and silences) until it finishes, checking at
+    every step that no view shows a card its seat may not see."""
     steps = 0
     while not r.finished:
+        check_hidden(r)
         steps += 1
         assert steps < 200
         options: list[tuple[str | None, dict[str, Any]]] = [(None, {})]
