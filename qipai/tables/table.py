@@ -148,6 +148,17 @@ class Table:
         self.bot_rng = Rng(seed_source(), "bots")
         self._bots: dict[str, Any] = {}
         self.journal_count = 0
+        self._stacks: dict[str, int] = {}
+
+    # ----- stacks (cached: every message shows them, the ledger changes them only here) -----
+    def ledger_stack(self, player: str) -> int:
+        cached = self._stacks.get(player)
+        if cached is None:
+            cached = self._stacks[player] = self.ledger.stack(player, self.id)
+        return cached
+
+    def _money_moved(self) -> None:
+        self._stacks.clear()
 
     # ----- seating --------------------------------------------------------------------------
     def seat_of(self, player: str) -> str | None:
@@ -181,13 +192,15 @@ class Table:
                 raise InvalidInput(f"no seat {seat!r} at this table")
             if self.seats[seat].player is not None:
                 raise SeatTaken(f"seat {seat} is taken")
-            if buy_in < self.game.min_stack and self.ledger.stack(player, self.id) <= 0:
+            if buy_in < self.game.min_stack and self.ledger_stack(player) <= 0:
                 raise InvalidInput(f"the buy-in must be at least {self.game.min_stack}")
             if buy_in > 0:
                 try:
                     self.ledger.buy_in(player, self.id, buy_in, key or f"buyin:{uuid.uuid4().hex}")
                 except InsufficientFunds as exc:
                     raise Funds(str(exc)) from None
+                finally:
+                    self._money_moved()
             self.seats[seat] = SeatState(seat, player, name)
             self._save()
             self.wake()
@@ -217,12 +230,13 @@ class Table:
             return [self.add_bot(level) for _ in list(self.free_seats())]
 
     def _fund_bot(self, player: str) -> None:
-        stack = self.ledger.stack(player, self.id)
+        stack = self.ledger_stack(player)
         want = self.game.default_buy_in
         if stack < want // 2:
-            key = f"botfund:{self.id}:{player}:{uuid.uuid4().hex}"
+            key = f"botfund.{self.id}.{uuid.uuid4().hex}"
             self.ledger.deposit(player, want - stack, key)
-            self.ledger.buy_in(player, self.id, want - stack, key + ":buyin")
+            self.ledger.buy_in(player, self.id, want - stack, key + ".buyin")
+            self._money_moved()
 
     def leave(self, player: str) -> int | None:
         """Stand up and cash out now, or after the running round if the player is in it."""
@@ -251,7 +265,8 @@ class Table:
     def _stand_up(self, seat: str) -> int:
         state = self.seats[seat]
         assert state.player is not None
-        amount = self.ledger.cash_out(state.player, self.id, f"cashout:{uuid.uuid4().hex}")
+        amount = self.ledger.cash_out(state.player, self.id, f"cashout.{uuid.uuid4().hex}")
+        self._money_moved()
         self.send(state.player, {"type": "left", "table": self.id, "cashed_out": amount})
         self.seats[seat] = SeatState(seat)
         self._save()
@@ -313,7 +328,7 @@ class Table:
                 continue
             if s.bot:
                 self._fund_bot(s.player)
-            if self.ledger.stack(s.player, self.id) >= self.game.min_stack:
+            if self.ledger_stack(s.player) >= self.game.min_stack:
                 out.append(s)
         return out
 
@@ -322,7 +337,7 @@ class Table:
         if len(players) < self.game.min_players or not any(not s.bot for s in players):
             self.next_start_at = None  # woken again by a seat change
             return False
-        seats = [Seat(s.seat, self.ledger.stack(s.player or "", self.id)) for s in players]
+        seats = [Seat(s.seat, self.ledger_stack(s.player or "")) for s in players]
         context = dict(self.carry_context)
         if "pool" in self.game.context_keys:
             context["pool"] = self.ledger.pool(self.game.name)
@@ -360,6 +375,7 @@ class Table:
             number=self.number,
         )
         self.ledger.open_round(record, {p: stack for _, p, stack in record.seats})
+        self._money_moved()
         self.reveals[-1].rounds.append(record.round_id)
         self.round, self.record = round_, record
         self.journal_count = 0
@@ -469,6 +485,7 @@ class Table:
         self.ledger.settle_round(
             record.round_id, result, pool_id=self.game.name, reveal_seed=not nxt.reuse_seed
         )
+        self._money_moved()
         self.carry_context = dict(nxt.context)
         if nxt.reuse_seed:
             self.carry_seed = bytes.fromhex(record.seed_hex)
@@ -522,6 +539,7 @@ class Table:
                 )
             except Exception as exc:  # any failure to rebuild: void, releasing every hold
                 self.ledger.void_round(record.round_id, f"could not resume: {exc}")
+                self._money_moved()
                 self.next_start_at = self.clock.now() + self.timing.between_rounds
                 return "voided"
             self.round, self.record = round_, record
@@ -608,7 +626,7 @@ class Table:
 
     def _stack(self, player: str) -> int:
         """A player's table stack including what the running round holds for them."""
-        stack = self.ledger.stack(player, self.id)
+        stack = self.ledger_stack(player)
         if self.record is not None:
             stack += sum(st for _, p, st in self.record.seats if p == player)
         return stack
