@@ -110,11 +110,42 @@ def _broken(path: list[Any], value: Any) -> dict[str, Any]:
         (["seats", "莊", "multiple"], 2),
         (["seats"], {}),
         (["extra"], 1),
+        # RULES.md §4 Decisions: bets 1–5, banker bids 1–4, 2–5 seats.
+        (["seats", "出", "multiple"], 6),
+        (["banker_multiple"], 5),
     ],
 )
 def test_bad_input_is_refused(path: list[Any], value: Any) -> None:
     with pytest.raises(InvalidInput):
         settle_document(_broken(path, value))
+
+
+def test_seat_count_and_multiples_follow_the_table_settings() -> None:
+    # RULES.md §4 Decision: 2–5 seats. Six seats of five distinct cards fit in one deck (30
+    # cards) but are not a Swap Niu Niu table.
+    doc = example()
+    extra = {"5d", "6h", "7h", "9h", "Th"}, {"5s", "8s", "9s", "Ts", "Js"}
+    for n, cards in enumerate(extra):
+        doc["seats"][f"x{n}"] = {"cards": sorted(cards), "multiple": 1, "balance": 100000}
+    with pytest.raises(InvalidInput, match="2–5 seats; the document gives 6"):
+        settle_document(doc)
+    del doc["seats"]["x1"]
+    assert len(settle_document(doc)["seats"]) == 5
+    two = example()
+    del two["seats"]["川"], two["seats"]["尾"]
+    assert settle_document(two)["seats"]["出"]["net"] == -600
+    # The bid and bet multiples are table settings (defaults 1–4 and 1–5); a table with other
+    # settings is audited with them.
+    wide = _broken(["seats", "出", "multiple"], 6)
+    with pytest.raises(InvalidInput, match="multiple 6"):
+        settle_document(wide)
+    wide["bet_multiples"] = [1, 2, 3, 6]
+    assert settle_document(wide)["seats"]["出"]["net"] == -1800
+    high_bid = _broken(["banker_multiple"], 5)
+    with pytest.raises(InvalidInput, match="banker_multiple 5"):
+        settle_document(high_bid)
+    high_bid["bid_multiples"] = [1, 5]
+    assert settle_document(high_bid)["seats"]["出"]["net"] == -1000
 
 
 def test_bad_input_exit_2() -> None:

@@ -5,7 +5,9 @@ Input (RULES.md §4):
      "seats": {"出": {"cards": ["Ks", …5 cards…], "multiple": 2, "balance": 100000}, …,
                "莊": {"cards": […], "balance": 100000}}}
 The banker's seat needs no "multiple" (its bid is `banker_multiple`). `commission` defaults to
-"0.04". Every balance is required, because the no-negative-balance cap depends on it.
+"0.04". Every balance is required, because the no-negative-balance cap depends on it. The table
+settings `bid_multiples` and `bet_multiples` may be given (RULES.md §4 Decision defaults 1–4 and
+1–5); the banker's multiple and every bet must be one of them, and a table has 2–5 seats.
 
 Output: each hand's type (zh and en), multiplier, bull and point cards; each pairing's winner and
 raw amount; each seat's `raw`, `gross` (after caps), `commission` and `net`; the totals.
@@ -19,6 +21,7 @@ from typing import Any
 from qipai.core.cards import Card, parse_cards, require_distinct
 from qipai.core.errors import InvalidInput
 from qipai.core.money import require_amount, to_rate
+from qipai.games.niuniu.config import NiuniuConfig
 from qipai.games.niuniu.hands import Hand, evaluate
 from qipai.games.niuniu.payout import settle_hands
 
@@ -29,7 +32,8 @@ def _positive(value: object, what: str) -> int:
 
 def settle(doc: Mapping[str, Any]) -> dict[str, Any]:
     """Settle one Niu Niu round document; InvalidInput for anything malformed."""
-    known = {"game", "base", "commission", "banker", "banker_multiple", "seats"}
+    settings = ("bid_multiples", "bet_multiples")
+    known = {"game", "base", "commission", "banker", "banker_multiple", "seats", *settings}
     unknown = set(doc) - known
     if unknown:
         raise InvalidInput(f"unknown field(s): {', '.join(sorted(unknown))}")
@@ -46,9 +50,19 @@ def settle(doc: Mapping[str, Any]) -> dict[str, Any]:
         raise InvalidInput("seats must be an object of seat name → {cards, multiple, balance}")
     if not isinstance(banker, str) or banker not in seats:
         raise InvalidInput(f"banker {banker!r} must name one of the seats")
-    if len(seats) < 2:
-        raise InvalidInput("a round needs the banker and at least one player")
+    # RULES.md §4 Decisions (table settings): 2–5 seats, bids 1–4, bets 1–5.
+    table = NiuniuConfig.from_json({k: doc[k] for k in settings if k in doc})
+    if not table.min_seats <= len(seats) <= table.max_seats:
+        raise InvalidInput(
+            f"Swap Niu Niu has {table.min_seats}–{table.max_seats} seats; "
+            f"the document gives {len(seats)}"
+        )
     banker_multiple = _positive(doc.get("banker_multiple"), "banker_multiple")
+    if banker_multiple not in table.bid_multiples:
+        raise InvalidInput(
+            f"banker_multiple {banker_multiple} is not a bid; "
+            f"choose one of {list(table.bid_multiples)}"
+        )
     hands: dict[str, Hand] = {}
     bets: dict[str, int] = {}
     balances: dict[str, int] = {}
@@ -70,6 +84,11 @@ def settle(doc: Mapping[str, Any]) -> dict[str, Any]:
         balances[seat] = require_amount(entry.get("balance"), f"seat {seat!r} balance")
         if seat != banker:
             bets[seat] = _positive(entry.get("multiple"), f"seat {seat!r} multiple")
+            if bets[seat] not in table.bet_multiples:
+                raise InvalidInput(
+                    f"seat {seat!r} multiple {bets[seat]} is not allowed; "
+                    f"choose one of {list(table.bet_multiples)}"
+                )
         elif "multiple" in entry and entry["multiple"] != banker_multiple:
             raise InvalidInput("the banker's seat multiple differs from banker_multiple")
     require_distinct(all_cards, "the round (one deck)")
