@@ -50,13 +50,15 @@ an undecided box folds at the flop decision and checks at the turn and river dec
                           "river": 0},
                  "status": "open" | "bet" | "waiting" | "folded" | "checked" | "in",
                  "awaiting": "flop" | "turn" | "river" | null,
+                 "dealt": true,                           # hole cards lie face down (or up)
                  "cards": ["As", "Kd"] | null,            # only to the seat playing the box,
                  "bonus_line": "ak_offsuit" | null,       #   or to everyone after the showdown
                  "pool_hand": {category, …} | null,       # once the flop is out, same viewers
                  "hand": {category, name, strength, best_five} | null,   # after the showdown
                  "outcome": "win" | "lose" | "tie" | "fold" | null,
                  "nets": {"ante": …, "flop", "turn", "river", "bonus", "pool"} | null}, …],
-      "dealer": {"cards": null | ["Qs", "Qh"], "hand": null | {…}},   # shown at the showdown
+      "dealer": {"dealt": true, "cards": null | ["Qs", "Qh"], "hand": null | {…}},  # shown at
+                                                          # the showdown
       "board": ["Ah", "Kd", "7c"],                        # community cards shown so far
       "me": null | {"id": "1", "stack": 10000, "committed": 700, "available": 9300,
                     "done": false, "boxes": ["1", "5"], "net": null | -300},
@@ -64,7 +66,9 @@ an undecided box folds at the flop decision and checks at the turn and river dec
                                  "contributions": […], "winning_stakes", "balance_after"}}
     }
 
-The undealt deck and unrevealed community cards are never in a view.
+`status`: "open" = no ante (a vacant box may be taken), "bet" = bets placed (betting phase),
+"waiting" = its decision is awaited now, "folded", "checked" (checked the turn: no river),
+"in" = still in the hand. The undealt deck and unrevealed community cards are never in a view.
 """
 
 from __future__ import annotations
@@ -572,6 +576,7 @@ class HoldemBonusRound(Round[HoldemBonusConfig]):
             },
             "status": status,
             "awaiting": awaiting,
+            "dealt": hole is not None,
             "cards": [str(c) for c in hole] if visible and hole else None,
             "bonus_line": line.key if line else None,
             "pool_hand": (
@@ -625,6 +630,7 @@ class HoldemBonusRound(Round[HoldemBonusConfig]):
             },
             "boxes": [self._box_view(seat, b) for b in cfg.boxes],
             "dealer": {
+                "dealt": self._dealer is not None,
                 "cards": [str(c) for c in self._dealer] if finished and self._dealer else None,
                 "hand": settlement.dealer.to_json() if settlement else None,
             },
