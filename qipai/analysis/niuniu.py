@@ -28,7 +28,7 @@ import numpy as np
 import numpy.typing as npt
 from numba import njit
 
-from qipai.analysis.distribution import BetFigures, Outcome
+from qipai.analysis.distribution import BetFigures, from_weights
 from qipai.analysis.report import Report, Table
 
 N_TYPES = 15
@@ -395,15 +395,7 @@ def analyse(mode: str | None = None, rounds: int = 400_000, seed: int = 2026) ->
         jt,
     )
     mean_mult = sum((Fraction(int(mult[t])) * no_swap[t] for t in range(N_TYPES)), Fraction(0))
-    bets = [
-        BetFigures(
-            "player vs banker, no swap (exact)",
-            _ev_outcomes(ev),
-            "per unit of base × banker multiple × own multiple, commission 4 % of a win; by "
-            "symmetry the banker's expectation against one player is the same",
-            extra={"expectation": str(ev), "p_player_wins": str(p_win)},
-        )
-    ]
+    bets = [no_swap_figures()]
     mc = monte_carlo(rounds, seed, 4, True)
     mc0 = monte_carlo(rounds, seed, 4, False)
     facts: dict[str, Any] = {
@@ -436,9 +428,39 @@ def analyse(mode: str | None = None, rounds: int = 400_000, seed: int = 2026) ->
     )
 
 
-def _ev_outcomes(ev: Fraction) -> tuple[Outcome, ...]:
-    """A one-line stand-in outcome list carrying the exact expectation (the bet has many payouts)."""
-    return (Outcome("expected net per unit", ev, Fraction(1)),)
+def no_swap_figures() -> BetFigures:
+    """A player's bet against the banker, no swaps: the exact distribution of its net per unit
+    (win ×m less commission, or lose ×m of the banker's hand). Same-type pairings are split
+    evenly between the two sides (exchangeable hands, no ties)."""
+    _, mult, rate = _game()
+    keep = 1 - rate
+    j = joint_types()
+    weights: dict[tuple[str, Fraction], int] = {}
+
+    def add(win: bool, m: int, w: int) -> None:
+        key = (f"win ×{m}", keep * m) if win else (f"lose ×{m}", Fraction(-m))
+        weights[key] = weights.get(key, 0) + w
+
+    for t in range(N_TYPES):
+        for u in range(N_TYPES):
+            w = int(j[t, u])
+            if not w:
+                continue
+            if t > u:
+                add(True, int(mult[t]), 2 * w)
+            elif t < u:
+                add(False, int(mult[u]), 2 * w)
+            else:  # half each way, in doubled weights
+                add(True, int(mult[t]), w)
+                add(False, int(mult[t]), w)
+    order = [f"win ×{m}" for m in (5, 4, 3, 2, 1)] + [f"lose ×{m}" for m in (1, 2, 3, 4, 5)]
+    return from_weights(
+        "player vs banker, no swap",
+        weights,
+        "per unit of base × banker multiple × own multiple, 4 % commission on a win; with one "
+        "player the banker's bet is the mirror image (same figures)",
+        order,
+    )
 
 
 def _ci(v: tuple[float, float]) -> str:
