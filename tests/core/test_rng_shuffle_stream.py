@@ -73,3 +73,13 @@ def test_blocks_equal_hmac_for_any_seed_length(seed: bytes, label: str) -> None:
         for k in range(2)
     )
     assert rng.next_bytes(64) == expected
+
+
+def test_wide_draws_match_the_reference() -> None:
+    """More than 65,536 items: draws of three bytes (the generic path)."""
+    n = 70_000
+    fast, slow = Rng(bytes(32), "wide"), Rng(bytes(32), "wide")
+    a, b = list(range(n)), list(range(n))
+    fast.shuffle(a)
+    reference_shuffle(slow, b)
+    assert a == b and fast.next_bytes(40) == slow.next_bytes(40)
