@@ -68,17 +68,18 @@ def category_counts(n: int) -> dict[Category, int]:
     return {cat: int(counts[cat]) for cat in Category}
 
 
+def _card_id(card: object) -> int:
+    if isinstance(card, Card):
+        return card.id
+    raise InvalidInput(f"not a card: {card!r}")
+
+
 def _card_ids(cards: Iterable[Card | int]) -> list[int]:
-    ids = []
-    for card in cards:
-        if isinstance(card, Card):
-            ids.append(card.id)
-        elif isinstance(card, int) and not isinstance(card, bool) and 0 <= card < 52:
-            ids.append(card)
-        else:
-            raise InvalidInput(f"not a card: {card!r}")
+    ids = [c if type(c) is int else _card_id(c) for c in cards]
     if not 5 <= len(ids) <= 7:
         raise InvalidInput(f"a poker hand has 5, 6 or 7 cards, not {len(ids)}")
+    if min(ids) < 0 or max(ids) > 51:
+        raise InvalidInput(f"card ids lie in 0..51: {ids}")
     if len(set(ids)) != len(ids):
         raise InvalidInput("a poker hand cannot hold the same card twice")
     return ids
@@ -104,10 +105,10 @@ def _strength_py(ids: Sequence[int], t: Tables) -> int:
         for c in ids:
             if c & 3 == suit:
                 mask |= 1 << (c >> 2)
-        return int(t.flush[mask])
+        return int(t.flush.item(mask))
     n = len(ids)
     base = BASE7 if n == 7 else (BASE6 if n == 6 else BASE5)
-    return int(t.noflush[base + (key & RANK_MASK)])
+    return int(t.noflush.item(base + (key & RANK_MASK)))
 
 
 def evaluate_batch(hands: npt.ArrayLike) -> npt.NDArray[np.uint16]:
