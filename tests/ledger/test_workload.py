@@ -294,13 +294,13 @@ def seeds(default: list[int]) -> list[int]:
 def test_random_workload_with_injected_failures(
     ledger_factory: Callable[[], Ledger], seed: int
 ) -> None:
-    run(ledger_factory, seed, steps=60)
+    run(ledger_factory, seed, steps=40)
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("seed", seeds(list(range(1, 9))))
+@pytest.mark.parametrize("seed", seeds(list(range(1, 5))))
 def test_random_workload_many_seeds(ledger_factory: Callable[[], Ledger], seed: int) -> None:
-    run(ledger_factory, seed, steps=150)
+    run(ledger_factory, seed, steps=100)
 
 
 def test_workload_catches_a_broken_ledger_and_names_the_seed(
