@@ -48,14 +48,14 @@ def strings(data: Any) -> set[str]:
 
 def hidden_from(round_: NiuniuRound, seat: str | None) -> set[str]:
     """Cards `seat` must not see now: other seats' cards (before the reveal), undealt cards and
-    other seats' discards."""
+    other seats' discards (never: the four cards are seen only by their owner, RULES.md §4)."""
     out = {str(c) for c in round_._deck[round_._next :]}
     if not round_.finished:
         for other, cards in round_.cards.items():
             if other != seat:
                 out |= {str(c) for c in cards}
     for other, cards in round_.discarded.items():
-        if other != seat and not round_.finished:
+        if other != seat:
             out |= {str(c) for c in cards}
     return out
 
@@ -326,6 +326,9 @@ def run_random(r: NiuniuRound, data: st.DataObject) -> list[tuple[str | None, di
         view = r.view(seat)
         assert all(s["cards"] is not None and len(s["cards"]) == 5 for s in view["seats"])
         assert not strings(view) & hidden_from(r, seat)
+    # The result (shared with every seat and the ledger) names no discarded card, only counts.
+    assert not strings(r.result().to_json()) & {str(c) for d in r.discarded.values() for c in d}
+    assert r.result().details["swapped"] == {s: len(d) for s, d in r.discarded.items()}
     return steps
 
 

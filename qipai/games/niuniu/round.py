@@ -58,7 +58,9 @@ Cards are strings like "As", "Td" (`str(Card)`).
 Events (`act`/`expire` return them; `to` = the seats that may see a private one):
 `swap_confirmed {seat}` · `swapped {discarded, received, cards}` to the seat only · `swaps
 {swapped: {seat: count}}` · `bid {seat, multiple[, default]}` · `banker {seat, multiple, by}` ·
-`bet {seat, multiple[, default]}` · `reveal {…result details…}` when the round finishes.
+`bet {seat, multiple[, default]}` · `reveal {…result details…}` when the round finishes (its
+`swapped` gives each seat's count of swapped cards: discarded cards are shown to nobody else,
+ever — only the `swapped` event and `me.discarded` show them, to their owner).
 """
 
 from __future__ import annotations
@@ -344,7 +346,9 @@ class NiuniuRound(Round[NiuniuConfig]):
             "hands": {s: h.to_json() for s, h in self.hands.items()},
             "bids": dict(self.bids),
             "bets": dict(self.bets),
-            "swapped": {s: [str(c) for c in d] for s, d in self.discarded.items()},
+            # How many cards each seat swapped, never which: a seat's four cards are seen only
+            # by its owner (RULES.md §4), and the discards are never shown (the journal keeps them).
+            "swapped": {s: len(d) for s, d in self.discarded.items()},
             "pairings": {p: pr.to_json() for p, pr in self.settlement.pairings.items()},
             "seats": {
                 s: {"raw": v.raw, "gross": v.gross, "commission": v.commission, "net": v.net}
