@@ -10,13 +10,16 @@ from pathlib import Path
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from typer.testing import CliRunner
 
+from qipai.cli import app
 from qipai.core.errors import InvalidInput
 from qipai.games import settle_document
 from qipai.games.tiengow.scoring import banker_multiplier, max_loss_units, net_units, score
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "tiengow"
 SEATS = ["E", "S", "W", "N"]
+runner = CliRunner()
 
 
 def units(banker: str, streak: int, winner: str, dong: dict[str, int]) -> dict[str, int]:
@@ -45,13 +48,8 @@ def test_source_example_2() -> None:
 def test_example_files_through_qipai_settle(name: str, net: dict[str, int]) -> None:
     doc = json.loads((EXAMPLES / name).read_text(encoding="utf-8"))
     assert settle_document(doc)["net"] == net
-    out = subprocess.run(
-        [sys.executable, "-m", "qipai.cli", "settle", str(EXAMPLES / name)],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    assert out.returncode == 0, out.stderr
+    out = runner.invoke(app, ["settle", str(EXAMPLES / name)])  # in-process: see the CLI test
+    assert out.exit_code == 0, out.stderr
     result = json.loads(out.stdout)
     assert result["net"] == net
     assert result["multiplier"] == 2
@@ -147,6 +145,10 @@ def test_settle_refuses_bad_input(change: dict[str, object], message: str) -> No
     }
     with pytest.raises(InvalidInput, match=message):
         settle_document(doc)
+    out = runner.invoke(app, ["settle", "-"], input=json.dumps(doc))
+    assert out.exit_code == 2 and out.stdout == ""
+    assert out.stderr.startswith("error: ") and out.stderr.count("\n") == 1, out.stderr
+    assert message in out.stderr
 
 
 def test_settle_with_zun_money() -> None:
@@ -162,7 +164,17 @@ def test_settle_with_zun_money() -> None:
     assert settle_document(doc)["net"] == {"E": -700, "S": 300, "W": -600, "N": 1000}
 
 
-def test_cli_bad_input_is_one_line_exit_2() -> None:
+def test_cli_end_to_end_json_and_bad_input_is_one_line_exit_2() -> None:
+    # The one real-subprocess CLI test: `python -m qipai.cli settle` prints the JSON result, and
+    # a bad document exits 2 with one line on stderr (other CLI cases run in-process).
+    ok = subprocess.run(
+        [sys.executable, "-m", "qipai.cli", "settle", str(EXAMPLES / "example1.json")],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert ok.returncode == 0, ok.stderr
+    assert json.loads(ok.stdout)["net"] == {"E": -600, "S": 0, "W": -500, "N": 1100}
     out = subprocess.run(
         [sys.executable, "-m", "qipai.cli", "settle", "-"],
         input=json.dumps({"game": "tiengow", "base": 100}),
@@ -170,7 +182,7 @@ def test_cli_bad_input_is_one_line_exit_2() -> None:
         text=True,
         check=False,
     )
-    assert out.returncode == 2
+    assert out.returncode == 2 and out.stdout == ""
     assert out.stderr.count("\n") == 1 and "banker" in out.stderr
 
 
