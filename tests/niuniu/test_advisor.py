@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from fractions import Fraction
 from itertools import combinations, pairwise
 
@@ -12,7 +10,9 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from typer.testing import CliRunner
 
+from qipai.cli import app
 from qipai.core.cards import Card, parse_cards, standard_deck
 from qipai.core.errors import InvalidInput
 from qipai.games.niuniu.advisor import (
@@ -125,21 +125,17 @@ def test_choice_json() -> None:
     assert sum(v["count"] for v in data["types"].values()) == choice.outcomes
 
 
-def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "qipai.cli", *args], capture_output=True, text=True, check=False
-    )
-
-
 def test_cli_advise() -> None:
-    out = run_cli("advise", "niuniu", "Ks", "Qh", "5c", "6d")
-    assert out.returncode == 0, out.stderr
+    # In-process (typer's CliRunner); the real-subprocess CLI test is in test_settle.py.
+    runner = CliRunner()
+    out = runner.invoke(app, ["advise", "niuniu", "Ks", "Qh", "5c", "6d"])
+    assert out.exit_code == 0, out.stderr
     rows = [line for line in out.stdout.splitlines() if line[:2].strip().isdigit()]
     assert len(rows) == 16
     assert rows[0].split()[1:3] == ["5♣", "6♦"]
-    bad = run_cli("advise", "niuniu", "Ks", "Qh", "5c")
-    assert bad.returncode == 2 and bad.stderr.startswith("error:")
-    assert bad.stderr.count("\n") == 1
+    bad = runner.invoke(app, ["advise", "niuniu", "Ks", "Qh", "5c"])
+    assert bad.exit_code == 2 and bad.stderr.startswith("error:")
+    assert bad.stderr.count("\n") == 1 and bad.stdout == ""
 
 
 def test_advise_command_json_and_errors() -> None:

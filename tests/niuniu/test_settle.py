@@ -10,11 +10,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from typer.testing import CliRunner
 
+from qipai.cli import app
 from qipai.core.errors import InvalidInput
 from qipai.games import settle_document
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "niuniu" / "source-example.json"
+runner = CliRunner()
 
 
 def example() -> dict[str, Any]:
@@ -25,13 +28,8 @@ def example() -> dict[str, Any]:
 def test_source_example_through_the_cli() -> None:
     # Source (輸贏計算): 出 bets 2 with 牛一, 川 bets 3 with 牛二, 尾 bets 2 with 牛八, the banker
     # bid 3 with 牛六; base 100 → 出 −600, 川 −900, 尾 1200 − 4 % = 1,152, 莊 300 − 4 % = 288.
-    out = subprocess.run(
-        [sys.executable, "-m", "qipai.cli", "settle", str(EXAMPLE)],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    assert out.returncode == 0, out.stderr
+    out = runner.invoke(app, ["settle", str(EXAMPLE)])  # in-process; see test_cli_end_to_end
+    assert out.exit_code == 0, out.stderr
     result = json.loads(out.stdout)
     hands = result["hands"]
     assert [hands[s]["zh"] for s in ("出", "川", "尾", "莊")] == ["牛一", "牛二", "牛八", "牛六"]
@@ -116,8 +114,12 @@ def _broken(path: list[Any], value: Any) -> dict[str, Any]:
     ],
 )
 def test_bad_input_is_refused(path: list[Any], value: Any) -> None:
+    doc = _broken(path, value)
     with pytest.raises(InvalidInput):
-        settle_document(_broken(path, value))
+        settle_document(doc)
+    out = runner.invoke(app, ["settle", "-"], input=json.dumps(doc, ensure_ascii=False))
+    assert out.exit_code == 2 and out.stdout == ""
+    assert out.stderr.startswith("error: ") and out.stderr.count("\n") == 1, out.stderr
 
 
 def test_seat_count_and_multiples_follow_the_table_settings() -> None:
@@ -148,7 +150,18 @@ def test_seat_count_and_multiples_follow_the_table_settings() -> None:
     assert settle_document(high_bid)["seats"]["出"]["net"] == -1000
 
 
-def test_bad_input_exit_2() -> None:
+def test_cli_end_to_end_json_and_bad_input_exit_2() -> None:
+    # The one real-subprocess CLI test: `python -m qipai.cli settle` prints the JSON result, and
+    # a bad document exits 2 with one line on stderr (other CLI cases run in-process).
+    ok = subprocess.run(
+        [sys.executable, "-m", "qipai.cli", "settle", str(EXAMPLE)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert ok.returncode == 0, ok.stderr
+    nets = {s: v["net"] for s, v in json.loads(ok.stdout)["seats"].items()}
+    assert nets == {"出": -600, "川": -900, "尾": 1152, "莊": 288}
     doc = _broken(["seats", "出", "cards"], ["Ks", "Ks", "Td", "5c", "6d"])
     out = subprocess.run(
         [sys.executable, "-m", "qipai.cli", "settle", "-"],
