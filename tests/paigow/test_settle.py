@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import copy
 import json
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -182,5 +184,29 @@ def test_bad_input_exits_2_with_one_clear_line(change: str) -> None:
     with pytest.raises(InvalidInput):
         settle_document(doc)
     out = runner.invoke(app, ["settle", "-"], input=json.dumps(doc))
-    assert out.exit_code == 2
-    assert out.output.startswith("error: ") and out.output.count("\n") == 1, out.output
+    assert out.exit_code == 2 and out.stdout == ""
+    assert out.stderr.startswith("error: ") and out.stderr.count("\n") == 1, out.stderr
+
+
+def test_cli_end_to_end_json_and_bad_input_exit_2() -> None:
+    # The one real-subprocess CLI test: `python -m qipai.cli settle` prints the JSON result, and
+    # a bad document (a tile used twice) exits 2 with one line on stderr; the other CLI cases
+    # run in-process above.
+    ok = subprocess.run(
+        [sys.executable, "-m", "qipai.cli", "settle", str(EXAMPLES / "cap-example.json")],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert ok.returncode == 0, ok.stderr
+    assert nets(json.loads(ok.stdout))["S1"] == (300, 80, 4, 76)
+    bad = subprocess.run(
+        [sys.executable, "-m", "qipai.cli", "settle", "-"],
+        input=json.dumps(broken("tile twice")),
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert bad.returncode == 2 and bad.stdout == ""
+    assert bad.stderr.startswith("error: ") and bad.stderr.count("\n") == 1, bad.stderr
+    assert "4-5" in bad.stderr
