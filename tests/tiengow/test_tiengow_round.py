@@ -252,8 +252,23 @@ def test_view_shape_for_the_browser_table() -> None:
     assert "tiles" not in r.view("W")["trick"]["entries"][1]
     assert "tiles" not in r.view(None)["trick"]["entries"][1]
     assert r.view(None)["hand"] == []
+    assert view["deadline_s"] == 20.0 and view["last_trick"] is False and view["zun"] == []
     with pytest.raises(InvalidInput):
         r.view("X")
+    # Once finished (module docstring): no trick, no turn, the result without its tricks.
+    while not r.finished:
+        r.expire()
+    done = r.view("S")
+    assert done["trick"] is None and done["turn"] is None and done["deadline_s"] is None
+    details = r.result().details
+    assert done["result"] == {k: v for k, v in details.items() if k != "tricks"}
+    assert set(done["result"]) == {
+        "winner", "banker", "banker_streak", "multiplier", "base", "dong", "units", "net",
+        "breakdown", "next_banker", "next_banker_streak",
+    }  # fmt: skip
+    assert set(done["result"]["breakdown"][0]) == {
+        "from", "to", "units", "base_units", "multiplier", "reason", "amount",
+    }  # fmt: skip
 
 
 def ids_of_discard(r: TienGowRound) -> int:

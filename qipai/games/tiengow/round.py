@@ -26,9 +26,10 @@ Hidden information: a discard is seen only by its player — in `view`, in event
      "config": {"base": 100, "wen_zun": false, "zun_units": 1, "turn_seconds": 20},
      "hand": [{"id": 3, "tile": "6-6", "name": "天", "civil": true}, ...],  # [] for others
      "hand_counts": {"E": 8, ...}, "dong": {"E": 0, ...},
-     "turn": "S" | null, "deadline_s": 20 | null, "leader": "E",
+     "turn": "S" | null, "deadline_s": 20.0 | null, "leader": "E",   # null once finished
      "last_trick": false,   # true on the trick that ends the game (the two-栋 rule applies)
-     "trick": {"number": 1, "leader": "E", "size": 1 | null, "kind": "civil" | null,
+     "trick": null once finished, else
+              {"number": 1, "leader": "E", "size": 1 | null, "kind": "civil" | null,
                "best": "E" | null,
                "entries": [{"seat": "E", "action": "play", "tiles": [tile...],
                             "play": {"kind", "kind_zh", "rank", "name", "zun"}},
@@ -37,7 +38,10 @@ Hidden information: a discard is seen only by its player — in `view`, in event
                            }]},
      "tricks": [{... same as "trick" ..., "winner": "E", "dong": 1}],   # completed tricks
      "zun": [{"seat": "E", "name": "至尊", "units": 1, "trick": 3}],
-     "result": null | {"winner", "units", "net", "breakdown", "dong", ... as result().details}}
+     "result": null | {"winner", "banker", "banker_streak", "multiplier", "base", "dong",
+                       "units", "net", "breakdown": [{"from", "to", "units", "base_units",
+                       "multiplier", "reason", "amount"}], "next_banker", "next_banker_streak"}}
+                       # = result().details without its "tricks" (the view has its own)
 """
 
 from __future__ import annotations
