@@ -89,7 +89,7 @@ def bonus_figures(table: str) -> BetFigures:
     return from_weights(f"bonus ({table} pay table)", weights, "paid even when the seat folds")
 
 
-def pool_table() -> tuple[Table, dict[str, Any]]:
+def pool_table() -> tuple[Table, dict[str, Any], Table]:
     """Probability of each jackpot hand, the pool share paid per stake, and break-even sizes."""
     from qipai.games.holdem_bonus.config import HoldemBonusConfig
     from qipai.poker.categories import Category
@@ -124,6 +124,24 @@ def pool_table() -> tuple[Table, dict[str, Any]]:
         f"pool: long-run player return at contribution rate {contribution} "
         "(pool in balance, no seed top-ups)": f"{float(contribution * (1 - p_win)) * 100:.4f} %",
     }
+    rates = sorted(
+        {Fraction(1, 10), Fraction(1, 4), Fraction(1, 2), Fraction(3, 4), Fraction(1)}
+        | {contribution}
+    )
+    balance = Table(
+        "Pool bet by contribution rate c (share of a losing stake that flows into the pool)",
+        ("c", "pool in balance (× stake)", "long-run player return of the pool bet"),
+        tuple(
+            (
+                str(c),
+                f"{float(c * (1 - p_win) / alpha):,.2f}",
+                f"{float(c * (1 - p_win)) * 100:.4f} %",
+            )
+            for c in rates
+        ),
+        "in balance: expected awards α·pool equal the expected inflow c·(1 − P(win))·stake; the "
+        "player breaks even only when the pool exceeds stake / α whatever c is",
+    )
     table = Table(
         "Pool (jackpot) bet: hole cards + flop",
         ("hand", "hands of C(52,5)", "probability", "odds", "pool share"),
@@ -131,7 +149,7 @@ def pool_table() -> tuple[Table, dict[str, Any]]:
         "exact, counted with the project's evaluator; several winners in one round share "
         "less (each award is a share of the pool as it then stands)",
     )
-    return table, facts
+    return table, facts, balance
 
 
 def _label(net: int) -> str:
@@ -255,7 +273,7 @@ def analyse(mode: str | None = None, recompute: bool = False) -> list[Report]:
         )
     for table in BONUS_TABLES:
         bets.append(bonus_figures(table))
-    pool, pool_facts = pool_table()
+    pool, pool_facts, balance = pool_table()
     facts.update(pool_facts)
     facts.update(
         {f"time of the exact computation: {k}": f"{v:.1f} s" for k, v in sums.timings.items()}
@@ -266,7 +284,7 @@ def analyse(mode: str | None = None, recompute: bool = False) -> list[Report]:
             title="Texas Hold'em Bonus, one 52-card deck",
             settings={"rules": "source and common" if mode is None else mode},
             bets=tuple(bets),
-            tables=(preflop_table(sums), pool),
+            tables=(preflop_table(sums), pool, balance),
             facts=facts,
             notes=(
                 "Main-game figures are per ante. Source rule (RULES.md §3): checking the turn "
