@@ -23,8 +23,8 @@ def test_rtp_json_carries_exact_ratios() -> None:
 
 
 def test_rtp_markdown_and_bad_input() -> None:
-    ok = runner.invoke(app, ["rtp", "paigow", "--mode", "push"])
-    assert ok.exit_code == 0 and "| player vs banker" in ok.output
+    ok = runner.invoke(app, ["rtp", "pokdeng", "--mode", "banker-player", "--markdown"])
+    assert ok.exit_code == 0 and "| Bn | 96.7222 % |" in ok.output
     assert runner.invoke(app, ["rtp", "pokdeng", "--mode", "nope"]).exit_code == 2
     assert runner.invoke(app, ["rtp", "chess"]).exit_code == 2
 
