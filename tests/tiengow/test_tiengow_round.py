@@ -67,6 +67,11 @@ def test_first_banker_is_random_and_context_keeps_the_bank() -> None:
         seeded(3, {"banker": "X"})
     with pytest.raises(InvalidInput):
         TienGowRound.start(TienGowConfig(), [Seat("A"), Seat("B")], Rng(b"\x00" * 32))
+    # A misspelt or half context would silently lose the 连庄 multiplier: refused instead.
+    with pytest.raises(InvalidInput, match="unknown"):
+        seeded(3, {"banker": "N", "streak": 3})
+    with pytest.raises(InvalidInput, match="banker_streak"):
+        seeded(3, {"banker_streak": 3})
 
 
 def test_source_trick_axe_pair_beaten_by_plum_pair() -> None:

@@ -160,7 +160,14 @@ class TienGowRound(Round[TienGowConfig]):
         if len(ids) != SEATS:
             raise InvalidInput(f"Tien Gow is played by exactly {SEATS} seats")
         context = context or {}
+        if not isinstance(context, Mapping):
+            raise InvalidInput("a Tien Gow context is an object like {'banker': 'E'}")
+        unknown = sorted(set(context) - {"banker", "banker_streak"})
+        if unknown:
+            raise InvalidInput(f"unknown Tien Gow context key(s): {', '.join(map(str, unknown))}")
         banker = context.get("banker")
+        if banker is None and "banker_streak" in context:
+            raise InvalidInput("a banker_streak needs the banker it belongs to")
         if banker is None:
             banker = rng.fork("banker").choice(ids)  # RULES.md §5 Decision: first banker at random
             streak = 1
