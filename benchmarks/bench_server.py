@@ -73,6 +73,7 @@ class Stats:
         self.rounds: set[str] = set()
         self.errors = 0
         self.measuring = False
+        self.ready = 0
 
 
 async def client(url: str, token: str, stats: Stats, stop: asyncio.Event) -> None:
@@ -85,8 +86,11 @@ async def client(url: str, token: str, stats: Stats, stop: asyncio.Event) -> Non
         r.raise_for_status()
         table_id = r.json()["table_id"]
     ws_url = url.replace("http", "ws") + f"/ws?token={token}"
-    async with websockets.connect(ws_url, max_queue=None) as ws:
+    async with websockets.connect(
+        ws_url, max_queue=None, open_timeout=None, ping_interval=None, close_timeout=1
+    ) as ws:
         await ws.send(json.dumps({"type": "subscribe", "table_id": table_id}))
+        stats.ready += 1
         sent_at: float | None = None
         acted_round: str | None = None
         n = 0
@@ -141,7 +145,14 @@ async def run_load(url: str, tokens: list[str], seconds: float) -> Stats:
     for token in tokens:  # ramp up gently: automatch is a write
         tasks.append(asyncio.create_task(client(url, token, stats, stop)))
         await asyncio.sleep(0.002)
-    await asyncio.sleep(3.0)  # warm-up: every client seated, first rounds running
+    ramp = time.perf_counter()
+    while stats.ready < len(tokens) and time.perf_counter() - ramp < 600:
+        await asyncio.sleep(0.5)  # warm-up: every client seated and subscribed
+    print(
+        f"  {stats.ready}/{len(tokens)} clients seated in {time.perf_counter() - ramp:.0f} s",
+        file=sys.stderr,
+    )
+    await asyncio.sleep(2.0)
     stats.measuring = True
     start = time.perf_counter()
     await asyncio.sleep(seconds)
