@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import random
 from fractions import Fraction
 from itertools import combinations
@@ -82,10 +83,24 @@ def test_turn_decisions_obvious_cases() -> None:
 
 
 # ---------------------------------------------------------------------------------------------
-# Full deck (slow: uses the cached full enumeration, computing it — minutes — when missing)
+# Full deck (slow): these read the full enumeration from its cache file; computing it takes
+# 5–15 minutes on two cores, beyond the slow suite's budget, so without the cache they are
+# skipped unless QIPAI_FULL_ANALYSIS=1 (`qipai rtp holdem-bonus` or the benchmark fills it).
+
+
+def _full_available() -> bool:
+    from qipai.analysis import holdem_optimal as ho
+
+    return ho.cache_path().exists() or os.environ.get("QIPAI_FULL_ANALYSIS") == "1"
+
+
+full_deck = pytest.mark.skipif(
+    not _full_available(), reason="full Hold'em Bonus enumeration not cached"
+)
 
 
 @pytest.mark.slow
+@full_deck
 def test_full_deck_figures_and_published_comparison() -> None:
     from qipai.analysis import holdem_optimal as ho
 
@@ -115,6 +130,7 @@ def test_full_deck_figures_and_published_comparison() -> None:
 
 
 @pytest.mark.slow
+@full_deck
 def test_turn_lookup_matches_the_full_enumeration() -> None:
     from qipai.analysis import holdem_optimal as ho
 
@@ -129,3 +145,25 @@ def test_turn_lookup_matches_the_full_enumeration() -> None:
             hole = [int(x) for x in pc[p]]
             flop = [int(x) for x in sol.flops[fi]]
             assert strategy.turn_decision(hole, flop, rule).bet == bool(bets[fi, p])
+
+
+@pytest.mark.slow
+@full_deck
+def test_agrees_with_the_independent_class_enumeration() -> None:
+    """`holdem_strategy_exact` (the analysis helper's separate implementation: canonical
+    five-card boards, one representative per starting class) gives the same exact value of
+    playing every starting class under both rules."""
+    from qipai.analysis import holdem_optimal as ho
+    from qipai.analysis import holdem_strategy_exact as other
+
+    if not other.cache_path().exists():
+        pytest.skip("the other enumeration is not cached")
+    sums = other.load_or_compute()
+    sol = ho.full_solution()
+    per_class = int(sums.flops[0]) * other.UNIT
+    for s, rule in ((0, "source"), (1, "common")):
+        mine = ho.evaluate(sol, rule)
+        for h, start in enumerate(other.start_classes()):
+            theirs = Fraction(sum((i - 5) * int(sums.hist[h, s, i]) for i in range(11)), per_class)
+            name = start.name
+            assert theirs == Fraction(mine.class_value[name], mine.class_endings[name]), name
