@@ -129,6 +129,15 @@ def test_only_the_same_kind_beats() -> None:
                 assert new.kind is best.kind and new.rank < best.rank
 
 
+def test_beats_is_exactly_same_kind_and_strictly_higher_in_the_independent_table() -> None:
+    # Both directions, every pair of plays, ranks from the hand-written table (文尊 off):
+    # RULES.md §5 "only the same kind can beat it", "strictly higher", 至尊 "nothing beats it".
+    for text_new, (kind_new, rank_new) in EXPECTED.items():
+        for text_best, (kind_best, rank_best) in EXPECTED.items():
+            want = kind_new is kind_best and rank_new < rank_best
+            assert beats(P(text_new), P(text_best)) == want, (text_new, text_best)
+
+
 def test_equal_plays_do_not_beat_the_first_played_holds() -> None:
     for text_a, text_b in [
         ("6-6", "6-6"),
