@@ -144,9 +144,9 @@ def _build_tables() -> tuple[list[int], list[bool], list[bool], list[Hand]]:
 
 
 # Flat 52×52 tables indexed by id(first) * 52 + id(second).
-RANK_TABLE, DOUBLE_TABLE, PAIR_TABLE, _HAND_TABLE = _build_tables()
+RANK_TABLE, DOUBLE_TABLE, PAIR_TABLE, HAND_TABLE = _build_tables()
 # One hand of each (rank, double, pair) class that occurs: settlement tables are built from these.
-KLASSES: Final[dict[int, Hand]] = {h.klass: h for h in reversed(_HAND_TABLE)}
+KLASSES: Final[dict[int, Hand]] = {h.klass: h for h in reversed(HAND_TABLE)}
 
 
 def hand_index(a: Card, b: Card) -> int:
@@ -155,7 +155,7 @@ def hand_index(a: Card, b: Card) -> int:
 
 def evaluate(a: Card, b: Card) -> Hand:
     """The evaluation of the two-card hand (a, b) (order does not matter to the result)."""
-    return _HAND_TABLE[hand_index(a, b)]
+    return HAND_TABLE[hand_index(a, b)]
 
 
 def compare(player: Hand, banker: Hand) -> int:

@@ -82,7 +82,7 @@ from qipai.core.protocol import (
 )
 from qipai.core.rng import Rng
 from qipai.games.pokdeng.config import BANKER, CARDS_PER_ROUND, POSITIONS, SPOTS, PokDengConfig
-from qipai.games.pokdeng.hands import _HAND_TABLE, Hand
+from qipai.games.pokdeng.hands import HAND_TABLE, Hand
 from qipai.games.pokdeng.payout import Bet, Settlement, settle_bets
 from qipai.games.pokdeng.road import Road, RoadRow, check_road_code, road_json, row_code
 
@@ -400,7 +400,7 @@ class PokDengRound(Round[PokDengConfig]):
         # RULES.md §1: burn one card face down (index p), then one card each to P1, P2, P3, P4,
         # P5, Banker, then a second card in the same order (12 cards).
         c = self._ids[p + 1 : p + 13]
-        t = _HAND_TABLE
+        t = HAND_TABLE
         hands = {
             "P1": t[c[0] * 52 + c[6]],
             "P2": t[c[1] * 52 + c[7]],
