@@ -184,3 +184,20 @@ def test_full_result_matches_published_figures() -> None:
         "62o",
         "72o",
     }
+
+
+@pytest.mark.slow
+def test_agrees_exactly_with_the_parallel_implementation() -> None:
+    """`holdem_bonus` (per canonical flop, another author) and this module (per canonical
+    five-card board) are independent enumerations: their optimal returns and variances must be
+    the same Fractions under both rules."""
+    from qipai.analysis import holdem_bonus, holdem_optimal
+    from qipai.analysis.holdem_report import analyse
+
+    if not (cache_path().exists() and holdem_optimal.cache_path().exists()):
+        pytest.skip("both exact Hold'em computations must be cached (minutes each)")
+    ours = analyse()[0]
+    for rule in ("source", "common"):
+        theirs = holdem_bonus.main_report(rule).bets[0]
+        mine = ours.bet(f"ante, optimal strategy, {rule} rule")
+        assert (theirs.rtp, theirs.variance) == (mine.rtp, mine.variance)
