@@ -482,18 +482,20 @@ class Table:
             if posting.account in seat_ids:
                 nets[posting.account] = nets.get(posting.account, 0) + posting.amount
         nxt = round_.next_round()
+        # What the next round continues from is saved BEFORE settling: a crash in between
+        # leaves the round open (so it is replayed and settled again, idempotently) and never
+        # a settled round whose shoe position the table has forgotten (a repeated deal).
+        self.carry_context = dict(nxt.context)
+        self.carry_seed = bytes.fromhex(record.seed_hex) if nxt.reuse_seed else None
+        self.last_result = {"round_id": record.round_id, "number": record.number, "nets": nets}
+        self.results = [*self.results, self.last_result][-30:]
+        self._save()
         self.ledger.settle_round(
             record.round_id, result, pool_id=self.game.name, reveal_seed=not nxt.reuse_seed
         )
         self._money_moved()
-        self.carry_context = dict(nxt.context)
-        if nxt.reuse_seed:
-            self.carry_seed = bytes.fromhex(record.seed_hex)
-        else:
-            self.carry_seed = None
+        if not nxt.reuse_seed:
             self._reveal_current(bytes.fromhex(record.seed_hex))
-        self.last_result = {"round_id": record.round_id, "number": record.number, "nets": nets}
-        self.results = [*self.results, self.last_result][-30:]
         self.last_round, self.last_record = round_, record
         self.round, self.record = None, None
         self._broadcast_state(events, finished=True)
