@@ -114,13 +114,18 @@ def compute_sums(threads: int = 2) -> Sums:
     return Sums(hist, turns, rivers, flops, timings)
 
 
+def _class_signature() -> bytes:
+    """The starting classes in kernel order: part of the cache key with the kernels' source."""
+    return ";".join(f"{c.name}:{c.cards}" for c in start_classes()).encode()
+
+
 def cache_path() -> Path:
     """Where the computed sums are kept (they depend only on the evaluator and this code)."""
     import platformdirs
 
     from qipai.analysis import holdem_kernels
 
-    src = Path(holdem_kernels.__file__).read_bytes()
+    src = Path(holdem_kernels.__file__).read_bytes() + _class_signature()
     digest = hashlib.sha256(src).hexdigest()[:16]
     base = Path(platformdirs.user_cache_dir("qipai"))
     return base / f"holdem-bonus-optimal-{digest}.npz"
