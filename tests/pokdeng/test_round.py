@@ -11,6 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from qipai.bots.base import Bot
 from qipai.bots.pokdeng import RandomBot, SensibleBot
 from qipai.core.cards import Shoe
 from qipai.core.errors import GameError, IllegalAction, InvalidInput, OutOfTurn, WrongPhase
@@ -242,7 +243,7 @@ def play_shoe(
     """Play one whole shoe with bots; return each round's (context, log, result JSON)."""
     config = PokDengConfig(mode=mode, limits=LIMITS)  # type: ignore[arg-type]
     seats = [Seat("r", 10**6), Seat("s", 10**6), Seat("t", 30)]
-    bots = {"r": RandomBot(), "s": SensibleBot(), "t": SensibleBot()}
+    bots: dict[str, Bot] = {"r": RandomBot(), "s": SensibleBot(), "t": SensibleBot()}
     bot_rng = Rng(seed).fork("bots")
     context: dict[str, Any] = {}
     rounds = []
@@ -379,3 +380,20 @@ def test_the_log_is_a_copy_of_what_was_sent() -> None:
     round_.act("alice", {"type": "bets", "bets": chips})
     chips[0]["amount"] = 999  # the caller reuses its objects: the journal must not change
     assert round_.log[0].action["bets"] == [{"spot": "P1", "amount": 100}]
+
+
+def test_the_burn_card_and_the_rest_of_the_shoe_never_show() -> None:
+    """Two rounds whose shoes differ only in the burn card and the undealt cards give every
+    seat identical views (before and after the deal) and identical results."""
+    a, b = new_round(position=13), new_round(position=13)
+    ids = list(b._ids)
+    ids[13] = (ids[13] + 1) % 52  # another burn card
+    ids[26:] = [(i + 7) % 52 for i in ids[26:]]  # and another rest of the shoe
+    b._ids = tuple(ids)
+    for round_ in (a, b):
+        round_.act("alice", {"type": "bet", "spot": "P2", "amount": 100})
+    assert snapshot(a) == snapshot(b)
+    a.expire()
+    b.expire()
+    assert snapshot(a) == snapshot(b)
+    assert a.result().to_json() == b.result().to_json()
