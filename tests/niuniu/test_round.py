@@ -194,6 +194,9 @@ def test_refusals_change_nothing() -> None:
         ("s0", {"type": "fold"}, InvalidInput),
         ("s0", {"kind": "swap"}, InvalidInput),
         ("nobody", {"type": "swap", "cards": []}, OutOfTurn),
+        # A misspelt field must not silently confirm an empty swap (confirmation is final).
+        ("s0", {"type": "swap", "card": [mine[0]]}, InvalidInput),
+        ("s0", {"type": "swap", "cards": [mine[0]], "extra": 1}, InvalidInput),
     ]
 
     def snapshot() -> str:
@@ -216,6 +219,7 @@ def test_refusals_change_nothing() -> None:
             ("s0", {"type": "bid", "multiple": 7}, IllegalAction),
             ("s0", {"type": "bid", "multiple": "2"}, InvalidInput),
             ("s0", {"type": "bid", "multiple": True}, InvalidInput),
+            ("s0", {"type": "bid", "multiple": 1, "multiplier": 2}, InvalidInput),
             ("s0", {"type": "bet", "multiple": 1}, WrongPhase),
             ("s0", {"type": "swap", "cards": []}, WrongPhase),
         ]

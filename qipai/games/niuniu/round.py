@@ -208,6 +208,11 @@ class NiuniuRound(Round[NiuniuConfig]):
         kind = action["type"]
         if kind not in (SWAP, BID, BET):
             raise InvalidInput(f"unknown action {kind!r}; Niu Niu takes swap, bid and bet")
+        # A stray or misspelt field is refused: {"type": "swap", "card": [...]} must not pass as
+        # an empty swap, which would be final.
+        extra = sorted(set(action) - {"type", "cards" if kind == SWAP else "multiple"})
+        if extra:
+            raise InvalidInput(f"unexpected field(s) in a {kind} action: {', '.join(extra)}")
         if kind != self._phase:
             raise WrongPhase(f"{kind!r} is not possible in the {self._phase!r} phase")
         if seat not in self.awaiting():
