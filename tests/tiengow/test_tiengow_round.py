@@ -116,6 +116,7 @@ def test_turns_go_counter_clockwise_and_nobody_acts_early() -> None:
         ("E", {"type": "play", "tiles": "0"}, InvalidInput),
         ("E", {"type": "pass", "tiles": [0]}, InvalidInput),
         ("E", {"tiles": [0]}, InvalidInput),
+        ("E", {"type": "play", "tiles": [0], "tile": [1]}, InvalidInput),  # a stray field
     ],
 )
 def test_refusals_change_nothing(seat: str, action: dict[str, Any], error: type[Exception]) -> None:

@@ -252,6 +252,9 @@ class TienGowRound(Round[TienGowConfig]):
         kind = action["type"]
         if kind not in ("play", "discard"):
             raise InvalidInput(f"unknown Tien Gow action {kind!r}; expected 'play' or 'discard'")
+        extra = sorted(set(action) - {"type", "tiles"})
+        if extra:
+            raise InvalidInput(f"unexpected field(s) in a {kind} action: {', '.join(extra)}")
         raw = action.get("tiles")
         if not isinstance(raw, list) or not raw:
             raise InvalidInput("'tiles' must be a non-empty list of tile ids from your hand")
