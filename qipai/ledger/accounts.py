@@ -39,6 +39,11 @@ class AccountSpec:
         return self.kind in NEGATIVE_OK
 
 
+def valid_id(value: object) -> bool:
+    """1–64 of letters, digits, `_ . @ -`: user, table, pool and round ids."""
+    return isinstance(value, str) and _ID.match(value) is not None
+
+
 def check_id(value: str, what: str) -> str:
     """User, table and pool ids: 1–64 of letters, digits, `_ . @ -` (no `:`, the name separator)."""
     if not isinstance(value, str) or not _ID.match(value):

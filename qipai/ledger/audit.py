@@ -25,8 +25,6 @@ from qipai.ledger.schema import accounts, entries, holds, rounds, transactions
 if TYPE_CHECKING:
     from qipai.ledger.api import Ledger
 
-EXTERNAL_KINDS = ("deposit", "withdraw")
-
 
 @dataclass
 class AuditReport:

@@ -62,6 +62,10 @@ def open_round(
     context: Mapping[str, Any] | None,
 ) -> None:
     acct.check_id(table_id, "table")
+    if not acct.valid_id(round_id):
+        raise RoundStateError(f"invalid round id {round_id!r}: use 1-64 letters, digits, _ . @ -")
+    if not isinstance(game, str) or not 0 < len(game) <= 32:
+        raise RoundStateError(f"invalid game name {game!r}")
     if conn.execute(select(rounds.c.id).where(rounds.c.id == round_id)).first() is not None:
         raise RoundStateError(f"round {round_id!r} already exists")
     seat_ids = [s.id for s in seats]

@@ -195,3 +195,12 @@ def test_recall_last_rounds_as_the_player_saw_them(funded: Ledger) -> None:
     for newer, older in itertools.pairwise(recalled):
         assert newer["start_balance"] == older["end_balance"]
     assert funded.recall("nobody") == []
+
+
+def test_round_ids_and_game_names_are_validated(funded: Ledger) -> None:
+    kwargs = dict(table_id="t1", config={}, seats=[Seat("P1", 1_000)], players={"P1": "alice"})
+    for rid in ("x" * 65, "has space", "a:b"):
+        with pytest.raises(RoundStateError, match="invalid round id"):
+            funded.open_round(game="coin", seed=new_seed(), round_id=rid, **kwargs)  # type: ignore[arg-type]
+    with pytest.raises(RoundStateError, match="invalid game"):
+        funded.open_round(game="g" * 33, seed=new_seed(), **kwargs)  # type: ignore[arg-type]
