@@ -129,6 +129,10 @@ def test_scores_balance_and_the_winner_never_loses_to_a_short_loser(
         ({"dong": {"E": 1, "S": 4, "W": 0}}, "4 seats"),
         ({"dong": {"E": 1, "S": -4, "W": 0, "N": 3}}, "non-negative"),
         ({"zun": ["X"]}, "zun"),
+        # RULES.md §5 Decision: 文尊 off by default, so one set holds a single 至尊 to play.
+        ({"zun": ["S", "W"]}, "zun"),
+        ({"zun": ["S", "W", "N"], "wen_zun": True}, "zun"),
+        ({"wen_zun": "yes"}, "wen_zun"),
         ({"dong": {"E": 1, "S": 4, "W": 0, "N": 4}}, "total 8"),
         ({"extra": 1}, "unknown"),
     ],
@@ -162,6 +166,9 @@ def test_settle_with_zun_money() -> None:
         "zun": ["S"],
     }
     assert settle_document(doc)["net"] == {"E": -700, "S": 300, "W": -600, "N": 1000}
+    # With the 文尊 setting on, 武尊 and 文尊 may both be played (here by S and W).
+    two = {**doc, "zun": ["S", "W"], "wen_zun": True}
+    assert settle_document(two)["net"] == {"E": -800, "S": 200, "W": -300, "N": 900}
 
 
 def test_cli_end_to_end_json_and_bad_input_is_one_line_exit_2() -> None:

@@ -2,7 +2,9 @@
 
 Input: `{"game": "tiengow", "base": 100, "banker": "E", "banker_streak": 1, "winner": "N",
 "dong": {"E": 1, "S": 4, "W": 0, "N": 3}}`; optionally `"zun": ["S"]` (seats that played a
-至尊, each collecting `zun_units` base units, default 1, from every other seat). `banker_streak` is
+至尊, each collecting `zun_units` base units, default 1, from every other seat) and `"wen_zun"`
+(the table's 文尊 setting, default false: then the set holds one 至尊, so `zun` names at most one
+seat; with 文尊 on, at most two plays, 武尊 and 文尊). `banker_streak` is
 1 for the banker's first bank, 2 for the second, …. Output: each seat's `net` in minor units,
 `units` in base units, and the breakdown of every transfer.
 """
@@ -16,7 +18,17 @@ from qipai.core.errors import InvalidInput
 from qipai.games.tiengow.scoring import Transfer, banker_multiplier, net_units, score
 
 TOTAL_DONG = 8
-FIELDS = {"game", "base", "banker", "banker_streak", "winner", "dong", "zun", "zun_units"}
+FIELDS = {
+    "game",
+    "base",
+    "banker",
+    "banker_streak",
+    "winner",
+    "dong",
+    "zun",
+    "zun_units",
+    "wen_zun",
+}
 
 
 def zun_transfers(seats: list[str], player: str, zun_units: int) -> list[Transfer]:
@@ -48,9 +60,16 @@ def settle(doc: Mapping[str, Any]) -> dict[str, Any]:
     zun_units = doc.get("zun_units", 1)
     if isinstance(zun_units, bool) or not isinstance(zun_units, int) or zun_units < 0:
         raise InvalidInput("zun_units must be a non-negative integer")
+    wen_zun = doc.get("wen_zun", False)  # RULES.md §5 Decision: 文尊 off by default
+    if not isinstance(wen_zun, bool):
+        raise InvalidInput("wen_zun must be true or false (the table's 文尊 setting)")
+    most = 2 if wen_zun else 1  # 武尊 (one 2-4 and one 1-2 in the set), and 文尊 when on
     zun = doc.get("zun", [])
-    if not isinstance(zun, list) or any(s not in seats for s in zun) or len(zun) > 2:
-        raise InvalidInput("zun must be a list of at most two seats that played a 至尊")
+    if not isinstance(zun, list) or any(s not in seats for s in zun) or len(zun) > most:
+        raise InvalidInput(
+            f"zun must be a list of at most {most} seat(s) that played a 至尊"
+            + ("" if wen_zun else " (文尊 is off: the set has one 至尊)")
+        )
     for player in zun:
         transfers += zun_transfers(seats, player, zun_units)
     units = net_units(seats, transfers)
