@@ -7,6 +7,8 @@ import multiprocessing as mp
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 
+import pytest
+
 from qipai.ledger import InsufficientFunds, Ledger
 
 
@@ -64,6 +66,7 @@ def test_processes_hammering_one_wallet(ledger_factory: Callable[[], Ledger]) ->
     ledger.create_user("bob")
     ledger.deposit("bob", 500, "d")
     amount, procs, per_proc = 40, 3, 6  # 18 attempts for ⌊500 / 40⌋ = 12 successes
+    ledger.engine.dispose()  # no pooled connection may be shared with the forked workers
     ctx = mp.get_context("fork")
     with ctx.Pool(procs) as pool:
         results = [
@@ -76,3 +79,41 @@ def test_processes_hammering_one_wallet(ledger_factory: Callable[[], Ledger]) ->
     assert successes == 500 // amount
     assert ledger.wallet("bob") == 500 % amount
     assert ledger.audit().ok
+
+
+def test_tables_settling_at_once_share_the_house_safely(
+    ledger: Ledger, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Rounds at 3 tables settle concurrently (all touch house/commission/rounding): no deadlock,
+    no lost update, every round replays to its money."""
+    from qipai.games import PACKAGES
+    from tests.ledger.helpers import play_coin
+
+    monkeypatch.setitem(PACKAGES, "coin", "tests.ledger.coin_game")
+    tables = ("ta", "tb", "tc")
+    for table in tables:
+        for seat in ("p1", "p2"):
+            user = f"{table}-{seat}"
+            ledger.create_user(user)
+            ledger.deposit(user, 5_000, "d")
+            ledger.buy_in(user, table, 5_000, "b")
+
+    def table_worker(table: str) -> int:
+        net = 0
+        for i in range(4):
+            _, round_ = play_coin(
+                ledger,
+                {"P1": 10 + i, "P2": 20},
+                {"P1": f"{table}-p1", "P2": f"{table}-p2"},
+                table=table,
+            )
+            net += round_.result().net("P1") + round_.result().net("P2")
+        return net
+
+    with ThreadPoolExecutor(max_workers=3) as pool:
+        players_net = sum(pool.map(table_worker, tables))
+    house_side = sum(ledger.balance(a) for a in ("house", "commission", "rounding"))
+    assert house_side == -players_net
+    report = ledger.audit()
+    assert report.ok, report.violations
+    assert report.stats["rounds_replayed"] == 12
