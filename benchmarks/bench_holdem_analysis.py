@@ -39,9 +39,11 @@ def main() -> None:
     if "--skip-full" not in sys.argv:
         sol = timed("FULL exact enumeration (all deals, both rules' counts)", ho.solve)
         for rule in ho.RULES:
-            play = timed(
-                f"  decisions + outcome counts, {rule} rule", lambda r=rule: ho.evaluate(sol, r)
-            )
+
+            def decide(r: str = rule) -> ho.Play:
+                return ho.evaluate(sol, r)
+
+            play = timed(f"  decisions + outcome counts, {rule} rule", decide)
             fig = hb.main_figures(play, rule)
             print(
                 f"  {rule}: house edge {float(fig.house_edge) * 100:.6f} % per ante, sd {fig.sd:.6f}"

@@ -36,8 +36,9 @@ SIMPLE_FOLDS = frozenset({"32o", "42o", "52o", "62o", "72o"})
 
 SIMPLE_RULES = (
     "Flop: play every hand except 2-3, 2-4, 2-5, 2-6 and 2-7 offsuit (fold those).",
-    "Turn (after the flop): bet when your hole cards make a pair or better beyond what the flop "
-    "shows on its own, or you hold four to a flush with a hole card of that suit; else check.",
+    "Turn (after the flop): bet with an ace in your hand, or when your hole cards make a pair "
+    "or better beyond what the flop shows on its own, or you hold four to a flush with a hole "
+    "card of that suit; else check.",
     "River (after the turn card): bet when your hole cards make a pair or better beyond what the "
     "four board cards show on their own; else check.",
 )
@@ -310,3 +311,18 @@ def analyse(mode: str | None = None) -> list[Report]:
         raise InvalidInput(f"Hold'em Bonus mode {mode!r}: expected source or common")
     rules = [mode] if mode else list(RULES)
     return [main_report(r) for r in rules] + [side_report()]
+
+
+def main(argv: list[str] | None = None) -> None:
+    """`python -m qipai.analysis.holdem_bonus [source|common] [--json]`: print the reports."""
+    import sys
+
+    from qipai.analysis.report import render
+
+    args = sys.argv[1:] if argv is None else argv
+    mode = next((a for a in args if not a.startswith("-")), None)
+    print(render(analyse(mode), "json" if "--json" in args else "markdown"))
+
+
+if __name__ == "__main__":
+    main()

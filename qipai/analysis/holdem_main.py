@@ -75,9 +75,11 @@ def _board_only_category(cards: Any, n: int) -> int:
 def simple_turn_bet(
     h0: int, h1: int, f0: int, f1: int, f2: int, noflush: Any, flush: Any, card_keys: Any
 ) -> bool:
-    """The simple strategy's turn bet (after the flop): bet with a hand the hole cards improve
-    beyond the flop alone (a pair or better that uses a hole card), or four to a flush holding
-    a hole card of that suit; otherwise check."""
+    """The simple strategy's turn bet (after the flop): bet with an ace in the hole, with a
+    hand the hole cards improve beyond the flop alone (a pair or better that uses a hole card),
+    or with four to a flush holding a hole card of that suit; otherwise check."""
+    if (h0 >> 2) == 12 or (h1 >> 2) == 12:
+        return True
     cat = strength5(h0, h1, f0, f1, f2, noflush, flush, card_keys) >> SHIFT
     board = np.array([f0, f1, f2])
     if cat > _board_only_category(board, 3):

@@ -134,7 +134,7 @@ def solve(deck: Sequence[int] = FULL_DECK, isomorphism: bool = True) -> Solution
     return _solution(deck_t, flops, weights, counts)
 
 
-CACHE_VERSION = 1
+CACHE_VERSION = 2  # 2: the simple turn rule also bets with an ace
 
 
 def cache_path() -> Path:
@@ -254,14 +254,18 @@ def evaluate(
     rule: str,
     simple: bool = False,
     fold_classes: frozenset[str] | None = None,
+    turn_bets: npt.NDArray[np.bool_] | None = None,
 ) -> Play:
     """Exact outcome counts of the optimal strategy (or the simple one) under `rule`.
 
     With `simple`, turn and river follow the simple rules and the flop decision folds exactly
-    `fold_classes`; otherwise every decision is optimal (`fold_classes` ignored)."""
+    `fold_classes` (`turn_bets`, if given, replaces the simple turn rule); otherwise every
+    decision is optimal (`fold_classes` and `turn_bets` ignored)."""
     if rule not in RULES:
         raise ValueError(f"rule {rule!r}: expected one of {RULES}")
     turn = sol.counts[..., 12].astype(bool) if simple else None
+    if simple and turn_bets is not None:
+        turn = turn_bets  # another turn rule, e.g. a candidate simple rule (F, 1326)
     value, _bet, outs = _values(sol, rule, turn, 8 if simple else 4)
     pc = pair_cards()
     pairs = sol.hole_pairs()
@@ -284,8 +288,8 @@ def evaluate(
         outcomes[key] = int(per_pair[played].sum())
     folds = sum(per_class_n[k] for k in play if not play[k])
     total = sum(per_class_n.values())
-    turn_bets = sum(v for (t, _r, _res), v in outcomes.items() if t)
-    river_bets = sum(v for (_t, r, _res), v in outcomes.items() if r)
+    n_turn = sum(v for (t, _r, _res), v in outcomes.items() if t)
+    n_river = sum(v for (_t, r, _res), v in outcomes.items() if r)
     assert folds + sum(outcomes.values()) == total
     return Play(
         rule,
@@ -295,8 +299,8 @@ def evaluate(
         per_class_value,
         per_class_n,
         play,
-        turn_bets,
-        river_bets,
+        n_turn,
+        n_river,
     )
 
 

@@ -35,6 +35,8 @@ def _board_cat(cards: tuple[int, ...]) -> int:
 
 
 def _simple_turn(hole: tuple[int, ...], flop: tuple[int, ...], strength: Any) -> bool:
+    if any(c >> 2 == 12 for c in hole):
+        return True
     if strength(hole + flop) >> 12 > _board_cat(flop):
         return True
     for s in range(4):
