@@ -11,9 +11,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from qipai.core.protocol import COMMISSION, ROUNDING, RecordedAction, Seat
+from qipai.core.protocol import COMMISSION, ROUNDING, Event, RecordedAction, Seat
 from qipai.core.rng import Rng
-from qipai.core.tiles import full_set
+from qipai.core.tiles import Tile, full_set
 from qipai.games.paigow import PaigowConfig, PaigowRound
 
 from .helpers import IDS
@@ -35,20 +35,44 @@ seat_moves = st.tuples(
 round_moves = st.lists(seat_moves, min_size=4, max_size=4)
 
 
+def check_hidden(r: PaigowRound, events: list[Event]) -> None:
+    """Before the reveal, no view or event a seat (or a spectator) gets names another seat's
+    tiles: RULES.md §2 "reveal" comes last (and the undealt tiles are never named)."""
+    if r.finished:
+        return
+    for viewer in [*IDS, None]:
+        # Tiles this viewer may see (its own, round 1's in round 2); the two copies of a civil
+        # tile share their pips, so those pips are not checked.
+        own = {str(t) for t in r.tiles.get(viewer, ())} if viewer else set()
+        own |= {str(t) for t in r.seen_tiles}
+        hidden = {str(t) for s, ts in r.tiles.items() if s != viewer for t in ts} - own
+        hidden |= {str(t) for t in game_shuffle_tail(r)} - own
+        seen = json.dumps(r.view(viewer)) + json.dumps(
+            [e.to_json() for e in events if e.visible_to(viewer)]
+        )
+        assert not any(f'"{p}"' in seen for p in hidden), (viewer, r.phase)
+
+
+def game_shuffle_tail(r: PaigowRound) -> list[Tile]:
+    """This round's tiles before the deal (all hidden), or none once they are dealt."""
+    return [] if r.tiles else list(r._tiles)
+
+
 def drive(r: PaigowRound, moves: list[tuple[int | None, int | None, bool]]) -> None:
+    check_hidden(r, [])
     for seat, (bid, _, _) in zip(IDS, moves, strict=True):
         if bid is not None:
-            r.act(seat, {"type": "bid", "multiple": bid})
+            check_hidden(r, r.act(seat, {"type": "bid", "multiple": bid}))
     if r.phase == "bid":
-        r.expire()
+        check_hidden(r, r.expire())
     for seat, (_, bet, _) in zip(IDS, moves, strict=True):
         if bet is not None and seat != r.banker:
-            r.act(seat, {"type": "bet", "multiple": bet})
+            check_hidden(r, r.act(seat, {"type": "bet", "multiple": bet}))
     if r.phase == "bet":
-        r.expire()
+        check_hidden(r, r.expire())
     for seat, (_, _, ready) in zip(IDS, moves, strict=True):
         if ready:
-            r.act(seat, {"type": "reveal"})
+            check_hidden(r, r.act(seat, {"type": "reveal"}))
     if r.phase == "reveal":
         r.expire()
 
