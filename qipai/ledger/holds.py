@@ -20,7 +20,6 @@ from qipai.ledger.errors import HoldClosed, IdempotencyConflict, UnknownHold
 from qipai.ledger.posting import (
     FaultHook,
     TxResult,
-    account_rows,
     find_tx,
     no_fault,
     positive,
@@ -138,6 +137,7 @@ def authorize(
     earlier = find_tx(conn, key, body)
     if earlier is not None:
         return by_tx(conn, earlier.tx_id)
+    ids: dict[str, int] = {}
     tx = post(
         conn,
         key=key,
@@ -149,13 +149,13 @@ def authorize(
         detail={"seat": seat, "purpose": purpose},
         fault=fault,
         checked=True,
+        ids_out=ids,
     )
-    ids = account_rows(conn, [account, hold_name])
     hold_id = conn.execute(
         holds.insert()
         .values(
-            source_account_id=ids[account][0],
-            hold_account_id=ids[hold_name][0],
+            source_account_id=ids[account],
+            hold_account_id=ids[hold_name],
             amount=amount,
             status="open",
             round_id=round_id,

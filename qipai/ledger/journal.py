@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from sqlalchemy import Connection, RowMapping, and_, func, select
+from sqlalchemy import Connection, RowMapping, and_, bindparam, func, select
 
 from qipai.core.protocol import (
     COMMISSION,
@@ -302,20 +302,32 @@ def settle(
     return tx
 
 
+_SET_END = (
+    round_players.update()
+    .where(
+        and_(
+            round_players.c.round_id == bindparam("r_id"),
+            round_players.c.seat == bindparam("r_seat"),
+        )
+    )
+    .values(end_balance=bindparam("r_end"), net=bindparam("r_net"))
+)
+
+
 def _record_end_balances(conn: Connection, round_id: str, tx: TxResult) -> None:
+    """Each player's table stack after the round, and its change since the round opened."""
     rows = conn.execute(
         select(round_players.c.seat, round_players.c.account, round_players.c.start_balance).where(
             round_players.c.round_id == round_id
         )
     ).all()
+    values = []
     for seat, account, start in rows:
         after = tx.balance_after(str(account))
         end = after if after is not None else balance_of(conn, str(account))
-        conn.execute(
-            round_players.update()
-            .where(and_(round_players.c.round_id == round_id, round_players.c.seat == seat))
-            .values(end_balance=end, net=end - int(start))
-        )
+        values.append({"r_id": round_id, "r_seat": seat, "r_end": end, "r_net": end - int(start)})
+    if values:
+        conn.execute(_SET_END, values)
 
 
 def void_round(

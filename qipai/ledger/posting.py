@@ -254,11 +254,13 @@ def post(
     allow_empty: bool = False,
     fault: FaultHook = no_fault,
     checked: bool = False,
+    ids_out: dict[str, int] | None = None,
 ) -> TxResult:
     """Post one balanced transaction in the caller's database transaction.
 
     `legs` maps account names to signed amounts. `post` looks the idempotency key up first
-    unless the caller already did in this same database transaction (`checked=True`).
+    unless the caller already did in this same database transaction (`checked=True`);
+    `ids_out`, if given, receives the ids of the accounts posted to.
     """
     if not checked:
         earlier = find_tx(conn, key, body)
@@ -270,6 +272,8 @@ def post(
     if not legs and not allow_empty:
         raise UnbalancedTransaction("a transaction needs at least one non-zero posting")
     ids = account_rows(conn, legs)
+    if ids_out is not None:
+        ids_out.update({name: row[0] for name, row in ids.items()})
     resolved = sorted((ids[name][0], name, amount) for name, amount in legs.items())
     now = utcnow()
     tx_id = int(
