@@ -367,3 +367,38 @@ def test_card_strings_parse() -> None:
     for s in r.seat_ids():
         assert [parse_card(c) for c in r.view(s)["me"]["cards"]] == r.cards[s]
         assert all(isinstance(c, Card) for c in r.cards[s])
+
+
+def test_view_has_exactly_the_documented_keys() -> None:
+    # The card-room client is built from this shape (NiuniuRound module docstring).
+    top = {
+        "game", "phase", "deadline_s", "base", "commission", "you", "banker", "banker_multiple",
+        "banker_by", "seats", "commission_total", "rounding",
+    }  # fmt: skip
+    seat = {
+        "id", "stack", "cards", "card_count", "swap_confirmed", "swapped", "bid", "bet",
+        "is_banker", "hand", "pairing", "settlement",
+    }  # fmt: skip
+    me = {"cards", "marked", "discarded", "received", "legal", "hint"}
+    r = new_round(3)
+    phases = []
+    while True:
+        for who in [None, *r.seat_ids()]:
+            view = r.view(who)
+            json.dumps(view)
+            assert set(view) == (top if who is None else top | {"me"})
+            assert all(set(s) == seat for s in view["seats"])
+            if who is not None:
+                assert set(view["me"]) == me
+        phases.append(r.phase)
+        if r.finished:
+            break
+        r.expire()
+    assert phases == ["swap", "bid", "bet", "finished"]
+    done = r.view("s0")
+    assert done["banker_by"] in ("bid", "tie", "random") and done["me"]["hint"] is None
+    for s in done["seats"]:
+        assert len(s["cards"]) == 5 and s["card_count"] == 5 and s["swapped"] == 0
+        assert set(s["settlement"]) == {"raw", "gross", "commission", "net"}
+        if not s["is_banker"]:
+            assert set(s["pairing"]) == {"winner", "stake", "multiplier", "raw"}
