@@ -86,6 +86,7 @@ def check_round(r: PaigowRound, table: list[int]) -> None:
         row = details["seats"][seat]
         # RULES.md §2 cap: nobody wins or loses more than the stack brought into the round
         assert -stack <= row["gross"] <= stack
+        assert row["valid_bet"] == abs(row["gross"])  # source: 有效投注額 = 玩家的輸贏值
         if row["gross"] > 0:
             assert 0 <= row["net"] <= row["gross"]
         else:

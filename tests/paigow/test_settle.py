@@ -42,6 +42,14 @@ def test_source_cap_example_banker_brings_80_and_collects_80_not_300() -> None:
     }
     assert out["capped"] is True and out["commission"] == 4
     assert sum(p["amount"] for p in out["postings"]) == 0
+    # Source 結算公式: "有效投注額的計算:玩家的輸贏值" — a seat's valid bet is the amount it won or
+    # lost in the round (after the cap, before commission).
+    assert {s: r["valid_bet"] for s, r in out["seats"].items()} == {
+        "S1": 80,
+        "S2": 27,
+        "S3": 27,
+        "S4": 26,
+    }
 
 
 def test_issue_example_commission_is_on_the_banker_net() -> None:

@@ -60,6 +60,9 @@ class PaigowSettlement:
         ]
 
     def seats_json(self) -> dict[str, dict[str, int]]:
+        """Per seat: raw A·X·Y result, gross (after the cap), commission, rounding, net, and the
+        valid bet — source 結算公式 "有效投注額的計算:玩家的輸贏值": the amount won or lost in
+        the round (|gross|, after the cap and before commission)."""
         return {
             seat: {
                 "raw": s.raw,
@@ -67,6 +70,7 @@ class PaigowSettlement:
                 "commission": s.commission,
                 "rounding": s.rounding,
                 "net": s.net,
+                "valid_bet": abs(s.gross),
             }
             for seat, s in self.settled.seats.items()
         }

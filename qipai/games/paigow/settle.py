@@ -11,8 +11,9 @@ Optional: any other table setting of `PaigowConfig` (`tie_policy`, `high_nine`, 
 is used twice across the game). Exactly 4 seats; the banker has no `multiple`.
 
 Output: each hand's zh/en name, rank (1 = 至尊宝 … 32 = 0 points) and points; each pairing's
-winner and amount A·X·Y; each seat's `raw`, `gross` (after the caps), `commission`, `rounding`
-and `net`; whether a cap applied; the balanced postings.
+winner and amount A·X·Y; each seat's `raw`, `gross` (after the caps), `commission`, `rounding`,
+`net` and `valid_bet` (有效投注額 = the amount won or lost, |gross|); whether a cap applied; the
+balanced postings.
 """
 
 from __future__ import annotations
