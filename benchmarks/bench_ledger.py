@@ -40,11 +40,19 @@ def result_for(rng: Rng, bets: dict[str, int]) -> RoundResult:
             fee, frac = divmod(bet * 5, 100)
             pay = bet - fee - (1 if frac else 0)
             postings.append(Posting(seat, pay))
-            commission, rounding, house = commission + fee, rounding + (1 if frac else 0), house - bet
+            commission, rounding, house = (
+                commission + fee,
+                rounding + (1 if frac else 0),
+                house - bet,
+            )
         else:
             postings.append(Posting(seat, -bet))
             house += bet
-    postings += [Posting(HOUSE, house), Posting(COMMISSION, commission), Posting(ROUNDING, rounding)]
+    postings += [
+        Posting(HOUSE, house),
+        Posting(COMMISSION, commission),
+        Posting(ROUNDING, rounding),
+    ]
     return RoundResult(tuple(postings))
 
 
@@ -78,9 +86,7 @@ def measure(ledger: Ledger, rounds: int, threads: int) -> float:
     per = rounds // threads
     start = time.perf_counter()
     with ThreadPoolExecutor(max_workers=threads) as pool:
-        jobs = [
-            pool.submit(play, ledger, t, players[t], per, Rng(new_seed(), t)) for t in tables
-        ]
+        jobs = [pool.submit(play, ledger, t, players[t], per, Rng(new_seed(), t)) for t in tables]
         for job in jobs:
             job.result()
     elapsed = time.perf_counter() - start
@@ -107,7 +113,9 @@ def main() -> None:
 
     results: dict[str, dict[str, float]] = {}
     with tempfile.TemporaryDirectory() as tmp:
-        results["SQLite"] = run_backend("SQLite", str(Path(tmp) / "bench.sqlite3"), None, args.rounds)
+        results["SQLite"] = run_backend(
+            "SQLite", str(Path(tmp) / "bench.sqlite3"), None, args.rounds
+        )
     schema = f"qipai_bench_{uuid.uuid4().hex[:8]}"
     try:
         results["PostgreSQL"] = run_backend("PostgreSQL", args.pg, schema, args.rounds)
