@@ -166,3 +166,41 @@ def test_websocket_requires_a_session(client: TestClient) -> None:
 
     with pytest.raises(WebSocketDisconnect), client.websocket_connect("/ws?token=bad") as ws:
         ws.receive_json()
+
+
+def test_reconnecting_client_gets_its_private_view_back(client: TestClient) -> None:
+    alice, bob = signup(client, "alice"), signup(client, "bob")
+    for h in (alice, bob):
+        client.post("/api/wallet/deposit", json={"amount": 5000}, headers=h)
+    tid = client.post(
+        "/api/tables", json={"game": "toy", "config": {"bet_s": 600}}, headers=alice
+    ).json()["id"]
+    client.post(f"/api/tables/{tid}/sit", json={"buy_in": 100}, headers=alice)
+    client.post(f"/api/tables/{tid}/sit", json={"buy_in": 100}, headers=bob)
+    token_a = alice["Authorization"].split()[1]
+    with client.websocket_connect(f"/ws?token={token_a}") as ws:
+        ws.send_json({"type": "subscribe", "table_id": tid})
+        first = recv_until(ws, lambda m: m["type"] == "state" and m["legal"])
+        ws.send_json(
+            {
+                "type": "action",
+                "table_id": tid,
+                "client_id": "r1",
+                "action": {"type": "bet", "amount": 4},
+            }
+        )
+        recv_until(ws, lambda m: m["type"] == "ack")
+    # the connection dropped; a new one subscribes and gets the same private state back
+    with client.websocket_connect(f"/ws?token={token_a}") as ws:
+        ws.send_json({"type": "subscribe", "table_id": tid})
+        back = recv_until(ws, lambda m: m["type"] == "state" and m["round"] is not None)
+    assert back["round"]["round_id"] == first["round"]["round_id"]
+    assert back["round"]["view"]["cards"]["A"] == first["round"]["view"]["cards"]["A"]
+    assert back["round"]["view"]["cards"]["B"] is None
+    assert back["round"]["view"]["bets"] == {"A": 4}
+    assert 0 < back["round"]["time_left"] <= 600 * 0.05
+    assert back["legal"] == []  # already bet: waiting for bob
+    assert {s["seat"]: s["stack"] for s in back["table"]["seats"] if s["occupied"]} == {
+        "A": 100,
+        "B": 100,
+    }
