@@ -116,7 +116,7 @@ def test_a_player_never_has_the_edge_in_round_two(
 ) -> None:
     # the banker's hand and a player's are exchangeable draws from the 24 unseen tiles
     config = PaigowConfig(commission=commission, tie_policy=tie_policy, high_nine=high_nine)  # type: ignore[arg-type]
-    r = start(n=n, config=config, context={"round": 2})
+    r = start(n=n, config=config, context={"round": 2, "seats": IDS})
     view = r.view("S3")
     assert len(view["seen_tiles"]) == 8
     unseen = unseen_tiles(view)

@@ -161,6 +161,8 @@ def test_two_rounds_on_one_shuffle() -> None:
 def test_round_two_refuses_other_seats() -> None:
     with pytest.raises(InvalidInput, match="nobody may leave"):
         start(context={"round": 2, "seats": ["S1", "S2", "S3", "X"]})
+    with pytest.raises(InvalidInput, match="seats"):
+        start(context={"round": 2})  # round 2 names its seats, or nobody could check them
     with pytest.raises(InvalidInput):
         start(context={"round": 3})
     with pytest.raises(InvalidInput):

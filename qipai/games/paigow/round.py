@@ -162,6 +162,10 @@ class PaigowRound(Round[PaigowConfig]):
         if isinstance(round_no, bool) or round_no not in range(1, ROUNDS_PER_GAME + 1):
             raise InvalidInput(f"a Pai Gow game has rounds 1 and 2, got {round_no!r}")
         seats = context.get("seats")
+        if round_no > 1 and seats is None:
+            raise InvalidInput(
+                "round 2 of a Pai Gow game needs the 'seats' of round 1 (next_round().context)"
+            )
         if seats is not None and list(seats) != self.seat_ids():
             raise InvalidInput(
                 "the seats of round 2 must be those of round 1, in the same order "
