@@ -69,12 +69,24 @@ def create(url: str, *, schema: str | None = None, pool_size: int = 10) -> Engin
     )
 
 
+def _sqlite_sync() -> str:
+    level = os.environ.get("QIPAI_SQLITE_SYNC", "NORMAL").upper()
+    if level not in {"OFF", "NORMAL", "FULL", "EXTRA"}:
+        raise ValueError(f"QIPAI_SQLITE_SYNC must be NORMAL, FULL, EXTRA or OFF, not {level!r}")
+    return level
+
+
 def _sqlite_events(engine: Engine) -> None:
     @event.listens_for(engine, "connect")
     def _connect(dbapi_connection: Any, _record: Any) -> None:
         dbapi_connection.isolation_level = None  # we issue BEGIN ourselves
         cursor = dbapi_connection.cursor()
         cursor.execute("PRAGMA journal_mode=WAL")
+        # WAL + synchronous=NORMAL: a commit survives a killed process (kill -9, the crash the
+        # card room recovers from); only an OS crash or power loss can lose the last commits,
+        # never corrupt the file. FULL (fsync per commit) is kept available for operators who
+        # run on SQLite without a UPS: QIPAI_SQLITE_SYNC=FULL. Production scale uses PostgreSQL.
+        cursor.execute(f"PRAGMA synchronous={_sqlite_sync()}")
         cursor.execute("PRAGMA foreign_keys=ON")
         cursor.execute("PRAGMA busy_timeout=60000")
         cursor.close()
