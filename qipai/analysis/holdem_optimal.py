@@ -138,10 +138,18 @@ CACHE_VERSION = 2  # 2: the simple turn rule also bets with an ace
 
 
 def cache_path() -> Path:
-    """Where the full deck's counts are kept (the user cache dir; `QIPAI_CACHE_DIR` overrides)."""
-    from qipai.poker.tables import cache_dir
+    """Where the full deck's counts are kept (the user cache dir; `QIPAI_CACHE_DIR` overrides).
 
-    return cache_dir() / f"holdem-bonus-counts-v{CACHE_VERSION}.npz"
+    The name carries a digest of the kernel's source and the evaluator tables' checksum, so a
+    change to either computes afresh instead of reading stale counts."""
+    import hashlib
+
+    from qipai.analysis import holdem_main
+    from qipai.poker.tables import TABLES_CRC32, cache_dir
+
+    digest = hashlib.sha256(Path(holdem_main.__file__).read_bytes())
+    digest.update(f"{TABLES_CRC32:08x}".encode())
+    return cache_dir() / f"holdem-bonus-counts-v{CACHE_VERSION}-{digest.hexdigest()[:12]}.npz"
 
 
 @lru_cache(maxsize=1)
