@@ -18,6 +18,7 @@ from qipai.games.holdem_bonus.payout import BoxPlay, main_nets
 from qipai.poker.categories import Category
 from qipai.poker.evaluator import evaluate_batch
 from qipai.poker.tables import tables
+from tests.conftest import require_service
 
 PERMS = np.array(list(itertools.permutations(range(4))), np.int64)
 INVERSE = np.argsort(PERMS, axis=1).astype(np.int64)
@@ -166,8 +167,10 @@ def test_full_result_matches_published_figures() -> None:
     """The common (Las Vegas) rule: house edge 2.037 %, element of risk 0.5335 %, and the folds
     2-3 … 2-7 offsuit with the EVs Wizard of Odds publishes (wizardofodds.com/texasholdembonus).
     Uses the cached sums when present (`qipai rtp holdem-bonus` computes them: minutes)."""
-    if not cache_path().exists():
-        pytest.skip("the exact Hold'em sums are not cached; run `qipai rtp holdem-bonus` once")
+    require_service(
+        cache_path().exists(),
+        "the cached exact Hold'em Bonus sums (`qipai rtp holdem-bonus` computes them; .ci/run does)",
+    )
     from qipai.analysis.holdem_report import analyse, preflop_table
 
     report = analyse("common")[0]
@@ -194,8 +197,10 @@ def test_agrees_exactly_with_the_parallel_implementation() -> None:
     from qipai.analysis import holdem_bonus, holdem_optimal
     from qipai.analysis.holdem_report import analyse
 
-    if not (cache_path().exists() and holdem_optimal.cache_path().exists()):
-        pytest.skip("both exact Hold'em computations must be cached (minutes each)")
+    require_service(
+        cache_path().exists() and holdem_optimal.cache_path().exists(),
+        "both cached exact Hold'em Bonus computations (.ci/run computes them)",
+    )
     ours = analyse()[0]
     for rule in ("source", "common"):
         theirs = holdem_bonus.main_report(rule).bets[0]

@@ -10,6 +10,7 @@ import pytest
 
 from qipai.analysis.holdem_strategy_exact import cache_path
 from qipai.analysis.simulate import SimulationResult, simulate_game
+from tests.conftest import require_service
 
 
 def _agrees(result: SimulationResult) -> None:
@@ -39,8 +40,10 @@ def test_simulation_agrees_with_exact(game: str, mode: str, rounds: int) -> None
 
 @pytest.mark.slow
 def test_holdem_simulation_agrees_with_exact() -> None:
-    if not cache_path().exists():
-        pytest.skip("the exact Hold'em sums are not cached; run `qipai rtp holdem-bonus` once")
+    require_service(
+        cache_path().exists(),
+        "the cached exact Hold'em Bonus sums (`qipai rtp holdem-bonus` computes them; .ci/run does)",
+    )
     _agrees(simulate_game("holdem-bonus", 400, 7, "source"))
 
 
