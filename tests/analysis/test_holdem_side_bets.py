@@ -89,4 +89,11 @@ def test_pool_report_uses_the_game_config() -> None:
     assert q == Fraction(10200 + 5108 + 3744 + 624 + 36 + 4, math.comb(52, 5))
     eq = facts["pool: long-run pool without seed, c·(1−q)·P* (minor units)"]
     assert eq == cfg.contribution_rate * (1 - q) * p_star
-    assert any("break-even" in n for n in notes)
+    # The default floor is below break-even, so the house keeps an edge at the seed ...
+    assert cfg.pool_seed < p_star
+    assert not any("is above the break-even pool" in n for n in notes)
+    # ... and a table whose seed is above it is warned about.
+    _tables, _facts, high = hb.pool_tables(
+        cfg.pool_stake, cfg.contribution_rate, 500_000, dict(cfg.pool_rates)
+    )
+    assert any("is above the break-even pool" in n for n in high)

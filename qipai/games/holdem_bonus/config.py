@@ -60,7 +60,9 @@ class HoldemBonusConfig:
     bonus_table: BonusTable = "source"
     pool_stake: int = 100
     pool_contribution: str = "0.5"
-    pool_seed: int = 500_000
+    # The pool bet breaks even for the player at about 756 stakes (docs/rtp-holdem.md); a floor
+    # of 250 stakes keeps the house edge positive at the floor while the pool grows from it.
+    pool_seed: int = 25_000
     pool_percent: Mapping[str, str] = field(default_factory=_default_pool_percent)
     betting_s: float = 20.0
     decision_s: float = 15.0
