@@ -20,7 +20,7 @@ from qipai.core.errors import InvalidInput
 from qipai.core.protocol import JSON
 from qipai.tables import games as games_mod
 from qipai.tables.ports import Clock, LedgerPort, TableRepo
-from qipai.tables.table import NotSeated, Table, Timing
+from qipai.tables.table import GameInProgress, NotSeated, Table, Timing
 
 log = logging.getLogger("qipai.room")
 
@@ -110,8 +110,12 @@ class Room:
             if not better or len(here.humans()) > 1:
                 return here
             target = better[0]
-            with contextlib.suppress(NotSeated):
+            try:
                 here.leave(player)
+            except GameInProgress:
+                return here  # RULES.md §2: not between the two rounds of a Pai Gow game
+            except NotSeated:
+                pass
         elif candidates and candidates[0].humans():
             target = candidates[0]
         else:

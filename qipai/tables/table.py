@@ -58,6 +58,12 @@ class Funds(TableError):
     code = "insufficient_funds"
 
 
+class GameInProgress(TableError):
+    """RULES.md §2: a Pai Gow game is two rounds; nobody may leave between them."""
+
+    code = "game_in_progress"
+
+
 @dataclass(frozen=True)
 class Timing:
     """Pauses in seconds: bots' thinking time and the break between rounds."""
@@ -238,12 +244,28 @@ class Table:
             self.ledger.buy_in(player, self.id, want - stack, key + ".buyin")
             self._money_moved()
 
+    def bound_seats(self) -> frozenset[str]:
+        """Seats that must play the next round of the running game (its deal unit goes on with
+        exactly these seats: Pai Gow round 2 gets `{"round": 2, "seats": [...]}` from round 1).
+        Empty when the next round may be dealt to whoever is seated."""
+        seats = self.carry_context.get("seats") if self.carry_seed is not None else None
+        return frozenset(str(s) for s in seats) if isinstance(seats, list | tuple) else frozenset()
+
+    def _refuse_mid_game(self, seat: str) -> None:
+        if self.round is None and seat in self.bound_seats():
+            raise GameInProgress(
+                "the game has a second round on the same tiles; "
+                "you may stand up once it is over (RULES.md §2)"
+            )
+
     def leave(self, player: str) -> int | None:
-        """Stand up and cash out now, or after the running round if the player is in it."""
+        """Stand up and cash out now, or after the running round if the player is in it (after
+        the game's last round for a game of several rounds on one seed, such as Pai Gow)."""
         with self.lock:
             seat = self.seat_of(player)
             if seat is None:
                 raise NotSeated("you are not seated at this table")
+            self._refuse_mid_game(seat)
             if self.record is not None and any(p == player for _, p, _ in self.record.seats):
                 self.seats[seat].leaving = True
                 self._save()
@@ -256,6 +278,7 @@ class Table:
             state = self.seats.get(seat)
             if state is None or state.bot is None:
                 raise InvalidInput(f"seat {seat!r} holds no bot")
+            self._refuse_mid_game(seat)
             if self.record is not None and any(s == seat for s, _, _ in self.record.seats):
                 state.leaving = True
             else:
@@ -322,6 +345,9 @@ class Table:
 
     # ----- rounds ---------------------------------------------------------------------------
     def eligible(self) -> list[SeatState]:
+        bound = self.bound_seats()
+        if bound:  # the game's next round is dealt to the same seats, whatever they ask
+            return [s for s in self.seats.values() if s.seat in bound and s.player is not None]
         out = []
         for s in self.seats.values():
             if s.player is None or s.leaving:
@@ -334,7 +360,10 @@ class Table:
 
     def _try_start(self) -> bool:
         players = self.eligible()
-        if len(players) < self.game.min_players or not any(not s.bot for s in players):
+        bound = bool(self.bound_seats())
+        if not bound and (
+            len(players) < self.game.min_players or not any(not s.bot for s in players)
+        ):
             self.next_start_at = None  # woken again by a seat change
             return False
         seats = [Seat(s.seat, self.ledger_stack(s.player or "")) for s in players]
@@ -500,8 +529,9 @@ class Table:
         self.round, self.record = None, None
         self._broadcast_state(events, finished=True)
         self._phase, self._awaiting = None, ()
+        bound = self.bound_seats()
         for state in list(self.seats.values()):
-            if state.player and state.leaving:
+            if state.player and state.leaving and state.seat not in bound:
                 self._stand_up(state.seat)
         self.next_start_at = self.clock.now() + self.timing.between_rounds
         self._save()
