@@ -275,8 +275,17 @@ def create_app(
         view: JSON = round_.view(seat)
         return view
 
+    def _shows_seed(game: str) -> bool:
+        """Tien Gow's seeds are never shown to players (GameInfo.reveal_seed), even for a
+        voided round, whose seed the ledger marks revealed."""
+        try:
+            return games_mod.get(game).reveal_seed
+        except GameError:
+            return True
+
     def _round_summary(info: Mapping[str, Any], player: str | None) -> JSON:
         seat = next((p["seat"] for p in info["players"] if p["user_id"] == player), None)
+        shows_seed = _shows_seed(str(info["game"]))
         return {
             "round_id": info["round_id"],
             "table_id": info["table_id"],
@@ -290,7 +299,8 @@ def create_app(
                 for p in info["players"]
             ],
             "commitment": info["seed_commitment"],
-            "seed": info["seed"],
+            "seed": info["seed"] if shows_seed else None,
+            "seed_policy": "after_deal" if shows_seed else "operator_only",
             "view": _replayed_view(info, seat) if info["status"] == "settled" else None,
         }
 

@@ -34,6 +34,11 @@ class GameInfo:
     default_buy_in: int = 10_000
     # Game-specific extra context the table adds at each round start (e.g. the jackpot pool).
     context_keys: tuple[str, ...] = ()
+    # Whether players are shown the seed once its deal unit ends. False for Tien Gow (RULES.md
+    # §5: discards stay hidden from everyone forever, and the seed would let anyone recompute
+    # every hand): players get the commitment only; the operator's `qipai verify ROUND_ID`
+    # still checks seed against commitment and replays the journal.
+    reveal_seed: bool = True
 
     def default_bot(self) -> str:
         """The strongest bot that answers at once (search bots are chosen explicitly)."""
@@ -74,6 +79,7 @@ _REAL: dict[str, dict[str, Any]] = {
         "title": {"en": "Tien Gow", "zh": "打天九"},
         "seats": ("E", "S", "W", "N"),
         "min_players": 4,
+        "reveal_seed": False,  # RULES.md §5: discards are hidden forever (see GameInfo)
     },
 }
 
@@ -134,6 +140,7 @@ def load_real(game: str) -> GameInfo | None:
         bot_levels=levels,
         make_bot=make,
         context_keys=tuple(facts.get("context_keys", ())),
+        reveal_seed=bool(facts.get("reveal_seed", True)),
     )
 
 

@@ -60,6 +60,9 @@ def state_message(table: Table, player: str, events: list[Event], finished: bool
         "result": table.last_result if (finished or table.round is None) else None,
         "results": table.results[-12:],
         "fairness": {
+            # False for Tien Gow: the seed would let anyone recompute every hidden discard, so
+            # players get the commitment only (the operator verifies; docs/protocol.md)
+            "seed_policy": "after_deal" if table.game.reveal_seed else "operator_only",
             "current": None
             if current is None
             else {"commitment": current.commitment, "seed": current.seed_hex},

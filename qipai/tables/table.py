@@ -93,14 +93,22 @@ class SeatState:
 
 @dataclass
 class Reveal:
-    """A deal unit's fairness data: the commitment shown before, the seed once the unit ends."""
+    """A deal unit's fairness data: the commitment shown before, the seed once the unit ends
+    (`ended` with no seed: a game whose seeds are never shown to players, see
+    `GameInfo.reveal_seed`)."""
 
     commitment: str
     seed_hex: str | None
     rounds: list[str] = field(default_factory=list)
+    ended: bool = False
 
     def to_json(self) -> JSON:
-        return {"commitment": self.commitment, "seed": self.seed_hex, "rounds": list(self.rounds)}
+        return {
+            "commitment": self.commitment,
+            "seed": self.seed_hex,
+            "rounds": list(self.rounds),
+            "ended": self.ended or self.seed_hex is not None,
+        }
 
 
 class Table:
@@ -386,7 +394,7 @@ class Table:
             for player in list(self.connected):
                 self.send(player, {"type": "error", "code": exc.code, "message": exc.message})
             return False
-        if self.carry_seed is None or not self.reveals or self.reveals[-1].seed_hex is not None:
+        if self.carry_seed is None or not self.reveals or self.reveals[-1].ended:
             self.reveals.append(Reveal(commitment(seed), None))
             self.reveals = self.reveals[-50:]
         self.number += 1
@@ -520,7 +528,10 @@ class Table:
         self.results = [*self.results, self.last_result][-30:]
         self._save()
         self.ledger.settle_round(
-            record.round_id, result, pool_id=self.game.name, reveal_seed=not nxt.reuse_seed
+            record.round_id,
+            result,
+            pool_id=self.game.name,
+            reveal_seed=self.game.reveal_seed and not nxt.reuse_seed,
         )
         self._money_moved()
         if not nxt.reuse_seed:
@@ -537,11 +548,13 @@ class Table:
         self._save()
 
     def _reveal_current(self, seed: bytes | None = None) -> None:
-        if self.reveals and self.reveals[-1].seed_hex is None:
+        """The running deal unit ended: show its seed (unless the game keeps seeds hidden)."""
+        if self.reveals and not self.reveals[-1].ended:
             last = self.reveals[-1]
+            last.ended = True
             if seed is None and self.carry_seed is not None:
                 seed = self.carry_seed
-            if seed is not None:
+            if seed is not None and self.game.reveal_seed:
                 last.seed_hex = seed.hex()
                 self.ledger.reveal(last.commitment)
         self.carry_seed = None
@@ -620,7 +633,12 @@ class Table:
             self.carry_seed = bytes.fromhex(carry) if carry else None
             self.carry_context = dict(data.get("carry_context") or {})
             self.reveals = [
-                Reveal(r["commitment"], r.get("seed"), list(r.get("rounds", [])))
+                Reveal(
+                    r["commitment"],
+                    r.get("seed") if self.game.reveal_seed else None,
+                    list(r.get("rounds", [])),
+                    bool(r.get("ended", r.get("seed") is not None)),
+                )
                 for r in data.get("reveals", [])
             ]
             self.results = list(data.get("results", []))

@@ -144,7 +144,7 @@ async function showHistory() {
         badge(item.status), el("span", { class: "net " + (me.net > 0 ? "pos" : me.net < 0 ? "neg" : ""), text: signed(me.net) }),
         el("span", { class: "muted small", text: `${money(me.start_balance)} → ${money(me.end_balance)}` })),
       body,
-      el("div", { class: "mono small" }, `${t("commitment")}: ${item.commitment}`), el("div", { class: "mono small" }, `${t("seed")}: ${item.seed || t("seed_later")}`)));
+      el("div", { class: "mono small" }, `${t("commitment")}: ${item.commitment}`), el("div", { class: "mono small" }, `${t("seed")}: ${item.seed || (item.seed_policy === "operator_only" ? t("seed_hidden") : t("seed_later"))}`)));
   }
 }
 
@@ -353,8 +353,10 @@ function renderSide(st, renderer) {
   const fair = document.getElementById("fairness");
   fair.replaceChildren();
   const f = st.fairness;
+  const hidden = f.seed_policy === "operator_only";
   if (f.current) fair.append(el("div", { class: "mono small", title: t("commitment") }, `${t("commitment")}: `, el("span", { class: "commit", text: f.current.commitment })),
-    el("div", { class: "mono small" }, `${t("seed")}: `, el("span", { class: "seed", text: f.current.seed || t("seed_later") })));
+    el("div", { class: "mono small" }, `${t("seed")}: `, el("span", { class: "seed", text: f.current.seed || (hidden ? t("seed_hidden") : t("seed_later")) })));
+  if (hidden) fair.append(el("div", { class: "small muted seed-policy", text: t("seed_operator_only") }));
   for (const rv of (f.revealed || []).slice().reverse().slice(0, 3)) {
     if (f.current && rv.commitment === f.current.commitment) continue;
     const line = el("div", { class: "mono small revealed" }, `✓ ${rv.commitment.slice(0, 16)}… ← ${rv.seed.slice(0, 16)}… `);

@@ -129,3 +129,14 @@ def test_play_a_full_round_by_clicking(page: Any, server: Server, game: str) -> 
         clicked_in_round = False
     assert results, f"no finished round seen for {game}"
     assert page.locator("#fairness .commit").count() == 1
+    # Tien Gow: the fairness panel says the seed is never shown to players (discards stay
+    # hidden forever, RULES.md §5), and no seed appears on the page; other games say nothing
+    note = page.locator("#fairness .seed-policy")
+    if game == "tiengow":
+        assert note.count() == 1 and "qipai verify" in note.inner_text()
+        assert page.locator("#fairness .seed").inner_text() in (
+            "不向玩家公开",
+            "not shown to players",
+        )
+    else:
+        assert note.count() == 0
