@@ -14,6 +14,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Any, ClassVar, Generic, Self, TypeVar
 
 from qipai.core.errors import InvalidInput, OutOfTurn, WrongPhase
@@ -27,6 +28,14 @@ COMMISSION = "commission"
 ROUNDING = "rounding"
 JACKPOT = "jackpot"
 HOUSE_ACCOUNTS = frozenset({HOUSE, COMMISSION, ROUNDING, JACKPOT})
+
+# Fast construction of the frozen dataclasses below, which every round builds several of: the
+# generated `__init__` of a frozen dataclass sets each field through `object.__setattr__`; these
+# hand-written ones (kept by `@dataclass`, which never replaces a class's own `__init__`) install
+# the whole instance dict in one call instead. Same fields, defaults, equality, hash and repr.
+_set_fields = object.__setattr__
+# Marks "argument not given" for a field whose default is a fresh empty dict (default_factory).
+_NO_DATA: Mapping[str, Any] = MappingProxyType({})
 
 
 @dataclass(frozen=True)
@@ -67,6 +76,13 @@ class Event:
     data: Mapping[str, Any] = field(default_factory=dict)
     to: tuple[str, ...] | None = None
 
+    def __init__(
+        self, type: str, data: Mapping[str, Any] = _NO_DATA, to: tuple[str, ...] | None = None
+    ) -> None:
+        if data is _NO_DATA:
+            data = {}
+        _set_fields(self, "__dict__", {"type": type, "data": data, "to": to})
+
     def visible_to(self, seat: str | None) -> bool:
         return self.to is None or (seat is not None and seat in self.to)
 
@@ -80,6 +96,9 @@ class RecordedAction:
 
     seat: str | None
     action: Mapping[str, Any]
+
+    def __init__(self, seat: str | None, action: Mapping[str, Any]) -> None:
+        _set_fields(self, "__dict__", {"seat": seat, "action": action})
 
     def to_json(self) -> JSON:
         return {"seat": self.seat, "action": dict(self.action)}
@@ -100,6 +119,9 @@ class Posting:
     amount: int
     memo: str = ""
 
+    def __init__(self, account: str, amount: int, memo: str = "") -> None:
+        _set_fields(self, "__dict__", {"account": account, "amount": amount, "memo": memo})
+
     def to_json(self) -> JSON:
         return {"account": self.account, "amount": self.amount, "memo": self.memo}
 
@@ -111,7 +133,20 @@ class RoundResult:
     postings: tuple[Posting, ...]
     details: Mapping[str, Any] = field(default_factory=dict)
 
+    def __init__(
+        self, postings: tuple[Posting, ...], details: Mapping[str, Any] = _NO_DATA
+    ) -> None:
+        if details is _NO_DATA:
+            details = {}
+        _set_fields(self, "__dict__", {"postings": postings, "details": details})
+        total = 0
+        for posting in postings:
+            total += posting.amount
+        if total != 0:
+            raise AssertionError(f"round postings do not balance: they sum to {total}")
+
     def __post_init__(self) -> None:
+        """The balance check (`__init__` runs it inline)."""
         total = sum(p.amount for p in self.postings)
         if total != 0:
             raise AssertionError(f"round postings do not balance: they sum to {total}")
@@ -135,6 +170,11 @@ class NextRound:
 
     reuse_seed: bool = False
     context: Mapping[str, Any] = field(default_factory=dict)
+
+    def __init__(self, reuse_seed: bool = False, context: Mapping[str, Any] = _NO_DATA) -> None:
+        if context is _NO_DATA:
+            context = {}
+        _set_fields(self, "__dict__", {"reuse_seed": reuse_seed, "context": context})
 
 
 ConfigT = TypeVar("ConfigT")

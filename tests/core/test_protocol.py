@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 from qipai.core.errors import GameError, IllegalAction, InvalidInput, OutOfTurn, WrongPhase
 from qipai.core.protocol import (
     Event,
+    NextRound,
     Posting,
     RecordedAction,
     RoundResult,
@@ -135,3 +136,40 @@ def test_json_helpers() -> None:
     assert Event("x", {"a": 1}).to_json() == {"type": "x", "a": 1}
     with pytest.raises(InvalidInput, match="duplicate seat"):
         ToyRound(ToyConfig(), [Seat("A"), Seat("A")], [])
+
+
+def test_hand_written_constructors_keep_the_dataclass_contract() -> None:
+    """Event, RecordedAction, Posting, RoundResult and NextRound build their instance dict in
+    one call (speed); they must behave exactly as the generated frozen dataclasses did."""
+    import dataclasses
+    import pickle
+
+    # Defaults: a fresh empty dict per instance (default_factory), never a shared object.
+    a, b = Event("x"), Event("x")
+    assert a.data == {} and a.data is not b.data and type(a.data) is dict and a.to is None
+    assert NextRound().context == {} and NextRound().context is not NextRound().context
+    assert NextRound() == NextRound(False, {}) and not NextRound().reuse_seed
+    assert RoundResult(()).details == {} and type(RoundResult(()).details) is dict
+    # Positional and keyword arguments, equality, hash, repr, fields.
+    assert Posting("a", 5) == Posting(account="a", amount=5, memo="")
+    assert hash(Posting("a", 5, "m")) == hash(("a", 5, "m"))
+    assert repr(Posting("a", 5)) == "Posting(account='a', amount=5, memo='')"
+    assert Event("t", {"k": 1}, ("s",)) == Event(type="t", data={"k": 1}, to=("s",))
+    assert RecordedAction(seat=None, action={"type": "expire"}) == RecordedAction(
+        None, {"type": "expire"}
+    )
+    assert [f.name for f in dataclasses.fields(Event)] == ["type", "data", "to"]
+    assert dataclasses.asdict(Posting("a", 1)) == {"account": "a", "amount": 1, "memo": ""}
+    # Frozen, replace() and pickling still work.
+    posting = Posting("a", 1)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        posting.amount = 2  # type: ignore[misc]
+    assert dataclasses.replace(posting, amount=3) == Posting("a", 3)
+    result = RoundResult((Posting("a", 2), Posting("house", -2)), {"d": 1})
+    assert pickle.loads(pickle.dumps(result)) == result
+    assert copy.deepcopy(NextRound(True, {"p": 1})) == NextRound(True, {"p": 1})
+    # RoundResult still refuses unbalanced postings, also through replace().
+    with pytest.raises(AssertionError, match="sum to 1"):
+        RoundResult((Posting("a", 1),))
+    with pytest.raises(AssertionError, match="sum to 2"):
+        dataclasses.replace(result, postings=(Posting("a", 2),))
