@@ -17,6 +17,7 @@ import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from itertools import compress
 from typing import Any
 
 from qipai.core.errors import InvalidInput
@@ -177,34 +178,55 @@ def _pokdeng(
     }
     names = ("Pn", "pair") if mode == "classic" else ("Pn", "Bn", "pair")
 
-    tallies: dict[str, Tally] = {}
+    # bet type of each spot, as an index into `names`
+    kind_of = {spot: names.index(kind) for spot, kind in kinds.items()}
+    round_tallies = [Tally() for _ in names]
+    last_bets: tuple[Any, ...] | None = None
+    masks: list[list[bool]] = []
+    stakes: list[int] = []
+    counts: list[int] = []
+    # The coverage bot is stateless and every fresh round offers it the same choice, so it
+    # decides once (from the first round's view and legal actions) and that decision is acted
+    # in every round; the random bots decide each round.
+    decision: Any = None
     unit = 0
     context: Mapping[str, Any] | None = None
-    rng_seed = round_seed(seed, unit)
+    rng = Rng(round_seed(seed, unit))  # `start` only reads a shoe's seed: one Rng per shoe
     start = time.perf_counter()
     cpu = time.process_time()
     for _ in range(rounds):
-        rnd = PokDengRound.start(config, seats, Rng(rng_seed), context)
-        play_round(rnd, bots, bot_rng)
-        sums: dict[str, list[int]] = {name: [0, 0, 0] for name in names}
+        rnd = PokDengRound.start(config, seats, rng, context)
+        if bots_kind == "random":
+            play_round(rnd, bots, bot_rng)
+        else:
+            if decision is None:
+                decision = bots["s1"].choose(LazyView(rnd, "s1"), rnd.legal_actions("s1"), bot_rng)
+            rnd.act("s1", decision)
+            if not rnd.finished:
+                rnd.expire()
         # The engine's own settlement of every bet (what `result()` posts).
-        for outcome in rnd.settlement.outcomes():
-            acc = sums[kinds[outcome.bet.spot]]
-            acc[0] += outcome.returned - outcome.taken
-            acc[1] += outcome.bet.amount
-            acc[2] += 1
-        for name in names:
-            net, staked, count = sums[name]
-            tallies.setdefault(name, Tally()).add_round(net, staked, count)
+        settlement = rnd.settlement
+        bets = settlement.bets
+        if bets != last_bets:  # per bet type: which bets (a mask), Σ staked, how many
+            last_bets = bets
+            masks = [[kind_of[b.spot] == k for b in bets] for k in range(len(names))]
+            stakes = [sum(b.amount for b, m in zip(bets, mask, strict=True) if m) for mask in masks]
+            counts = [sum(mask) for mask in masks]
+        bet_nets = settlement.bet_nets
+        for tally, mask, staked, count in zip(round_tallies, masks, stakes, counts, strict=True):
+            tally.nets.append(sum(compress(bet_nets, mask)))
+            tally.stakes.append(staked)
+            tally.bets += count
         nxt = rnd.next_round()
         if nxt.reuse_seed:
             context = nxt.context
         else:
             unit += 1
-            rng_seed = round_seed(seed, unit)
+            rng = Rng(round_seed(seed, unit))
             context = None
     seconds = time.perf_counter() - start
     cpu = time.process_time() - cpu
+    tallies = dict(zip(names, round_tallies, strict=True))
     report = analyse(mode)
     exact = {"Pn": report.bets[0].rtp, "pair": report.bet(report.bets[-1].bet).rtp}
     if mode != "classic":

@@ -397,3 +397,25 @@ def test_the_burn_card_and_the_rest_of_the_shoe_never_show() -> None:
     b.expire()
     assert snapshot(a) == snapshot(b)
     assert a.result().to_json() == b.result().to_json()
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.binary(min_size=32, max_size=32),
+    st.sampled_from(["", "table-7"]),
+    st.integers(1, 8),
+    st.data(),
+)
+def test_the_cached_shoe_is_exactly_core_shoe(
+    seed: bytes, label: str, decks: int, data: st.DataObject
+) -> None:
+    """The round shuffles card ids (fast path); it must be the very shoe `Shoe` deals."""
+    from qipai.games.pokdeng.round import shoe_cards
+
+    lo = data.draw(st.integers(13, 52 * decks - 13))
+    hi = data.draw(st.integers(lo, 52 * decks - 13))
+    config = PokDengConfig(decks=decks, cut_behind=(lo, hi))
+    cards, ids, behind = shoe_cards(Rng(seed, label), config)
+    shoe = Shoe(Rng(seed, label), decks=decks, behind_cut=(lo, hi))
+    assert cards == shoe.cards and behind == shoe.behind_cut
+    assert ids == tuple((c.rank - 2) * 4 + c.suit for c in shoe.cards)

@@ -158,6 +158,14 @@ class PokDengConfig:
         return {spot: self.limits[kind] for spot, (kind, _) in self.spots.items()}
 
     @cached_property
+    def spot_bounds(self) -> dict[str, tuple[int, int, int]]:
+        """spot → (hold factor, table minimum, table maximum): one lookup per chip placed."""
+        return {
+            spot: (self.spot_holds[spot], limits.min, limits.max)
+            for spot, limits in self.spot_limits.items()
+        }
+
+    @cached_property
     def spots_json(self) -> dict[str, dict[str, Any]]:
         """The bet spots as the client shows them: kind, hand, limits and hold factor."""
         return {

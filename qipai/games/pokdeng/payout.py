@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Final, NamedTuple
+from typing import Any, Final, NamedTuple
 
 from qipai.core.protocol import HOUSE, ROUNDING, Posting
 from qipai.games.pokdeng.config import BANKER, BetKind, PokDengConfig
@@ -163,10 +163,14 @@ def settle_bet(config: PokDengConfig, bet: Bet, hands: Mapping[str, Hand]) -> Be
 # for each table configuration the rules are tabulated once, from `spot_rule` itself.
 RuleTable = list[list[SpotRule | None]]
 _TABLES: dict[tuple[object, ...], dict[str, tuple[RuleTable, str]]] = {}
+_LAST_CONFIG: list[Any] = [None, {}]  # [the config last asked for, its tables]
 
 
 def rule_tables(config: PokDengConfig) -> dict[str, tuple[RuleTable, str]]:
     """spot → (rules indexed [its hand's klass][banker's klass], the hand it is about)."""
+    if config is _LAST_CONFIG[0]:
+        last: dict[str, tuple[RuleTable, str]] = _LAST_CONFIG[1]
+        return last
     key = (config.mode, config.rate_parts, config.pair_odds)
     tables = _TABLES.get(key)
     if tables is None:
@@ -184,6 +188,7 @@ def rule_tables(config: PokDengConfig) -> dict[str, tuple[RuleTable, str]]:
                 by_kind[shape] = table
             tables[spot] = (by_kind[shape], about)
         _TABLES[key] = tables
+    _LAST_CONFIG[:] = [config, tables]  # configs are frozen: the same object, the same tables
     return tables
 
 
@@ -228,11 +233,16 @@ def settle_bets(
         table, about = tables[bet.spot]
         rule = table[hands[about].klass][banker]
         assert rule is not None
-        win, rest = divmod(bet.amount * rule.num, rule.den)
+        den = rule.den
+        if den == 1:  # every rule but a banker-player 0.95 / 1.9 win: nothing to round
+            win = bet.amount * rule.num
+        else:
+            win, rest = divmod(bet.amount * rule.num, den)
+            if rest:
+                rounding += 1
         rules.append(rule)
         bet_nets.append(win)
-        nets[bet.player] = nets.get(bet.player, 0) + win
-        if rest:
-            rounding += 1
+        player = bet.player
+        nets[player] = nets[player] + win if player in nets else win
     house = -sum(nets.values()) - rounding
     return Settlement(bets, tuple(rules), bet_nets, nets, house, rounding)

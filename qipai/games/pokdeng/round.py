@@ -66,9 +66,10 @@ comes out during this round's deal (the dealer finishes the round, then the shoe
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping, Sequence
+from functools import partial
 from typing import Any, Final
 
-from qipai.core.cards import Card, Shoe
+from qipai.core.cards import Card, standard_deck
 from qipai.core.errors import IllegalAction, InvalidInput, OutOfTurn, WrongPhase
 from qipai.core.money import require_amount
 from qipai.core.protocol import (
@@ -89,6 +90,7 @@ from qipai.games.pokdeng.road import Road, RoadRow, check_road_code, road_json, 
 BETTING: Final = "betting"
 FINISHED: Final = "finished"
 _ALL_SPOTS: Final = frozenset(SPOTS["banker-player"])
+_new_bet = tuple.__new__  # `Bet(…)` without the NamedTuple's Python-level `__new__`
 
 # ----- the shoe cache ---------------------------------------------------------------------------
 # Every round of a shoe starts from the same seed, so the 416-card shuffle is computed once and
@@ -106,8 +108,12 @@ def shoe_cards(rng: Rng, config: PokDengConfig) -> tuple[tuple[Card, ...], tuple
     hit = _SHOE_CACHE.get(key)
     if hit is not None:
         return hit
-    shoe = Shoe(rng, decks=config.decks, behind_cut=config.cut_behind)
-    entry = (shoe.cards, tuple((c.rank - 2) * 4 + c.suit for c in shoe.cards), shoe.behind_cut)
+    # `Shoe(rng, decks, cut_behind)` done on card ids (`standard_deck()` is in id order): the
+    # same draws from the same streams, so the same order and cut (tested against `Shoe`).
+    ids = list(range(52)) * config.decks
+    rng.fork("shoe").shuffle(ids)
+    behind = rng.fork("cut").randrange(lo, hi + 1)
+    entry = (tuple(map(standard_deck().__getitem__, ids)), tuple(ids), behind)
     _SHOE_CACHE[key] = entry
     if len(_SHOE_CACHE) > _SHOE_CACHE_SIZE:
         del _SHOE_CACHE[next(iter(_SHOE_CACHE))]
@@ -145,6 +151,30 @@ class _Details(Mapping[str, Any]):
         return len(self._get())
 
 
+def _details_json(
+    mode: str,
+    hands: dict[str, Hand],
+    settlement: Settlement,
+    row: str,
+    round_in_shoe: int,
+    position: int,
+    last_round: bool,
+) -> dict[str, Any]:
+    """A finished round's result details (see the module docstring)."""
+    return {
+        "game": "pokdeng",
+        "mode": mode,
+        "hands": {name: h.to_json() for name, h in hands.items()},
+        "bets": [o.to_json() for o in settlement.outcomes()],
+        "house": settlement.house,
+        "rounding": settlement.rounding,
+        "road": row,
+        "round_in_shoe": round_in_shoe,
+        "shoe_position": position,
+        "last_round": last_round,
+    }
+
+
 def _context_int(context: Mapping[str, Any], key: str, default: int, least: int) -> int:
     value = context.get(key, default)
     if type(value) is not int or value < least:
@@ -166,13 +196,18 @@ class PokDengRound(Round[PokDengConfig]):
         round_in_shoe: int,
         road: str,
     ) -> None:
-        super().__init__(config, seats)
-        self._stacks: dict[str, int] = {}
-        for seat in self.seats:
-            stack = seat.stack
+        # `Round.__init__` written out (the same checks, in the same order, one pass).
+        seats = tuple(seats)
+        stacks = {seat.id: seat.stack for seat in seats}
+        if len(stacks) != len(seats):
+            raise InvalidInput(f"duplicate seat ids: {[s.id for s in seats]}")
+        self.config = config
+        self.seats = seats
+        self.log = []
+        for seat_id, stack in stacks.items():
             if type(stack) is not int or stack < 0:
-                require_amount(stack, f"stack of {seat.id!r}")  # raises the typed error
-            self._stacks[seat.id] = stack
+                require_amount(stack, f"stack of {seat_id!r}")  # raises the typed error
+        self._stacks: dict[str, int] = stacks
         self._cards, self._ids, behind = shoe
         self._cut_index = len(self._cards) - behind  # the cut card lies before this index
         self._position = position
@@ -200,10 +235,14 @@ class PokDengRound(Round[PokDengConfig]):
         if not isinstance(config, PokDengConfig):
             raise InvalidInput("a Pok Deng round needs a PokDengConfig")
         if context:
-            if not isinstance(context, Mapping):
+            if type(context) is not dict and not isinstance(context, Mapping):
                 raise InvalidInput("context must be an object")
-            position = _context_int(context, "position", 0, 0)
-            round_in_shoe = _context_int(context, "round_in_shoe", 1, 1)
+            position = context.get("position", 0)
+            if type(position) is not int or position < 0:
+                position = _context_int(context, "position", 0, 0)  # raises the typed error
+            round_in_shoe = context.get("round_in_shoe", 1)
+            if type(round_in_shoe) is not int or round_in_shoe < 1:
+                round_in_shoe = _context_int(context, "round_in_shoe", 1, 1)  # raises
             road = context.get("road", "")
             if type(road) is not str or road not in _OWN_ROADS:  # ours need no second look
                 check_road_code(road)
@@ -300,31 +339,33 @@ class PokDengRound(Round[PokDengConfig]):
         """Validate chips as if placed in order: each chip well-formed and on this table's
         spots, each spot's new total within its limits, stake + hold within the balance.
         Returns (the chips, what they take, each touched spot's new total)."""
-        config = self.config
-        spots = config.spots
-        holds = config.spot_holds
+        bounds = self.config.spot_bounds  # spot → (hold, min, max)
+        bets = self._bets
         totals: dict[str, int] = {}
         need = 0
         for chip in raw:
+            spot = amount = None
             if type(chip) is dict:  # the common case, checked inline (extra keys are ignored)
-                spot = chip.get("spot")
-                amount = chip.get("amount")
-                if not (type(spot) is str and spot in spots and type(amount) is int and amount > 0):
-                    spot, amount = self._parse_chips(chip)
-            else:
+                try:
+                    spot = chip["spot"]
+                    amount = chip["amount"]
+                except KeyError:
+                    pass
+            if not (type(spot) is str and spot in bounds and type(amount) is int and amount > 0):
                 spot, amount = self._parse_chips(chip)
             if spot in totals:
                 totals[spot] += amount
+            elif bets and (seat, spot) in bets:
+                totals[spot] = amount + bets[seat, spot].amount
             else:
-                bet = self._bets.get((seat, spot))
-                totals[spot] = amount + (bet.amount if bet else 0)
-            need += holds[spot] * amount
+                totals[spot] = amount
+            need += bounds[spot][0] * amount
         for spot, total in totals.items():
-            limits = config.spot_limits[spot]
-            if total < limits.min:
-                raise IllegalAction(f"{spot}: {total} is under the table minimum {limits.min}")
-            if total > limits.max:
-                raise IllegalAction(f"{spot}: {total} is over the table maximum {limits.max}")
+            _, least, most = bounds[spot]
+            if total < least:
+                raise IllegalAction(f"{spot}: {total} is under the table minimum {least}")
+            if total > most:
+                raise IllegalAction(f"{spot}: {total} is over the table maximum {most}")
         available = self._stacks[seat] - self._taken[seat]
         if need > available:
             raise IllegalAction(
@@ -366,7 +407,7 @@ class PokDengRound(Round[PokDengConfig]):
             _, need, totals = payload
             bets = self._bets
             for spot, total in totals.items():
-                bets[seat, spot] = Bet(f"{seat}:{spot}", seat, spot, total)
+                bets[seat, spot] = _new_bet(Bet, (f"{seat}:{spot}", seat, spot, total))
             self._taken[seat] += need
             events.append(Event("bets", {"player": seat, "totals": totals, "taken": need}))
         elif kind == "clear":
@@ -401,21 +442,27 @@ class PokDengRound(Round[PokDengConfig]):
         # P5, Banker, then a second card in the same order (12 cards).
         c = self._ids[p + 1 : p + 13]
         t = HAND_TABLE
-        hands = {
-            "P1": t[c[0] * 52 + c[6]],
-            "P2": t[c[1] * 52 + c[7]],
-            "P3": t[c[2] * 52 + c[8]],
-            "P4": t[c[3] * 52 + c[9]],
-            "P5": t[c[4] * 52 + c[10]],
-            BANKER: t[c[5] * 52 + c[11]],
-        }
+        p1 = t[c[0] * 52 + c[6]]
+        p2 = t[c[1] * 52 + c[7]]
+        p3 = t[c[2] * 52 + c[8]]
+        p4 = t[c[3] * 52 + c[9]]
+        p5 = t[c[4] * 52 + c[10]]
+        b = t[c[5] * 52 + c[11]]
+        hands = {"P1": p1, "P2": p2, "P3": p3, "P4": p4, "P5": p5, BANKER: b}
         self._hands = hands
         self._phase = FINISHED
         settlement = self._settlement = settle_bets(self.config, self._bets.values(), hands)
         self._row = row_code(hands)
         data = {
             "burned": 1,
-            "cards": {name: h.text for name, h in hands.items()},
+            "cards": {
+                "P1": p1.text,
+                "P2": p2.text,
+                "P3": p3.text,
+                "P4": p4.text,
+                "P5": p5.text,
+                BANKER: b.text,
+            },
             "last_round": p + CARDS_PER_ROUND > self._cut_index,
             "nets": dict(settlement.nets),
         }
@@ -449,24 +496,23 @@ class PokDengRound(Round[PokDengConfig]):
         self.require_finished()
         if self._result is None:
             settlement = self.settlement
-            self._result = RoundResult(settlement.postings(), _Details(self._details))
+            assert self._hands is not None and self._row is not None
+            # The details' builder gets the round's parts, not the round: no reference cycle
+            # (round → result → details → round), so a finished round is freed at once.
+            details = _Details(
+                partial(
+                    _details_json,
+                    self.config.mode,
+                    self._hands,
+                    settlement,
+                    self._row,
+                    self.round_in_shoe,
+                    self._position,
+                    self.cut_card_out,
+                )
+            )
+            self._result = RoundResult(settlement.postings(), details)
         return self._result
-
-    def _details(self) -> dict[str, Any]:
-        assert self._row is not None
-        settlement = self.settlement
-        return {
-            "game": "pokdeng",
-            "mode": self.config.mode,
-            "hands": {name: h.to_json() for name, h in self.hands.items()},
-            "bets": [o.to_json() for o in settlement.outcomes()],
-            "house": settlement.house,
-            "rounding": settlement.rounding,
-            "road": self._row,
-            "round_in_shoe": self.round_in_shoe,
-            "shoe_position": self._position,
-            "last_round": self.cut_card_out,
-        }
 
     def next_round(self) -> NextRound:
         """The same shoe at the next position, or a new shoe once the cut card has come out."""
