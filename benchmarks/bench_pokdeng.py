@@ -4,8 +4,11 @@ Run: `uv run python benchmarks/bench_pokdeng.py [--rounds N]`. Each round goes t
 protocol (`PokDengRound.start` with the shoe context, `act`, `expire`, `result`, `next_round`), a
 new shoe (new seed, full 416-card shuffle) every time the cut card comes out, so the shuffle cost
 is included, amortised as it is at a real table. The analysis issue's goal is ≥ 20,000 rounds/s per
-core. Times are CPU time of this process (`time.process_time`), which is less disturbed than
-wall time when other work shares the machine, but still noisy then (shared caches, SMT).
+core; the last lines time `qipai simulate pokdeng` itself (the coverage bot bets every spot).
+Times are CPU time of this process (`time.process_time`), which is less disturbed than wall time
+when other work shares the machine, but still noisy then (shared caches, SMT): the first line's
+empty-loop time tells how slow the machine is right now. For figures that do not depend on the
+load, count instructions: `valgrind --tool=callgrind .venv/bin/python …` at two round counts.
 """
 
 from __future__ import annotations
@@ -105,6 +108,14 @@ def main() -> None:
             )
     n = max(1000, args.rounds // 10)
     print(f"round engine with 3 bots (view + legal + choose): {bot_rounds(n):10,.0f} rounds/s")
+    from qipai.analysis.simulate import simulate_game
+
+    for mode in ("classic", "banker-player"):
+        result = simulate_game("pokdeng", args.rounds, 1, mode)
+        print(
+            f"qipai simulate pokdeng --mode {mode:13}: {result.rounds_per_cpu_second:8,.0f} "
+            f"rounds per CPU second ({args.rounds:,} rounds, every spot bet; goal 20,000)"
+        )
 
 
 if __name__ == "__main__":

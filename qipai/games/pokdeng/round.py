@@ -107,7 +107,7 @@ def shuffle_ids(stream: Rng, items: list[int]) -> None:
     tighter loop: the stream is read ahead in chunks (the caller's `stream` is a throwaway fork,
     so bytes read past the last draw are never used) and a read past the chunk, caught as an
     IndexError before anything changes, fetches the next chunk and resumes."""
-    buf = stream.next_bytes(len(items) * 3 // 2)  # about what an 8-deck shoe needs
+    buf = stream.next_bytes(len(items) * 15 // 8)  # about what a shuffle needs on average
     off = 0
     i = len(items) - 1
     while i > 0:
