@@ -16,6 +16,7 @@ Clients hear only what `round.view(seat)` and the events addressed to them say (
 from __future__ import annotations
 
 import dataclasses
+import json
 import threading
 import uuid
 from collections import OrderedDict
@@ -163,6 +164,7 @@ class Table:
         self._bots: dict[str, Any] = {}
         self.journal_count = 0
         self._stacks: dict[str, int] = {}
+        self._saved: str | None = None
 
     # ----- stacks (cached: every message shows them, the ledger changes them only here) -----
     def ledger_stack(self, player: str) -> int:
@@ -173,6 +175,19 @@ class Table:
 
     def _money_moved(self) -> None:
         self._stacks.clear()
+
+    def _stacks_held(self, holds: Mapping[str, int]) -> None:
+        """`open_round` moved each player's hold off their stack: adjust the cache in place
+        rather than re-reading every stack from the ledger (one read per seat per round)."""
+        for player, amount in holds.items():
+            if player in self._stacks:
+                self._stacks[player] -= amount
+
+    def _stacks_settled(self, record: RoundRecord, nets: Mapping[str, int]) -> None:
+        """`settle_round` released each player's hold and posted their net to their stack."""
+        for seat, player, held in record.seats:
+            if player in self._stacks:
+                self._stacks[player] += held + nets.get(seat, 0)
 
     # ----- seating --------------------------------------------------------------------------
     def seat_of(self, player: str) -> str | None:
@@ -411,8 +426,9 @@ class Table:
             context=context,
             number=self.number,
         )
-        self.ledger.open_round(record, {p: stack for _, p, stack in record.seats})
-        self._money_moved()
+        holds = {p: stack for _, p, stack in record.seats}
+        self.ledger.open_round(record, holds)
+        self._stacks_held(holds)
         self.reveals[-1].rounds.append(record.round_id)
         self.round, self.record = round_, record
         self.journal_count = 0
@@ -533,7 +549,7 @@ class Table:
             pool_id=self.game.name,
             reveal_seed=self.game.reveal_seed and not nxt.reuse_seed,
         )
-        self._money_moved()
+        self._stacks_settled(record, nets)
         if not nxt.reuse_seed:
             self._reveal_current(bytes.fromhex(record.seed_hex))
         self.last_round, self.last_record = round_, record
@@ -645,8 +661,13 @@ class Table:
             self.last_result = self.results[-1] if self.results else None
 
     def _save(self) -> None:
+        """Persist the layout if it changed since the last save (a database write saved)."""
         if self.repo is not None:
-            self.repo.save_table(self.id, self.snapshot())
+            data = self.snapshot()
+            text = json.dumps(data, sort_keys=True)
+            if text != self._saved:
+                self.repo.save_table(self.id, data)
+                self._saved = text
 
     # ----- messages -------------------------------------------------------------------------
     def public_info(self) -> JSON:

@@ -63,3 +63,30 @@ def test_unrebuildable_round_is_voided_with_holds_released(tmp_path: Path) -> No
     assert again.recover(open_round) == "voided"
     assert ledger2.stack("alice", "tbl1") == 100 and ledger2.stack("bob", "tbl1") == 100
     assert ledger2.open_rounds() == []
+
+
+def test_cached_stacks_always_equal_the_ledger(tmp_path: Path) -> None:
+    """The table keeps stacks cached across open/settle (adjusted, not re-read); every cached
+    figure must equal the ledger's own at every moment, for a real game too."""
+    from qipai.tables import games
+
+    for game, humans in (("toy", ("alice", "bob")), ("pokdeng", ("carol",))):
+        clock = ManualClock()
+        ledger = LedgerAdapter(Ledger.open(str(tmp_path / f"{game}.db")))
+        info = TOY if game == "toy" else games.get(game)
+        table = Table(game, info, ledger, clock, timing=Timing(0.5, 1.0), send=Inbox())
+        for p in humans:
+            ledger.deposit(p, 100_000, f"dep-{p}")
+            table.sit(p, p, info.default_buy_in if game != "toy" else 100)
+        if game != "toy":
+            table.fill_with_bots()
+        checked = 0
+        for _ in range(400):
+            clock.advance(0.5)
+            table.tick()
+            for player, cached in list(table._stacks.items()):
+                assert cached == ledger.stack(player, game), (game, player, table.record)
+                checked += 1
+            if len(table.results) >= 4:
+                break
+        assert len(table.results) >= 4 and checked > 0
