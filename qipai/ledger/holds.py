@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Connection, and_, select
+from sqlalchemy import Connection, and_, bindparam, select
 from sqlalchemy.orm import aliased
 
 from qipai.ledger import accounts as acct
@@ -69,6 +69,23 @@ def _select() -> Any:
     )
 
 
+# Statements built once: building (and cache-keying) them per call cost more than running them.
+_SELECT = _select()
+_BY_ID = _SELECT.where(holds.c.id == bindparam("h_id"))
+_BY_ID_LOCKED = _BY_ID.with_for_update(of=holds)
+_BY_TX = _SELECT.where(holds.c.authorize_tx == bindparam("h_tx"))
+_OF_ROUND = _SELECT.where(holds.c.round_id == bindparam("h_round"))
+_OF_ROUND_STATUS = _OF_ROUND.where(holds.c.status == bindparam("h_status"))
+# (by status?, locked?) → the round's holds in id order
+_OF_ROUND_QUERIES = {
+    (False, False): _OF_ROUND.order_by(holds.c.id),
+    (False, True): _OF_ROUND.with_for_update(of=holds).order_by(holds.c.id),
+    (True, False): _OF_ROUND_STATUS.order_by(holds.c.id),
+    (True, True): _OF_ROUND_STATUS.with_for_update(of=holds).order_by(holds.c.id),
+}
+_INSERT_HOLD = holds.insert().returning(holds.c.id)
+
+
 def _hold(row: Any) -> Hold:
     return Hold(
         id=int(row["id"]),
@@ -88,29 +105,26 @@ def _hold(row: Any) -> Hold:
 
 
 def get(conn: Connection, hold_id: int, *, lock: bool = False) -> Hold:
-    query = _select().where(holds.c.id == hold_id)
-    if lock:
-        query = query.with_for_update(of=holds)
-    row = conn.execute(query).mappings().first()
+    query = _BY_ID_LOCKED if lock else _BY_ID
+    row = conn.execute(query, {"h_id": hold_id}).mappings().first()
     if row is None:
         raise UnknownHold(f"no hold {hold_id}")
     return _hold(row)
 
 
 def by_tx(conn: Connection, tx_id: int) -> Hold:
-    row = conn.execute(_select().where(holds.c.authorize_tx == tx_id)).mappings().one()
+    row = conn.execute(_BY_TX, {"h_tx": tx_id}).mappings().one()
     return _hold(row)
 
 
 def of_round(
     conn: Connection, round_id: str, *, status: str | None = None, lock: bool = False
 ) -> list[Hold]:
-    query = _select().where(holds.c.round_id == round_id)
+    query = _OF_ROUND_QUERIES[(status is not None, lock)]
+    params: dict[str, Any] = {"h_round": round_id}
     if status is not None:
-        query = query.where(holds.c.status == status)
-    if lock:
-        query = query.with_for_update(of=holds)
-    return [_hold(r) for r in conn.execute(query.order_by(holds.c.id)).mappings()]
+        params["h_status"] = status
+    return [_hold(r) for r in conn.execute(query, params).mappings()]
 
 
 def authorize(
@@ -152,19 +166,18 @@ def authorize(
         ids_out=ids,
     )
     hold_id = conn.execute(
-        holds.insert()
-        .values(
-            source_account_id=ids[account],
-            hold_account_id=ids[hold_name],
-            amount=amount,
-            status="open",
-            round_id=round_id,
-            seat=seat,
-            purpose=purpose,
-            authorize_tx=tx.tx_id,
-            created_at=tx.created_at,
-        )
-        .returning(holds.c.id)
+        _INSERT_HOLD,
+        {
+            "source_account_id": ids[account],
+            "hold_account_id": ids[hold_name],
+            "amount": amount,
+            "status": "open",
+            "round_id": round_id,
+            "seat": seat,
+            "purpose": purpose,
+            "authorize_tx": tx.tx_id,
+            "created_at": tx.created_at,
+        },
     ).scalar_one()
     return Hold(
         id=int(hold_id),

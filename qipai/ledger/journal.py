@@ -39,6 +39,22 @@ from qipai.ledger.posting import (
 )
 from qipai.ledger.schema import round_log, round_players, rounds, users, utcnow
 
+# Statements built once (building and cache-keying them per call cost more than running them).
+_ROUND_EXISTS = select(rounds.c.id).where(rounds.c.id == bindparam("r_round"))
+_INSERT_ROUND = rounds.insert()
+_KNOWN_USERS = select(users.c.id).where(users.c.id.in_(bindparam("r_users", expanding=True)))
+_ROUND_ROW = select(rounds).where(rounds.c.id == bindparam("r_round"))
+_ROUND_ROW_LOCKED = _ROUND_ROW.with_for_update()
+_PLAYERS = select(round_players.c.seat, round_players.c.user_id).where(
+    round_players.c.round_id == bindparam("r_round")
+)
+_STARTS = select(
+    round_players.c.seat, round_players.c.account, round_players.c.start_balance
+).where(round_players.c.round_id == bindparam("r_round"))
+_MAX_SEQ = select(func.coalesce(func.max(round_log.c.seq), 0)).where(
+    round_log.c.round_id == bindparam("r_round")
+)
+
 
 def settle_key(round_id: str) -> str:
     return f"round:{round_id}:settle"
@@ -66,7 +82,7 @@ def open_round(
         raise RoundStateError(f"invalid round id {round_id!r}: use 1-64 letters, digits, _ . @ -")
     if not isinstance(game, str) or not 0 < len(game) <= 32:
         raise RoundStateError(f"invalid game name {game!r}")
-    if conn.execute(select(rounds.c.id).where(rounds.c.id == round_id)).first() is not None:
+    if conn.execute(_ROUND_EXISTS, {"r_round": round_id}).first() is not None:
         raise RoundStateError(f"round {round_id!r} already exists")
     seat_ids = [s.id for s in seats]
     unknown = set(players) - set(seat_ids)
@@ -74,25 +90,22 @@ def open_round(
         raise RoundStateError(f"players mapped to seats not in the round: {sorted(unknown)}")
     now = utcnow()
     conn.execute(
-        rounds.insert().values(
-            id=round_id,
-            table_id=table_id,
-            game=game,
-            config=dict(config),
-            seats=[s.to_json() for s in seats],
-            context=None if context is None else dict(context),
-            seed_commitment=commit(seed),
-            seed=seed.hex(),
-            seed_revealed=False,
-            status="open",
-            opened_at=now,
-        )
+        _INSERT_ROUND,
+        {
+            "id": round_id,
+            "table_id": table_id,
+            "game": game,
+            "config": dict(config),
+            "seats": [s.to_json() for s in seats],
+            "context": None if context is None else dict(context),
+            "seed_commitment": commit(seed),
+            "seed": seed.hex(),
+            "seed_revealed": False,
+            "status": "open",
+            "opened_at": now,
+        },
     )
-    known = set(
-        conn.execute(
-            select(users.c.id).where(users.c.id.in_(sorted(set(players.values()))))
-        ).scalars()
-    )
+    known = set(conn.execute(_KNOWN_USERS, {"r_users": sorted(set(players.values()))}).scalars())
     for seat, user_id in players.items():
         if user_id not in known:
             raise UnknownAccount(f"no user {user_id!r} for seat {seat!r}")
@@ -116,10 +129,8 @@ def open_round(
 
 
 def _round_row(conn: Connection, round_id: str, *, lock: bool = False) -> RowMapping:
-    query = select(rounds).where(rounds.c.id == round_id)
-    if lock:
-        query = query.with_for_update()
-    row = conn.execute(query).mappings().first()
+    query = _ROUND_ROW_LOCKED if lock else _ROUND_ROW
+    row = conn.execute(query, {"r_round": round_id}).mappings().first()
     if row is None:
         raise UnknownRound(f"no round {round_id!r}")
     return row
@@ -148,13 +159,7 @@ def append(
     row = _round_row(conn, round_id, lock=True)
     if row["status"] != "open":
         raise RoundStateError(f"round {round_id!r} is {row['status']}; its log is closed")
-    seq = int(
-        conn.execute(
-            select(func.coalesce(func.max(round_log.c.seq), 0)).where(
-                round_log.c.round_id == round_id
-            )
-        ).scalar_one()
-    )
+    seq = int(conn.execute(_MAX_SEQ, {"r_round": round_id}).scalar_one())
     now = utcnow()
     values = []
     for item in items:
@@ -213,11 +218,7 @@ def default_accounts(
 
 
 def _players(conn: Connection, round_id: str) -> dict[str, str]:
-    rows = conn.execute(
-        select(round_players.c.seat, round_players.c.user_id).where(
-            round_players.c.round_id == round_id
-        )
-    ).all()
+    rows = conn.execute(_PLAYERS, {"r_round": round_id}).all()
     return {str(r[0]): str(r[1]) for r in rows}
 
 
@@ -316,11 +317,7 @@ _SET_END = (
 
 def _record_end_balances(conn: Connection, round_id: str, tx: TxResult) -> None:
     """Each player's table stack after the round, and its change since the round opened."""
-    rows = conn.execute(
-        select(round_players.c.seat, round_players.c.account, round_players.c.start_balance).where(
-            round_players.c.round_id == round_id
-        )
-    ).all()
+    rows = conn.execute(_STARTS, {"r_round": round_id}).all()
     values = []
     for seat, account, start in rows:
         after = tx.balance_after(str(account))
