@@ -86,6 +86,29 @@ _OF_ROUND_QUERIES = {
 _INSERT_HOLD = holds.insert().returning(holds.c.id)
 
 
+def _close_all_statement(captured: Any) -> Any:
+    return (
+        holds.update()
+        .where(
+            and_(
+                holds.c.id.in_(bindparam("h_ids", expanding=True)),
+                holds.c.status == "open",
+            )
+        )
+        .values(
+            status=bindparam("h_status", type_=holds.c.status.type),
+            captured=captured,
+            close_tx=bindparam("h_tx", type_=holds.c.close_tx.type),
+            closed_at=bindparam("h_at", type_=holds.c.closed_at.type),
+        )
+    )
+
+
+# capture = the whole hold goes into the settlement; anything else (void) captures nothing
+_CLOSE_ALL_CAPTURED = _close_all_statement(holds.c.amount)
+_CLOSE_ALL_RELEASED = _close_all_statement(0)
+
+
 def _hold(row: Any) -> Hold:
     return Hold(
         id=int(row["id"]),
@@ -213,14 +236,8 @@ def close_all(conn: Connection, found: list[Hold], *, status: str, tx_id: int) -
     if not found:
         return
     done = conn.execute(
-        holds.update()
-        .where(and_(holds.c.id.in_([h.id for h in found]), holds.c.status == "open"))
-        .values(
-            status=status,
-            captured=holds.c.amount if status == "captured" else 0,
-            close_tx=tx_id,
-            closed_at=utcnow(),
-        )
+        _CLOSE_ALL_CAPTURED if status == "captured" else _CLOSE_ALL_RELEASED,
+        {"h_ids": [h.id for h in found], "h_status": status, "h_tx": tx_id, "h_at": utcnow()},
     )
     if done.rowcount != len(found):
         raise HoldClosed("a hold of this round was closed concurrently")

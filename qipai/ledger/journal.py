@@ -45,8 +45,23 @@ _INSERT_ROUND = rounds.insert()
 _KNOWN_USERS = select(users.c.id).where(users.c.id.in_(bindparam("r_users", expanding=True)))
 _ROUND_ROW = select(rounds).where(rounds.c.id == bindparam("r_round"))
 _ROUND_ROW_LOCKED = _ROUND_ROW.with_for_update()
-_PLAYERS = select(round_players.c.seat, round_players.c.user_id).where(
-    round_players.c.round_id == bindparam("r_round")
+_PLAYER_ROWS = select(
+    round_players.c.seat,
+    round_players.c.user_id,
+    round_players.c.account,
+    round_players.c.start_balance,
+).where(round_players.c.round_id == bindparam("r_round"))
+_SETTLED = (
+    rounds.update()
+    .where(and_(rounds.c.id == bindparam("r_round"), rounds.c.status == "open"))
+    .values(
+        status="settled",
+        result=bindparam("r_result", type_=rounds.c.result.type),
+        accounts=bindparam("r_accounts", type_=rounds.c.accounts.type),
+        settlement_tx=bindparam("r_tx", type_=rounds.c.settlement_tx.type),
+        closed_at=bindparam("r_at", type_=rounds.c.closed_at.type),
+        seed_revealed=bindparam("r_revealed", type_=rounds.c.seed_revealed.type),
+    )
 )
 _STARTS = select(
     round_players.c.seat, round_players.c.account, round_players.c.start_balance
@@ -217,11 +232,6 @@ def default_accounts(
     return mapping
 
 
-def _players(conn: Connection, round_id: str) -> dict[str, str]:
-    rows = conn.execute(_PLAYERS, {"r_round": round_id}).all()
-    return {str(r[0]): str(r[1]) for r in rows}
-
-
 def settlement_legs(
     result: RoundResult, mapping: Mapping[str, str], captured: Sequence[holds_mod.Hold]
 ) -> dict[str, int]:
@@ -262,7 +272,8 @@ def settle(
     row = _round_row(conn, round_id, lock=True)
     if row["status"] != "open":
         raise RoundStateError(f"round {round_id!r} is already {row['status']}")
-    players = _players(conn, round_id)
+    player_rows = conn.execute(_PLAYER_ROWS, {"r_round": round_id}).all()
+    players = {str(r[0]): str(r[1]) for r in player_rows}
     mapping = default_accounts(str(row["table_id"]), players, accounts)
     open_holds = holds_mod.of_round(conn, round_id, status="open", lock=True)
     legs = settlement_legs(result, mapping, open_holds)
@@ -286,20 +297,19 @@ def settle(
     fault("after_holds_closed")
     used = {p.account: mapping[p.account] for p in result.postings}
     done = conn.execute(
-        rounds.update()
-        .where(and_(rounds.c.id == round_id, rounds.c.status == "open"))
-        .values(
-            status="settled",
-            result=result.to_json(),
-            accounts=used,
-            settlement_tx=tx.tx_id,
-            closed_at=utcnow(),
-            seed_revealed=bool(reveal_seed) or bool(row["seed_revealed"]),
-        )
+        _SETTLED,
+        {
+            "r_round": round_id,
+            "r_result": result.to_json(),
+            "r_accounts": used,
+            "r_tx": tx.tx_id,
+            "r_at": utcnow(),
+            "r_revealed": bool(reveal_seed) or bool(row["seed_revealed"]),
+        },
     )
     if done.rowcount != 1:
         raise RoundStateError(f"round {round_id!r} was closed concurrently")
-    _record_end_balances(conn, round_id, tx)
+    _record_end_balances(conn, round_id, tx, [(r[0], r[2], r[3]) for r in player_rows])
     return tx
 
 
@@ -315,9 +325,16 @@ _SET_END = (
 )
 
 
-def _record_end_balances(conn: Connection, round_id: str, tx: TxResult) -> None:
-    """Each player's table stack after the round, and its change since the round opened."""
-    rows = conn.execute(_STARTS, {"r_round": round_id}).all()
+def _record_end_balances(
+    conn: Connection,
+    round_id: str,
+    tx: TxResult,
+    rows: Sequence[tuple[Any, Any, Any]] | None = None,
+) -> None:
+    """Each player's table stack after the round, and its change since the round opened.
+    `rows` (seat, account, start balance) when the caller already read them in this transaction."""
+    if rows is None:
+        rows = [tuple(r) for r in conn.execute(_STARTS, {"r_round": round_id})]
     values = []
     for seat, account, start in rows:
         after = tx.balance_after(str(account))
