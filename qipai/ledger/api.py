@@ -43,6 +43,8 @@ from qipai.ledger.posting import (
     Entry,
     FaultHook,
     TxResult,
+    account_rows,
+    any_key_used,
     balance_of,
     ensure_account,
     ensure_user,
@@ -484,18 +486,32 @@ class Ledger:
                 seed=seed,
                 context=context,
             )
-            for seat, amount in (holds or {}).items():
+            stakes = dict(holds or {})
+            for seat in stakes:
                 if seat not in players:
                     raise UnknownAccount(f"hold for seat {seat!r}, which has no player")
+            stacks = {seat: acct.stack(players[seat], table_id) for seat in stakes}
+            keys = {seat: journal.seat_key(rid, seat, "stake") for seat in stakes}
+            # One look-up of every key and every account instead of one per seat; when any key
+            # was used before, each seat checks its own (the idempotent-repeat path).
+            fresh = bool(stakes) and not any_key_used(conn, keys.values())
+            known = (
+                account_rows(conn, [n for s in stacks.values() for n in (s, acct.hold_account(s))])
+                if fresh
+                else None
+            )
+            for seat, amount in stakes.items():
                 holds_mod.authorize(
                     conn,
-                    account=acct.stack(players[seat], table_id),
+                    account=stacks[seat],
                     amount=amount,
-                    key=journal.seat_key(rid, seat, "stake"),
+                    key=keys[seat],
                     round_id=rid,
                     seat=seat,
                     purpose="stake",
                     fault=self.fault,
+                    checked=fresh,
+                    known=known,
                 )
             return rid
 

@@ -8,6 +8,7 @@ postings in the same database transaction (`journal.settle`).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -160,7 +161,11 @@ def authorize(
     seat: str | None,
     purpose: str,
     fault: FaultHook = no_fault,
+    checked: bool = False,
+    known: Mapping[str, tuple[int, int]] | None = None,
 ) -> Hold:
+    """Move `amount` from `account` into its hold account. `checked=True`: the caller already
+    found in this database transaction that `key` is unused; `known`: accounts it already read."""
     positive(amount)
     hold_name = acct.hold_account(account)
     body = {
@@ -171,7 +176,7 @@ def authorize(
         "seat": seat,
         "purpose": purpose,
     }
-    earlier = find_tx(conn, key, body)
+    earlier = None if checked else find_tx(conn, key, body)
     if earlier is not None:
         return by_tx(conn, earlier.tx_id)
     ids: dict[str, int] = {}
@@ -187,6 +192,7 @@ def authorize(
         fault=fault,
         checked=True,
         ids_out=ids,
+        known=known,
     )
     hold_id = conn.execute(
         _INSERT_HOLD,

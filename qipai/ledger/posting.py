@@ -147,6 +147,9 @@ _BY_NAMES = select(accounts.c.name, accounts.c.id, accounts.c.balance).where(
 _TX_BY_KEY = select(transactions.c.id, transactions.c.body_hash).where(
     transactions.c.key == bindparam("key")
 )
+_KEYS_USED = select(transactions.c.key).where(
+    transactions.c.key.in_(bindparam("keys", expanding=True))
+)
 _INSERT_TX = transactions.insert().returning(transactions.c.id)
 _INSERT_ENTRY = entries.insert()
 
@@ -230,6 +233,11 @@ def load_tx(conn: Connection, tx_id: int, *, replayed: bool = False) -> TxResult
     )
 
 
+def any_key_used(conn: Connection, keys: Iterable[str]) -> bool:
+    """Whether any of these idempotency keys already has a transaction (one SELECT for many)."""
+    return conn.execute(_KEYS_USED, {"keys": sorted(set(keys))}).first() is not None
+
+
 def find_tx(conn: Connection, key: str, body: Mapping[str, Any]) -> TxResult | None:
     """The earlier transaction with this key, if any; IdempotencyConflict if its body differs."""
     row = conn.execute(_TX_BY_KEY, {"key": key}).first()
@@ -255,12 +263,14 @@ def post(
     fault: FaultHook = no_fault,
     checked: bool = False,
     ids_out: dict[str, int] | None = None,
+    known: Mapping[str, tuple[int, int]] | None = None,
 ) -> TxResult:
     """Post one balanced transaction in the caller's database transaction.
 
     `legs` maps account names to signed amounts. `post` looks the idempotency key up first
     unless the caller already did in this same database transaction (`checked=True`);
-    `ids_out`, if given, receives the ids of the accounts posted to.
+    `ids_out`, if given, receives the ids of the accounts posted to. `known` (name → (id, _)
+    from `account_rows` in this same database transaction) saves looking those accounts up again.
     """
     if not checked:
         earlier = find_tx(conn, key, body)
@@ -271,7 +281,10 @@ def post(
         raise UnbalancedTransaction(f"postings sum to {sum(legs.values())}, not 0: {legs}")
     if not legs and not allow_empty:
         raise UnbalancedTransaction("a transaction needs at least one non-zero posting")
-    ids = account_rows(conn, legs)
+    if known is not None and all(name in known for name in legs):
+        ids = {name: known[name] for name in legs}
+    else:
+        ids = account_rows(conn, legs)
     if ids_out is not None:
         ids_out.update({name: row[0] for name, row in ids.items()})
     resolved = sorted((ids[name][0], name, amount) for name, amount in legs.items())
