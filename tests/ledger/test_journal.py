@@ -204,3 +204,32 @@ def test_round_ids_and_game_names_are_validated(funded: Ledger) -> None:
             funded.open_round(game="coin", seed=new_seed(), round_id=rid, **kwargs)  # type: ignore[arg-type]
     with pytest.raises(RoundStateError, match="invalid game"):
         funded.open_round(game="g" * 33, seed=new_seed(), **kwargs)  # type: ignore[arg-type]
+
+
+def test_open_round_holds_every_seat_and_respects_a_used_seat_key(funded: Ledger) -> None:
+    """The batched stake path (one key and account look-up for all seats) holds exactly the
+    stakes; a stake key already used for another request is refused and nothing changes."""
+    from qipai.ledger.journal import seat_key
+
+    kwargs = dict(
+        table_id="t1", game="coin", config={}, seats=[Seat("P1", 0), Seat("P2", 0)], seed=new_seed()
+    )
+    rid = funded.open_round(players=PLAYERS, holds={"P1": 300, "P2": 40}, **kwargs)  # type: ignore[arg-type]
+    held = {h.seat: (h.account, h.amount, h.status) for h in funded.holds_of_round(rid)}
+    assert held == {
+        "P1": ("stack:alice:t1", 300, "open"),
+        "P2": ("stack:bob:t1", 40, "open"),
+    }
+    assert funded.balance("stack:alice:t1") == 700 and funded.balance("hold:stack:alice:t1") == 300
+    assert funded.balance("stack:bob:t1") == 960 and funded.balance("hold:stack:bob:t1") == 40
+
+    funded.authorize("stack:bob:t1", 5, key=seat_key("r-used", "P2", "stake"))
+    before = state(funded)
+    with pytest.raises(IdempotencyConflict):
+        funded.open_round(
+            players=PLAYERS,
+            holds={"P1": 10, "P2": 10},
+            round_id="r-used",
+            **kwargs,  # type: ignore[arg-type]
+        )
+    assert state(funded) == before
