@@ -7,7 +7,7 @@ transaction). Sequential (one table) and with 4 tables settling from 4 threads a
     uv run python benchmarks/bench_ledger.py [--rounds 300] [--pg URL]
 
 PostgreSQL: `QIPAI_BENCH_PG_URL` or 127.0.0.1:5432/test; it runs in a temporary schema that is
-dropped afterwards. SQLite: a temporary file (WAL, synchronous=FULL: every commit is durable).
+dropped afterwards. SQLite: a temporary file (WAL, synchronous=NORMAL as in production: commits survive a killed process; QIPAI_SQLITE_SYNC=FULL measures fsync per commit).
 """
 
 from __future__ import annotations
