@@ -419,25 +419,3 @@ def test_the_cached_shoe_is_exactly_core_shoe(
     shoe = Shoe(Rng(seed, label), decks=decks, behind_cut=(lo, hi))
     assert cards == shoe.cards and behind == shoe.behind_cut
     assert ids == tuple((c.rank - 2) * 4 + c.suit for c in shoe.cards)
-
-
-@settings(max_examples=60, deadline=None)
-@given(st.binary(min_size=16, max_size=32), st.integers(0, 1200), st.sampled_from(["", "shoe"]))
-def test_shuffle_ids_is_exactly_rng_shuffle(seed: bytes, n: int, label: str) -> None:
-    """The round's read-ahead Fisher–Yates gives the permutation `Rng.shuffle` gives."""
-    from qipai.games.pokdeng.round import shuffle_ids
-
-    expected, got = list(range(n)), list(range(n))
-    Rng(seed, label).shuffle(expected)
-    shuffle_ids(Rng(seed, label), got)
-    assert got == expected
-
-
-def test_shuffle_ids_wide_draws() -> None:
-    """More than 65,536 items: draws of three bytes, also exactly as `Rng.shuffle`."""
-    from qipai.games.pokdeng.round import shuffle_ids
-
-    expected, got = list(range(70_000)), list(range(70_000))
-    Rng(bytes(32)).shuffle(expected)
-    shuffle_ids(Rng(bytes(32)), got)
-    assert got == expected

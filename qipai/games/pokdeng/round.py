@@ -101,48 +101,6 @@ _SHOE_CACHE = {}  # oldest first
 _SHOE_CACHE_SIZE: Final = 16
 
 
-def shuffle_ids(stream: Rng, items: list[int]) -> None:
-    """Exactly `stream.shuffle(items)` — Fisher–Yates drawing what `randbelow(i + 1)` would for
-    i = n−1 … 1: the same bytes, the same rejections, so the same permutation (tested) — in a
-    tighter loop: the stream is read ahead in chunks (the caller's `stream` is a throwaway fork,
-    so bytes read past the last draw are never used) and a read past the chunk, caught as an
-    IndexError before anything changes, fetches the next chunk and resumes."""
-    buf = stream.next_bytes(len(items) * 15 // 8)  # about what a shuffle needs on average
-    off = 0
-    i = len(items) - 1
-    while i > 0:
-        bits = i.bit_length()
-        mask = (1 << bits) - 1
-        low = mask >> 1  # this group: every i in (low, mask] draws `bits` bits
-        try:
-            if bits <= 8:
-                while i > low:
-                    value = buf[off] & mask
-                    off += 1
-                    if value <= i:
-                        items[i], items[value] = items[value], items[i]
-                        i -= 1
-            elif bits <= 16:
-                while i > low:
-                    value = ((buf[off] << 8) | buf[off + 1]) & mask
-                    off += 2
-                    if value <= i:
-                        items[i], items[value] = items[value], items[i]
-                        i -= 1
-            else:
-                size = (bits + 7) >> 3
-                while i > low:
-                    if off + size > len(buf):
-                        raise IndexError
-                    value = int.from_bytes(buf[off : off + size], "big") & mask
-                    off += size
-                    if value <= i:
-                        items[i], items[value] = items[value], items[i]
-                        i -= 1
-        except IndexError:
-            buf += stream.next_bytes(64)
-
-
 def shoe_cards(rng: Rng, config: PokDengConfig) -> tuple[tuple[Card, ...], tuple[int, ...], int]:
     """(cards, card ids, cards behind the cut card) of the shoe this round's seed shuffles."""
     lo, hi = config.cut_behind
@@ -153,7 +111,7 @@ def shoe_cards(rng: Rng, config: PokDengConfig) -> tuple[tuple[Card, ...], tuple
     # `Shoe(rng, decks, cut_behind)` done on card ids (`standard_deck()` is in id order): the
     # same draws from the same streams, so the same order and cut (tested against `Shoe`).
     ids = list(range(52)) * config.decks
-    shuffle_ids(rng.fork("shoe"), ids)
+    rng.fork("shoe").shuffle(ids)
     behind = rng.fork("cut").randrange(lo, hi + 1)
     entry = (tuple(map(standard_deck().__getitem__, ids)), tuple(ids), behind)
     _SHOE_CACHE[key] = entry
