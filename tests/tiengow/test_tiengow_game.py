@@ -12,7 +12,8 @@ from qipai.bots.tiengow import RandomBot
 from qipai.core.protocol import Seat
 from qipai.core.rng import Rng
 from qipai.games.tiengow.config import TienGowConfig
-from qipai.games.tiengow.round import TienGowRound, lowest_first
+from qipai.core.tiles import Tile
+from qipai.games.tiengow.round import TienGowRound, lowest_first, silence_order
 
 from .helpers import SEATS, discard, make_round, play
 from .test_tiengow_round import HANDS
@@ -83,9 +84,11 @@ def test_silence_leads_the_lowest_single_then_discards_the_lowest_tiles() -> Non
     assert r.trick.entries[r.trick.best].seat == "W"
     hand = r.hand_of("N")
     r.expire()
+    # N holds 至尊宝 (2-4 + 1-2), its two lowest tiles: silence keeps them and gives 杂五 up.
     assert r.trick.winner is None and r.tricks[-1].entries[-1].tiles == tuple(
-        lowest_first(hand)[:1]
+        silence_order(hand, wen_zun=False)[:1]
     )
+    assert lowest_first(hand)[:1] != silence_order(hand, wen_zun=False)[:1]
     assert r.turn == "W"
 
 
@@ -196,3 +199,43 @@ def test_result_breakdown_matches_the_postings() -> None:
         nets[line["to"]] += line["amount"]
     assert nets == details["net"] == {s: r.result().net(s) for s in SEATS}
     assert r.view("E")["result"]["winner"] == r.winner
+
+
+def test_silence_keeps_a_whole_supreme_pair_for_last() -> None:
+    # N holds 至尊宝 (2-4 + 1-2), the two lowest singles by RULES.md §2 order: silence gives up
+    # 杂五 instead, so a disconnected player never throws away its 尊钱 (RULES.md §5).
+    r = make_round(HANDS, banker="N")
+    r.expire()
+    assert [str(r.deck[i]) for i in r.trick.entries[0].tiles] in (["1-4"], ["2-3"])
+    assert {str(r.deck[i]) for i in r.hands["N"]} >= {"2-4", "1-2"}
+
+
+def test_silence_discards_other_tiles_before_a_supreme_pair() -> None:
+    r = make_round(HANDS, banker="W")
+    play(r, "W", "5-5 5-5")  # 双梅 lead: N must discard two tiles on silence
+    r.expire()  # N (after W in E, S, W, N order)
+    discarded = [str(r.deck[i]) for i in r.trick.entries[1].tiles]
+    assert "1-2" not in discarded and "2-4" not in discarded and len(discarded) == 2
+
+
+def test_silent_leader_holding_only_a_supreme_pair_leads_it() -> None:
+    r = make_round({**HANDS}, banker="N")
+    # Give N's six other tiles away by letting N lead them on silence and everyone discard.
+    while len(r.hands["N"]) > 2:
+        assert r.turn == "N"
+        r.expire()
+        while r.turn != "N" and not r.finished:
+            r.expire()
+    assert sorted(str(r.deck[i]) for i in r.hands["N"]) == ["1-2", "2-4"]
+    events = r.expire()
+    assert [e.data["name"] for e in events if e.type == "zun"] == ["至尊"]
+
+
+def test_silence_order_keeps_the_wen_zun_pair_only_when_the_setting_is_on() -> None:
+    hand = [(0, Tile(1, 5)), (1, Tile(6, 6)), (2, Tile(1, 5)), (3, Tile(5, 6))]
+    # RULES.md §2 order: 大头六 (1-5) is the lowest civil single.
+    assert lowest_first(hand) == [0, 2, 3, 1]
+    assert silence_order(hand, wen_zun=False) == [0, 2, 3, 1]
+    assert silence_order(hand, wen_zun=True) == [3, 1, 0, 2]
+    one = [(0, Tile(1, 5)), (1, Tile(6, 6))]
+    assert silence_order(one, wen_zun=True) == [0, 1]

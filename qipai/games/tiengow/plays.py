@@ -102,6 +102,7 @@ FAMILIES: tuple[tuple[str, int, int], ...] = (
     ("鹅五", 3, 4),
 )
 WU_ZUN = frozenset({_t(2, 4), _t(1, 2)})  # 至尊宝: 大鸡六 + 细鸡六
+BIG_HEAD_SIX = _t(1, 5)  # 大头六: a pair of them is 文尊 when the setting is on
 HIGH_SEVEN_PAIR_RANK = 9  # 双高脚七, the one civil pair that beats 文尊
 BIG_HEAD_SIX_PAIR_RANK = 10  # 双大头六 (文尊 when the setting is on)
 # 武对, high to low: 杂九 > 杂八 > 杂七 > 杂五 (military rank -> pair rank).

@@ -12,7 +12,10 @@ context (a new table) the first banker is drawn at random (`rng.fork("banker")`)
 
 Actions: `{"type": "play", "tiles": [ids]}` (a lead or a beat) and `{"type": "discard", "tiles":
 [ids]}`. Silence (`expire`, **Decision**): the leader leads its lowest single; a follower discards
-its lowest tiles; "lowest" is the RULES.md §2 single-tile order (丁三 lowest), ties by id.
+its lowest tiles; "lowest" is the RULES.md §2 single-tile order (丁三 lowest), ties by id — except
+that a 尊 pair the hand holds whole (至尊宝 2-4 + 1-2; two 大头六 with 文尊 on) is kept for last, so a
+silent (say, disconnected) player never throws away the pair that would collect 尊钱 (RULES.md
+§5); a leader left with only that pair leads it.
 
 Hidden information: a discard is seen only by its player — in `view`, in events (the public
 `discard` event has only the count; `discard_tiles` goes to the discarder), in `result()` and in
@@ -66,6 +69,8 @@ from qipai.core.rng import Rng
 from qipai.core.tiles import Tile, full_set
 from qipai.games.tiengow.config import TienGowConfig
 from qipai.games.tiengow.plays import (
+    BIG_HEAD_SIX,
+    WU_ZUN,
     Play,
     beats,
     classify,
@@ -111,6 +116,26 @@ class Trick:
 def lowest_first(tiles: Sequence[tuple[int, Tile]]) -> list[int]:
     """Ids from the lowest tile up: RULES.md §2 single-tile order (丁三 lowest), ties by id."""
     return [i for i, _ in sorted(tiles, key=lambda it: (-it[1].single_rank, it[0]))]
+
+
+def zun_pair_ids(tiles: Sequence[tuple[int, Tile]], wen_zun: bool) -> list[int]:
+    """Ids of a whole 尊 pair in `tiles` (至尊宝, or two 大头六 when 文尊 is on), else []."""
+    by_tile: dict[Tile, list[int]] = {}
+    for i, tile in tiles:
+        by_tile.setdefault(tile, []).append(i)
+    if all(t in by_tile for t in WU_ZUN):
+        return sorted(by_tile[t][0] for t in WU_ZUN)
+    big_head_six = by_tile.get(BIG_HEAD_SIX, [])
+    if wen_zun and len(big_head_six) == 2:
+        return sorted(big_head_six)
+    return []
+
+
+def silence_order(tiles: Sequence[tuple[int, Tile]], wen_zun: bool) -> list[int]:
+    """The order in which silence gives tiles up: lowest first, a whole 尊 pair last."""
+    keep = zun_pair_ids(tiles, wen_zun)
+    order = lowest_first(tiles)
+    return [i for i in order if i not in keep] + keep
 
 
 class TienGowRound(Round[TienGowConfig]):
@@ -371,12 +396,16 @@ class TienGowRound(Round[TienGowConfig]):
             raise WrongPhase("nobody is awaited")
         best = self._best()
         hand = self.hand_of(seat)
+        order = silence_order(hand, self.config.wen_zun)
         if best is None:
-            # Decision: silence when leading = lead the lowest single.
-            action: dict[str, Any] = {"type": "play", "tiles": lowest_first(hand)[:1]}
+            # Decision: silence when leading = lead the lowest single, or the 尊 pair when that
+            # is all the hand holds (it is a legal lead, RULES.md §5 table of plays).
+            zun = zun_pair_ids(hand, self.config.wen_zun)
+            tiles = zun if len(hand) == len(zun) else order[:1]
+            action: dict[str, Any] = {"type": "play", "tiles": tiles}
         else:
-            # Decision: silence when following = discard the lowest tiles.
-            action = {"type": "discard", "tiles": lowest_first(hand)[: best.size]}
+            # Decision: silence when following = discard the lowest tiles, a 尊 pair last.
+            action = {"type": "discard", "tiles": order[: best.size]}
         return self._apply(seat, self._check(seat, action))
 
     # ----- output ---------------------------------------------------------------------------
