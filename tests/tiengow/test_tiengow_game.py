@@ -11,8 +11,8 @@ from hypothesis import strategies as st
 from qipai.bots.tiengow import RandomBot
 from qipai.core.protocol import Seat
 from qipai.core.rng import Rng
-from qipai.games.tiengow.config import TienGowConfig
 from qipai.core.tiles import Tile
+from qipai.games.tiengow.config import TienGowConfig
 from qipai.games.tiengow.round import TienGowRound, lowest_first, silence_order
 
 from .helpers import SEATS, discard, make_round, play
