@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 from numba import njit, prange
 
-from qipai.poker.kernels import strength_from_key
+from qipai.poker.kernels import strength7, strength_from_key
 
 STRAIGHT = 4 << 12  # RULES.md §3: a winning straight or better pays the ante 1:1
 
@@ -413,3 +413,60 @@ def simple_river(c1: int, c2: int, four: Any, rules: Any) -> bool:  # pragma: no
         if cnt >= 4 and hole > 0:
             return True
     return False
+
+
+@njit(cache=True)
+def decision_counts(
+    hole: Any, board: Any, n_board: int, noflush: Any, flush: Any, card_keys: Any
+) -> Any:  # pragma: no cover - compiled
+    """Direct enumeration of one decision point: hole + 3 (flop) or 4 (turn) board cards.
+
+    Returns W, Ws, T, L — wins, wins with a straight or better, ties, losses over every card
+    still to come and every dealer pair — as an (n_turn, 4) array, one row per possible turn
+    card, when n_board = 3 (each row summed over the river and the dealer's hands), or a (1, 4)
+    row when n_board = 4. This is the on-demand lookup of `qipai.analysis.strategy` (about two
+    million evaluations for a turn decision, 45,540 for a river decision); it shares only the
+    evaluator with `river_sums`, which tests compare it with."""
+    used = np.zeros(52, np.bool_)
+    used[hole[0]] = True
+    used[hole[1]] = True
+    for i in range(n_board):
+        used[board[i]] = True
+    unseen = np.empty(52, np.int64)
+    nu = 0
+    for c in range(52):
+        if not used[c]:
+            unseen[nu] = c
+            nu += 1
+    rows = nu if n_board == 3 else 1
+    out = np.zeros((rows, 4), np.int64)
+    b = np.empty(5, np.int64)
+    for i in range(n_board):
+        b[i] = board[i]
+    for row in range(rows):
+        if n_board == 3:
+            b[3] = unseen[row]
+        for ri in range(nu):
+            r = unseen[ri]
+            if r == b[3]:
+                continue
+            b[4] = r
+            ps = strength7(hole[0], hole[1], b[0], b[1], b[2], b[3], r, noflush, flush, card_keys)
+            for di in range(nu):
+                d0 = unseen[di]
+                if d0 == b[3] or d0 == r:
+                    continue
+                for dj in range(di + 1, nu):
+                    d1 = unseen[dj]
+                    if d1 == b[3] or d1 == r:
+                        continue
+                    ds = strength7(d0, d1, b[0], b[1], b[2], b[3], r, noflush, flush, card_keys)
+                    if ps > ds:
+                        out[row, 0] += 1
+                        if ps >= STRAIGHT:
+                            out[row, 1] += 1
+                    elif ps == ds:
+                        out[row, 2] += 1
+                    else:
+                        out[row, 3] += 1
+    return out

@@ -89,8 +89,26 @@ def bonus_figures(table: str) -> BetFigures:
     return from_weights(f"bonus ({table} pay table)", weights, "paid even when the seat folds")
 
 
-def pool_table() -> tuple[Table, dict[str, Any], Table]:
-    """Probability of each jackpot hand, the pool share paid per stake, and break-even sizes."""
+def pool_return(pool: int, stake: int, rates: dict[Any, Fraction]) -> Fraction:
+    """Expected return per unit of one pool stake when the pool stands at `pool` when the round
+    starts: every stake is collected; a jackpot hand (hole cards + flop) wins its share of the
+    pool, rounded down to a whole minor unit as `games.holdem_bonus.pool.settle_pool` pays it.
+    One bettor per round (several winners in a round are paid in turn from a shrinking pool)."""
+    from qipai.poker.evaluator import category_counts
+
+    counts = category_counts(5)
+    total = math.comb(52, 5)
+    won = sum(
+        (Fraction(counts[cat], total) * math.floor(share * pool) for cat, share in rates.items()),
+        Fraction(0),
+    )
+    return won / stake
+
+
+def pool_table() -> tuple[Table, dict[str, Any], Table, list[str]]:
+    """Probability of each jackpot hand, the pool share paid per stake, break-even and balance
+    sizes by contribution rate, the return at the table's seed, and a warning when the seed is
+    above break-even (then the house pays for every pool bet)."""
     from qipai.games.holdem_bonus.config import HoldemBonusConfig
     from qipai.poker.categories import Category
     from qipai.poker.evaluator import category_counts
@@ -111,19 +129,33 @@ def pool_table() -> tuple[Table, dict[str, Any], Table]:
         alpha += p * share
         p_win += p
         rows.append((cat.label, counts[cat], p, f"1 in {float(1 / p):,.1f}", f"{share * 100}%"))
+    stake, seed = config.pool_stake, config.pool_seed
+    breakeven = Fraction(stake) / alpha
+    at_seed = pool_return(seed, stake, shares)
     facts = {
         "pool: expected share of the pool won per pool stake (α)": alpha,
         "pool: P(any jackpot hand)": p_win,
         "pool: size at which the pool bet breaks even for the player (stake / α)": (
             f"{float(1 / alpha):,.2f} × stake"
         ),
+        f"pool: break-even pool at the default stake {stake} (minor units)": breakeven,
         f"pool: size in balance at contribution rate {contribution} "
         "(expected awards = expected inflow c·(1 − P(win))·stake)": (
             f"{float(contribution * (1 - p_win) / alpha):,.2f} × stake"
         ),
         f"pool: long-run player return at contribution rate {contribution} "
         "(pool in balance, no seed top-ups)": f"{float(contribution * (1 - p_win)) * 100:.4f} %",
+        f"pool: player return at the default seed {seed} (stake {stake}, awards rounded down)": (
+            at_seed
+        ),
     }
+    notes = []
+    if seed > breakeven:
+        notes.append(
+            f"Warning: the pool seed ({seed}) is above the break-even pool "
+            f"({float(breakeven):,.0f}): at the seed the pool bet returns "
+            f"{float(at_seed) * 100:.1f} %, so the house pays for every pool bet."
+        )
     rates = sorted(
         {Fraction(1, 10), Fraction(1, 4), Fraction(1, 2), Fraction(3, 4), Fraction(1)}
         | {contribution}
@@ -149,7 +181,7 @@ def pool_table() -> tuple[Table, dict[str, Any], Table]:
         "exact, counted with the project's evaluator; several winners in one round share "
         "less (each award is a share of the pool as it then stands)",
     )
-    return table, facts, balance
+    return table, facts, balance, notes
 
 
 def _label(net: int) -> str:
@@ -273,7 +305,7 @@ def analyse(mode: str | None = None, recompute: bool = False) -> list[Report]:
         )
     for table in BONUS_TABLES:
         bets.append(bonus_figures(table))
-    pool, pool_facts, balance = pool_table()
+    pool, pool_facts, balance, pool_notes = pool_table()
     facts.update(pool_facts)
     facts.update(
         {f"time of the exact computation: {k}": f"{v:.1f} s" for k, v in sums.timings.items()}
@@ -290,6 +322,7 @@ def analyse(mode: str | None = None, recompute: bool = False) -> list[Report]:
                 "Main-game figures are per ante. Source rule (RULES.md §3): checking the turn "
                 "gives up the river bet. Common (Las Vegas) rule: the river bet stays open.",
                 SIMPLE_RULE_TEXT,
+                *pool_notes,
             ),
         )
     ]

@@ -25,7 +25,9 @@ from __future__ import annotations
 import hashlib
 import itertools
 import json
+import os
 import time
+import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -119,33 +121,54 @@ def _class_signature() -> bytes:
     return ";".join(f"{c.name}:{c.cards}" for c in start_classes()).encode()
 
 
+CACHE_VERSION = 3  # 3: key covers the evaluator too; the cache dir honours QIPAI_CACHE_DIR
+
+
 def cache_path() -> Path:
-    """Where the computed sums are kept (they depend only on the evaluator and this code)."""
-    import platformdirs
+    """Where the computed sums are kept: `qipai.poker.tables.cache_dir()` (the user cache dir, or
+    `QIPAI_CACHE_DIR`).
 
+    The file name carries a digest of everything the sums depend on: the source of the
+    kernels (board ranking, decisions, nets, the simple strategy's rules — all in
+    `holdem_kernels.py`), of the evaluator kernel (`qipai/poker/kernels.py`), the evaluator
+    tables' checksum and the starting classes. Changing any of them computes afresh instead of
+    reading stale sums; old files are simply left behind (delete the directory to reclaim them,
+    or pass `recompute=True`)."""
     from qipai.analysis import holdem_kernels
+    from qipai.poker import kernels as poker_kernels
+    from qipai.poker.tables import TABLES_CRC32, cache_dir
 
-    src = Path(holdem_kernels.__file__).read_bytes() + _class_signature()
-    digest = hashlib.sha256(src).hexdigest()[:16]
-    base = Path(platformdirs.user_cache_dir("qipai"))
-    return base / f"holdem-bonus-optimal-{digest}.npz"
+    digest = hashlib.sha256(Path(holdem_kernels.__file__).read_bytes())
+    digest.update(Path(poker_kernels.__file__).read_bytes())
+    digest.update(f"{TABLES_CRC32:08x}".encode())
+    digest.update(_class_signature())
+    return cache_dir() / f"holdem-bonus-optimal-v{CACHE_VERSION}-{digest.hexdigest()[:16]}.npz"
 
 
 def load_or_compute(recompute: bool = False) -> Sums:
-    """The sums from the cache, or computed (minutes) and cached."""
+    """The sums from the cache, or computed (minutes on two cores) and cached."""
     path = cache_path()
     if path.exists() and not recompute:
-        with np.load(path) as data:
-            timings = json.loads(str(data["timings"]))
-            return Sums(data["hist"], data["turns"], data["rivers"], data["flops"], timings)
+        try:
+            with np.load(path) as data:
+                timings = json.loads(str(data["timings"]))
+                return Sums(data["hist"], data["turns"], data["rivers"], data["flops"], timings)
+        except (OSError, KeyError, ValueError, EOFError, zipfile.BadZipFile):
+            pass  # a damaged cache file is recomputed and replaced
     sums = compute_sums()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    np.savez(
-        path,
-        hist=sums.hist,
-        turns=sums.turns,
-        rivers=sums.rivers,
-        flops=sums.flops,
-        timings=np.array(json.dumps(sums.timings)),
-    )
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(f".{os.getpid()}.tmp")
+        with open(tmp, "wb") as fh:
+            np.savez(
+                fh,
+                hist=sums.hist,
+                turns=sums.turns,
+                rivers=sums.rivers,
+                flops=sums.flops,
+                timings=np.array(json.dumps(sums.timings)),
+            )
+        os.replace(tmp, path)  # atomic: a concurrent reader never sees half a file
+    except OSError:
+        pass  # an unwritable cache is skipped
     return sums

@@ -1,10 +1,11 @@
 """The Hold'em Bonus optimal strategy as a lookup for bots and the browser's hint.
 
 * Flop decision (play 2x or fold) by the two hole cards: the 169-class table below, the result
-  of the full exact enumeration (`holdem_optimal`; a slow test recomputes it).
+  of the full exact enumeration (`holdem_strategy_exact`; a slow test checks it against the
+  cached result).
 * Turn decision (bet 1x or check, after the flop) and river decision (bet 1x or check, after
   the turn card): computed exactly on demand by enumerating every remaining board card and every
-  dealer pair with the project's evaluator (`holdem_main.state_counts`) — about 2 million
+  dealer pair with the project's evaluator (`holdem_kernels.decision_counts`) — about 2 million
   evaluations for a turn decision, 45,540 for a river decision, i.e. well under a second — and
   cached per decision point. The rule is the same the full enumeration uses: river bet iff wins
   exceed losses; turn bet iff the summed value of betting (including the river option it keeps
@@ -24,14 +25,14 @@ from typing import Literal
 
 import numpy as np
 
-from qipai.analysis.holdem_optimal import hole_class
+from qipai.analysis.holdem_strategy_exact import class_of
 from qipai.core.cards import Card
 from qipai.core.errors import InvalidInput
 
 Rule = Literal["source", "common"]
 
-# Starting hands to fold at the flop decision, per rule (every other class plays): the output of
-# `holdem_optimal.evaluate(full_solution(), rule).play`, checked by tests/analysis (slow).
+# Starting hands to fold at the flop decision, per rule (every other class plays): the folds of
+# `qipai rtp holdem-bonus` (`holdem_report.preflop_table`), checked by tests/analysis (slow).
 FOLD_CLASSES: dict[str, frozenset[str]] = {
     "source": frozenset({"32o", "42o", "52o", "62o", "72o"}),
     "common": frozenset({"32o", "42o", "52o", "62o", "72o"}),
@@ -82,19 +83,18 @@ def flop_decision(hole: Sequence[Card | int], rule: Rule = "source") -> bool:
     _check_rule(rule)
     h = _ids(hole, 2, "hole")
     _distinct(h)
-    return hole_class(*h) not in FOLD_CLASSES[rule]
+    return class_of(*h) not in FOLD_CLASSES[rule]
 
 
 def _counts(hole: tuple[int, ...], board: tuple[int, ...]) -> np.ndarray:
-    from qipai.analysis.holdem_main import state_counts
+    from qipai.analysis.holdem_kernels import decision_counts
     from qipai.poker.tables import tables
 
     t = tables()
-    return state_counts(  # type: ignore[no-any-return]
+    return decision_counts(  # type: ignore[no-any-return]
         np.array(hole, np.int64),
         np.array(board, np.int64),
         len(board),
-        np.arange(52, dtype=np.int64),
         t.noflush,
         t.flush,
         t.card_keys,

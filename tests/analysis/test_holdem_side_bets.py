@@ -7,7 +7,7 @@ from fractions import Fraction
 
 import pytest
 
-from qipai.analysis import holdem_bonus as hb
+from qipai.analysis import holdem_report as hr
 from qipai.poker import FIVE_CARD_COUNTS, Category
 
 HOLES = math.comb(52, 2)  # 1,326
@@ -15,7 +15,7 @@ HOLES = math.comb(52, 2)  # 1,326
 
 def _probs(table: str) -> dict[int, Fraction]:
     """Probability by net per unit (lines have distinct odds)."""
-    return {int(o.net): o.probability for o in hb.bonus_figures(table).outcomes}
+    return {int(o.net): o.probability for o in hr.bonus_figures(table).outcomes}
 
 
 @pytest.mark.parametrize("table", ["source", "with-small-pairs"])
@@ -35,8 +35,8 @@ def test_bonus_lines_are_hand_counted(table: str) -> None:
 
 
 def test_bonus_returns() -> None:
-    src = hb.bonus_figures("source")
-    wsp = hb.bonus_figures("with-small-pairs")
+    src = hr.bonus_figures("source")
+    wsp = hr.bonus_figures("with-small-pairs")
     won = (
         Fraction(1000, 270725)
         + 30 * Fraction(6 * 1224, HOLES * 1225)
@@ -46,10 +46,6 @@ def test_bonus_returns() -> None:
     assert wsp.ev == won + Fraction(3 * 54, HOLES) - Fraction(HOLES - 72 - 54, HOLES)
     assert round(float(wsp.house_edge) * 100, 2) == 8.54  # published: "about 8 %"
     assert round(float(src.house_edge) * 100, 2) == 24.83
-
-
-def test_pool_hand_counts_are_the_known_five_card_counts() -> None:
-    assert hb.five_card_counts() == FIVE_CARD_COUNTS
 
 
 RATES = {
@@ -62,38 +58,49 @@ RATES = {
 }
 
 
-def test_pool_break_even() -> None:
+def test_pool_table_counts_and_break_even() -> None:
+    table, facts, _balance, _notes = hr.pool_table()
+    labels = {c.label: c for c in Category}
+    assert {labels[row[0]]: row[1] for row in table.rows} == {c: FIVE_CARD_COUNTS[c] for c in RATES}
     total = math.comb(52, 5)
-    h = hb.pool_hit_rate(RATES)
-    assert h == Fraction(10200 * 1 + 5108 * 2 + 3744 * 3 + 624 * 4 + 36 * 5 + 4 * 10, 10 * total)
+    h = Fraction(10200 * 1 + 5108 * 2 + 3744 * 3 + 624 * 4 + 36 * 5 + 4 * 10, 10 * total)
+    assert facts["pool: expected share of the pool won per pool stake (α)"] == h
+    assert facts["pool: break-even pool at the default stake 100 (minor units)"] == 100 / h
+
+
+def test_pool_return_breaks_even_at_stake_over_alpha() -> None:
+    h = Fraction(10200 * 1 + 5108 * 2 + 3744 * 3 + 624 * 4 + 36 * 5 + 4 * 10, 10 * 2598960)
     stake = 100
     p_star = stake / h
     # below the break-even pool the bet loses, above it wins (awards are rounded down)
-    assert hb.pool_figures(math.floor(p_star) - 1, stake, RATES).ev < 0
-    assert hb.pool_figures(math.ceil(p_star) + 10, stake, RATES).ev > 0
-    # a pool of exactly 10 × stake × every share's denominator: no rounding, ev = h·P/s − 1
+    assert hr.pool_return(math.floor(p_star) - 1, stake, RATES) < 1
+    assert hr.pool_return(math.ceil(p_star) + 10, stake, RATES) > 1
+    # a pool of 1000 stakes: every share is a whole number of minor units, return = h·P/s
     pool = 1000 * stake
-    assert hb.pool_figures(pool, stake, RATES).ev == h * pool / stake - 1
+    assert hr.pool_return(pool, stake, RATES) == h * pool / stake
+    # rounding down: a pool of 15 pays the straight floor(1.5) = 1, not 1.5
+    assert hr.pool_return(15, 1, {Category.STRAIGHT: Fraction(1, 10)}) == Fraction(10200, 2598960)
 
 
-def test_pool_report_uses_the_game_config() -> None:
-    from qipai.games.holdem_bonus.config import HoldemBonusConfig
+def test_pool_seed_is_below_break_even_and_a_high_seed_is_warned(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from qipai.games.holdem_bonus import config as cfg_module
 
-    cfg = HoldemBonusConfig()
-    _tables, facts, notes = hb.pool_tables(
-        cfg.pool_stake, cfg.contribution_rate, cfg.pool_seed, dict(cfg.pool_rates)
-    )
-    p_star = facts["pool: break-even pool size P* = stake / h (minor units)"]
-    assert p_star == cfg.pool_stake / hb.pool_hit_rate(dict(cfg.pool_rates))
-    q = facts["pool: probability of any award (q)"]
-    assert q == Fraction(10200 + 5108 + 3744 + 624 + 36 + 4, math.comb(52, 5))
-    eq = facts["pool: long-run pool without seed, c·(1−q)·P* (minor units)"]
-    assert eq == cfg.contribution_rate * (1 - q) * p_star
-    # The default floor is below break-even, so the house keeps an edge at the seed ...
-    assert cfg.pool_seed < p_star
-    assert not any("is above the break-even pool" in n for n in notes)
-    # ... and a table whose seed is above it is warned about.
-    _tables, _facts, high = hb.pool_tables(
-        cfg.pool_stake, cfg.contribution_rate, 500_000, dict(cfg.pool_rates)
-    )
-    assert any("is above the break-even pool" in n for n in high)
+    _t, facts, _b, notes = hr.pool_table()
+    cfg = cfg_module.HoldemBonusConfig()
+    breakeven = facts[f"pool: break-even pool at the default stake {cfg.pool_stake} (minor units)"]
+    assert cfg.pool_seed < breakeven and not notes
+    at_seed = facts[
+        f"pool: player return at the default seed {cfg.pool_seed} "
+        f"(stake {cfg.pool_stake}, awards rounded down)"
+    ]
+    assert at_seed == hr.pool_return(cfg.pool_seed, cfg.pool_stake, dict(cfg.pool_rates)) < 1
+
+    class HighSeed(cfg_module.HoldemBonusConfig):
+        def __init__(self) -> None:
+            super().__init__(pool_seed=500_000)
+
+    monkeypatch.setattr(cfg_module, "HoldemBonusConfig", HighSeed)
+    _t, _f, _b, high = hr.pool_table()
+    assert len(high) == 1 and "above the break-even pool" in high[0]

@@ -1,20 +1,26 @@
-"""The Hold'em Bonus strategy lookup (`qipai.analysis.strategy`) and the full-deck figures."""
+"""The Hold'em Bonus strategy lookup (`qipai.analysis.strategy`): input checks, plain
+enumeration, the full enumeration's kernel and its fold table."""
 
 from __future__ import annotations
 
-import os
-import random
+import itertools
 from fractions import Fraction
 from itertools import combinations
+from math import comb
 
 import numpy as np
 import pytest
 
+from qipai.analysis import holdem_kernels as k
 from qipai.analysis import strategy
 from qipai.core.cards import parse_cards
 from qipai.core.errors import InvalidInput
 from qipai.poker import evaluate_batch
-from tests.conftest import IN_CI, require_service
+from qipai.poker.tables import tables
+from tests.conftest import require_service
+
+PERMS = np.array(list(itertools.permutations(range(4))), np.int64)
+INVERSE = np.argsort(PERMS, axis=1).astype(np.int64)
 
 
 def test_flop_decisions() -> None:
@@ -84,88 +90,79 @@ def test_turn_decisions_obvious_cases() -> None:
 
 
 # ---------------------------------------------------------------------------------------------
-# Full deck (slow): these read the full enumeration from its cache file; computing it takes
-# 5–15 minutes on two cores, beyond the slow suite's budget, so without the cache they are
-# skipped unless QIPAI_FULL_ANALYSIS=1 (`qipai rtp holdem-bonus` or the benchmark fills it).
+# The on-demand lookup against the full enumeration's kernel, and the fold table (slow).
 
 
-def _full_available() -> bool:
-    from qipai.analysis import holdem_optimal as ho
-
-    # Under CI the enumeration is computed before the slow suite (.ci/run), so never skipped.
-    return ho.cache_path().exists() or os.environ.get("QIPAI_FULL_ANALYSIS") == "1" or IN_CI
+def _colex(cards: list[int]) -> int:
+    return sum(comb(c, i + 1) for i, c in enumerate(sorted(cards)))
 
 
-full_deck = pytest.mark.skipif(
-    not _full_available(), reason="full Hold'em Bonus enumeration not cached"
+def _canonical(board: list[int]) -> tuple[int, ...]:
+    """The least (colex) image of a board under the 24 suit permutations."""
+    images = [tuple(sorted((c & ~3) | int(p[c & 3]) for c in board)) for p in PERMS]
+    return min(images, key=lambda img: _colex(list(img)))
+
+
+@pytest.mark.parametrize(
+    ("hole", "flop"),
+    [("9s 8d", "Tc 7h 2d"), ("Ah 5h", "Kh 9h 2c"), ("3c 2d", "Ac Kd 9h"), ("Qs Qd", "Qc 4c 4s")],
 )
-
-
-@pytest.mark.slow
-@full_deck
-def test_full_deck_figures_and_published_comparison() -> None:
-    from qipai.analysis import holdem_optimal as ho
-
-    sol = ho.full_solution()
-    for rule in ho.RULES:
-        play = ho.evaluate(sol, rule)
-        assert frozenset(k for k, v in play.play.items() if not v) == strategy.FOLD_CLASSES[rule]
-    common = ho.evaluate(sol, "common")
-    ev = Fraction(
-        sum(ho.outcome_net(*k) * v for k, v in common.outcomes.items()) - common.folds, common.total
+def test_turn_lookup_equals_the_enumeration_kernel(hole: str, flop: str) -> None:
+    """The lookup's per-turn-card counts (`decision_counts`, a direct enumeration) equal the
+    full enumeration's river sums R(hole, flop + turn) (`river_sums`: canonical five-card boards
+    scattered over their suit images), and its turn decision is the full enumeration's rule:
+    source — bet iff Σ_t R + max(0, R) > 0; common — bet iff Σ_t R > 0."""
+    h = [c.id for c in parse_cards(hole)]
+    f = [c.id for c in parse_cards(flop)]
+    rest = [c for c in range(52) if c not in h and c not in f]
+    boards = sorted({_canonical([*f, t, r]) for t, r in combinations(rest, 2)})
+    t = tables()
+    acc = k.river_sums(
+        np.array(boards, np.int64),
+        PERMS,
+        INVERSE,
+        np.array([h], np.int64),
+        t.noflush,
+        t.flush,
+        t.card_keys,
+        1,
     )
-    # Wizard of Odds (wizardofodds.com/texasholdembonus), Las Vegas rules: house edge 2.037 %,
-    # average wager 3.8181 antes, element of risk 0.5335 %, two-card EVs to six decimals.
-    assert round(-float(ev) * 100, 3) == 2.037
+    rows = strategy._counts(tuple(h), tuple(f))
+    r_values = []
+    for row, turn in zip(rows.tolist(), rest, strict=True):
+        w, ws, _ties, lo = row
+        r = acc[_colex([*f, turn]), 0].tolist()
+        assert r == [w - lo, ws - lo, w + lo], turn
+        r_values.append(r[0])
+    source = sum(r + max(r, 0) for r in r_values) > 0
+    common = sum(r_values) > 0
+    assert strategy.turn_decision(h, f, "source").bet is source
+    assert strategy.turn_decision(h, f, "common").bet is common
+
+
+@pytest.mark.slow
+def test_fold_table_is_the_full_enumerations() -> None:
+    """`FOLD_CLASSES` are exactly the classes the full enumeration folds under each rule, and
+    the common rule's EVs of 32o … T2o are Wizard of Odds' (wizardofodds.com/texasholdembonus,
+    Las Vegas rules, six decimals). Reads the cached sums (`qipai rtp holdem-bonus`)."""
+    from qipai.analysis.holdem_report import preflop_table
+    from qipai.analysis.holdem_strategy_exact import cache_path, load_or_compute
+
+    require_service(
+        cache_path().exists(),
+        "the cached exact Hold'em Bonus sums (`qipai rtp holdem-bonus` computes them; .ci/run does)",
+    )
+    rows = {r[0]: r for r in preflop_table(load_or_compute()).rows}
+    assert {n for n, r in rows.items() if r[3] == "FOLD"} == strategy.FOLD_CLASSES["source"]
+    assert {n for n, r in rows.items() if r[5] == "FOLD"} == strategy.FOLD_CLASSES["common"]
     published = {
-        "32o": -1.155927,
-        "42o": -1.091604,
-        "52o": -1.019987,
-        "62o": -1.046723,
-        "72o": -1.031301,
-        "82o": -0.896002,
-        "92o": -0.763132,
-        "T2o": -0.613979,
+        "32o": "-1.155927",
+        "42o": "-1.091604",
+        "52o": "-1.019987",
+        "62o": "-1.046723",
+        "72o": "-1.031301",
+        "82o": "-0.896002",
+        "92o": "-0.763132",
+        "T2o": "-0.613979",
     }
-    for k, v in published.items():
-        assert round(common.class_value[k] / common.class_endings[k], 6) == v
-
-
-@pytest.mark.slow
-@full_deck
-def test_turn_lookup_matches_the_full_enumeration() -> None:
-    from qipai.analysis import holdem_optimal as ho
-
-    sol = ho.full_solution()
-    rng = random.Random(5)
-    pc = ho.pair_cards()
-    rules: tuple[strategy.Rule, ...] = ("source", "common")
-    for rule in rules:
-        bets = ho.turn_decisions(sol, rule)
-        for _ in range(15):
-            fi = rng.randrange(len(sol.flops))
-            p = int(rng.choice(np.flatnonzero(sol.valid[fi])))
-            hole = [int(x) for x in pc[p]]
-            flop = [int(x) for x in sol.flops[fi]]
-            assert strategy.turn_decision(hole, flop, rule).bet == bool(bets[fi, p])
-
-
-@pytest.mark.slow
-@full_deck
-def test_agrees_with_the_independent_class_enumeration() -> None:
-    """`holdem_strategy_exact` (the analysis helper's separate implementation: canonical
-    five-card boards, one representative per starting class) gives the same exact value of
-    playing every starting class under both rules."""
-    from qipai.analysis import holdem_optimal as ho
-    from qipai.analysis import holdem_strategy_exact as other
-
-    require_service(other.cache_path().exists(), "the other cached Hold'em enumeration")
-    sums = other.load_or_compute()
-    sol = ho.full_solution()
-    per_class = int(sums.flops[0]) * other.UNIT
-    for s, rule in ((0, "source"), (1, "common")):
-        mine = ho.evaluate(sol, rule)
-        for h, start in enumerate(other.start_classes()):
-            theirs = Fraction(sum((i - 5) * int(sums.hist[h, s, i]) for i in range(11)), per_class)
-            name = start.name
-            assert theirs == Fraction(mine.class_value[name], mine.class_endings[name]), name
+    assert {n: rows[n][4] for n in published} == published
