@@ -6,7 +6,7 @@ const S = {
   token: localStorage.getItem("qipai.token"),
   player: localStorage.getItem("qipai.player"),
   ws: null, wsReady: false, tableId: null, state: null, games: {},
-  pending: new Map(), timerStart: null, logLines: [], subscribed: null,
+  pending: new Map(), timerStart: null, openResults: {}, logLines: [], subscribed: null,
 };
 
 // ---------------------------------------------------------------- HTTP
@@ -217,16 +217,27 @@ function seatName(seat) {
   return st.name || seat;
 }
 
+// Every event type the games and the table send (qipai/games/*/round.py, qipai/tables/table.py),
+// named in both languages: the log never shows a raw English key in the Chinese UI.
 const EVENT_TEXT = {
   zh: { bet: "下注", bets: "下注", done: "确认", clear: "撤注", bid: "抢庄", swap: "换牌", deal: "发牌", reveal: "开牌",
-        play: "出牌", discard: "垫牌", trick: "收墩", round_started: "新一局开始", resumed: "牌局已恢复", showdown: "摊牌",
-        flop: "翻牌", turn: "转牌", river: "河牌", fold: "弃牌", check: "过牌", banker: "定庄", settle: "结算" },
-  en: {},
+        play: "出牌", discard: "垫牌", discard_tiles: "扣下垫牌", trick: "收墩", round_started: "新一局开始", resumed: "牌局已恢复",
+        showdown: "摊牌", flop: "翻牌", turn: "轮到出牌", river: "河牌", fold: "弃牌", check: "过牌", banker: "定庄",
+        settle: "结算", board: "公共牌", decision: "决策", betting_closed: "停止下注", compare: "比牌", dice: "掷骰",
+        ready: "准备好了", tiles: "拿到牌", finished: "本局结束", hole: "拿到底牌", swaps: "换牌完成",
+        swap_confirmed: "确认换牌", swapped: "换到新牌", zun: "尊", end: "牌局结束" },
+  en: { bet: "bet", bets: "bets placed", done: "done", clear: "bets cleared", bid: "bid", swap: "swap", deal: "deal",
+        reveal: "reveal", play: "plays", discard: "discards", discard_tiles: "discards face down", trick: "trick taken",
+        round_started: "new round", resumed: "round resumed", showdown: "showdown", flop: "flop", turn: "to play",
+        river: "river", fold: "fold", check: "check", banker: "banker chosen", settle: "settled", board: "board cards",
+        decision: "decision", betting_closed: "betting closed", compare: "hands compared", dice: "dice thrown",
+        ready: "ready", tiles: "tiles dealt", finished: "round over", hole: "hole cards dealt", swaps: "swaps done",
+        swap_confirmed: "swap confirmed", swapped: "new cards received", zun: "zun", end: "game over" },
 };
 
 function describeEvent(e) {
   const who = e.seat ? seatName(e.seat) + " · " : "";
-  const name = (EVENT_TEXT[LANG] && EVENT_TEXT[LANG][e.type]) || e.type.replace(/_/g, " ");
+  const name = (EVENT_TEXT[LANG] && EVENT_TEXT[LANG][e.type]) || t("event_other");
   return `${who}${name}`;
 }
 
@@ -251,48 +262,104 @@ function renderTable() {
   document.getElementById("table-title").textContent = `${gameTitle(table.title)} — ${table.name}`;
   const round = st.round;
   document.getElementById("round-info").textContent = round
-    ? `${t("round")} ${round.number} · ${t("phase_" + round.phase) !== "phase_" + round.phase ? t("phase_" + round.phase) : round.phase}`
+    ? `${t("round")} ${round.number} · ${phaseLabel(round.phase)}`
     : "";
   const seated = !!st.you.seat;
   document.getElementById("btn-sit").hidden = seated || !table.free;
   document.getElementById("btn-leave").hidden = !seated;
   document.getElementById("btn-bots").hidden = !seated || !table.free;
+  setConn(S.wsReady);
   const felt = document.getElementById("felt");
   felt.className = `felt felt-${table.game}`;
-  // seats around the table
-  const seats = document.getElementById("seats");
-  seats.replaceChildren();
+  document.getElementById("stage").dataset.seats = table.seats.length;
+  // seats around the table: each in its own grid cell, so none can cover the felt or another
   const order = rotateSeats(table.seats, st.you.seat);
+  const slots = SLOT_PLAN[Math.min(order.length - 1, 4)] || SLOT_PLAN[4];
+  const mine = document.getElementById("my-area");
+  for (const id of ["seats-top", "seats-left", "seats-right"]) document.getElementById(id).replaceChildren();
+  const bottom = document.getElementById("seats-bottom");
+  for (const old of bottom.querySelectorAll(".seat")) old.remove();
   order.forEach((s, i) => {
-    const active = round && !round.finished && round.awaiting.includes(s.seat);
-    const box = el("div", { class: `seat pos-${i} of-${order.length} ${s.occupied ? "" : "free"} ${active ? "active" : ""} ${s.seat === st.you.seat ? "me" : ""}`, "data-seat": s.seat },
-      el("div", { class: "avatar", text: s.occupied ? (s.bot ? "AI" : (s.name || "?").slice(0, 1).toUpperCase()) : "+" }),
-      el("div", { class: "seat-name", text: s.occupied ? (s.seat === st.you.seat ? `${s.name} (${t("you")})` : s.name) : t("empty") }),
-      s.occupied ? el("div", { class: "seat-stack", text: money(s.stack) }) : null,
-      el("div", { class: "seat-extra" }, renderer.seat ? renderer.seat(st, s.seat) : null));
-    seats.append(box);
+    const box = seatBox(st, s, renderer, i);
+    if (i === 0) bottom.insertBefore(box, mine);
+    else document.getElementById(`seats-${slots[i - 1]}`).append(box);
   });
   // center, my area, actions
   const center = document.getElementById("center");
   center.replaceChildren(round ? renderer.center(st) : el("div", { class: "waiting-msg", text: waitingText(st) }));
-  if (round && round.finished && st.next_round_in !== null && st.next_round_in !== undefined) center.append(el("div", { class: "muted small next-in", text: `${Math.ceil(st.next_round_in)} ${t("start_in")}` }));
-  const mine = document.getElementById("my-area");
-  mine.replaceChildren((round && renderer.mine && renderer.mine(st)) || el("span"));
+  mine.replaceChildren(...((round && renderer.mine && renderer.mine(st)) ? [renderer.mine(st)] : []));
   const actions = document.getElementById("actions");
   actions.replaceChildren();
   if (round && !round.finished && st.legal.length) actions.append(renderer.actions(st, act));
-  else if (round && !round.finished && st.you.in_round) actions.append(el("span", { class: "muted", text: `${t("waiting_for")} ${round.awaiting.map(seatName).join(", ")}` }));
   else if (!st.you.seat) actions.append(el("span", { class: "muted", text: t("spectating") }));
-  // banner with my result
+  // my result: a banner on the felt while the round lies finished, then a note in the corner
+  // that stays until the next result, so a result never vanishes before it can be read
   const banner = document.getElementById("banner");
   if (round && round.finished && st.result && st.you.seat && st.result.nets[st.you.seat] !== undefined) {
     const n = st.result.nets[st.you.seat];
     banner.hidden = false;
     banner.className = "banner " + (n > 0 ? "win" : n < 0 ? "lose" : "push");
     banner.textContent = `${n > 0 ? t("win") : n < 0 ? t("lose") : t("tie")} ${signed(n)}`;
+    S.last = { number: round.number, net: n, tableId: S.tableId, view: round.view, game: table.game, seat: st.you.seat };
   } else banner.hidden = true;
+  const last = document.getElementById("last-result");
+  const lr = S.last && S.last.tableId === S.tableId && !(round && round.finished && round.number === S.last.number) ? S.last : null;
+  last.hidden = !lr;
+  if (lr) last.replaceChildren(el("div", { class: "muted", text: `${t("last_round")} #${lr.number}` }),
+    el("b", { class: lr.net > 0 ? "pos" : lr.net < 0 ? "neg" : "", text: `${lr.net > 0 ? t("win") : lr.net < 0 ? t("lose") : t("tie")} ${signed(lr.net)}` }));
+  S.nextAt = round && round.finished && st.next_round_in !== null && st.next_round_in !== undefined ? performance.now() + st.next_round_in * 1000 : null;
+  if (!round && st.next_round_in !== null && st.next_round_in !== undefined) S.nextAt = performance.now() + st.next_round_in * 1000;
   renderTimer(st);
+  renderTurnLine(st);
   renderSide(st, renderer);
+}
+
+// Where the seats after mine (clockwise) go, by how many there are: left, top, right.
+const SLOT_PLAN = {
+  0: [], 1: ["top"], 2: ["left", "right"], 3: ["left", "top", "right"], 4: ["left", "top", "top", "right"],
+};
+
+function seatBox(st, s, renderer, pos) {
+  const round = st.round;
+  const active = !!(round && !round.finished && round.awaiting.includes(s.seat));
+  const me = s.seat === st.you.seat;
+  const cls = ["seat", `pos-${pos}`, s.occupied ? "" : "free", s.bot ? "bot" : "", active ? "active" : "", me ? "me" : ""];
+  return el("div", { class: cls.filter(Boolean).join(" "), "data-seat": s.seat },
+    el("div", { class: "avatar", text: s.occupied ? (s.bot ? "AI" : (s.name || "?").slice(0, 1).toUpperCase()) : "+" }),
+    el("div", { class: "seat-name", title: s.name || "", text: s.occupied ? (me ? `${s.name} (${t("you")})` : s.name) : t("empty") }),
+    el("div", { class: "seat-stack" }, s.occupied ? money(s.stack) : "", active ? el("span", { class: "seat-turn", text: ` · ${t("acting")}` }) : null),
+    el("div", { class: "seat-extra" }, renderer.seat ? renderer.seat(st, s.seat) : null));
+}
+
+// One line under the felt that always says whose move it is and how long is left.
+function renderTurnLine(st) {
+  const line = document.getElementById("turn-line");
+  const r = st.round;
+  line.replaceChildren();
+  if (r && !r.finished) {
+    if (st.legal.length) line.append(el("span", { class: "mine", text: `${t("your_turn")} · ${phaseLabel(r.phase)}` }));
+    else if (r.awaiting.length) line.append(el("span", { class: "muted", text: `${t("waiting_for")} ${r.awaiting.map(seatName).join(LANG === "zh" ? "、" : ", ")}` }));
+    else line.append(el("span", { class: "muted", text: phaseLabel(r.phase) }));
+    if (r.time_left !== null && r.time_left !== undefined) line.append(el("span", { class: "secs", id: "turn-secs" }));
+  } else if (S.nextAt) {
+    line.append(el("span", { class: "muted" }, `${t("next_round")}: `, el("span", { class: "secs", id: "next-secs" })));
+  } else if (r && r.finished) {
+    line.append(el("span", { class: "muted", text: t("round_over") }));
+  } else if (st.you.seat) {
+    line.append(el("span", { class: "muted", text: t("waiting_players") }));
+  }
+  tickTexts();
+}
+
+function tickTexts() {
+  const secs = document.getElementById("turn-secs");
+  if (secs && S.timer) {
+    const left = Math.max(0, (S.timer.until - performance.now()) / 1000);
+    secs.textContent = `${Math.ceil(left)} ${t("seconds")}`;
+    secs.classList.toggle("urgent", left < 5);
+  }
+  const next = document.getElementById("next-secs");
+  if (next && S.nextAt) next.textContent = `${Math.max(0, Math.ceil((S.nextAt - performance.now()) / 1000))} ${t("seconds")}`;
 }
 
 function waitingText(st) {
@@ -329,6 +396,7 @@ function tickTimer() {
     arc.style.strokeDasharray = `${(frac * 100.5).toFixed(1)} 100.5`;
     document.getElementById("timer").classList.toggle("urgent", left < 5);
   }
+  tickTexts();
   requestAnimationFrame(tickTimer);
 }
 
@@ -340,11 +408,20 @@ function renderSide(st, renderer) {
   );
   const res = document.getElementById("results");
   res.replaceChildren();
-  for (const r of (st.results || []).slice().reverse().slice(0, 8)) {
+  const names = Object.fromEntries(st.table.seats.filter((s) => s.occupied).map((s) => [s.seat, s.seat === st.you.seat ? t("you") : s.name]));
+  const list = (st.results || []).slice().reverse().slice(0, 8);
+  if (!list.length) res.append(el("p", { class: "muted small", text: t("none_yet") }));
+  for (const r of list) {
     const mine = st.you.seat ? r.nets[st.you.seat] : undefined;
-    res.append(el("div", { class: "kv" }, el("span", { text: `#${r.number}` }),
-      el("span", { class: "small muted", text: Object.entries(r.nets).map(([s, n]) => `${s} ${signed(n)}`).join(" · ") }),
-      mine !== undefined ? el("b", { class: mine > 0 ? "pos" : mine < 0 ? "neg" : "", text: signed(mine) }) : null));
+    const open = S.openResults[r.number] !== undefined ? S.openResults[r.number] : r === list[0];
+    res.append(el("details", { class: "result-row", open: open ? true : null },
+      el("summary", { class: "kv", onclick: (e) => { S.openResults[r.number] = !e.currentTarget.parentNode.open; } }, el("span", { text: `${t("round")} ${r.number}` }),
+        mine !== undefined ? el("b", { class: mine > 0 ? "pos" : mine < 0 ? "neg" : "", text: signed(mine) }) : el("span", { class: "muted small", text: t("spectating") })),
+      el("div", { class: "result-nets" }, Object.entries(r.nets).map(([s, n]) => el("div", { class: "kv small" },
+        el("span", { class: "muted", text: names[s] || s }), el("span", { class: n > 0 ? "pos" : n < 0 ? "neg" : "", text: signed(n) }))))));
+  }
+  if (S.last && S.last.tableId === S.tableId && S.last.view && renderer.summary) {
+    res.append(el("div", { class: "last-hand" }, el("div", { class: "muted small", text: `${t("last_round")} #${S.last.number}` }), renderer.summary(S.last.view, S.last.seat)));
   }
   const extra = document.getElementById("extra-panel");
   const content = renderer.side ? renderer.side(st) : null;

@@ -44,7 +44,7 @@ const pokdeng = {
     const wrap = el("div", { class: "pd-table" });
     const banker = el("div", { class: "pd-banker" }, el("div", { class: "label", text: t("dealer") }),
       v.cards ? cardRow(v.cards.B) : cardRow(null, 2, "dim"),
-      v.hands && v.hands.B ? el("div", { class: "hand-name", text: handLabel(v.hands.B) }) : null);
+      v.hands && v.hands.B ? el("div", { class: "hand-name", text: pdHandLabel(v.hands.B) }) : null);
     wrap.append(banker);
     const spots = el("div", { class: "pd-spots" });
     const me = v.me || { bets: {} };
@@ -59,7 +59,7 @@ const pokdeng = {
       },
       el("div", { class: "spot-name", text: name }),
       v.cards ? cardRow(v.cards[info.hand], 0, "small") : el("div", { class: "spot-ring" }),
-      v.hands && v.hands[info.hand] ? el("div", { class: "hand-name", text: handLabel(v.hands[info.hand]) }) : null,
+      v.hands && v.hands[info.hand] ? el("div", { class: "hand-name", text: pdHandLabel(v.hands[info.hand]) }) : null,
       el("div", { class: "spot-chips" },
         v.spot_totals && v.spot_totals[name] ? chipEl(v.spot_totals[name], "all") : null,
         me.bets && me.bets[name] ? chipEl(me.bets[name], "mine") : null),
@@ -80,7 +80,7 @@ const pokdeng = {
     return el("div", { class: "kv-row" },
       el("span", {}, `${t("stack")} `, el("b", { text: money(v.me.stack) })),
       el("span", {}, `${t("bet")} `, el("b", { text: money(v.me.taken) })),
-      el("span", { class: "muted" }, `available ${money(v.me.available)}`));
+      el("span", { class: "muted" }, `${t("available")} ${money(v.me.available)}`));
   },
   actions(st, act) {
     const bet = st.legal.find((a) => a.type === "bet");
@@ -91,9 +91,9 @@ const pokdeng = {
       if (!pokdeng.chip || !chips.includes(pokdeng.chip)) pokdeng.chip = chips[0];
       const group = el("div", { class: "chip-select" }, el("span", { class: "action-label", text: t("chip") }));
       for (const c of chips) {
-        group.append(el("button", { class: "chip big " + (c === pokdeng.chip ? "selected" : ""), "data-chip": c, onclick: () => { pokdeng.chip = c; renderTable(); }, text: money(c) }));
+        group.append(el("button", { class: "chip big " + (c === pokdeng.chip ? "selected" : ""), "data-chip": c, title: money(c), onclick: () => { pokdeng.chip = c; renderTable(); }, text: chipText(c) }));
       }
-      box.append(group, el("span", { class: "muted small", text: LANG === "zh" ? "点击位置下注" : "click a spot to bet" }));
+      box.append(group, el("span", { class: "muted small", text: t("click_spot") }));
     }
     if (st.legal.find((a) => a.type === "clear")) box.append(el("button", { class: "btn ghost action", "data-action": "clear", onclick: () => act({ type: "clear" }), text: t("clear") }));
     if (st.legal.find((a) => a.type === "done")) box.append(el("button", { class: "btn gold action", "data-action": "done", onclick: () => act({ type: "done" }), text: t("done") }));
@@ -102,18 +102,23 @@ const pokdeng = {
   side(st) {
     const v = st.round && st.round.view;
     if (!v || !v.road) return null;
-    const box = el("div", {}, el("h4", { text: `${t("road")} · ${t("shoe")} ${v.shoe ? v.shoe.round : ""}` }));
+    const box = el("div", {}, el("h4", { text: v.shoe ? `${t("road")} · ${t("shoe_round").replace("{n}", v.shoe.round)}` : t("road") }));
     const spots = Object.keys(v.spots).filter((k) => v.spots[k].kind !== "pair");
     const grid = el("table", { class: "road" });
     grid.append(el("tr", {}, spots.map((s) => el("th", { text: s }))));
     for (const row of (v.road.rows || []).slice(-12)) {
       grid.append(el("tr", {}, spots.map((s) => {
         const c = row.cells[s] || {};
-        return el("td", {}, el("span", { class: `road-dot ${c.result || c.color || ""} ${c.ring ? "ring" : ""}`, title: JSON.stringify(c) }));
+        return el("td", {}, c.result ? el("span", { class: `road-dot ${c.result} ${c.ring ? "ring" : ""} ${c.pair ? "pair" : ""}`, title: roadTitle(c) }) : null);
       })));
     }
     box.append(grid);
-    if (v.shoe) box.append(el("div", { class: "small muted", text: `${v.shoe.cards_remaining} ${t("cards_left")}` }));
+    if (!(v.road.rows || []).length) box.append(el("div", { class: "small muted", text: t("road_empty") }));
+    box.append(el("div", { class: "road-legend small muted" },
+      el("span", {}, el("i", { class: "road-dot win" }), t("road_win")), el("span", {}, el("i", { class: "road-dot lose" }), t("road_lose")),
+      el("span", {}, el("i", { class: "road-dot tie" }), t("tie")), el("span", {}, el("i", { class: "road-dot ring" }), t("road_ring")),
+      el("span", {}, el("i", { class: "road-dot pair" }), t("pair"))));
+    if (v.shoe) box.append(el("div", { class: "small muted", text: `${v.shoe.cards_remaining} ${t("cards_left")}${v.shoe.last_round ? " · " + t("last_of_shoe") : ""}` }));
     return box;
   },
   summary(v) {
@@ -128,6 +133,23 @@ function handLabel(h) {
   const name = LANG === "zh" ? h.zh || h.name : h.en || h.name;
   const pts = h.points !== undefined && !/\d/.test(name || "") ? `${h.points}${LANG === "zh" ? "点" : " pts"}` : "";
   return [name, pts].filter(Boolean).join(" · ");
+}
+
+// Pok Deng hand names come from the rank (RULES.md §1 specials 7.1–7.5), in the UI language.
+const PD_SPECIAL = {
+  "7.5": ["狮子同花", "lion suited"], "7.4": ["特殊对子", "special pair"], "7.3": ["王公", "royals"],
+  "7.2": ["十公", "ten-royal"], "7.1": ["同花0点", "suited zero"],
+};
+
+function pdHandLabel(h) {
+  if (!h) return "";
+  const sp = PD_SPECIAL[h.rank];
+  const name = sp ? sp[LANG === "zh" ? 0 : 1] : `${h.points}${LANG === "zh" ? "点" : h.points === 1 ? " point" : " points"}`;
+  return h.double ? `${name} · ${t("double")}` : name;
+}
+
+function roadTitle(c) {
+  return [t(c.result === "win" ? "road_win" : c.result === "lose" ? "road_lose" : "tie"), c.ring ? t("road_ring") : "", c.pair ? t("pair") : ""].filter(Boolean).join(" · ");
 }
 
 function placeBet(st, spot) {
@@ -168,7 +190,7 @@ const paigow = {
         s.net !== null && s.net !== undefined ? el("div", { class: s.net > 0 ? "pos" : s.net < 0 ? "neg" : "", text: signed(s.net) }) : null));
     }
     wrap.append(hands);
-    if (v.seen_tiles && v.seen_tiles.length) wrap.append(el("div", { class: "pg-seen" }, el("span", { class: "muted small", text: LANG === "zh" ? "第一局已出：" : "round 1 tiles: " }), el("div", { class: "tile-row tiny" }, v.seen_tiles.map((x) => tileEl(x, "tiny")))));
+    if (v.seen_tiles && v.seen_tiles.length) wrap.append(el("div", { class: "pg-seen" }, el("span", { class: "muted small", text: t("round1_tiles") }), el("div", { class: "tile-row tiny" }, v.seen_tiles.map((x) => tileEl(x, "tiny")))));
     return wrap;
   },
   actions(st, act) {
@@ -182,7 +204,7 @@ const paigow = {
   },
   summary(v, seat) {
     const out = el("div", { class: "row wrap" });
-    for (const s of v.seats || []) out.append(el("span", { class: "small" }, `${s.id}${s.banker ? "(庄)" : ""}: `, el("span", { class: "tile-row tiny" }, (s.tiles || []).map((x) => tileEl(x, "tiny"))), ` ${signed(s.net)}`));
+    for (const s of v.seats || []) out.append(el("span", { class: "small" }, `${seatName(s.id)}${s.banker ? ` (${t("banker")})` : ""}: `, el("span", { class: "tile-row tiny" }, (s.tiles || []).map((x) => tileEl(x, "tiny"))), ` ${signed(s.net)}`));
     return out;
   },
 };
@@ -207,7 +229,7 @@ const niuniu = {
     const wrap = el("div", { class: "nn-table" });
     wrap.append(el("div", { class: "pg-meta" }, badge(phaseLabel(v.phase)),
       v.banker ? badge(`${t("banker")}: ${seatName(v.banker)} ×${v.banker_multiple}`, "banker") : null,
-      el("span", { class: "muted small", text: `base ${money(v.base)} · ${Number(v.commission) * 100}%` })));
+      el("span", { class: "muted small", text: `${t("base")} ${money(v.base)} · ${t("commission")} ${+(Number(v.commission) * 100).toFixed(2)}%` })));
     const hands = el("div", { class: "pg-hands" });
     for (const s of v.seats) {
       if (s.id === v.you && v.phase !== "finished") continue;
@@ -234,13 +256,13 @@ const niuniu = {
     if (v.me.hint && swapping) {
       const best = v.me.hint.best || {};
       const disc = best.discard || [];
-      const hint = el("div", { class: "hint" }, el("b", { text: `💡 ${t("hint")}: ` }),
+      const hint = el("div", { class: "hint" }, el("span", { class: "hint-icon", "aria-hidden": "true" }), el("b", { text: `${t("hint")}: ` }),
         disc.length ? el("span", {}, `${t("swap")} `, disc.map((c) => cardEl(c, "tiny"))) : el("span", { text: t("keep_all") }),
         best.expected_multiplier !== undefined ? el("span", { class: "muted", text: ` · ${t("expected")} ${Number(best.expected_multiplier).toFixed(3)}` }) : null,
-        el("button", { class: "btn small ghost", onclick: () => { niuniu.marked = new Set(disc); renderTable(); }, text: LANG === "zh" ? "采用" : "use" }));
+        el("button", { class: "btn small ghost", onclick: () => { niuniu.marked = new Set(disc); renderTable(); }, text: t("use_hint") }));
       box.append(hint);
     }
-    if (v.me.received && v.me.received.length) box.append(el("div", { class: "small muted" }, LANG === "zh" ? "换到：" : "received: ", v.me.received.map((c) => cardEl(c, "tiny"))));
+    if (v.me.received && v.me.received.length) box.append(el("div", { class: "small muted" }, `${t("received")}: `, v.me.received.map((c) => cardEl(c, "tiny"))));
     return box;
   },
   actions(st, act) {
@@ -256,7 +278,7 @@ const niuniu = {
   },
   summary(v) {
     const out = el("div", { class: "row wrap" });
-    for (const s of v.seats || []) out.append(el("span", { class: "small" }, `${s.id}${s.is_banker ? "(庄)" : ""}: `, cardRow(s.cards || [], 0, "tiny"), ` ${s.settlement ? signed(s.settlement.net) : ""}`));
+    for (const s of v.seats || []) out.append(el("span", { class: "small" }, `${seatName(s.id)}${s.is_banker ? ` (${t("banker")})` : ""}: `, cardRow(s.cards || [], 0, "tiny"), ` ${s.settlement ? signed(s.settlement.net) : ""}`));
     return out;
   },
 };
@@ -277,7 +299,7 @@ const tiengow = {
     const wrap = el("div", { class: "tg-table" });
     wrap.append(el("div", { class: "pg-meta" },
       badge(`${t("banker")}: ${seatName(v.banker)} · ${t("streak")} ${v.banker_streak} · ×${v.multiplier}`, "banker"),
-      v.trick ? badge(`${t("trick")} ${v.trick.number}${v.last_trick ? " · 结" : ""}`) : null,
+      v.trick ? badge(`${t("trick")} ${v.trick.number}${v.last_trick ? " · " + t("last_trick") : ""}`) : null,
       v.turn ? badge(`${t("waiting_for")} ${seatName(v.turn)}`, "live") : null));
     const trick = el("div", { class: "tg-trick" });
     const entries = (v.trick && v.trick.entries) || [];
@@ -301,13 +323,13 @@ const tiengow = {
   },
   breakdown(v) {
     const r = v.result;
-    const box = el("div", { class: "tg-result" }, el("h4", { text: `${t("breakdown")} — ${seatName(r.winner)} 结` }));
+    const box = el("div", { class: "tg-result" }, el("h4", { text: `${t("breakdown")} — ${t("last_trick_by")} ${seatName(r.winner)}` }));
     const tbl = el("table", { class: "breakdown" });
     tbl.append(el("tr", {}, el("th", { text: "" }), el("th", { text: t("dong") }), el("th", { text: t("net") })));
     for (const s of v.seats) tbl.append(el("tr", {}, el("td", { text: seatName(s) }), el("td", { text: (r.dong || v.dong)[s] }), el("td", { class: r.net[s] > 0 ? "pos" : r.net[s] < 0 ? "neg" : "", text: signed(r.net[s]) })));
     box.append(tbl);
     if (Array.isArray(r.breakdown) && r.breakdown.length) {
-      const REASON = { zh: { empty: "空栋", short: "差栋", ru: "入栋", zun: "尊钱" } };
+      const REASON = { zh: { empty: "空栋", short: "差栋", ru: "入栋", zun: "尊钱" }, en: { empty: "no dong", short: "under 4 dong", ru: "over 4 dong", zun: "zun money" } };
       const list = el("ul", { class: "breakdown-list small" });
       for (const b of r.breakdown) {
         const why = (REASON[LANG] && REASON[LANG][b.reason]) || b.reason || "";
@@ -349,7 +371,7 @@ const tiengow = {
   },
   summary(v) {
     if (!v.result) return el("span");
-    return el("div", { class: "small" }, `结 ${v.result.winner} · `, v.seats.map((s) => `${s} ${(v.result.dong || v.dong)[s]}栋 ${signed(v.result.net[s])}`).join(" · "));
+    return el("div", { class: "small" }, `${t("last_trick_by")} ${seatName(v.result.winner)} · `, v.seats.map((s) => `${seatName(s)} ${(v.result.dong || v.dong)[s]} ${t("dong")} ${signed(v.result.net[s])}`).join(" · "));
   },
 };
 
@@ -360,7 +382,7 @@ const holdem = {
     const v = st.round && st.round.view;
     const b = v && (v.boxes || []).find((x) => x.box === seat);
     if (!b || !b.bets || !b.bets.ante) return null;
-    return el("div", { class: "seat-info" }, badge(`${t("bet")} ${money(b.bets.ante)}`), b.status ? badge(b.status) : null,
+    return el("div", { class: "seat-info" }, badge(`${t("ante")} ${money(b.bets.ante)}`), b.status ? badge(t("status_" + b.status)) : null,
       b.nets ? el("b", { class: sumObj(b.nets) > 0 ? "pos" : sumObj(b.nets) < 0 ? "neg" : "", text: signed(sumObj(b.nets)) }) : null);
   },
   center(st) {
@@ -369,7 +391,7 @@ const holdem = {
     const dealer = v.dealer || {};
     wrap.append(el("div", { class: "pd-banker" }, el("div", { class: "label", text: t("dealer") }),
       cardRow(dealer.cards, dealer.cards ? 0 : (v.phase === "betting" ? 0 : 2), "small"),
-      dealer.hand ? el("div", { class: "hand-name", text: dealer.hand.name || dealer.hand.category }) : null));
+      dealer.hand ? el("div", { class: "hand-name", text: pokerCat(dealer.hand.category) }) : null));
     const board = v.board || [];
     wrap.append(el("div", { class: "he-board" }, board.map((c) => cardEl(c)), Array.from({ length: 5 - board.length }, () => el("div", { class: "card slot" }))));
     const boxes = el("div", { class: "pd-spots" });
@@ -379,9 +401,9 @@ const holdem = {
       boxes.append(el("div", { class: `pd-spot ${b.outcome ? "res-" + b.outcome : ""} ${b.player === v.me?.id ? "mine" : ""}`, "data-box": b.box },
         el("div", { class: "spot-name", text: `${b.box}${b.player ? " · " + seatName(b.player) : ""}` }),
         b.bets && b.bets.ante ? cardRow(b.cards, b.cards ? 0 : (v.phase === "betting" ? 0 : 2), "small") : el("div", { class: "spot-ring" }),
-        b.hand ? el("div", { class: "hand-name", text: b.hand.name || b.hand.category }) : b.pool_hand ? el("div", { class: "hand-name", text: b.pool_hand.category }) : null,
-        el("div", { class: "spot-chips" }, Object.entries(b.bets || {}).filter(([, a]) => a).map(([k, a]) => el("span", { class: "bet-tag small", title: k }, chipEl(a, k === "pool" ? "all" : "mine")))),
-        b.outcome ? badge(t(b.outcome) === b.outcome ? b.outcome : t(b.outcome), b.outcome) : b.status ? badge(b.status) : null,
+        b.hand ? el("div", { class: "hand-name", text: pokerCat(b.hand.category) }) : b.pool_hand ? el("div", { class: "hand-name", text: pokerCat(b.pool_hand.category) }) : null,
+        el("div", { class: "he-bets" }, HE_BETS.filter((k) => b.bets && b.bets[k]).map((k) => el("span", { class: `he-bet he-${k}`, title: t("bet_" + k) }, el("i", { text: t("bet_" + k) }), el("b", { text: money(b.bets[k]) })))),
+        b.outcome ? badge(t(b.outcome), b.outcome) : b.status ? badge(t("status_" + b.status)) : null,
         net !== null ? el("b", { class: net > 0 ? "pos" : net < 0 ? "neg" : "", text: signed(net) }) : null));
     }
     wrap.append(boxes);
@@ -394,7 +416,7 @@ const holdem = {
     return el("div", { class: "kv-row" },
       el("span", {}, `${t("stack")} `, el("b", { text: money(v.me.stack) })),
       el("span", {}, `${t("bet")} `, el("b", { text: money(v.me.committed) })),
-      el("span", { class: "muted" }, `available ${money(v.me.available)}`));
+      el("span", { class: "muted" }, `${t("available")} ${money(v.me.available)}`));
   },
   actions(st, act) {
     const box = el("div", { class: "action-bar" });
@@ -403,13 +425,13 @@ const holdem = {
       const min = bet.ante.min;
       const chips = CHIP_STEPS.map((k) => k * min).filter((c) => c <= bet.ante.max && c * 6 + (bet.pool || 0) <= bet.available);
       if (!holdem.ante || !chips.includes(holdem.ante)) holdem.ante = chips[0] || min;
-      const group = el("div", { class: "chip-select" }, el("span", { class: "action-label", text: "Ante" }));
-      for (const c of chips) group.append(el("button", { class: "chip big " + (c === holdem.ante ? "selected" : ""), "data-chip": c, onclick: () => { holdem.ante = c; renderTable(); }, text: money(c) }));
+      const group = el("div", { class: "chip-select" }, el("span", { class: "action-label", text: t("ante") }));
+      for (const c of chips) group.append(el("button", { class: "chip big " + (c === holdem.ante ? "selected" : ""), "data-chip": c, title: money(c), onclick: () => { holdem.ante = c; renderTable(); }, text: chipText(c) }));
       const bonus = el("input", { type: "checkbox", id: "he-bonus", checked: holdem.bonus ? true : null, onchange: (e) => { holdem.bonus = e.target.checked; } });
       const pool = bet.pool ? el("input", { type: "checkbox", id: "he-pool", checked: holdem.pool ? true : null, onchange: (e) => { holdem.pool = e.target.checked; } }) : null;
       box.append(group,
-        el("label", { class: "small" }, bonus, " Bonus"),
-        pool ? el("label", { class: "small" }, pool, ` ${t("pool")} ${money(bet.pool)}`) : null,
+        el("label", { class: "small check" }, bonus, ` ${t("bonus_bet")}`),
+        pool ? el("label", { class: "small check" }, pool, ` ${t("pool_bet")} ${money(bet.pool)}`) : null,
         el("button", { class: "btn gold action", "data-action": "bet", onclick: () => act({ type: "bet", box: st.you.seat, ante: holdem.ante, bonus: holdem.bonus ? holdem.ante : 0, pool: !!(bet.pool && holdem.pool), done: true }), text: t("bet") }));
     }
     for (const spec of st.legal) {
@@ -426,15 +448,19 @@ const holdem = {
     const p = v.pool;
     const pct = p.percent || {};
     return el("div", { class: "pool" }, el("h4", { text: t("pool") }), el("div", { class: "pool-amount", "data-pool": p.balance, text: money(p.balance) }),
-      el("div", { class: "small muted" }, Object.entries(pct).map(([k, x]) => `${k} ${Math.round(Number(x) * 100)}%`).join(" · ")));
+      el("div", { class: "small muted pool-pct" }, Object.entries(pct).map(([k, x]) => el("span", {}, `${pokerCat(k)} ${+(Number(x) * 100).toFixed(1)}%`))));
   },
   summary(v) {
     const out = el("div", { class: "row wrap" });
     if (v.dealer && v.dealer.cards) out.append(el("span", { class: "small" }, `${t("dealer")}: `, cardRow(v.dealer.cards, 0, "tiny")));
-    if (v.board) out.append(el("span", { class: "small" }, "board: ", cardRow(v.board, 0, "tiny")));
+    if (v.board) out.append(el("span", { class: "small" }, `${t("board")}: `, cardRow(v.board, 0, "tiny")));
     return out;
   },
 };
+
+// Hold'em Bonus bets on a box in layout order (RULES.md §3), and poker categories by their key.
+const HE_BETS = ["ante", "bonus", "pool", "flop", "turn", "river"];
+function pokerCat(key) { return key ? t("cat_" + key) : ""; }
 
 function sumObj(o) { return Object.values(o || {}).reduce((a, b) => a + (Number(b) || 0), 0); }
 

@@ -83,8 +83,16 @@ function tileEl(tile, extra) {
   );
 }
 
+// A chip's face has room for about four characters: 2,500 is written 2.5K (the exact amount is
+// in the title and in the totals beside it).
+function chipText(n) {
+  if (n >= 1e6 && n % 1e4 === 0) return `${n / 1e6}M`;
+  if (n >= 1000 && n % 100 === 0) return `${n / 1000}K`;
+  return money(n);
+}
+
 function chipEl(amount, cls) {
-  return el("span", { class: "chip " + (cls || ""), text: money(amount) });
+  return el("span", { class: "chip " + (cls || ""), title: money(amount), text: chipText(amount) });
 }
 
 function badge(text, cls) {

@@ -41,6 +41,100 @@ def my_stack(page: Any) -> int:
     return int(text.replace(",", ""))
 
 
+DESKTOP = {"width": 1400, "height": 950}
+PHONE = {"width": 390, "height": 844}
+
+# Boxes of the seats and the felt, and whether the page is wider than the window.
+LAYOUT_JS = """() => {
+  const box = (e) => { const r = e.getBoundingClientRect();
+    return {x: r.left, y: r.top, r: r.right, b: r.bottom, seat: e.dataset.seat || e.id}; };
+  const felt = document.getElementById('felt');
+  return {seats: [...document.querySelectorAll('#stage .seat')].map(box), felt: box(felt),
+          feltOverflow: felt.scrollWidth - felt.clientWidth,
+          pageOverflow: document.documentElement.scrollWidth - window.innerWidth,
+          width: window.innerWidth};
+}"""
+
+# Visible text on the table screen that still holds an English word (3+ letters) once player
+# names, the table's name, the game's English title (shown on purpose beside the Chinese one),
+# hex commitments and the SHA-256 / `qipai verify` names are taken out; and every i18n key that
+# was asked for in a language lacking it.
+TEXT_JS = """() => {
+  const st = S.state, keep = ['SHA-256', 'qipai verify', st.table.name, st.table.title.en, S.player];
+  for (const s of st.table.seats) if (s.name) keep.push(s.name);
+  keep.sort((a, b) => b.length - a.length);
+  const bad = [];
+  const walk = document.createTreeWalker(document.getElementById('view-table'), NodeFilter.SHOW_TEXT);
+  while (walk.nextNode()) {
+    const n = walk.currentNode, p = n.parentElement;
+    if (!p || !p.getClientRects().length) continue;
+    let text = n.textContent;
+    for (const k of keep) if (k) text = text.split(k).join(' ');
+    text = text.replace(/[0-9a-f]{12,}/g, ' ');
+    if (/[A-Za-z]{3,}/.test(text)) bad.push(n.textContent.trim());
+  }
+  return {bad, missing: [...MISSING_I18N]};
+}"""
+
+
+def overlaps(a: dict[str, Any], b: dict[str, Any]) -> bool:
+    return (
+        a["x"] < b["r"] - 0.5
+        and b["x"] < a["r"] - 0.5
+        and a["y"] < b["b"] - 0.5
+        and b["y"] < a["b"] - 0.5
+    )
+
+
+def check_layout(page: Any, where: str) -> None:
+    """No seat box covers another seat or the felt (its rail included), the felt's content fits
+    its width, and the page never scrolls sideways."""
+    lay = page.evaluate(LAYOUT_JS)
+    seats = lay["seats"]
+    assert seats, where
+    for i, a in enumerate(seats):
+        assert not overlaps(a, lay["felt"]), (
+            f"{where}: seat {a['seat']} covers the felt {a} {lay['felt']}"
+        )
+        assert a["x"] >= 0 and a["r"] <= lay["width"], f"{where}: seat {a['seat']} off screen {a}"
+        for b in seats[i + 1 :]:
+            assert not overlaps(a, b), f"{where}: seats {a['seat']} and {b['seat']} overlap"
+    assert lay["feltOverflow"] <= 1, f"{where}: the felt's content is wider than the felt"
+    assert lay["pageOverflow"] <= 1, f"{where}: the page scrolls sideways"
+
+
+def check_text(page: Any, where: str) -> None:
+    """In Chinese no English word is left on the table screen, and no i18n key is missing."""
+    found = page.evaluate(TEXT_JS)
+    assert not found["missing"], f"{where}: i18n keys missing: {found['missing']}"
+    if page.evaluate("LANG") == "zh":
+        assert not found["bad"], f"{where}: English text in the Chinese UI: {found['bad']}"
+
+
+def set_lang(page: Any, lang: str) -> None:
+    if page.evaluate("LANG") != lang:
+        page.click("#btn-lang")
+        page.wait_for_function(f"LANG === '{lang}'")
+    page.wait_for_selector("#balances .kv.me")
+    page.wait_for_timeout(300)
+
+
+def review(page: Any, game: str, moment: str) -> None:
+    """The table in both languages at a desktop and a phone size: layout and text checks, and a
+    screenshot of each under test-output/ for a person to look at."""
+    for size in (DESKTOP, PHONE):
+        page.set_viewport_size(size)
+        for lang in ("zh", "en"):
+            set_lang(page, lang)
+            where = f"{game} {moment} {lang} {size['width']}x{size['height']}"
+            check_layout(page, where)
+            check_text(page, where)
+            page.evaluate("window.scrollTo(0, 0)")
+            page.screenshot(path=str(OUT / f"table-{game}-{moment}-{lang}-{size['width']}.png"))
+    page.set_viewport_size(DESKTOP)
+    set_lang(page, "zh")
+
+
 def quick_start(page: Any, game: str) -> None:
     page.click(f".quick[data-game='{game}']")
     page.wait_for_selector("#view-table:not([hidden])")
@@ -92,6 +186,7 @@ def test_play_a_full_round_by_clicking(page: Any, server: Server, game: str) -> 
     results: list[str] = []
     deadline = time.time() + 150
     clicked_in_round = False
+    reviewed = False
     while time.time() < deadline:
         page.wait_for_timeout(250)
         in_round = bool(
@@ -101,6 +196,10 @@ def test_play_a_full_round_by_clicking(page: Any, server: Server, game: str) -> 
         )
         if in_round:
             if page.locator("#actions button.action, .chip.big").count():
+                if not reviewed:
+                    review(page, game, "turn")
+                    reviewed = True
+                    continue  # the round may have moved on while we looked
                 if not clicked_in_round:
                     before = my_stack(page)  # the stack as this round began (holds included)
                 play_step(page, game)
@@ -128,6 +227,7 @@ def test_play_a_full_round_by_clicking(page: Any, server: Server, game: str) -> 
             break
         clicked_in_round = False
     assert results, f"no finished round seen for {game}"
+    review(page, game, "after")
     assert page.locator("#fairness .commit").count() == 1
     # Tien Gow: the fairness panel says the seed is never shown to players (discards stay
     # hidden forever, RULES.md §5), and no seed appears on the page; other games say nothing
