@@ -17,7 +17,7 @@ or "common" (the river bet stays open after a turn check).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
@@ -161,3 +161,23 @@ def advise(
     if len(board) == 4:
         return river_decision(hole, board, turn_bet).action
     raise InvalidInput(f"a decision is made with 0, 3 or 4 board cards, not {len(board)}")
+
+
+def optimal_strategy(
+    rule: Rule = "source",
+) -> Callable[[str, Sequence[Card], Sequence[Card]], bool]:
+    """The optimal strategy as a bot's strategy function (`qipai.bots.holdem_bonus.Strategy`:
+    `fn(phase, hole, board) -> bool`, True = make that phase's bet), e.g.
+    `SensibleBot(strategy=optimal_strategy("source"))` at a table playing the source rule."""
+    _check_rule(rule)
+
+    def play(phase: str, hole: Sequence[Card], board: Sequence[Card]) -> bool:
+        if phase == "flop":
+            return flop_decision(hole, rule)
+        if phase == "turn":
+            return turn_decision(hole, board, rule).bet
+        if phase == "river":
+            return river_decision(hole, board).bet
+        raise InvalidInput(f"unknown phase {phase!r}: expected flop, turn or river")
+
+    return play

@@ -89,6 +89,24 @@ def test_turn_decisions_obvious_cases() -> None:
     assert com.ev_check >= src.ev_check and com.ev_bet == src.ev_bet
 
 
+def test_optimal_strategy_plays_a_bot() -> None:
+    """`optimal_strategy` has the bots' `Strategy` signature and answers as the lookups do; a
+    `SensibleBot` playing it finishes a round."""
+    from qipai.bots.holdem_bonus import SensibleBot, Strategy
+    from tests.holdem_bonus.test_bots import play_round
+
+    fn: Strategy = strategy.optimal_strategy("common")
+    assert fn("flop", parse_cards("7c 2d"), []) is False
+    assert fn("flop", parse_cards("8c 2d"), []) is True
+    hole, flop, board = parse_cards("9s 8d"), parse_cards("Tc 7h 2d"), parse_cards("Tc 7h 2d 2s")
+    assert fn("turn", hole, flop) is strategy.turn_decision(hole, flop, "common").bet
+    assert fn("river", hole, board) is strategy.river_decision(hole, board).bet
+    with pytest.raises(InvalidInput):
+        fn("showdown", hole, board)
+    r = play_round({"1": SensibleBot(strategy=strategy.optimal_strategy())}, seed=5)
+    assert "1" in r.result().details["boxes"]
+
+
 # ---------------------------------------------------------------------------------------------
 # The on-demand lookup against the full enumeration's kernel, and the fold table (slow).
 

@@ -60,7 +60,7 @@ class HoldemBonusConfig:
     bonus_table: BonusTable = "source"
     pool_stake: int = 100
     pool_contribution: str = "0.5"
-    # The pool bet breaks even for the player at about 756 stakes (docs/rtp-holdem.md); a floor
+    # The pool bet breaks even for the player at about 756 stakes (docs/rtp.md §4); a floor
     # of 250 stakes keeps the house edge positive at the floor while the pool grows from it.
     pool_seed: int = 25_000
     pool_percent: Mapping[str, str] = field(default_factory=_default_pool_percent)
