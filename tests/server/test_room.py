@@ -73,3 +73,32 @@ def test_recover_rebuilds_tables_and_resumes_open_rounds() -> None:
     restored = again.tables[table.id]
     assert restored.seat_of("alice") == "A" and restored.round is not None
     assert restored.round.view(None)["bets"] == {"A": 3}
+
+
+def test_scheduler_ticks_the_longest_overdue_table_first_and_stops_at_its_budget() -> None:
+    """Tables are ticked oldest-due first; a pass ends once its budget is spent (zero here:
+    one table per pass), so the network is let in between tables however many are due."""
+    room = make_room()
+    ledger = room.ledger
+    assert isinstance(ledger, MemoryLedger)
+    clock = room.clock
+    assert isinstance(clock, ManualClock)
+    tables = []
+    for p in ("alice", "bob", "carol"):
+        ledger.deposit(p, 1000, f"d-{p}")
+        table = room.create_table("toy")
+        table.sit(p, p, 100)
+        table.fill_with_bots()
+        tables.append(table)
+        clock.advance(1.0)  # alice's table has waited longest, carol's least
+    ticked: list[str] = []
+    for table in tables:
+        real = table.tick
+        table.tick = lambda real=real, tid=table.id: (ticked.append(tid), real())[1]  # type: ignore[method-assign]
+    assert room.run_due(budget_s=0.0) == 1 and ticked == [tables[0].id]
+    assert room.run_due(budget_s=0.0) == 1 and ticked[-1] == tables[1].id
+    assert room.run_due() == 1 and ticked[-1] == tables[2].id
+    assert room.run_due() == 0  # nothing is due until the clock moves
+    assert all(t.round is not None for t in tables)  # every table started its round
+    room.wake(tables[1].id)  # something happened there: it is due at once
+    assert room.run_due() == 1 and ticked[-1] == tables[1].id
