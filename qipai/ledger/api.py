@@ -529,6 +529,15 @@ class Ledger:
         shows a player only the events addressed to them or to everyone)."""
         return self._write(lambda c: journal.append(c, round_id, items, client_id))
 
+    def append_groups(
+        self,
+        round_id: str,
+        groups: Sequence[tuple[Sequence[RecordedAction | Event | Mapping[str, Any]], str | None]],
+    ) -> int:
+        """Several `append`s — each (items, client_id) — in one transaction, in order (the
+        simultaneous moves of a table's bots: all journaled, or none)."""
+        return self._write(lambda c: journal.append_groups(c, round_id, groups))
+
     def settle_round(
         self,
         round_id: str,

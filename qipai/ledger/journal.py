@@ -66,6 +66,7 @@ _SETTLED = (
 _STARTS = select(
     round_players.c.seat, round_players.c.account, round_players.c.start_balance
 ).where(round_players.c.round_id == bindparam("r_round"))
+_INSERT_LOG = round_log.insert()
 _MAX_SEQ = select(func.coalesce(func.max(round_log.c.seq), 0)).where(
     round_log.c.round_id == bindparam("r_round")
 )
@@ -171,44 +172,56 @@ def append(
 
     `client_id` (the client's id for the action, if any) is stored with the first action so that a
     client's retry can be recognized after a restart."""
+    return append_groups(conn, round_id, [(items, client_id)])
+
+
+def append_groups(
+    conn: Connection,
+    round_id: str,
+    groups: Sequence[tuple[Sequence[RecordedAction | Event | Mapping[str, Any]], str | None]],
+) -> int:
+    """Append several (items, client_id) groups in order, in one statement: what `append` does
+    for each group (a table journals the simultaneous moves of its bots in one transaction)."""
     row = _round_row(conn, round_id, lock=True)
     if row["status"] != "open":
         raise RoundStateError(f"round {round_id!r} is {row['status']}; its log is closed")
     seq = int(conn.execute(_MAX_SEQ, {"r_round": round_id}).scalar_one())
     now = utcnow()
     values = []
-    for item in items:
-        seq += 1
-        if isinstance(item, RecordedAction):
-            values.append(
-                {
-                    "round_id": round_id,
-                    "seq": seq,
-                    "kind": "action",
-                    "seat": item.seat,
-                    "payload": dict(item.action),
-                    "visible_to": None,
-                    "client_id": client_id,
-                    "created_at": now,
-                }
-            )
-            client_id = None
-        else:
-            payload, to = _event_row(item)
-            values.append(
-                {
-                    "round_id": round_id,
-                    "seq": seq,
-                    "kind": "event",
-                    "seat": None,
-                    "payload": payload,
-                    "visible_to": to,
-                    "client_id": None,
-                    "created_at": now,
-                }
-            )
+    for items, first_client_id in groups:
+        client_id = first_client_id
+        for item in items:
+            seq += 1
+            if isinstance(item, RecordedAction):
+                values.append(
+                    {
+                        "round_id": round_id,
+                        "seq": seq,
+                        "kind": "action",
+                        "seat": item.seat,
+                        "payload": dict(item.action),
+                        "visible_to": None,
+                        "client_id": client_id,
+                        "created_at": now,
+                    }
+                )
+                client_id = None
+            else:
+                payload, to = _event_row(item)
+                values.append(
+                    {
+                        "round_id": round_id,
+                        "seq": seq,
+                        "kind": "event",
+                        "seat": None,
+                        "payload": payload,
+                        "visible_to": to,
+                        "client_id": None,
+                        "created_at": now,
+                    }
+                )
     if values:
-        conn.execute(round_log.insert(), values)
+        conn.execute(_INSERT_LOG, values)
     return seq
 
 

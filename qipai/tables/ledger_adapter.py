@@ -62,12 +62,10 @@ class LedgerAdapter:
             holds={seat_of[p]: amount for p, amount in holds.items() if amount > 0},
         )
 
-    def append(self, round_id: str, entry: JournalEntry) -> None:
-        self.ledger.append(
+    def append(self, round_id: str, *entries: JournalEntry) -> None:
+        self.ledger.append_groups(
             round_id,
-            RecordedAction(entry.seat, entry.action),
-            *entry.events,
-            client_id=entry.client_id,
+            [([RecordedAction(e.seat, e.action), *e.events], e.client_id) for e in entries],
         )
 
     def settle_round(

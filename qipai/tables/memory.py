@@ -88,12 +88,15 @@ class MemoryLedger:
                 "result": None,
             }
 
-    def append(self, round_id: str, entry: JournalEntry) -> None:
+    def append(self, round_id: str, *entries: JournalEntry) -> None:
         with self.lock:
-            entries = self.rounds[round_id]["entries"]
-            if entries and entries[-1].seq >= entry.seq:
-                raise ValueError("journal sequence must increase")
-            entries.append(entry)
+            journal = self.rounds[round_id]["entries"]
+            last = journal[-1].seq if journal else 0
+            for entry in entries:  # all or none, like one database transaction
+                if entry.seq <= last:
+                    raise ValueError("journal sequence must increase")
+                last = entry.seq
+            journal.extend(entries)
 
     def _release(self, round_id: str, nets: Mapping[str, int]) -> None:
         record: RoundRecord = self.rounds[round_id]["record"]

@@ -142,8 +142,9 @@ class LedgerPort(Protocol):
     def open_round(self, record: RoundRecord, holds: Mapping[str, int]) -> None:
         """Journal the round header and hold each player's stake (player id -> amount)."""
 
-    def append(self, round_id: str, entry: JournalEntry) -> None:
-        """Journal one action durably (before anyone hears of it)."""
+    def append(self, round_id: str, *entries: JournalEntry) -> None:
+        """Journal actions durably (before anyone hears of them), several in one transaction:
+        all of them or none."""
 
     def settle_round(
         self, round_id: str, result: RoundResult, *, pool_id: str, reveal_seed: bool

@@ -347,11 +347,14 @@ class Table:
         now = self.clock.now()
         if self._expire_if_due():
             return True
-        for seat, due in sorted(self.bot_due.items(), key=lambda kv: kv[1]):
-            if due <= now:
+        due_bots = [
+            s for s, due in sorted(self.bot_due.items(), key=lambda kv: kv[1]) if due <= now
+        ]
+        if due_bots:
+            for seat in due_bots:
                 del self.bot_due[seat]
-                self._bot_act(seat)
-                return True
+            self._bots_act(due_bots)
+            return True
         if self.round is None and self.next_start_at is not None and self.next_start_at <= now:
             return self._try_start()
         return False
@@ -465,40 +468,68 @@ class Table:
             self._after_change(events)
             return {"type": "ack", "client_id": client_id, "duplicate": False}
 
-    def _bot_act(self, seat: str) -> None:
+    def _bots_act(self, seats: list[str]) -> None:
+        """The bots whose thinking time is over move, in order; their moves are journaled in
+        one transaction and heard in one state message (all bots of a betting phase are due at
+        the same moment: one journal write and one broadcast instead of one per bot)."""
+        entries: list[JournalEntry] = []
+        events: list[Event] = []
+        for seat in seats:
+            if self.round is None or self.round.finished:
+                break
+            moved = self._bot_move(seat)
+            if moved is None:
+                continue
+            action, produced = moved
+            entries.append(self._entry(seat, action, None, produced))
+            events += produced
+            if not self.round.finished:
+                self._update_timers()  # as if each move were heard at once (countdowns, bots)
+        if entries:
+            self._journal_entries(entries)
+            self._after_change(events)
+
+    def _bot_move(self, seat: str) -> tuple[JSON, list[Event]] | None:
+        """One bot's move on the round (not yet journaled), or None if it has none to make."""
         if self.round is None or seat not in self.round.awaiting():
-            return
+            return None
         state = self.seats.get(seat)
         if state is None or state.bot is None:
-            return
+            return None
         bot = self._bots.get(seat)
         if bot is None:
             bot = self._bots[seat] = self.game.make_bot(state.bot)
         legal = self.round.legal_actions(seat)
         if not legal:
-            return
+            return None
         try:
             action = bot.choose(self.round.view(seat), legal, self.bot_rng)
             events = self.round.act(seat, action)
         except GameError:
-            return  # the countdown's default will act for it
-        self._journal(seat, action, None, events)
-        self._after_change(events)
+            return None  # the countdown's default will act for it
+        return action, events
 
-    def _journal(
+    def _entry(
         self, seat: str | None, action: JSON, client_id: str | None, events: list[Event]
-    ) -> None:
-        """Journal durably BEFORE anything is broadcast (the caller broadcasts afterwards)."""
-        assert self.record is not None
+    ) -> JournalEntry:
         self.journal_count += 1
-        entry = JournalEntry(
+        return JournalEntry(
             seq=self.journal_count,
             seat=seat,
             action=action,
             client_id=client_id,
             events=tuple(events),
         )
-        self.ledger.append(self.record.round_id, entry)
+
+    def _journal(
+        self, seat: str | None, action: JSON, client_id: str | None, events: list[Event]
+    ) -> None:
+        """Journal durably BEFORE anything is broadcast (the caller broadcasts afterwards)."""
+        self._journal_entries([self._entry(seat, action, client_id, events)])
+
+    def _journal_entries(self, entries: list[JournalEntry]) -> None:
+        assert self.record is not None
+        self.ledger.append(self.record.round_id, *entries)
 
     def _after_change(self, events: list[Event], force_timer: bool = False) -> None:
         round_ = self.round
@@ -508,6 +539,14 @@ class Table:
             self.bot_due.clear()
             self._finish(events)
             return
+        self._update_timers(force_timer)
+        self._broadcast_state(events)
+
+    def _update_timers(self, force_timer: bool = False) -> None:
+        """After a change to the running round: restart the countdown when the phase changed
+        or someone new must act, and give every bot that must act now its thinking time."""
+        round_ = self.round
+        assert round_ is not None
         awaiting = tuple(round_.awaiting())
         new_waits = not set(awaiting) <= set(self._awaiting)
         if force_timer or round_.phase != self._phase or new_waits or self.deadline_at is None:
@@ -523,7 +562,6 @@ class Table:
             state = self.seats.get(seat)
             if state and state.bot and seat not in self.bot_due:
                 self.bot_due[seat] = self.clock.now() + self.timing.bot_delay
-        self._broadcast_state(events)
 
     def _finish(self, events: list[Event]) -> None:
         round_, record = self.round, self.record

@@ -165,6 +165,46 @@ def test_bots_fill_seats_and_play_a_whole_round() -> None:
     assert sum(table.last_result["nets"].values()) == 0
 
 
+def test_bots_due_together_are_journaled_in_one_write_and_heard_in_one_message() -> None:
+    """Both bots of the betting phase are due at the same moment: their bets are journaled in
+    one ledger write (all or nothing) BEFORE the one state message that tells of both."""
+    table, ledger, clock, inbox = make_table()
+    ledger.deposit("alice", 1000, "d")
+    table.sit("alice", "Alice", 100)
+    table.connect("alice")
+    table.fill_with_bots()
+    table.tick()
+    assert table.round is not None and table.record is not None
+    rid = table.record.round_id
+    writes: list[tuple[JournalEntry, ...]] = []
+    real_append = ledger.append
+
+    def spy_append(round_id: str, *entries: JournalEntry) -> None:
+        writes.append(entries)
+        real_append(round_id, *entries)
+
+    heard: list[int] = []
+    real_send = table.send
+
+    def spy_send(player: str, message: dict[str, Any]) -> None:
+        heard.append(len(ledger.rounds[rid]["entries"]))
+        real_send(player, message)
+
+    ledger.append = spy_append  # type: ignore[method-assign]
+    table.send = spy_send
+    before = len(inbox.to("alice"))
+    clock.advance(1.0)  # bot_delay: both bots think for exactly this long
+    table.tick()
+    assert [sorted(e.seat or "" for e in w) for w in writes] == [["B", "C"]]
+    assert [e.seq for e in writes[0]] == [1, 2]
+    assert heard == [2]  # one message, after both bets were journaled
+    state = inbox.to("alice")[before:]
+    assert len(state) == 1
+    assert sorted(e["seat"] for e in state[0]["events"] if e["type"] == "bet") == ["B", "C"]
+    assert table.round.awaiting() == ["A"]  # the countdown and the person are unaffected
+    assert table.deadline_at is not None
+
+
 def test_bot_tables_without_humans_do_not_run() -> None:
     table, _ledger, clock, _ = make_table()
     table.fill_with_bots()
