@@ -128,11 +128,10 @@ const pokdeng = {
   },
 };
 
+// Pai Gow hand classes name themselves fully ("天高九", "三点", "pair of Heavens"), in either language.
 function handLabel(h) {
   if (!h) return "";
-  const name = LANG === "zh" ? h.zh || h.name : h.en || h.name;
-  const pts = h.points !== undefined && !/\d/.test(name || "") ? `${h.points}${LANG === "zh" ? "点" : " pts"}` : "";
-  return [name, pts].filter(Boolean).join(" · ");
+  return (LANG === "zh" ? h.zh || h.name : h.en || h.name) || "";
 }
 
 // Pok Deng hand names come from the rank (RULES.md §1 specials 7.1–7.5), in the UI language.
@@ -232,7 +231,7 @@ const niuniu = {
       el("span", { class: "muted small", text: `${t("base")} ${money(v.base)} · ${t("commission")} ${+(Number(v.commission) * 100).toFixed(2)}%` })));
     const hands = el("div", { class: "pg-hands" });
     for (const s of v.seats) {
-      if (s.id === v.you && v.phase !== "finished") continue;
+      if (s.id === v.you) continue;  // my own hand lies in front of me (mine())
       hands.append(el("div", { class: `pg-hand ${s.is_banker ? "banker" : ""}`, "data-seat": s.id },
         el("div", { class: "label", text: seatName(s.id) }),
         s.cards ? cardRow(s.cards, 0, "small") : cardRow(null, s.card_count, "small"),
@@ -247,22 +246,27 @@ const niuniu = {
     const swapping = st.legal.find((a) => a.type === "swap");
     const marked = v.me.marked ? new Set(v.me.marked) : niuniu.marked;
     const row = el("div", { class: "card-row mine" });
+    const hinted = new Set((v.me.hint && swapping && v.me.hint.best && v.me.hint.best.discard) || []);
     for (const c of v.me.cards) {
-      const card = cardEl(c, "big " + (marked.has(c) ? "marked" : "") + (swapping ? " clickable" : ""));
+      const card = cardEl(c, "big " + (marked.has(c) ? "marked" : hinted.has(c) ? "suggested" : "") + (swapping ? " clickable" : ""));
       if (swapping) card.addEventListener("click", () => { if (niuniu.marked.has(c)) niuniu.marked.delete(c); else niuniu.marked.add(c); renderTable(); });
       row.append(card);
     }
-    const box = el("div", { class: "nn-mine" }, row);
+    const mineSeat = (v.seats || []).find((x) => x.id === v.you);
+    const hand = el("div", { class: "nn-hand" }, row,
+      mineSeat && mineSeat.hand ? el("div", { class: "hand-name", text: `${LANG === "zh" ? mineSeat.hand.zh : mineSeat.hand.en} ×${mineSeat.hand.multiplier}` }) : null,
+      v.me.received && v.me.received.length ? el("div", { class: "small muted received" }, `${t("received")}: `, el("span", { class: "tiny-cards" }, v.me.received.map((c) => cardEl(c, "tiny")))) : null);
+    const box = el("div", { class: "nn-mine" }, hand);
     if (v.me.hint && swapping) {
       const best = v.me.hint.best || {};
       const disc = best.discard || [];
-      const hint = el("div", { class: "hint" }, el("span", { class: "hint-icon", "aria-hidden": "true" }), el("b", { text: `${t("hint")}: ` }),
-        disc.length ? el("span", {}, `${t("swap")} `, disc.map((c) => cardEl(c, "tiny"))) : el("span", { text: t("keep_all") }),
-        best.expected_multiplier !== undefined ? el("span", { class: "muted", text: ` · ${t("expected")} ${Number(best.expected_multiplier).toFixed(3)}` }) : null,
-        el("button", { class: "btn small ghost", onclick: () => { niuniu.marked = new Set(disc); renderTable(); }, text: t("use_hint") }));
-      box.append(hint);
+      box.append(el("div", { class: "hint" },
+        el("div", { class: "hint-title" }, el("span", { class: "hint-icon", "aria-hidden": "true" }), el("b", { text: t("hint") })),
+        disc.length ? el("div", { class: "hint-cards" }, el("span", { text: `${t("swap")} ${disc.length}:` }), el("span", { class: "tiny-cards" }, disc.map((c) => cardEl(c, "tiny"))))
+          : el("div", { text: t("keep_all") }),
+        best.expected_multiplier !== undefined ? el("div", { class: "muted small", text: `${t("expected")} ${Number(best.expected_multiplier).toFixed(3)}` }) : null,
+        !disc.length ? null : el("button", { class: "btn small ghost", "data-hint-use": "", onclick: () => { niuniu.marked = new Set(disc); renderTable(); }, text: t("use_hint") })));
     }
-    if (v.me.received && v.me.received.length) box.append(el("div", { class: "small muted" }, `${t("received")}: `, v.me.received.map((c) => cardEl(c, "tiny"))));
     return box;
   },
   actions(st, act) {
@@ -353,7 +357,7 @@ const tiengow = {
       if (canPlay) node.addEventListener("click", () => { if (tiengow.selected.has(x.id)) tiengow.selected.delete(x.id); else tiengow.selected.add(x.id); renderTable(); });
       row.append(node);
     }
-    return el("div", { class: "tg-mine" }, row, el("div", { class: "small muted", text: `${t("dong")}: ${v.dong[v.you] || 0} · ${v.tricks ? v.tricks.length : 0} ${t("tricks").toLowerCase()}` }));
+    return el("div", { class: "tg-mine" }, row, el("div", { class: "small muted", text: t("tg_mine").replace("{d}", v.dong[v.you] || 0).replace("{k}", v.tricks ? v.tricks.length : 0) }));
   },
   actions(st, act) {
     const picked = [...tiengow.selected];
@@ -389,20 +393,24 @@ const holdem = {
     const v = st.round.view;
     const wrap = el("div", { class: "he-table" });
     const dealer = v.dealer || {};
-    wrap.append(el("div", { class: "pd-banker" }, el("div", { class: "label", text: t("dealer") }),
-      cardRow(dealer.cards, dealer.cards ? 0 : (v.phase === "betting" ? 0 : 2), "small"),
-      dealer.hand ? el("div", { class: "hand-name", text: pokerCat(dealer.hand.category) }) : null));
     const board = v.board || [];
-    wrap.append(el("div", { class: "he-board" }, board.map((c) => cardEl(c)), Array.from({ length: 5 - board.length }, () => el("div", { class: "card slot" }))));
+    // the dealer's hand beside the board, one row, so the boxes keep room below
+    wrap.append(el("div", { class: "he-top" },
+      el("div", { class: "pd-banker he-dealer" }, el("div", { class: "label", text: t("dealer") }),
+        cardRow(dealer.cards, dealer.cards ? 0 : (dealer.dealt ? 2 : 0), "small"),
+        dealer.hand ? el("div", { class: "hand-name", text: pokerCat(dealer.hand.category) }) : null),
+      el("div", { class: "he-board-wrap" }, el("div", { class: "label", text: t("board") }),
+        el("div", { class: "he-board" }, board.map((c) => cardEl(c)), Array.from({ length: 5 - board.length }, () => el("div", { class: "card slot" }))))));
     const boxes = el("div", { class: "pd-spots" });
     for (const b of v.boxes || []) {
       if (!b.bets || !b.bets.ante) { if (b.seated === null) continue; }
       const net = b.nets ? sumObj(b.nets) : null;
       boxes.append(el("div", { class: `pd-spot ${b.outcome ? "res-" + b.outcome : ""} ${b.player === v.me?.id ? "mine" : ""}`, "data-box": b.box },
-        el("div", { class: "spot-name", text: `${b.box}${b.player ? " · " + seatName(b.player) : ""}` }),
+        el("div", { class: "spot-name", text: b.box }),
+        el("div", { class: "box-player", title: b.player ? seatName(b.player) : "", text: b.player ? seatName(b.player) : t("empty") }),
         b.bets && b.bets.ante ? cardRow(b.cards, b.cards ? 0 : (v.phase === "betting" ? 0 : 2), "small") : el("div", { class: "spot-ring" }),
         b.hand ? el("div", { class: "hand-name", text: pokerCat(b.hand.category) }) : b.pool_hand ? el("div", { class: "hand-name", text: pokerCat(b.pool_hand.category) }) : null,
-        el("div", { class: "he-bets" }, HE_BETS.filter((k) => b.bets && b.bets[k]).map((k) => el("span", { class: `he-bet he-${k}`, title: t("bet_" + k) }, el("i", { text: t("bet_" + k) }), el("b", { text: money(b.bets[k]) })))),
+        el("div", { class: "he-bets" }, HE_BETS.filter((k) => b.bets && b.bets[k]).map((k) => el("span", { class: `he-bet he-${k}`, title: t("bet_" + k) }, el("i", { text: t("betshort_" + k) }), el("b", { text: chipText(b.bets[k]) })))),
         b.outcome ? badge(t(b.outcome), b.outcome) : b.status ? badge(t("status_" + b.status)) : null,
         net !== null ? el("b", { class: net > 0 ? "pos" : net < 0 ? "neg" : "", text: signed(net) }) : null));
     }

@@ -41,6 +41,8 @@ const I18N = {
     bet_ante: "底注", bet_bonus: "奖励", bet_pool: "奖池", bet_flop: "翻牌", bet_turn: "转牌", bet_river: "河牌",
     cat_high_card: "高牌", cat_pair: "一对", cat_two_pair: "两对", cat_three_of_a_kind: "三条", cat_straight: "顺子",
     cat_flush: "同花", cat_full_house: "葫芦", cat_four_of_a_kind: "四条", cat_straight_flush: "同花顺", cat_royal_flush: "皇家同花顺",
+    betshort_ante: "底", betshort_bonus: "奖", betshort_pool: "池", betshort_flop: "翻", betshort_turn: "转", betshort_river: "河",
+    tg_mine: "已得 {d} 栋 · 已打 {k} 墩",
     lang_name: "中文", round_over: "本局结束", shoe_round: "本靴第{n}局",
   },
   en: {
@@ -82,6 +84,8 @@ const I18N = {
     bet_ante: "Ante", bet_bonus: "Bonus", bet_pool: "Jackpot", bet_flop: "Flop", bet_turn: "Turn", bet_river: "River",
     cat_high_card: "High card", cat_pair: "Pair", cat_two_pair: "Two pair", cat_three_of_a_kind: "Three of a kind", cat_straight: "Straight",
     cat_flush: "Flush", cat_full_house: "Full house", cat_four_of_a_kind: "Four of a kind", cat_straight_flush: "Straight flush", cat_royal_flush: "Royal flush",
+    betshort_ante: "A", betshort_bonus: "B", betshort_pool: "J", betshort_flop: "F", betshort_turn: "T", betshort_river: "R",
+    tg_mine: "{d} dong won · {k} tricks played",
     lang_name: "English", round_over: "Round over", shoe_round: "round {n} of the shoe",
   },
 };

@@ -222,6 +222,10 @@ def test_play_a_full_round_by_clicking(page: Any, server: Server, game: str) -> 
             continue
         results.append(seen["text"])
         page.screenshot(path=str(OUT / f"table-{game}-result.png"))
+        page.set_viewport_size(PHONE)  # the same finished table on a phone, before it moves on
+        page.evaluate("window.scrollTo(0, 0)")
+        page.screenshot(path=str(OUT / f"table-{game}-result-390.png"), full_page=True)
+        page.set_viewport_size(DESKTOP)
         assert seen["stack"] == before + seen["net"]  # the balance moved by exactly the result
         if seen["net"] != 0:
             break
