@@ -1,15 +1,19 @@
 """Double-entry posting inside one database transaction: idempotency, guarded debits, entries.
 
 `post` is the only code that changes balances. It nets the legs per account, refuses anything that
-does not sum to zero, updates each account with a guarded `UPDATE … WHERE allow_negative OR
-balance + :amount >= 0` (the CHECK constraint backs it up), in account-id order so that concurrent
-transactions never deadlock, and appends one entry per account with the balance after. The
+does not sum to zero, updates every account of the transaction in ONE guarded statement
+(`UPDATE … SET balance = balance + CASE id … END WHERE id IN (…) AND (allow_negative OR balance +
+CASE id … END >= 0) RETURNING id, balance`: an account the guard refuses is missing from the
+returned rows, and the CHECK constraint backs the guard up), after locking the rows in account-id
+order on PostgreSQL so that concurrent transactions never deadlock (SQLite runs one writer at a
+time), and appends one entry per account with the balance after. The
 transaction row carries the idempotency key (unique in the database): a repeat with the same body
 returns the first result and posts nothing; a different body is an `IdempotencyConflict`.
 """
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 from collections.abc import Callable, Iterable, Mapping
@@ -17,7 +21,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import BigInteger, Connection, Integer, and_, bindparam, or_, select
+from sqlalchemy import Connection, TextClause, bindparam, select, text
 from sqlalchemy.dialects import postgresql, sqlite
 
 from qipai.ledger import accounts as acct
@@ -127,20 +131,52 @@ def ensure_user(conn: Connection, user_id: str, name: str | None = None) -> None
     )
 
 
-_AMOUNT = bindparam("amount", type_=BigInteger)
-_ACCOUNT_ID = bindparam("aid", type_=Integer)
-# The guarded debit: the row changes only if the account may go negative or stays >= 0.
-_GUARDED_UPDATE = (
-    accounts.update()
-    .where(
-        and_(
-            accounts.c.id == _ACCOUNT_ID,
-            or_(accounts.c.allow_negative, accounts.c.balance + _AMOUNT >= 0),
-        )
-    )
-    .values(balance=accounts.c.balance + _AMOUNT)
-    .returning(accounts.c.balance)
+_LOCK_IDS = (
+    select(accounts.c.id)
+    .where(accounts.c.id.in_(bindparam("ids", expanding=True)))
+    .order_by(accounts.c.id)
+    .with_for_update()
 )
+
+
+@functools.cache
+def _apply_deltas(n: int) -> TextClause:
+    """The guarded UPDATE of `n` accounts at once (parameters i0…, a0…: id and signed amount).
+    Rows whose guard fails are not changed and not returned."""
+    cases = " ".join(f"WHEN :i{k} THEN CAST(:a{k} AS BIGINT)" for k in range(n))
+    delta = f"(CASE id {cases} END)"
+    ids = ", ".join(f":i{k}" for k in range(n))
+    return text(
+        f"UPDATE {accounts.name} SET balance = balance + {delta} "
+        f"WHERE id IN ({ids}) AND (allow_negative OR balance + {delta} >= 0) "
+        "RETURNING id, balance"
+    )
+
+
+def apply_deltas(
+    conn: Connection, deltas: Mapping[int, int], names: Mapping[int, str]
+) -> dict[int, int]:
+    """Add each signed amount to its account (id → amount) in one guarded statement; returns
+    id → balance after. InsufficientFunds (nothing may be committed: the caller's transaction
+    is rolled back by the exception) when an account that may not go negative would."""
+    ids = sorted(deltas)
+    if not ids:
+        return {}
+    if conn.dialect.name == "postgresql":  # row locks in id order: no deadlock between writers
+        conn.execute(_LOCK_IDS, {"ids": ids}).all()
+    params: dict[str, int] = {}
+    for k, aid in enumerate(ids):
+        params[f"i{k}"] = aid
+        params[f"a{k}"] = deltas[aid]
+    after = {int(i): int(b) for i, b in conn.execute(_apply_deltas(len(ids)), params)}
+    for aid in ids:
+        if aid not in after:
+            name = names[aid]
+            have = balance_of(conn, name)
+            raise InsufficientFunds(f"{name} holds {have}, cannot pay {-deltas[aid]}")
+    return after
+
+
 _BY_NAMES = select(accounts.c.name, accounts.c.id, accounts.c.balance).where(
     accounts.c.name.in_(bindparam("names", expanding=True))
 )
@@ -305,15 +341,12 @@ def post(
         ).scalar_one()
     )
     fault("after_tx_insert")
-    lines: list[Entry] = []
-    for index, (aid, name, amount) in enumerate(resolved):
-        after = conn.execute(_GUARDED_UPDATE, {"aid": aid, "amount": amount}).first()
-        if after is None:
-            have = balance_of(conn, name)
-            raise InsufficientFunds(f"{name} holds {have}, cannot pay {-amount}")
-        lines.append(Entry(name, amount, int(after[0])))
-        if index == 0:
-            fault("after_first_update")
+    after = apply_deltas(
+        conn, {aid: amount for aid, _, amount in resolved}, {aid: n for aid, n, _ in resolved}
+    )
+    if resolved:
+        fault("after_first_update")
+    lines = [Entry(name, amount, after[aid]) for aid, name, amount in resolved]
     if lines:
         conn.execute(
             _INSERT_ENTRY,

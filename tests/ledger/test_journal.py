@@ -233,3 +233,34 @@ def test_open_round_holds_every_seat_and_respects_a_used_seat_key(funded: Ledger
             **kwargs,  # type: ignore[arg-type]
         )
     assert state(funded) == before
+
+
+def test_batched_stake_holds_write_what_one_hold_at_a_time_writes(funded: Ledger) -> None:
+    """open_round writes all seats' holds in a few statements: still one balanced transaction
+    per hold, entries with the right balance after, and all or nothing when a stack is short."""
+    kwargs = dict(
+        table_id="t1", game="coin", config={}, seats=[Seat("P1", 0), Seat("P2", 0)], seed=new_seed()
+    )
+    before = state(funded)
+    from qipai.ledger import InsufficientFunds
+
+    with pytest.raises(InsufficientFunds):  # bob's stack holds 1,000: the whole open is refused
+        funded.open_round(players=PLAYERS, holds={"P1": 300, "P2": 1_001}, **kwargs)  # type: ignore[arg-type]
+    assert state(funded) == before
+    rid = funded.open_round(players=PLAYERS, holds={"P1": 300, "P2": 1_000}, **kwargs)  # type: ignore[arg-type]
+    holds = funded.holds_of_round(rid)
+    assert sorted((h.seat, h.amount) for h in holds) == [("P1", 300), ("P2", 1_000)]
+    for hold in holds:
+        tx = funded.transaction(hold.authorize_tx)
+        assert tx.kind == "hold" and tx.round_id == rid and tx.detail["seat"] == hold.seat
+        assert {(e.account, e.amount) for e in tx.entries} == {
+            (hold.account, -hold.amount),
+            (hold.hold_account, hold.amount),
+        }
+        assert sum(e.amount for e in tx.entries) == 0
+        for e in tx.entries:
+            assert e.balance_after == funded.balance(e.account)
+    assert funded.balance("stack:bob:t1") == 0  # down to exactly zero is allowed
+    funded.settle_round(rid, RoundResult((Posting("P1", 50), Posting(HOUSE, -50))))
+    assert funded.balance("stack:alice:t1") == 1_050 and funded.balance("stack:bob:t1") == 1_000
+    assert funded.audit(replay=False).ok
