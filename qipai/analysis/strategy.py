@@ -17,16 +17,16 @@ or "common" (the river bet stays open after a turn check).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
-from typing import Literal
+from typing import Any, Literal
 
 import numpy as np
 
 from qipai.analysis.holdem_strategy_exact import class_of
-from qipai.core.cards import Card
+from qipai.core.cards import Card, parse_cards
 from qipai.core.errors import InvalidInput
 
 Rule = Literal["source", "common"]
@@ -181,3 +181,43 @@ def optimal_strategy(
         raise InvalidInput(f"unknown phase {phase!r}: expected flop, turn or river")
 
     return play
+
+
+def hint(view: Mapping[str, Any], rule: Rule = "source") -> dict[str, Any] | None:
+    """The optimal choice for each of the viewer's own boxes awaiting a decision, for the
+    browser's hint, or None when none awaits. Reads only `view` (`HoldemBonusRound.view(seat)`),
+    so it can say nothing the player may not see: the box's own hole cards and the board shown.
+
+    Each entry: {"box", "phase", "action": "play"|"fold"|"bet"|"check", "bet": the phase's bet
+    word, "ev": {"bet": x, "check": y} | None} — the exact expected nets of all main bets per
+    unit ante, rounded to 4 places for display (the flop decision is the 169-class table, whose
+    EVs are in `qipai rtp holdem-bonus`, so it carries none here).
+    """
+    phase = view.get("phase")
+    me = view.get("me") or {}
+    if phase not in ("flop", "turn", "river") or not me:
+        return None
+    mine = set(me.get("boxes") or ())
+    board = parse_cards(view.get("board") or [])
+    advice: list[dict[str, Any]] = []
+    for box in view.get("boxes") or ():
+        if box.get("box") not in mine or box.get("awaiting") != phase or not box.get("cards"):
+            continue
+        hole = parse_cards(box["cards"])
+        ev: dict[str, float] | None = None
+        if phase == "flop":
+            action = "play" if flop_decision(hole, rule) else "fold"
+        else:
+            made_turn_bet = bool((box.get("bets") or {}).get("turn"))
+            decision = (
+                turn_decision(hole, board, rule)
+                if phase == "turn"
+                else river_decision(hole, board, turn_bet=made_turn_bet)
+            )
+            action = decision.action
+            ev = {
+                "bet": round(float(decision.ev_bet), 4),
+                "check": round(float(decision.ev_check), 4),
+            }
+        advice.append({"box": box["box"], "phase": phase, "action": action, "ev": ev})
+    return {"rule": rule, "boxes": advice} if advice else None

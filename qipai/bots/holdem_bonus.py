@@ -1,6 +1,7 @@
 """Hold'em Bonus bots: a random player and a rule-of-thumb player (`qipai.bots.base.Bot`).
 
-Both read only `round.view(seat)` and the legal actions. In the betting phase they bet their own
+`optimal` (the card room's default) is `SensibleBot` playing the exact optimal strategy of
+`qipai.analysis.strategy`. All read only `round.view(seat)` and the legal actions. In the betting phase they bet their own
 box and confirm in one action (`"done": true`); in a decision phase they answer for one awaiting
 box per call (the table asks again while the seat is awaited).
 
@@ -165,4 +166,19 @@ class SensibleBot:
         return {"type": _BET[phase] if play else _DECLINE[phase], "box": box}
 
 
-BOTS: dict[str, Callable[[], Any]] = {"random": RandomBot, "sensible": SensibleBot}
+def optimal_bot() -> SensibleBot:
+    """The card room's default Hold'em Bonus bot: the exact optimal strategy of the analysis
+    (`qipai.analysis.strategy`, RULES.md §3's source rule, as the game implements it)."""
+    from qipai.analysis.strategy import optimal_strategy
+
+    bot = SensibleBot(strategy=optimal_strategy("source"))
+    bot.name = "optimal"
+    return bot
+
+
+# Levels, weakest first; a table's default is the last one (`GameInfo.default_bot`).
+BOTS: dict[str, Callable[[], Any]] = {
+    "random": RandomBot,
+    "sensible": SensibleBot,  # the rule of thumb above
+    "optimal": optimal_bot,
+}

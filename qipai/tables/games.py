@@ -39,6 +39,9 @@ class GameInfo:
     # every hand): players get the commitment only; the operator's `qipai verify ROUND_ID`
     # still checks seed against commitment and replays the journal.
     reveal_seed: bool = True
+    # Advice for a player from its own view only (the Hold'em Bonus optimal-strategy hint);
+    # None for games without one (Niu Niu's swap advisor is part of its round view).
+    hint: Callable[[JSON], JSON | None] | None = None
 
     def default_bot(self) -> str:
         """The strongest bot that answers at once (search bots are chosen explicitly)."""
@@ -82,6 +85,16 @@ _REAL: dict[str, dict[str, Any]] = {
         "reveal_seed": False,  # RULES.md §5: discards are hidden forever (see GameInfo)
     },
 }
+
+
+def _holdem_hint(view: JSON) -> JSON | None:
+    """RULES.md §3 as implemented (a turn check gives up the river bet): the source rule."""
+    from qipai.analysis.strategy import hint
+
+    return hint(view, "source")
+
+
+_HINTS: dict[str, Callable[[JSON], JSON | None]] = {"holdem-bonus": _holdem_hint}
 
 
 def register(info: GameInfo) -> None:
@@ -141,6 +154,7 @@ def load_real(game: str) -> GameInfo | None:
         make_bot=make,
         context_keys=tuple(facts.get("context_keys", ())),
         reveal_seed=bool(facts.get("reveal_seed", True)),
+        hint=_HINTS.get(game),
     )
 
 

@@ -36,6 +36,13 @@ def state_message(table: Table, player: str, events: list[Event], finished: bool
         else []
     )
     current = table.reveals[-1] if table.reveals else None
+    view = round_.view(viewer) if round_ is not None else None
+    # The hint reads the viewer's own view only, so it cannot tell more than the view does.
+    hint = (
+        table.game.hint(view)
+        if table.game.hint is not None and view is not None and viewer is not None and legal
+        else None
+    )
     return {
         "type": "state",
         "table": table.public_info(),
@@ -50,7 +57,8 @@ def state_message(table: Table, player: str, events: list[Event], finished: bool
             "awaiting": awaiting,
             "deadline": deadline,
             "time_left": None if deadline is None else max(0.0, deadline - now),
-            "view": round_.view(viewer),
+            "view": view,
+            "hint": hint,
             "commitment": record.commitment,
         },
         "legal": legal,

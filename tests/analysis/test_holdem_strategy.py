@@ -15,9 +15,11 @@ from qipai.analysis import holdem_kernels as k
 from qipai.analysis import strategy
 from qipai.core.cards import parse_cards
 from qipai.core.errors import InvalidInput
+from qipai.games.holdem_bonus import HoldemBonusRound
 from qipai.poker import evaluate_batch
 from qipai.poker.tables import tables
 from tests.conftest import require_service
+from tests.holdem_bonus.helpers import bet_all, round_with
 
 PERMS = np.array(list(itertools.permutations(range(4))), np.int64)
 INVERSE = np.argsort(PERMS, axis=1).astype(np.int64)
@@ -184,3 +186,45 @@ def test_fold_table_is_the_full_enumerations() -> None:
         "T2o": "-0.613979",
     }
     assert {n: rows[n][4] for n in published} == published
+
+
+def _two_box_round() -> HoldemBonusRound:
+    # Seat 1 plays box 1 (7-2 offsuit: folds); seat 2 plays box 2 (pocket aces: plays).
+    r = round_with(["7c 2d", "As Ad"], "3h 4h", "Ac 9s 5d Kh Qd", seats=("1", "2"))
+    bet_all(r, {"1": {"box": "1", "ante": 100}, "2": {"box": "2", "ante": 100}})
+    return r
+
+
+def test_hint_advises_only_the_viewers_own_awaiting_boxes() -> None:
+    r = _two_box_round()
+    assert r.phase == "flop"
+    one = strategy.hint(r.view("1"))
+    two = strategy.hint(r.view("2"))
+    assert one == {
+        "rule": "source",
+        "boxes": [{"box": "1", "phase": "flop", "action": "fold", "ev": None}],
+    }
+    assert two is not None and [b["box"] for b in two["boxes"]] == ["2"]
+    assert two["boxes"][0]["action"] == "play"
+    assert strategy.hint(r.view(None)) is None  # a spectator
+
+
+def test_hint_at_the_turn_and_river_carries_the_exact_decision() -> None:
+    r = _two_box_round()
+    r.act("1", {"type": "fold", "box": "1"})
+    r.act("2", {"type": "flop", "box": "2"})
+    hint = strategy.hint(r.view("2"))
+    assert hint is not None
+    (box,) = hint["boxes"]
+    decision = strategy.turn_decision(parse_cards("As Ad"), parse_cards("Ac 9s 5d"))
+    assert box["phase"] == "turn" and box["action"] == decision.action == "bet"
+    assert box["ev"] == {
+        "bet": round(float(decision.ev_bet), 4),
+        "check": round(float(decision.ev_check), 4),
+    }
+    assert strategy.hint(r.view("1")) is None  # box 1 folded: nothing awaits seat 1
+    r.act("2", {"type": "turn", "box": "2"})
+    hint = strategy.hint(r.view("2"))
+    assert hint is not None and hint["boxes"][0]["phase"] == "river"
+    river = strategy.river_decision(parse_cards("As Ad"), parse_cards("Ac 9s 5d Kh"))
+    assert hint["boxes"][0]["action"] == river.action

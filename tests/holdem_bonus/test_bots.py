@@ -69,5 +69,24 @@ def test_rule_of_thumb(phase: str, hole: str, board: str, play: bool) -> None:
     assert rule_of_thumb(phase, parse_cards(hole), parse_cards(board)) is play
 
 
-def test_registry() -> None:
-    assert list(BOTS) == ["random", "sensible"]
+def test_registry_ends_with_the_optimal_bot() -> None:
+    # The card room seats the last level by default (GameInfo.default_bot): the analysis's
+    # exact optimal strategy (issue: "Hold'em Bonus follows a strategy from the analysis").
+    assert list(BOTS) == ["random", "sensible", "optimal"]
+    bot = BOTS["optimal"]()
+    assert bot.name == "optimal" and bot.strategy is not rule_of_thumb
+
+
+def test_optimal_bot_folds_what_the_analysis_folds_and_bets_a_made_hand() -> None:
+    from .helpers import bet_all, round_with
+
+    # Box 1: 7-2 offsuit, one of the five hands the enumeration folds; box 2: pocket aces.
+    r = round_with(["7c 2d", "As Ad"], "3h 4h", "Ac 9s 5d Kh Qd", seats=("1", "2"))
+    bet_all(r, {"1": {"box": "1", "ante": 100}, "2": {"box": "2", "ante": 100}})
+    bot, rng = BOTS["optimal"](), Rng(b"x" * 32)
+    assert bot.choose(r.view("1"), r.legal_actions("1"), rng) == {"type": "fold", "box": "1"}
+    assert bot.choose(r.view("2"), r.legal_actions("2"), rng) == {"type": "flop", "box": "2"}
+    r.act("1", {"type": "fold", "box": "1"})
+    r.act("2", {"type": "flop", "box": "2"})
+    # Trip aces on the flop: bet the turn.
+    assert bot.choose(r.view("2"), r.legal_actions("2"), rng) == {"type": "turn", "box": "2"}

@@ -60,6 +60,7 @@ class Checker:
         self.round_id: str | None = None
         self.coverage: set[tuple[str, str]] = set()
         self.count = 0
+        self.hints: list[tuple[str, Any]] = []
 
     def __call__(self, player: str, message: dict[str, Any]) -> None:
         table = self.table
@@ -76,6 +77,11 @@ class Checker:
             assert table.carry_seed.hex() not in text, "seed of the running shoe leaked"
         if round_ is None or record is None:
             return
+        hint = (message.get("round") or {}).get("hint")
+        if hint is not None:  # advice only about the recipient's own boxes (Hold'em Bonus)
+            me_view = round_.view(table.seat_of(player)).get("me") or {}
+            assert {b["box"] for b in hint["boxes"]} <= set(me_view.get("boxes") or ()), hint
+            self.hints.append((player, hint))
         if record.round_id != self.round_id:
             self.round_id, self.seen = record.round_id, {}
         me = table.seat_of(player)
@@ -160,6 +166,16 @@ def test_no_message_leaks_hidden_information(game: str) -> None:
     kinds = {k for k, _ in checker.coverage}
     assert {"state", "ack", "error", "left"} <= kinds, kinds
     assert checker.count > 20
+    if game == "holdem-bonus":  # the optimal-strategy hint reached the deciding players
+        assert {p for p, _ in checker.hints} == {"alice", "bob"}
+
+
+def test_holdem_hint_goes_to_the_deciding_player_only() -> None:
+    checker = drive("holdem-bonus", rounds=1)
+    assert checker.hints
+    for _player, hint in checker.hints:
+        for box in hint["boxes"]:
+            assert box["action"] in ("play", "fold", "bet", "check")
 
 
 def test_the_checker_catches_a_leak() -> None:
