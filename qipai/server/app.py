@@ -20,6 +20,7 @@ from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
 from starlette.requests import Request
+from starlette.websockets import WebSocketState
 
 from qipai.core.errors import GameError
 from qipai.core.protocol import JSON, RecordedAction, Seat
@@ -344,6 +345,11 @@ def create_app(
                     conn.push(reply)
         except WebSocketDisconnect:
             pass
+        except RuntimeError:
+            # the sender found the socket closed first: Starlette then refuses to receive
+            # (WebSocketDisconnected, a RuntimeError) — the same goodbye, anything else is a bug
+            if ws.application_state != WebSocketState.DISCONNECTED:
+                raise
         finally:
             sender.cancel()
             room.detach(conn)

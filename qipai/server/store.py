@@ -22,6 +22,7 @@ from sqlalchemy import (
     MetaData,
     String,
     Table,
+    bindparam,
     delete,
     insert,
     select,
@@ -56,6 +57,22 @@ room_tables = Table(
     Column("id", String(32), primary_key=True),
     Column("data", JSON, nullable=False),
     Column("updated_at", Float, nullable=False),
+)
+
+# Built once: a table's layout is saved every round, and building the statement around the
+# layout's dict each time (SQLAlchemy coerces the literal) cost more than running it.
+_SAVE_UPDATE = (
+    update(room_tables)
+    .where(room_tables.c.id == bindparam("t_id"))
+    .values(
+        data=bindparam("t_data", type_=room_tables.c.data.type),
+        updated_at=bindparam("t_at", type_=room_tables.c.updated_at.type),
+    )
+)
+_SAVE_INSERT = insert(room_tables).values(
+    id=bindparam("t_id"),
+    data=bindparam("t_data", type_=room_tables.c.data.type),
+    updated_at=bindparam("t_at", type_=room_tables.c.updated_at.type),
 )
 
 USERNAME = re.compile(r"^[A-Za-z0-9_]{3,24}$")
@@ -150,16 +167,10 @@ class RoomStore:
 
     # ----- table layouts (TableRepo) --------------------------------------------------------
     def save_table(self, table_id: str, data: dict[str, Any]) -> None:
+        values = {"t_id": table_id, "t_data": data, "t_at": time.time()}
         with self.engine.begin() as conn:
-            done = conn.execute(
-                update(room_tables)
-                .where(room_tables.c.id == table_id)
-                .values(data=data, updated_at=time.time())
-            )
-            if done.rowcount == 0:
-                conn.execute(
-                    insert(room_tables).values(id=table_id, data=data, updated_at=time.time())
-                )
+            if conn.execute(_SAVE_UPDATE, values).rowcount == 0:
+                conn.execute(_SAVE_INSERT, values)
 
     def delete_table(self, table_id: str) -> None:
         with self.engine.begin() as conn:
