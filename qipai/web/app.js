@@ -18,11 +18,20 @@ async function api(method, path, body) {
   try { data = await res.json(); } catch (e) { data = null; }
   if (!res.ok) {
     const err = (data && (data.error || data.detail)) || {};
-    const message = typeof err === "string" ? err : err.message || (Array.isArray(err) ? err.map((e) => e.msg).join("; ") : `HTTP ${res.status}`);
+    const raw = typeof err === "string" ? err : err.message || (Array.isArray(err) ? err.map((e) => e.msg).join("; ") : `HTTP ${res.status}`);
+    const message = errorText(typeof err === "object" && !Array.isArray(err) ? err.code : null, raw);
     if (res.status === 401 && path !== "/api/login") { signOut(); }
     throw new Error(message);
   }
   return data;
+}
+
+// A refusal from the server in the UI language: Chinese text by its stable code (the server's
+// English detail stays in the tooltip); in English the server's own message, which is precise.
+function errorText(code, message) {
+  if (LANG === "en") return message || code || t("err_error");
+  const key = `err_${code}`;
+  return I18N.zh[key] ? t(key) : t("err_error");
 }
 
 function show(view) {
@@ -75,7 +84,8 @@ async function showLobby() {
     grid.append(el("div", { class: `game-card g-${g.game}`, "data-game": g.game },
       el("div", { class: "game-art" }, art()),
       el("div", { class: "game-name" }, el("b", { text: LANG === "zh" ? g.title.zh : g.title.en }), el("span", { text: LANG === "zh" ? g.title.en : g.title.zh })),
-      el("div", { class: "muted small", text: `${g.seats.length} ${t("seats")} · ${g.tables} ${t("open_tables").toLowerCase()}` }),
+      I18N.zh[`tag_${g.game}`] ? el("div", { class: "game-tag", text: t(`tag_${g.game}`) }) : null,
+      el("div", { class: "muted small", text: `${t("seats_n").replace("{n}", g.seats.length)} · ${t("tables_n").replace("{n}", g.tables)}` }),
       el("div", { class: "row" },
         el("button", { class: "btn gold quick", "data-game": g.game, onclick: () => quickStart(g.game), text: t("quick_start") }),
         el("button", { class: "btn ghost", onclick: () => newTable(g.game), text: t("new_table") })),
@@ -190,12 +200,16 @@ function onMessage(m) {
     S.state = m;
     for (const e of m.events || []) pushLog(e);
     if (!prev || !prev.round || !m.round || prev.round.round_id !== m.round.round_id) S.timerStart = null;
+    // an error about a move belongs to the moment it was made: gone once the table moves on
+    if (!prev || !prev.round || !m.round || prev.round.round_id !== m.round.round_id || prev.round.phase !== m.round.phase) document.getElementById("action-error").textContent = "";
     renderTable();
   } else if (m.type === "ack") {
     S.pending.delete(m.client_id);
   } else if (m.type === "error") {
     if (m.client_id) S.pending.delete(m.client_id);
-    document.getElementById("action-error").textContent = m.message || m.code;
+    const box = document.getElementById("action-error");
+    box.textContent = errorText(m.code, m.message);
+    box.title = m.message || "";
   } else if (m.type === "left") {
     toast(`${t("leave")}: +${money(m.cashed_out)}`);
     refreshMe();

@@ -109,6 +109,8 @@ def check_text(page: Any, where: str) -> None:
     assert not found["missing"], f"{where}: i18n keys missing: {found['missing']}"
     if page.evaluate("LANG") == "zh":
         assert not found["bad"], f"{where}: English text in the Chinese UI: {found['bad']}"
+    else:  # the same scan does find the English words of the English UI
+        assert found["bad"], f"{where}: the text scan found no English in the English UI"
 
 
 def set_lang(page: Any, lang: str) -> None:
@@ -187,6 +189,7 @@ def test_play_a_full_round_by_clicking(page: Any, server: Server, game: str) -> 
     deadline = time.time() + 150
     clicked_in_round = False
     reviewed = False
+    phases: set[str] = set()
     while time.time() < deadline:
         page.wait_for_timeout(250)
         in_round = bool(
@@ -200,6 +203,12 @@ def test_play_a_full_round_by_clicking(page: Any, server: Server, game: str) -> 
                     review(page, game, "turn")
                     reviewed = True
                     continue  # the round may have moved on while we looked
+                phase = page.evaluate("S.state.round ? S.state.round.phase : ''")
+                if phase not in phases:  # each phase I act in: layout checked, screenshot kept
+                    phases.add(phase)
+                    check_layout(page, f"{game} {phase}")
+                    check_text(page, f"{game} {phase}")
+                    page.screenshot(path=str(OUT / f"table-{game}-phase-{phase}.png"))
                 if not clicked_in_round:
                     before = my_stack(page)  # the stack as this round began (holds included)
                 play_step(page, game)
@@ -244,3 +253,27 @@ def test_play_a_full_round_by_clicking(page: Any, server: Server, game: str) -> 
         )
     else:
         assert note.count() == 0
+
+
+def test_lobby_in_both_languages_and_on_a_phone(page: Any, server: Server) -> None:
+    """The lobby lists every game with its art and a quick start, fits a phone without scrolling
+    sideways, and has no English left in Chinese (game titles show both names on purpose)."""
+    sign_up_and_deposit(page, server)
+    names = games_available(server)
+    for size in (DESKTOP, PHONE):
+        page.set_viewport_size(size)
+        for lang in ("zh", "en"):
+            if page.evaluate("LANG") != lang:
+                page.click("#btn-lang")
+                page.wait_for_function(f"LANG === '{lang}'")
+            page.wait_for_selector(".game-card")
+            page.wait_for_timeout(300)
+            cards = page.locator(".game-card")
+            assert cards.count() == len(names)
+            assert page.locator(".quick").count() == len(names)
+            width = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+            assert width <= 1, f"lobby {lang} {size}: scrolls sideways"
+            assert page.evaluate("[...MISSING_I18N]") == []
+            page.screenshot(
+                path=str(OUT / f"lobby-{lang}-{size['width']}.png"), full_page=size is PHONE
+            )
