@@ -210,6 +210,8 @@ function onMessage(m) {
     const box = document.getElementById("action-error");
     box.textContent = errorText(m.code, m.message);
     box.title = m.message || "";
+    clearTimeout(onMessage._err);
+    onMessage._err = setTimeout(() => { box.textContent = ""; }, 6000);
   } else if (m.type === "left") {
     toast(`${t("leave")}: +${money(m.cashed_out)}`);
     refreshMe();

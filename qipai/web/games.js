@@ -183,7 +183,7 @@ const paigow = {
     const hands = el("div", { class: "pg-hands" });
     for (const s of v.seats) {
       hands.append(el("div", { class: `pg-hand ${s.id === v.you ? "me" : ""} ${s.outcome ? "out-" + s.outcome : ""}`, "data-seat": s.id },
-        el("div", { class: "label", text: seatName(s.id) + (s.banker ? ` · ${t("banker")}` : "") }),
+        el("div", { class: "label", title: seatName(s.id) }, s.banker ? el("span", { class: "mini-banker", text: t("banker") }) : null, seatName(s.id)),
         el("div", { class: "tile-row" }, s.tiles ? s.tiles.map((x) => tileEl(x)) : (v.deal_order ? [tileEl(null), tileEl(null)] : [])),
         s.hand ? el("div", { class: "hand-name", text: handLabel(s.hand) }) : null,
         s.net !== null && s.net !== undefined ? el("div", { class: s.net > 0 ? "pos" : s.net < 0 ? "neg" : "", text: signed(s.net) }) : null));
@@ -405,9 +405,9 @@ const holdem = {
     for (const b of v.boxes || []) {
       if (!b.bets || !b.bets.ante) { if (b.seated === null) continue; }
       const net = b.nets ? sumObj(b.nets) : null;
-      boxes.append(el("div", { class: `pd-spot ${b.outcome ? "res-" + b.outcome : ""} ${b.player === v.me?.id ? "mine" : ""}`, "data-box": b.box },
+      boxes.append(el("div", { class: `pd-spot ${b.outcome ? "res-" + b.outcome : ""} ${v.me && (b.player || b.seated) === v.me.id ? "mine" : ""}`, "data-box": b.box },
         el("div", { class: "spot-name", text: b.box }),
-        el("div", { class: "box-player", title: b.player ? seatName(b.player) : "", text: b.player ? seatName(b.player) : t("empty") }),
+        el("div", { class: "box-player", title: b.player || b.seated ? seatName(b.player || b.seated) : "", text: b.player || b.seated ? seatName(b.player || b.seated) : t("empty") }),
         b.bets && b.bets.ante ? cardRow(b.cards, b.cards ? 0 : (v.phase === "betting" ? 0 : 2), "small") : el("div", { class: "spot-ring" }),
         b.hand ? el("div", { class: "hand-name", text: pokerCat(b.hand.category) }) : b.pool_hand ? el("div", { class: "hand-name", text: pokerCat(b.pool_hand.category) }) : null,
         el("div", { class: "he-bets" }, HE_BETS.filter((k) => b.bets && b.bets[k]).map((k) => el("span", { class: `he-bet he-${k}`, title: t("bet_" + k) }, el("i", { text: t("betshort_" + k) }), el("b", { text: chipText(b.bets[k]) })))),
