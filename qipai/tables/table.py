@@ -40,6 +40,9 @@ from qipai.tables.ports import (
 
 Send = Callable[[str, JSON], None]
 
+# A layout saved before layouts named their running round: it was saved when the round started.
+_LEGACY = "-legacy-"
+
 
 class TableError(GameError):
     """A refusal by the table itself (not seated, seat taken, not enough money…)."""
@@ -165,6 +168,7 @@ class Table:
         self.journal_count = 0
         self._stacks: dict[str, int] = {}
         self._saved: str | None = None
+        self._layout_round: str | None = None  # "round_id" of the restored layout
 
     # ----- stacks (cached: every message shows them, the ledger changes them only here) -----
     def ledger_stack(self, player: str) -> int:
@@ -412,7 +416,8 @@ class Table:
             for player in list(self.connected):
                 self.send(player, {"type": "error", "code": exc.code, "message": exc.message})
             return False
-        if self.carry_seed is None or not self.reveals or self.reveals[-1].ended:
+        new_unit = self.carry_seed is None or not self.reveals or self.reveals[-1].ended
+        if new_unit:
             self.reveals.append(Reveal(commitment(seed), None))
             self.reveals = self.reveals[-50:]
         self.number += 1
@@ -437,7 +442,10 @@ class Table:
         self.journal_count = 0
         self.next_start_at = None
         self._phase, self._awaiting = None, ()
-        self._save()
+        if new_unit:  # a new deal unit's commitment is kept at once
+            self._save()
+        # Otherwise only the round counter and the unit's list of rounds changed: they are saved
+        # when the round ends (one database write per round less); `recover` rebuilds both.
         self._after_change(
             [Event("round_started", {"round_id": record.round_id, "number": self.number})]
         )
@@ -628,7 +636,10 @@ class Table:
         with self.lock:
             record = open_round.record
             if record.number == 0:  # the journal does not keep the table's round counter
-                record = dataclasses.replace(record, number=self.number)
+                # the layout was last saved during this round, or before it started
+                saved_during = self._layout_round in (_LEGACY, record.round_id)
+                number = self.number if saved_during else self.number + 1
+                record = dataclasses.replace(record, number=number)
             seats = [Seat(s, stack) for s, _, stack in record.seats]
             actions = [RecordedAction(e.seat, e.action) for e in open_round.entries]
             try:
@@ -649,6 +660,8 @@ class Table:
                     self.client_ids[e.client_id] = record.player_of(e.seat) if e.seat else ""
             if not self.reveals or self.reveals[-1].commitment != record.commitment:
                 self.reveals.append(Reveal(record.commitment, None, [record.round_id]))
+            elif record.round_id not in self.reveals[-1].rounds:
+                self.reveals[-1].rounds.append(record.round_id)
             self.next_start_at = None
             self._phase, self._awaiting = None, ()
             self.deadline_at = None
@@ -665,6 +678,8 @@ class Table:
             "config": self.config_json,
             "seats": [s.to_json() for s in self.seats.values()],
             "number": self.number,
+            # the round running when this layout was saved (recovery numbers the open round)
+            "round_id": self.record.round_id if self.record is not None else None,
             "carry_seed": self.carry_seed.hex() if self.carry_seed else None,
             "carry_context": self.carry_context,
             "reveals": [r.to_json() for r in self.reveals[-20:]],
@@ -683,6 +698,7 @@ class Table:
                         bool(s.get("leaving")),
                     )
             self.number = int(data.get("number", 0))
+            self._layout_round = data.get("round_id", _LEGACY)
             carry = data.get("carry_seed")
             self.carry_seed = bytes.fromhex(carry) if carry else None
             self.carry_context = dict(data.get("carry_context") or {})

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from helpers import TOY, Inbox
 
 from qipai.ledger import Ledger
@@ -90,3 +91,48 @@ def test_cached_stacks_always_equal_the_ledger(tmp_path: Path) -> None:
             if len(table.results) >= 4:
                 break
         assert len(table.results) >= 4 and checked > 0
+
+
+@pytest.mark.parametrize("sit_during_round", [False, True])
+def test_recovery_numbers_a_round_whose_start_was_not_saved(
+    tmp_path: Path, sit_during_round: bool
+) -> None:
+    """A round that goes on with the same shoe is not saved when it starts (its number and its
+    place in the shoe's round list are saved when it ends): after a crash the open round keeps
+    its number and shoe, whether or not the layout was saved during it (someone sat down)."""
+    from qipai.tables import games
+
+    info = games.get("pokdeng")
+    ledger = LedgerAdapter(Ledger.open(str(tmp_path / "pd.db")))
+    repo, clock = MemoryTableRepo(), ManualClock()
+
+    def make() -> Table:
+        return Table("pd", info, ledger, clock, repo=repo, timing=Timing(0.5, 1.0), send=Inbox())
+
+    table = make()
+    for p in ("alice", "bob"):
+        ledger.deposit(p, 1_000_000, f"d-{p}")
+    table.sit("alice", "alice", 100_000)
+    table.add_bot()
+    for _ in range(200):  # play until a round runs on with the previous round's shoe
+        clock.advance(0.5)
+        table.tick()
+        if table.record is not None and table.number >= 2 and table.carry_seed is not None:
+            break
+    record = table.record
+    assert record is not None and table.carry_seed is not None
+    saved = repo.tables["pd"]
+    assert saved["round_id"] != record.round_id  # the start of this round was not saved
+    if sit_during_round:
+        table.sit("bob", "bob", 100_000)
+        assert repo.tables["pd"]["round_id"] == record.round_id
+    fresh = make()
+    fresh.restore_snapshot(repo.tables["pd"])
+    [open_round] = ledger.open_rounds()
+    assert fresh.recover(open_round) == "resumed"
+    assert fresh.record is not None and fresh.record.number == record.number == fresh.number
+    assert fresh.reveals[-1].commitment == record.commitment
+    assert fresh.reveals[-1].rounds == table.reveals[-1].rounds
+    clock.advance(60)  # the countdown's defaults finish the round
+    fresh.tick()
+    assert fresh.last_result is not None and fresh.last_result["number"] == record.number
