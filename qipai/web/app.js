@@ -151,7 +151,7 @@ async function showHistory() {
     if (item.view) { const r2 = RENDERERS[item.game]; if (r2 && r2.summary) body.append(r2.summary(item.view, item.seat)); }
     box.append(el("div", { class: "history-item" },
       el("div", { class: "row" }, el("b", { text: title }), el("span", { class: "muted", text: (item.closed_at || "").replace("T", " ").slice(0, 19) }),
-        badge(item.status), el("span", { class: "net " + (me.net > 0 ? "pos" : me.net < 0 ? "neg" : ""), text: signed(me.net) }),
+        badge(t(`round_${item.status}`), { open: "live", voided: "lose" }[item.status] || ""), el("span", { class: "net " + (me.net > 0 ? "pos" : me.net < 0 ? "neg" : ""), text: signed(me.net) }),
         el("span", { class: "muted small", text: `${money(me.start_balance)} → ${money(me.end_balance)}` })),
       body,
       el("div", { class: "mono small" }, `${t("commitment")}: ${item.commitment}`), el("div", { class: "mono small" }, `${t("seed")}: ${item.seed || (item.seed_policy === "operator_only" ? t("seed_hidden") : t("seed_later"))}`)));
@@ -198,6 +198,7 @@ function onMessage(m) {
   if (m.type === "state" && m.table_id === S.tableId) {
     const prev = S.state;
     S.state = m;
+    if (!prev) redrawLog();  // names for the kept log lines, now that the seats are known
     for (const e of m.events || []) pushLog(e);
     if (!prev || !prev.round || !m.round || prev.round.round_id !== m.round.round_id) S.timerStart = null;
     // an error about a move belongs to the moment it was made: gone once the table moves on
@@ -218,12 +219,17 @@ function onMessage(m) {
   }
 }
 
+// The log keeps the events themselves (newest first) and writes them in the current language,
+// so switching language rewrites the whole log instead of leaving half of it in the other one.
 function pushLog(e) {
-  const text = describeEvent(e);
-  if (!text) return;
+  S.logEvents = [e, ...(S.logEvents || [])].slice(0, 40);
   const log = document.getElementById("log");
-  log.prepend(el("li", { text }));
+  log.prepend(el("li", { text: describeEvent(e) }));
   while (log.children.length > 40) log.lastChild.remove();
+}
+
+function redrawLog() {
+  document.getElementById("log").replaceChildren(...(S.logEvents || []).map((e) => el("li", { text: describeEvent(e) })));
 }
 
 function seatName(seat) {
@@ -261,8 +267,9 @@ function describeEvent(e) {
 async function showTable(tableId) {
   show("table");
   if (S.subscribed && S.subscribed !== tableId) send({ type: "unsubscribe", table_id: S.subscribed });
+  if (S.tableId !== tableId) S.logEvents = [];  // same table (a language switch): keep the log
   S.tableId = tableId; S.state = null; S.subscribed = tableId;
-  document.getElementById("log").replaceChildren();
+  redrawLog();
   document.getElementById("center").replaceChildren(el("p", { class: "muted", text: "…" }));
   await refreshMe();
   if (!Object.keys(S.games).length) { const g = await api("GET", "/api/games"); for (const x of g.games) S.games[x.game] = x; }

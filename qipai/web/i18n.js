@@ -13,7 +13,7 @@ const I18N = {
     balances: "余额", results: "结果", fairness: "公平性", log: "牌桌记录",
     buy_in: "买入", buyin_sub: "从钱包换筹码到牌桌；离座时自动返还。",
     wallet: "钱包", stack: "筹码", commitment: "承诺 (SHA-256)", seed: "种子", verified: "已验证 ✓",
-    not_verified: "验证失败 ✗", seed_later: "本轮结束后公开", round: "局", phase: "阶段",
+    not_verified: "验证失败 ✗", seed_later: "整副牌发完后公开", round: "局", phase: "阶段",
     seed_hidden: "不向玩家公开",
     seed_operator_only: "打天九的种子不向玩家公开:有了种子就能推算出每一家的牌,包括扣下的垫牌,而垫牌对所有人永远保密。每局开始前公布承诺;运营方可用 qipai verify 核对种子与承诺并重放整局。",
     your_turn: "轮到你了", waiting_for: "等待", next_round: "下一局", seconds: "秒",
@@ -50,6 +50,7 @@ const I18N = {
     err_unknown_table: "没有这张牌桌", err_auth_failed: "用户名或密码不对", err_auth_required: "请先登录",
     err_conflict: "用户名已被占用", err_game_in_progress: "本局进行中，请稍后", err_insufficient_funds: "余额不足",
     err_not_seated: "请先坐下", err_seat_taken: "座位已被占", err_table_error: "牌桌出错", err_unknown_round: "没有这一局",
+    round_open: "进行中", round_settled: "已结算", round_voided: "已作废",
     lang_name: "中文", round_over: "本局结束", shoe_round: "本靴第{n}局",
   },
   en: {
@@ -100,6 +101,7 @@ const I18N = {
     err_unknown_table: "No such table", err_auth_failed: "Wrong username or password", err_auth_required: "Sign in first",
     err_conflict: "That name is taken", err_game_in_progress: "A round is in progress; try again after it", err_insufficient_funds: "Not enough money",
     err_not_seated: "Sit down first", err_seat_taken: "That seat is taken", err_table_error: "Table error", err_unknown_round: "No such round",
+    round_open: "in progress", round_settled: "settled", round_voided: "voided",
     lang_name: "English", round_over: "Round over", shoe_round: "round {n} of the shoe",
   },
 };

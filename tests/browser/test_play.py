@@ -253,6 +253,17 @@ def test_play_a_full_round_by_clicking(page: Any, server: Server, game: str) -> 
         )
     else:
         assert note.count() == 0
+    # the round appears in the player's history, with no key missing in either language
+    page.click("#btn-history")
+    page.wait_for_selector(".history-item")
+    for lang in ("zh", "en"):
+        if page.evaluate("LANG") != lang:
+            page.click("#btn-lang")
+            page.wait_for_function(f"LANG === '{lang}'")
+        page.wait_for_selector(".history-item")
+        page.wait_for_timeout(300)
+        assert page.evaluate("[...MISSING_I18N]") == []
+        page.screenshot(path=str(OUT / f"history-{game}-{lang}.png"))
 
 
 def test_lobby_in_both_languages_and_on_a_phone(page: Any, server: Server) -> None:
