@@ -76,7 +76,8 @@ const pokdeng = {
   },
   mine(st) {
     const v = st.round.view;
-    if (!v.me) return null;
+    // stack, stake and what is left while bets are open; once settled the banner and the seat say it
+    if (!v.me || st.round.finished) return null;
     return el("div", { class: "kv-row" },
       el("span", {}, `${t("stack")} `, el("b", { text: money(v.me.stack) })),
       el("span", {}, `${t("bet")} `, el("b", { text: money(v.me.taken) })),
@@ -420,7 +421,8 @@ const holdem = {
   },
   mine(st) {
     const v = st.round.view;
-    if (!v.me) return null;
+    // stack, stake and what is left while bets are open; once settled the banner and the seat say it
+    if (!v.me || st.round.finished) return null;
     return el("div", { class: "kv-row" },
       el("span", {}, `${t("stack")} `, el("b", { text: money(v.me.stack) })),
       el("span", {}, `${t("bet")} `, el("b", { text: money(v.me.committed) })),
@@ -455,7 +457,11 @@ const holdem = {
     if (!v || !v.pool) return null;
     const p = v.pool;
     const pct = p.percent || {};
-    return el("div", { class: "pool" }, el("h4", { text: t("pool") }), el("div", { class: "pool-amount", "data-pool": p.balance, text: money(p.balance) }),
+    // a pool below its seed is topped up by the house before any award (RULES.md §3, pool awards), so
+    // the amount a hand can win from is the larger of the two; the floor is named under it
+    const seed = Number(p.seed) || 0;
+    return el("div", { class: "pool" }, el("h4", { text: t("pool") }), el("div", { class: "pool-amount", "data-pool": p.balance, text: money(Math.max(p.balance, seed)) }),
+      seed ? el("div", { class: "small muted", text: `${t("pool_floor")} ${money(seed)} · ${t("pool_stake")} ${money(p.stake)}` }) : null,
       el("div", { class: "small muted pool-pct" }, Object.entries(pct).map(([k, x]) => el("span", {}, `${pokerCat(k)} ${+(Number(x) * 100).toFixed(1)}%`))));
   },
   summary(v) {

@@ -51,6 +51,7 @@ const I18N = {
     err_conflict: "用户名已被占用", err_game_in_progress: "本局进行中，请稍后", err_insufficient_funds: "余额不足",
     err_not_seated: "请先坐下", err_seat_taken: "座位已被占", err_table_error: "牌桌出错", err_unknown_round: "没有这一局",
     round_open: "进行中", round_settled: "已结算", round_voided: "已作废",
+    pool_floor: "庄家保底", pool_stake: "每注",
     lang_name: "中文", round_over: "本局结束", shoe_round: "本靴第{n}局",
   },
   en: {
@@ -102,6 +103,7 @@ const I18N = {
     err_conflict: "That name is taken", err_game_in_progress: "A round is in progress; try again after it", err_insufficient_funds: "Not enough money",
     err_not_seated: "Sit down first", err_seat_taken: "That seat is taken", err_table_error: "Table error", err_unknown_round: "No such round",
     round_open: "in progress", round_settled: "settled", round_voided: "voided",
+    pool_floor: "house floor", pool_stake: "stake",
     lang_name: "English", round_over: "Round over", shoe_round: "round {n} of the shoe",
   },
 };
