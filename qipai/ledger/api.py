@@ -43,7 +43,6 @@ from qipai.ledger.posting import (
     Entry,
     FaultHook,
     TxResult,
-    account_rows,
     any_key_used,
     balance_of,
     ensure_account,
@@ -76,6 +75,8 @@ class Ledger:
         self.schema = schema
         self.fault: FaultHook = no_fault
         """Test seam: called at named points inside write transactions; raising aborts them."""
+        self._last_seq: dict[str, int] = {}
+        """Open round → the last sequence number this object journaled for it (a hint)."""
 
     # ----- lifecycle ------------------------------------------------------------------------
     @classmethod
@@ -475,7 +476,12 @@ class Ledger:
         rid = round_id or uuid.uuid4().hex
 
         def work(conn: Connection) -> str:
-            journal.open_round(
+            also = [
+                acct.hold_account(acct.stack(players[seat], table_id))
+                for seat in holds or {}
+                if seat in players
+            ]
+            rows = journal.open_round(
                 conn,
                 round_id=rid,
                 table_id=table_id,
@@ -485,6 +491,7 @@ class Ledger:
                 players=players,
                 seed=seed,
                 context=context,
+                also=also,
             )
             stakes = dict(holds or {})
             for seat in stakes:
@@ -495,11 +502,7 @@ class Ledger:
             # One look-up of every key and every account instead of one per seat; when any key
             # was used before, each seat checks its own (the idempotent-repeat path).
             fresh = bool(stakes) and not any_key_used(conn, keys.values())
-            known = (
-                account_rows(conn, [n for s in stacks.values() for n in (s, acct.hold_account(s))])
-                if fresh
-                else None
-            )
+            known = rows if fresh else None  # every stack and hold account, read just now
             if known is not None and len(set(stacks.values())) == len(stacks):
                 # every seat's hold in four statements (each still its own transaction row)
                 holds_mod.authorize_many(
@@ -548,7 +551,15 @@ class Ledger:
     ) -> int:
         """Several `append`s — each (items, client_id) — in one transaction, in order (the
         simultaneous moves of a table's bots: all journaled, or none)."""
-        return self._write(lambda c: journal.append_groups(c, round_id, groups))
+
+        def work(conn: Connection) -> int:
+            # taken out: a retry (someone else appended: the insert was refused) reads the journal
+            last = self._last_seq.pop(round_id, None)
+            return journal.append_groups(conn, round_id, groups, last_seq=last)
+
+        seq = self._write(work)
+        self._last_seq[round_id] = seq
+        return seq
 
     def settle_round(
         self,
@@ -570,6 +581,7 @@ class Ledger:
         table id). Pass `round_.result()` itself so that `qipai verify` can compare it with a
         replay. `reveal_seed=False` keeps the seed hidden while its shoe goes on (`reveal_seed`).
         """
+        self._last_seq.pop(round_id, None)
         mapping = dict(accounts or {})
         if jackpot_pool is not None:
             mapping.setdefault(JACKPOT, acct.jackpot(jackpot_pool))
@@ -586,6 +598,7 @@ class Ledger:
 
     def void_round(self, round_id: str, reason: str) -> TxResult:
         """Cancel an unfinished round: release every open hold, status `voided` (idempotent)."""
+        self._last_seq.pop(round_id, None)
         return self._write(
             lambda c: journal.void_round(c, round_id=round_id, reason=reason, fault=self.fault)
         )

@@ -37,14 +37,16 @@ from qipai.ledger.posting import (
     no_fault,
     post,
 )
-from qipai.ledger.schema import round_log, round_players, rounds, users, utcnow
+from qipai.ledger.schema import round_log, round_players, rounds, utcnow
 
 # Statements built once (building and cache-keying them per call cost more than running them).
 _ROUND_EXISTS = select(rounds.c.id).where(rounds.c.id == bindparam("r_round"))
 _INSERT_ROUND = rounds.insert()
-_KNOWN_USERS = select(users.c.id).where(users.c.id.in_(bindparam("r_users", expanding=True)))
 _ROUND_ROW = select(rounds).where(rounds.c.id == bindparam("r_round"))
 _ROUND_ROW_LOCKED = _ROUND_ROW.with_for_update()
+_ROUND_STATUS_LOCKED = (
+    select(rounds.c.status).where(rounds.c.id == bindparam("r_round")).with_for_update()
+)
 _PLAYER_ROWS = select(
     round_players.c.seat,
     round_players.c.user_id,
@@ -92,7 +94,10 @@ def open_round(
     players: Mapping[str, str],
     seed: bytes,
     context: Mapping[str, Any] | None,
-) -> None:
+    also: Sequence[str] = (),
+) -> dict[str, tuple[int, int]]:
+    """Journal the round header and its players; returns name → (id, balance) of the players'
+    stacks and of the accounts in `also` (read in the same statement, created if missing)."""
     acct.check_id(table_id, "table")
     if not acct.valid_id(round_id):
         raise RoundStateError(f"invalid round id {round_id!r}: use 1-64 letters, digits, _ . @ -")
@@ -121,12 +126,9 @@ def open_round(
             "opened_at": now,
         },
     )
-    known = set(conn.execute(_KNOWN_USERS, {"r_users": sorted(set(players.values()))}).scalars())
-    for seat, user_id in players.items():
-        if user_id not in known:
-            raise UnknownAccount(f"no user {user_id!r} for seat {seat!r}")
     stacks = {seat: acct.stack(user_id, table_id) for seat, user_id in players.items()}
-    rows = account_rows(conn, stacks.values())
+    # an unknown player has no stack yet, and account_rows refuses to create one for them
+    rows = account_rows(conn, [*stacks.values(), *also])
     if stacks:
         conn.execute(
             round_players.insert(),
@@ -142,6 +144,7 @@ def open_round(
                 for seat, stack in stacks.items()
             ],
         )
+    return rows
 
 
 def _round_row(conn: Connection, round_id: str, *, lock: bool = False) -> RowMapping:
@@ -179,13 +182,21 @@ def append_groups(
     conn: Connection,
     round_id: str,
     groups: Sequence[tuple[Sequence[RecordedAction | Event | Mapping[str, Any]], str | None]],
+    last_seq: int | None = None,
 ) -> int:
     """Append several (items, client_id) groups in order, in one statement: what `append` does
-    for each group (a table journals the simultaneous moves of its bots in one transaction)."""
-    row = _round_row(conn, round_id, lock=True)
-    if row["status"] != "open":
-        raise RoundStateError(f"round {round_id!r} is {row['status']}; its log is closed")
-    seq = int(conn.execute(_MAX_SEQ, {"r_round": round_id}).scalar_one())
+    for each group (a table journals the simultaneous moves of its bots in one transaction).
+
+    `last_seq`: the round's last sequence number as the caller remembers it (saves reading it);
+    if someone else appended since, the unique (round, seq) constraint refuses the insert."""
+    status = conn.execute(_ROUND_STATUS_LOCKED, {"r_round": round_id}).scalar()
+    if status is None:
+        raise UnknownRound(f"no round {round_id!r}")
+    if status != "open":
+        raise RoundStateError(f"round {round_id!r} is {status}; its log is closed")
+    if last_seq is None:
+        last_seq = int(conn.execute(_MAX_SEQ, {"r_round": round_id}).scalar_one())
+    seq = last_seq
     now = utcnow()
     values = []
     for items, first_client_id in groups:

@@ -40,7 +40,8 @@ from qipai.tables.ports import (
 
 Send = Callable[[str, JSON], None]
 
-# A layout saved before layouts named their running round: it was saved when the round started.
+# A layout saved before layouts named the round they count last: they were saved when each
+# round started, so an open round is the one they count.
 _LEGACY = "-legacy-"
 
 
@@ -168,7 +169,7 @@ class Table:
         self.journal_count = 0
         self._stacks: dict[str, int] = {}
         self._saved: str | None = None
-        self._layout_round: str | None = None  # "round_id" of the restored layout
+        self._numbered: str | None = None  # the id of the round numbered `self.number`
 
     # ----- stacks (cached: every message shows them, the ledger changes them only here) -----
     def ledger_stack(self, player: str) -> int:
@@ -438,6 +439,7 @@ class Table:
         self.ledger.open_round(record, holds)
         self._stacks_held(holds)
         self.reveals[-1].rounds.append(record.round_id)
+        self._numbered = record.round_id
         self.round, self.record = round_, record
         self.journal_count = 0
         self.next_start_at = None
@@ -636,9 +638,9 @@ class Table:
         with self.lock:
             record = open_round.record
             if record.number == 0:  # the journal does not keep the table's round counter
-                # the layout was last saved during this round, or before it started
-                saved_during = self._layout_round in (_LEGACY, record.round_id)
-                number = self.number if saved_during else self.number + 1
+                # the layout was last saved once this round was counted, or before it started
+                counted = self._numbered in (_LEGACY, record.round_id)
+                number = self.number if counted else self.number + 1
                 record = dataclasses.replace(record, number=number)
             seats = [Seat(s, stack) for s, _, stack in record.seats]
             actions = [RecordedAction(e.seat, e.action) for e in open_round.entries]
@@ -654,6 +656,7 @@ class Table:
                 return "voided"
             self.round, self.record = round_, record
             self.number = max(self.number, record.number)
+            self._numbered = record.round_id
             self.journal_count = len(open_round.entries)
             for e in open_round.entries:
                 if e.client_id:
@@ -678,8 +681,8 @@ class Table:
             "config": self.config_json,
             "seats": [s.to_json() for s in self.seats.values()],
             "number": self.number,
-            # the round running when this layout was saved (recovery numbers the open round)
-            "round_id": self.record.round_id if self.record is not None else None,
+            # the round that `number` counts last (recovery numbers an open round by it)
+            "numbered": self._numbered,
             "carry_seed": self.carry_seed.hex() if self.carry_seed else None,
             "carry_context": self.carry_context,
             "reveals": [r.to_json() for r in self.reveals[-20:]],
@@ -698,7 +701,7 @@ class Table:
                         bool(s.get("leaving")),
                     )
             self.number = int(data.get("number", 0))
-            self._layout_round = data.get("round_id", _LEGACY)
+            self._numbered = data.get("numbered", _LEGACY)
             carry = data.get("carry_seed")
             self.carry_seed = bytes.fromhex(carry) if carry else None
             self.carry_context = dict(data.get("carry_context") or {})

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import pytest
 from sqlalchemy import text
@@ -264,3 +264,31 @@ def test_batched_stake_holds_write_what_one_hold_at_a_time_writes(funded: Ledger
     funded.settle_round(rid, RoundResult((Posting("P1", 50), Posting(HOUSE, -50))))
     assert funded.balance("stack:alice:t1") == 1_050 and funded.balance("stack:bob:t1") == 1_000
     assert funded.audit(replay=False).ok
+
+
+def test_appends_from_two_ledger_objects_keep_one_gapless_sequence(
+    funded: Ledger, ledger_factory: Callable[[], Ledger]
+) -> None:
+    """A Ledger remembers the last sequence number it journaled for a round (no read per
+    append); when another process appended meanwhile, the database refuses the stale number
+    and the append is retried on the journal as it is — nothing is lost, nothing repeated."""
+    other = ledger_factory()
+    rid = funded.open_round(
+        players=PLAYERS,
+        table_id="t1",
+        game="coin",
+        config={},
+        seats=[Seat("P1", 0), Seat("P2", 0)],
+        seed=new_seed(),
+    )
+    writers = [funded, funded, other, funded, other, other, funded]
+    for n, writer in enumerate(writers):
+        seq = writer.append(rid, RecordedAction("P1", {"type": "note", "n": n}), client_id=f"c{n}")
+        assert seq == n + 1
+    log = funded.round(rid)["log"]
+    assert [e["seq"] for e in log] == list(range(1, len(writers) + 1))
+    assert [e["payload"]["n"] for e in log] == list(range(len(writers)))
+    assert [e["client_id"] for e in log] == [f"c{n}" for n in range(len(writers))]
+    funded.settle_round(rid, RoundResult(()))
+    with pytest.raises(RoundStateError):
+        other.append(rid, RecordedAction("P2", {"type": "late"}))

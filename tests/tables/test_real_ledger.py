@@ -122,10 +122,10 @@ def test_recovery_numbers_a_round_whose_start_was_not_saved(
     record = table.record
     assert record is not None and table.carry_seed is not None
     saved = repo.tables["pd"]
-    assert saved["round_id"] != record.round_id  # the start of this round was not saved
+    assert saved["numbered"] != record.round_id  # the start of this round was not saved
     if sit_during_round:
         table.sit("bob", "bob", 100_000)
-        assert repo.tables["pd"]["round_id"] == record.round_id
+        assert repo.tables["pd"]["numbered"] == record.round_id
     fresh = make()
     fresh.restore_snapshot(repo.tables["pd"])
     [open_round] = ledger.open_rounds()
