@@ -14,12 +14,16 @@ import hmac
 import secrets
 from collections.abc import MutableSequence, Sequence
 from functools import lru_cache
+from math import ceil, log
+from struct import unpack_from
 from typing import Any, TypeVar
 
 from qipai.core.errors import InvalidInput
 
 SEED_BYTES = 32
 T = TypeVar("T")
+# `bytes.translate` tables keeping the low `bits` bits of a byte (bits = 0 … 8).
+_LOW_BITS = tuple(bytes(v & ((1 << bits) - 1) for v in range(256)) for bits in range(9))
 
 
 def new_seed() -> bytes:
@@ -139,56 +143,85 @@ class Rng:
         """Fisher–Yates in place: every permutation equally likely (the last item can stay put).
 
         Draws exactly what `randbelow(i + 1)` for i = n−1 … 1 would (same bytes, same rejections,
-        same blocks fetched, same stream state afterwards — tested against that reference), but
-        reads the stream from one flat buffer, one group of equal-width draws at a time: an
-        8-deck shoe shuffles many times faster than through per-draw `randbelow` calls.
+        same stream state afterwards — tested against that reference), but fast: the draws come
+        in groups of equal width (every i in (2^(b−1), 2^b − 1] draws b bits), and each group
+        reads the stream ahead about as far as it is expected to need (HMAC blocks computed
+        inline) and decodes all those draws at once in C (`bytes.translate` masks 1-byte draws,
+        `struct` unpacks 2-byte ones). Blocks read ahead but not used are dropped: the stream is
+        left exactly where the reference leaves it (the last block a draw used, its offset).
         """
+        i = len(items) - 1
+        if i < 1:
+            return
+        inner, outer = _hmac_pads(self.seed)
+        prefix = self._label + b"\x00"
+        counter = self._counter
         head = self._buffer[self._offset :]
         buf = head
-        off = 0
-        i = len(items) - 1
+        off = 0  # bytes of `buf` used
         while i > 0:
             bits = i.bit_length()
             mask = (1 << bits) - 1
             low = mask >> 1  # this group: every i in (low, mask] draws `bits` bits
-            if bits <= 8:
-                for i in range(i, low, -1):  # noqa: B020 - i continues below the group
-                    while True:
-                        if off >= len(buf):
-                            buf += self._block()
-                        value = buf[off] & mask
-                        off += 1
+            width = (bits + 7) >> 3
+            while True:
+                avail = len(buf) - off
+                # Bytes the rest of this group is expected to read: i + 1 of the mask + 1
+                # values are accepted, so draw j takes (mask + 1)/(j + 1) tries on average.
+                expect = width * (mask + 1) * log((i + 1) / (low + 1))
+                if avail < expect or avail < width:
+                    for _ in range(max(1, ceil((expect - avail) / 32))):
+                        # `_block()` inline: HMAC-SHA256(seed, label ‖ 0 ‖ counter)
+                        h = inner.copy()
+                        h.update(prefix + counter.to_bytes(8, "big"))
+                        counter += 1
+                        o = outer.copy()
+                        o.update(h.digest())
+                        buf += o.digest()
+                    avail = len(buf) - off
+                count = avail // width
+                used = 0
+                if width == 1:
+                    values = buf[off : off + count]
+                    if bits < 8:
+                        values = values.translate(_LOW_BITS[bits])
+                    for used, value in enumerate(values, 1):  # noqa: B007 - used after the loop
                         if value <= i:
-                            break
-                    items[i], items[value] = items[value], items[i]
-            elif bits <= 16:
-                for i in range(i, low, -1):  # noqa: B020
-                    while True:
-                        if off + 2 > len(buf):
-                            buf += self._block()
-                        value = ((buf[off] << 8) | buf[off + 1]) & mask
-                        off += 2
+                            items[i], items[value] = items[value], items[i]
+                            i -= 1
+                            if i == low:
+                                break
+                    off += used
+                elif width == 2:
+                    for used, value in enumerate(unpack_from(f">{count}H", buf, off), 1):  # noqa: B007
+                        value &= mask
                         if value <= i:
-                            break
-                    items[i], items[value] = items[value], items[i]
-            else:
-                nbytes = (bits + 7) >> 3
-                for i in range(i, low, -1):  # noqa: B020
-                    while True:
-                        while off + nbytes > len(buf):
-                            buf += self._block()
-                        value = int.from_bytes(buf[off : off + nbytes], "big") & mask
-                        off += nbytes
+                            items[i], items[value] = items[value], items[i]
+                            i -= 1
+                            if i == low:
+                                break
+                    off += 2 * used
+                else:  # more than 65,536 items: one draw at a time
+                    for _ in range(count):
+                        value = int.from_bytes(buf[off : off + width], "big") & mask
+                        off += width
                         if value <= i:
-                            break
-                    items[i], items[value] = items[value], items[i]
-            i = low
-        # A block was fetched exactly when a draw needed a byte of it, as `next_bytes` does.
-        if len(buf) == len(head):
+                            items[i], items[value] = items[value], items[i]
+                            i -= 1
+                            if i == low:
+                                break
+                if i == low:
+                    break
+        # The reference fetched a block exactly when a draw needed a byte of it.
+        extra = off - len(head)  # bytes used beyond the buffer's unread head
+        if extra <= 0:
             self._offset += off
         else:
-            self._buffer = buf[-32:]
-            self._offset = off - (len(buf) - 32)
+            blocks = (extra + 31) >> 5  # blocks a draw needed a byte of
+            end = len(head) + 32 * blocks
+            self._counter += blocks
+            self._buffer = buf[end - 32 : end]
+            self._offset = off - (end - 32)
 
     def choice(self, items: Sequence[T]) -> T:
         if not items:
