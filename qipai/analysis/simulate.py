@@ -206,11 +206,12 @@ def _pokdeng(
                 rnd.expire()
         # The engine's own settlement of every bet (what `result()` posts).
         settlement = rnd.settlement
-        bets = settlement.bets
+        bets = settlement.keys, settlement.amounts  # bet i: (player, spot) and amount
         if bets != last_bets:  # per bet type: which bets (a mask), Σ staked, how many
             last_bets = bets
-            masks = [[kind_of[b.spot] == k for b in bets] for k in range(len(names))]
-            stakes = [sum(b.amount for b, m in zip(bets, mask, strict=True) if m) for mask in masks]
+            keys, amounts = bets
+            masks = [[kind_of[spot] == k for _, spot in keys] for k in range(len(names))]
+            stakes = [sum(compress(amounts, mask)) for mask in masks]
             counts = [sum(mask) for mask in masks]
         bet_nets = settlement.bet_nets
         for tally, mask, staked, count in zip(round_tallies, masks, stakes, counts, strict=True):

@@ -9,8 +9,7 @@ two floors, when there is one, is posted to the `rounding` account, so every rou
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping, Sequence
 from fractions import Fraction
 from typing import Any, Final, NamedTuple
 
@@ -161,7 +160,7 @@ def settle_bet(config: PokDengConfig, bet: Bet, hands: Mapping[str, Hand]) -> Be
 # ----- the round's hot path: per-kind tables of spot rules --------------------------------------
 # A spot's rule depends only on the (rank, double, pair) classes of its hand and the banker's, so
 # for each table configuration the rules are tabulated once, from `spot_rule` itself.
-RuleTable = list[list[SpotRule | None]]
+RuleTable = list[list[SpotRule | None]]  # None: a class that no two cards make
 _TABLES: dict[tuple[object, ...], dict[str, tuple[RuleTable, str]]] = {}
 _LAST_CONFIG: list[Any] = [None, {}]  # [the config last asked for, its tables]
 
@@ -192,19 +191,70 @@ def rule_tables(config: PokDengConfig) -> dict[str, tuple[RuleTable, str]]:
     return tables
 
 
-@dataclass(slots=True)
 class Settlement:
     """The round's settlement: per-player nets, house, rounding; per-bet outcomes on demand.
 
-    `bet_nets[i]` is the net of `bets[i]` (cheap, for simulators); `outcomes()` gives the full
-    per-bet detail (taken / returned / net / outcome / multiple / rounding)."""
+    Bet `i` is `keys[i]` = (player, spot) with `amounts[i]`; `bet_nets[i]` is its net (cheap, for
+    simulators). `bets` (the `Bet` tuples) and `outcomes()` (the full per-bet detail: taken /
+    returned / net / outcome / multiple / rounding) are built only when asked for, from the same
+    rule tables the nets came from."""
 
-    bets: tuple[Bet, ...]
-    rules: tuple[SpotRule, ...]
-    bet_nets: list[int]
-    nets: dict[str, int]  # player → net over all their bets
-    house: int
-    rounding: int
+    __slots__ = (
+        "_bets",
+        "_klasses",
+        "_tables",
+        "amounts",
+        "bet_nets",
+        "house",
+        "keys",
+        "nets",
+        "rounding",
+    )
+
+    def __init__(
+        self,
+        keys: Sequence[tuple[str, str]],
+        amounts: Sequence[int],
+        bet_nets: list[int],
+        nets: dict[str, int],
+        house: int,
+        rounding: int,
+        tables: dict[str, tuple[RuleTable, str]],
+        klasses: Mapping[str, int],
+        bets: tuple[Bet, ...] | None = None,
+    ) -> None:
+        self.keys = keys
+        self.amounts = amounts
+        self.bet_nets = bet_nets
+        self.nets = nets  # player → net over all their bets
+        self.house = house
+        self.rounding = rounding
+        self._tables = tables
+        self._klasses = klasses
+        self._bets = bets
+
+    @property
+    def bets(self) -> tuple[Bet, ...]:
+        """The settled bets in order (a round's bet ids are `player:spot`)."""
+        if self._bets is None:
+            self._bets = tuple(
+                Bet(f"{player}:{spot}", player, spot, amount)
+                for (player, spot), amount in zip(self.keys, self.amounts, strict=True)
+            )
+        return self._bets
+
+    @property
+    def rules(self) -> tuple[SpotRule, ...]:
+        """Each bet's spot rule (what `bet_nets` were computed with)."""
+        klasses, tables = self._klasses, self._tables
+        banker = klasses[BANKER]
+        out = []
+        for _, spot in self.keys:
+            table, about = tables[spot]
+            rule = table[klasses[about]][banker]
+            assert rule is not None
+            out.append(rule)
+        return tuple(out)
 
     def outcomes(self) -> tuple[BetOutcome, ...]:
         return tuple(apply_rule(b, r) for b, r in zip(self.bets, self.rules, strict=True))
@@ -217,31 +267,49 @@ class Settlement:
         return tuple(out)
 
 
-def settle_bets(
-    config: PokDengConfig, bets: Iterable[Bet], hands: Mapping[str, Hand]
+def settle_placed(
+    config: PokDengConfig,
+    keys: Sequence[tuple[str, str]],
+    amounts: Sequence[int],
+    klasses: Mapping[str, int],
+    bets: tuple[Bet, ...] | None = None,
 ) -> Settlement:
-    """Settle all bets of a round: player nets, house = −(nets + rounding), rounding units.
-    Same results as `settle_bet` on each bet (tested), through the precomputed rule tables."""
+    """Settle bet `i` = (player, spot) `keys[i]` of `amounts[i]`, the hands being given by their
+    classes (`klasses[name]` = `Hand.klass` of "P1"…"P5" and "B" as needed; `bets`, when given,
+    are the `Bet`s the keys came from): player nets, house = −(nets + rounding), rounding units.
+    Every bet goes through its spot's precomputed rule table (tabulated from `spot_rule`), so the
+    result is `settle_bet`'s on each bet (tested)."""
     tables = rule_tables(config)
-    banker = hands[BANKER].klass
-    bets = tuple(bets)
-    rules: list[SpotRule] = []
+    banker = klasses[BANKER]
     bet_nets: list[int] = []
+    append = bet_nets.append
     nets: dict[str, int] = {}
     rounding = 0
-    for _, player, spot, amount in bets:  # Bet fields, unpacked (cheaper than attributes)
+    for (player, spot), amount in zip(keys, amounts, strict=True):
         table, about = tables[spot]
-        rule = table[hands[about].klass][banker]
+        rule = table[klasses[about]][banker]
         assert rule is not None
         den = rule[4]  # SpotRule.den
         if den == 1:  # every rule but a banker-player 0.95 / 1.9 win: nothing to round
             win = amount * rule[3]  # SpotRule.num
         else:
+            # RULES.md Decision (rounding): the win is rounded down; the unit between the
+            # player's and the house's floors goes to `rounding`.
             win, rest = divmod(amount * rule[3], den)
             if rest:
                 rounding += 1
-        rules.append(rule)
-        bet_nets.append(win)
+        append(win)
         nets[player] = nets[player] + win if player in nets else win
     house = -sum(nets.values()) - rounding
-    return Settlement(bets, tuple(rules), bet_nets, nets, house, rounding)
+    return Settlement(keys, amounts, bet_nets, nets, house, rounding, tables, klasses, bets)
+
+
+def settle_bets(
+    config: PokDengConfig, bets: Iterable[Bet], hands: Mapping[str, Hand]
+) -> Settlement:
+    """Settle all bets of a round: player nets, house = −(nets + rounding), rounding units.
+    Same results as `settle_bet` on each bet (tested), through the precomputed rule tables."""
+    bets = tuple(bets)
+    klasses = {name: hand.klass for name, hand in hands.items()}
+    keys = tuple((bet.player, bet.spot) for bet in bets)
+    return settle_placed(config, keys, tuple(bet.amount for bet in bets), klasses, bets)

@@ -93,17 +93,22 @@ _CELL_TABLE: Final = [
 
 def row_code(hands: Mapping[str, Hand]) -> str:
     """`road_row(hands).code()`, fast: five cell codes and the banker-pair flag."""
-    banker = hands[BANKER]
-    b = banker.klass
+    return klass_row_code({name: hands[name].klass for name in (*POSITIONS, BANKER)})
+
+
+def klass_row_code(klasses: Mapping[str, int]) -> str:
+    """`row_code` from the hands' classes (`Hand.klass`: rank, double, pair), the round's hot
+    path."""
+    b = klasses[BANKER]
     t = _CELL_TABLE
     return ",".join(
         (
-            t[hands["P1"].klass][b],
-            t[hands["P2"].klass][b],
-            t[hands["P3"].klass][b],
-            t[hands["P4"].klass][b],
-            t[hands["P5"].klass][b],
-            "p" if banker.pair else "-",
+            t[klasses["P1"]][b],
+            t[klasses["P2"]][b],
+            t[klasses["P3"]][b],
+            t[klasses["P4"]][b],
+            t[klasses["P5"]][b],
+            "p" if b & 1 else "-",  # the class's low bit is the pair flag (hands.py)
         )
     )
 

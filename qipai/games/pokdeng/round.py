@@ -65,8 +65,10 @@ comes out during this round's deal (the dealer finishes the round, then the shoe
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from functools import partial
+from itertools import repeat
 from typing import Any, Final
 
 from qipai.core.cards import Card, standard_deck
@@ -84,13 +86,18 @@ from qipai.core.protocol import (
 from qipai.core.rng import Rng
 from qipai.games.pokdeng.config import BANKER, CARDS_PER_ROUND, POSITIONS, SPOTS, PokDengConfig
 from qipai.games.pokdeng.hands import HAND_TABLE, Hand
-from qipai.games.pokdeng.payout import Bet, Settlement, settle_bets
-from qipai.games.pokdeng.road import Road, RoadRow, check_road_code, road_json, row_code
+from qipai.games.pokdeng.payout import Bet, Settlement, settle_placed
+from qipai.games.pokdeng.road import (
+    Road,
+    RoadRow,
+    check_road_code,
+    klass_row_code,
+    road_json,
+)
 
 BETTING: Final = "betting"
 FINISHED: Final = "finished"
 _ALL_SPOTS: Final = frozenset(SPOTS["banker-player"])
-_new_bet = tuple.__new__  # `Bet(…)` without the NamedTuple's Python-level `__new__`
 
 # ----- the shoe cache ---------------------------------------------------------------------------
 # Every round of a shoe starts from the same seed, so the 416-card shuffle is computed once and
@@ -101,12 +108,22 @@ _SHOE_CACHE = {}  # oldest first
 _SHOE_CACHE_SIZE: Final = 16
 
 
+# The last stream asked about (the Rng object, its seed, the config) and its shoe: a simulator
+# passes one Rng for all the rounds of a shoe, which then skips building the cache key.
+_LAST_SHOE: list[Any] = [None, None, None, None]
+
+
 def shoe_cards(rng: Rng, config: PokDengConfig) -> tuple[tuple[Card, ...], tuple[int, ...], int]:
     """(cards, card ids, cards behind the cut card) of the shoe this round's seed shuffles."""
+    last = _LAST_SHOE
+    if rng is last[0] and config is last[2] and rng.seed is last[1]:  # a stream's label is fixed
+        entry: tuple[tuple[Card, ...], tuple[int, ...], int] = last[3]
+        return entry
     lo, hi = config.cut_behind
     key = (rng.seed, rng.label, config.decks, lo, hi)
     hit = _SHOE_CACHE.get(key)
     if hit is not None:
+        _LAST_SHOE[:] = [rng, rng.seed, config, hit]
         return hit
     # `Shoe(rng, decks, cut_behind)` done on card ids (`standard_deck()` is in id order): the
     # same draws from the same streams, so the same order and cut (tested against `Shoe`).
@@ -117,12 +134,17 @@ def shoe_cards(rng: Rng, config: PokDengConfig) -> tuple[tuple[Card, ...], tuple
     _SHOE_CACHE[key] = entry
     if len(_SHOE_CACHE) > _SHOE_CACHE_SIZE:
         del _SHOE_CACHE[next(iter(_SHOE_CACHE))]
+    _LAST_SHOE[:] = [rng, rng.seed, config, entry]
     return entry
 
 
+# The seats tuple of the last round built and its checked stacks (seat id → stack): a table or
+# simulator that passes the same tuple of (frozen) seats round after round builds them once.
+_LAST_SEATS: list[Any] = [None, {}]
+
 # Road strings this module produced in `next_round` (insertion-ordered, bounded): a context
 # carrying one of them skips the regex check. Anything else is validated in full.
-_OWN_ROADS: dict[str, None] = {"": None}
+_OWN_ROADS: OrderedDict[str, None] = OrderedDict.fromkeys([""])
 _OWN_ROADS_SIZE: Final = 256
 
 
@@ -187,6 +209,12 @@ class PokDengRound(Round[PokDengConfig]):
 
     game = "pokdeng"
 
+    # Set by the deal (and `result()`); class-level defaults spare four stores per round.
+    _hands: dict[str, Hand] | None = None
+    _settlement: Settlement | None = None
+    _row: str | None = None  # this round's road row (road.py's compact form)
+    _result: RoundResult | None = None
+
     def __init__(
         self,
         config: PokDengConfig,
@@ -197,30 +225,32 @@ class PokDengRound(Round[PokDengConfig]):
         road: str,
     ) -> None:
         # `Round.__init__` written out (the same checks, in the same order, one pass).
-        seats = tuple(seats)
-        stacks = {seat.id: seat.stack for seat in seats}
-        if len(stacks) != len(seats):
-            raise InvalidInput(f"duplicate seat ids: {[s.id for s in seats]}")
+        if type(seats) is tuple and seats is _LAST_SEATS[0]:
+            # The same (immutable) seats as the round before: already checked. The stacks
+            # dict is shared between such rounds: a round never writes to it.
+            stacks: dict[str, int] = _LAST_SEATS[1]
+        else:
+            seats = tuple(seats)
+            stacks = {seat.id: seat.stack for seat in seats}
+            if len(stacks) != len(seats):
+                raise InvalidInput(f"duplicate seat ids: {[s.id for s in seats]}")
+            for seat_id, stack in stacks.items():
+                if type(stack) is not int or stack < 0:
+                    require_amount(stack, f"stack of {seat_id!r}")  # raises the typed error
+            _LAST_SEATS[:] = [seats, stacks]
         self.config = config
         self.seats = seats
         self.log = []
-        for seat_id, stack in stacks.items():
-            if type(stack) is not int or stack < 0:
-                require_amount(stack, f"stack of {seat_id!r}")  # raises the typed error
-        self._stacks: dict[str, int] = stacks
-        self._cards, self._ids, behind = shoe
-        self._cut_index = len(self._cards) - behind  # the cut card lies before this index
+        self._stacks = stacks
+        self._ids = ids = shoe[1]  # the shoe's card ids (hands.py's tables are indexed by id)
+        self._cut_index = len(ids) - shoe[2]  # the cut card lies before this index
         self._position = position
         self.round_in_shoe = round_in_shoe
         self._road_code = road  # earlier rounds of this shoe (road.py's compact form)
         self._phase = BETTING
-        self._bets: dict[tuple[str, str], Bet] = {}  # (player, spot) → bet, in placing order
-        self._taken: dict[str, int] = dict.fromkeys(self._stacks, 0)
+        self._bets: dict[tuple[str, str], int] = {}  # (player, spot) → amount, placing order
+        self._taken: dict[str, int] = dict.fromkeys(stacks, 0)
         self._done: set[str] = set()
-        self._hands: dict[str, Hand] | None = None
-        self._settlement: Settlement | None = None
-        self._row: str | None = None  # this round's road row (road.py's compact form)
-        self._result: RoundResult | None = None
 
     # ----- construction -------------------------------------------------------------------
     @classmethod
@@ -232,7 +262,7 @@ class PokDengRound(Round[PokDengConfig]):
         context: Mapping[str, Any] | None = None,
     ) -> PokDengRound:
         """Start a round at `context["position"]` of the shoe shuffled from `rng`."""
-        if not isinstance(config, PokDengConfig):
+        if type(config) is not PokDengConfig and not isinstance(config, PokDengConfig):
             raise InvalidInput("a Pok Deng round needs a PokDengConfig")
         if context:
             if type(context) is not dict and not isinstance(context, Mapping):
@@ -276,7 +306,7 @@ class PokDengRound(Round[PokDengConfig]):
 
     def bets(self) -> list[Bet]:
         """The bets down, in placing order (one per player and spot; id `player:spot`)."""
-        return list(self._bets.values())
+        return [Bet(f"{p}:{s}", p, s, amount) for (p, s), amount in self._bets.items()]
 
     def awaiting(self) -> list[str]:
         if self._phase != BETTING:
@@ -293,7 +323,7 @@ class PokDengRound(Round[PokDengConfig]):
         options = {
             "spots": self.config.spots_json,
             "available": self.available(seat),
-            "current": {b.spot: b.amount for b in self._bets.values() if b.player == seat},
+            "current": {s: amount for (p, s), amount in self._bets.items() if p == seat},
         }
         actions = [ActionSpec("bet", options), ActionSpec("bets", options)]
         if self._taken[seat]:
@@ -316,7 +346,7 @@ class PokDengRound(Round[PokDengConfig]):
         events = self._apply(seat, self._check(seat, action))
         logged = dict(action)
         if type(logged.get("bets")) is list:  # copy the chips too: the log must not change later
-            logged["bets"] = [dict(chip) for chip in logged["bets"]]
+            logged["bets"] = list(map(dict, logged["bets"]))
         self.log.append(RecordedAction(seat, logged))
         return events
 
@@ -343,29 +373,35 @@ class PokDengRound(Round[PokDengConfig]):
         bets = self._bets
         totals: dict[str, int] = {}
         need = 0
+        outside = False  # some spot's running total was outside its limits
         for chip in raw:
-            spot = amount = None
-            if type(chip) is dict:  # the common case, checked inline (extra keys are ignored)
-                try:
-                    spot = chip["spot"]
-                    amount = chip["amount"]
-                except KeyError:
-                    pass
-            if not (type(spot) is str and spot in bounds and type(amount) is int and amount > 0):
+            try:  # the common case, checked inline (extra keys are ignored)
+                if type(chip) is not dict:
+                    raise TypeError
+                spot = chip["spot"]
+                amount = chip["amount"]
+                hold, least, most = bounds[spot]  # KeyError: not a spot of this table
+                if type(spot) is not str or type(amount) is not int or amount <= 0:
+                    raise TypeError
+            except (KeyError, TypeError):  # anything else: the full check (typed errors)
                 spot, amount = self._parse_chips(chip)
+                hold, least, most = bounds[spot]
             if spot in totals:
-                totals[spot] += amount
+                total = totals[spot] = totals[spot] + amount
             elif bets and (seat, spot) in bets:
-                totals[spot] = amount + bets[seat, spot].amount
+                total = totals[spot] = amount + bets[seat, spot]
             else:
-                totals[spot] = amount
-            need += bounds[spot][0] * amount
-        for spot, total in totals.items():
-            _, least, most = bounds[spot]
-            if total < least:
-                raise IllegalAction(f"{spot}: {total} is under the table minimum {least}")
-            if total > most:
-                raise IllegalAction(f"{spot}: {total} is over the table maximum {most}")
+                total = totals[spot] = amount
+            if not least <= total <= most:
+                outside = True
+            need += hold * amount
+        if outside:  # a spot's final total is its last running total: name the first one out
+            for spot, total in totals.items():
+                _, least, most = bounds[spot]
+                if total < least:
+                    raise IllegalAction(f"{spot}: {total} is under the table minimum {least}")
+                if total > most:
+                    raise IllegalAction(f"{spot}: {total} is over the table maximum {most}")
         available = self._stacks[seat] - self._taken[seat]
         if need > available:
             raise IllegalAction(
@@ -405,15 +441,16 @@ class PokDengRound(Round[PokDengConfig]):
         events: list[Event] = []
         if kind == "bet":
             _, need, totals = payload
-            bets = self._bets
-            for spot, total in totals.items():
-                bets[seat, spot] = _new_bet(Bet, (f"{seat}:{spot}", seat, spot, total))
+            # bets[seat, spot] = total for each touched spot (keys built in C)
+            self._bets.update(
+                zip(zip(repeat(seat), totals, strict=False), totals.values(), strict=True)
+            )
             self._taken[seat] += need
             events.append(Event("bets", {"player": seat, "totals": totals, "taken": need}))
         elif kind == "clear":
             keys = [k for k in self._bets if k[0] == seat and (payload is None or k[1] == payload)]
             for key in keys:
-                amount = self._bets.pop(key).amount
+                amount = self._bets.pop(key)
                 self._taken[seat] -= self.config.spot_holds[key[1]] * amount
             events.append(Event("clear", {"player": seat, "spots": [k[1] for k in keys]}))
         if done:
@@ -448,11 +485,22 @@ class PokDengRound(Round[PokDengConfig]):
         p4 = t[c[3] * 52 + c[9]]
         p5 = t[c[4] * 52 + c[10]]
         b = t[c[5] * 52 + c[11]]
-        hands = {"P1": p1, "P2": p2, "P3": p3, "P4": p4, "P5": p5, BANKER: b}
-        self._hands = hands
+        self._hands = {"P1": p1, "P2": p2, "P3": p3, "P4": p4, "P5": p5, BANKER: b}
         self._phase = FINISHED
-        settlement = self._settlement = settle_bets(self.config, self._bets.values(), hands)
-        self._row = row_code(hands)
+        # A bet settles on its hand's class and the banker's (`Hand.klass`).
+        klasses = {
+            "P1": p1.klass,
+            "P2": p2.klass,
+            "P3": p3.klass,
+            "P4": p4.klass,
+            "P5": p5.klass,
+            BANKER: b.klass,
+        }
+        bets = self._bets
+        settlement = self._settlement = settle_placed(
+            self.config, tuple(bets), tuple(bets.values()), klasses
+        )
+        self._row = klass_row_code(klasses)
         data = {
             "burned": 1,
             "cards": {
@@ -493,9 +541,10 @@ class PokDengRound(Round[PokDengConfig]):
 
     def result(self) -> RoundResult:
         """Postings (player nets, house, rounding) and details: hands, bets, road row, shoe."""
-        self.require_finished()
         if self._result is None:
-            settlement = self.settlement
+            settlement = self._settlement
+            if settlement is None:
+                raise WrongPhase(f"the round is not finished (phase {self._phase!r})")
             assert self._hands is not None and self._row is not None
             # The details' builder gets the round's parts, not the round: no reference cycle
             # (round → result → details → round), so a finished round is freed at once.
@@ -508,7 +557,7 @@ class PokDengRound(Round[PokDengConfig]):
                     self._row,
                     self.round_in_shoe,
                     self._position,
-                    self.cut_card_out,
+                    self._position + CARDS_PER_ROUND > self._cut_index,  # cut_card_out
                 )
             )
             self._result = RoundResult(settlement.postings(), details)
@@ -516,18 +565,18 @@ class PokDengRound(Round[PokDengConfig]):
 
     def next_round(self) -> NextRound:
         """The same shoe at the next position, or a new shoe once the cut card has come out."""
-        self.require_finished()
-        if self.cut_card_out:
-            return NextRound(reuse_seed=False, context={})
-        assert self._row is not None
         row = self._row
+        if row is None:  # set by the deal, which finishes the round
+            raise WrongPhase(f"the round is not finished (phase {self._phase!r})")
+        if self._position + CARDS_PER_ROUND > self._cut_index:  # cut_card_out
+            return NextRound(False, {})
         road = f"{self._road_code};{row}" if self._road_code else row
         _OWN_ROADS[road] = None
         if len(_OWN_ROADS) > _OWN_ROADS_SIZE:
-            del _OWN_ROADS[next(iter(_OWN_ROADS))]
+            _OWN_ROADS.popitem(last=False)
         return NextRound(
-            reuse_seed=True,
-            context={
+            True,
+            {
                 "position": self._position + CARDS_PER_ROUND,
                 "round_in_shoe": self.round_in_shoe + 1,
                 "road": road,
@@ -540,8 +589,8 @@ class PokDengRound(Round[PokDengConfig]):
         config = self.config
         totals: dict[str, int] = {}
         where: dict[str, list[str]] = {s: [] for s in self._stacks}
-        for (player, spot), bet in self._bets.items():
-            totals[spot] = totals.get(spot, 0) + bet.amount
+        for (player, spot), amount in self._bets.items():
+            totals[spot] = totals.get(spot, 0) + amount
             where[player].append(spot)
         me = None
         if seat is not None:
@@ -551,7 +600,7 @@ class PokDengRound(Round[PokDengConfig]):
                 "taken": self._taken[seat],
                 "available": self.available(seat),
                 "done": seat in self._done,
-                "bets": {b.spot: b.amount for b in self._bets.values() if b.player == seat},
+                "bets": {s: amount for (p, s), amount in self._bets.items() if p == seat},
             }
         if self._row is None:
             road_text = self._road_code
@@ -588,7 +637,7 @@ class PokDengRound(Round[PokDengConfig]):
                 "decks": config.decks,
                 "round": self.round_in_shoe,
                 "cards_used": used,
-                "cards_remaining": len(self._cards) - used,
+                "cards_remaining": len(self._ids) - used,
                 "new_shoe": self.round_in_shoe == 1,
                 "cut_card_out": self.cut_card_out,
                 "last_round": self.cut_card_out,
