@@ -43,16 +43,18 @@ def my_stack(page: Any) -> int:
 
 DESKTOP = {"width": 1400, "height": 950}
 PHONE = {"width": 390, "height": 844}
+LAPTOP = {"width": 1280, "height": 800}
 
 # Boxes of the seats and the felt, and whether the page is wider than the window.
 LAYOUT_JS = """() => {
   const box = (e) => { const r = e.getBoundingClientRect();
     return {x: r.left, y: r.top, r: r.right, b: r.bottom, seat: e.dataset.seat || e.id}; };
   const felt = document.getElementById('felt');
+  const bar = document.querySelector('#actions .action-bar');
   return {seats: [...document.querySelectorAll('#stage .seat')].map(box), felt: box(felt),
           feltOverflow: felt.scrollWidth - felt.clientWidth,
           pageOverflow: document.documentElement.scrollWidth - window.innerWidth,
-          width: window.innerWidth};
+          width: window.innerWidth, height: window.innerHeight, actions: bar ? box(bar) : null};
 }"""
 
 # Visible text on the table screen that still holds an English word (3+ letters) once player
@@ -100,6 +102,8 @@ def check_layout(page: Any, where: str) -> None:
         for b in seats[i + 1 :]:
             assert not overlaps(a, b), f"{where}: seats {a['seat']} and {b['seat']} overlap"
     assert lay["feltOverflow"] <= 1, f"{where}: the felt's content is wider than the felt"
+    if lay["actions"] is not None:  # the buttons I may press now are on screen without scrolling
+        assert lay["actions"]["b"] <= lay["height"] + 1, f"{where}: the actions are below the fold"
     assert lay["pageOverflow"] <= 1, f"{where}: the page scrolls sideways"
 
 
@@ -124,11 +128,12 @@ def set_lang(page: Any, lang: str) -> None:
 def review(page: Any, game: str, moment: str) -> None:
     """The table in both languages at a desktop and a phone size: layout and text checks, and a
     screenshot of each under test-output/ for a person to look at."""
-    for size in (DESKTOP, PHONE):
+    for size in (DESKTOP, LAPTOP, PHONE):
         page.set_viewport_size(size)
         for lang in ("zh", "en"):
             set_lang(page, lang)
             where = f"{game} {moment} {lang} {size['width']}x{size['height']}"
+            page.evaluate("window.scrollTo(0, 0)")
             check_layout(page, where)
             check_text(page, where)
             page.evaluate("window.scrollTo(0, 0)")
@@ -206,6 +211,7 @@ def test_play_a_full_round_by_clicking(page: Any, server: Server, game: str) -> 
                 phase = page.evaluate("S.state.round ? S.state.round.phase : ''")
                 if phase not in phases:  # each phase I act in: layout checked, screenshot kept
                     phases.add(phase)
+                    page.evaluate("window.scrollTo(0, 0)")
                     check_layout(page, f"{game} {phase}")
                     check_text(page, f"{game} {phase}")
                     page.screenshot(path=str(OUT / f"table-{game}-phase-{phase}.png"))
