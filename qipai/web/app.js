@@ -493,6 +493,7 @@ async function route() {
 
 function init() {
   setLang(LANG);
+  document.getElementById("hero-tile").replaceWith(tileEl("6-6"));
   document.getElementById("login-form").addEventListener("submit", (e) => { e.preventDefault(); doAuth("login"); });
   document.getElementById("btn-signup").addEventListener("click", () => doAuth("signup"));
   document.getElementById("btn-logout").addEventListener("click", async () => { try { await api("POST", "/api/logout"); } catch (e) {} signOut(); });

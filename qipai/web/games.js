@@ -80,7 +80,7 @@ const pokdeng = {
     if (!v.me || st.round.finished) return null;
     return el("div", { class: "kv-row" },
       el("span", {}, `${t("stack")} `, el("b", { text: money(v.me.stack) })),
-      el("span", {}, `${t("bet")} `, el("b", { text: money(v.me.taken) })),
+      el("span", { title: t("held_note") }, `${t("held")} `, el("b", { text: money(v.me.taken) })),
       el("span", { class: "muted" }, `${t("available")} ${money(v.me.available)}`));
   },
   actions(st, act) {
@@ -179,7 +179,7 @@ const paigow = {
     wrap.append(el("div", { class: "pg-meta" },
       badge(`${t("round")} ${v.round}/2`),
       v.banker ? badge(`${t("banker")}: ${seatName(v.banker)} ×${v.banker_multiple || 1}`, "banker") : null,
-      v.dice ? el("span", { class: "dice", text: v.dice.map((d) => "⚀⚁⚂⚃⚄⚅"[d - 1]).join(" ") }) : null,
+      v.dice ? el("span", { class: "dice", title: v.dice.join(" + ") }, v.dice.map((d) => dieEl(d))) : null,
       el("span", { class: "muted small", text: `${v.tiles_left} ${t("tiles_left")}` })));
     const hands = el("div", { class: "pg-hands" });
     for (const s of v.seats) {
@@ -425,7 +425,7 @@ const holdem = {
     if (!v.me || st.round.finished) return null;
     return el("div", { class: "kv-row" },
       el("span", {}, `${t("stack")} `, el("b", { text: money(v.me.stack) })),
-      el("span", {}, `${t("bet")} `, el("b", { text: money(v.me.committed) })),
+      el("span", { title: t("held_note") }, `${t("held")} `, el("b", { text: money(v.me.committed) })),
       el("span", { class: "muted" }, `${t("available")} ${money(v.me.available)}`));
   },
   actions(st, act) {

@@ -52,6 +52,7 @@ const I18N = {
     err_not_seated: "请先坐下", err_seat_taken: "座位已被占", err_table_error: "牌桌出错", err_unknown_round: "没有这一局",
     round_open: "进行中", round_settled: "已结算", round_voided: "已作废",
     pool_floor: "庄家保底", pool_stake: "每注",
+    held: "占用", held_note: "已下的注加上本局可能还要加的注，都从筹码里预留",
     lang_name: "中文", round_over: "本局结束", shoe_round: "本靴第{n}局",
   },
   en: {
@@ -104,6 +105,7 @@ const I18N = {
     err_not_seated: "Sit down first", err_seat_taken: "That seat is taken", err_table_error: "Table error", err_unknown_round: "No such round",
     round_open: "in progress", round_settled: "settled", round_voided: "voided",
     pool_floor: "house floor", pool_stake: "stake",
+    held: "Held", held_note: "your bets plus what this round may still ask for, set aside from your stack",
     lang_name: "English", round_over: "Round over", shoe_round: "round {n} of the shoe",
   },
 };

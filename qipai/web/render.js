@@ -91,6 +91,13 @@ function chipText(n) {
   return money(n);
 }
 
+// A die face drawn with the same 3×3 pip grid as the tiles (no dice glyphs: fonts lack them).
+function dieEl(n) {
+  const face = el("span", { class: "die", "aria-label": String(n) });
+  for (let i = 1; i <= 9; i++) face.append(el("i", { class: PIPS[n] && PIPS[n].includes(i) ? (n === 1 || n === 4 ? "red" : "") : "off" }));
+  return face;
+}
+
 function chipEl(amount, cls) {
   return el("span", { class: "chip " + (cls || ""), title: money(amount), text: chipText(amount) });
 }

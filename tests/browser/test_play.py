@@ -1,5 +1,11 @@
 """Browser tests: a person signs up, deposits, quick-starts a table of each game with bots,
-plays a full round by clicking, and sees the result and the balance change."""
+plays a full round by clicking, and sees the result and the balance change.
+
+On the way each table is reviewed at 1400x950, 1280x800 and 390x844 in Chinese and English: no
+seat box covers another or the felt, nothing makes the page scroll sideways, the action bar is on
+screen, no English is left in the Chinese UI and no i18n key is missing. Screenshots of every
+view land in test-output/ (table-<game>-<moment>-<lang>-<width>.png, …-phase-<phase>.png,
+…-result.png, history-*, lobby-*, login-*) for a person to look at."""
 
 from __future__ import annotations
 
@@ -275,6 +281,9 @@ def test_play_a_full_round_by_clicking(page: Any, server: Server, game: str) -> 
 def test_lobby_in_both_languages_and_on_a_phone(page: Any, server: Server) -> None:
     """The lobby lists every game with its art and a quick start, fits a phone without scrolling
     sideways, and has no English left in Chinese (game titles show both names on purpose)."""
+    page.goto(server.url + "/")
+    page.wait_for_selector("#view-login:not([hidden]) .tile")  # the hero tile is drawn, no glyph
+    page.screenshot(path=str(OUT / "login-zh-1400.png"))
     sign_up_and_deposit(page, server)
     names = games_available(server)
     for size in (DESKTOP, PHONE):
