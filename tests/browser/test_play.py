@@ -303,3 +303,42 @@ def test_lobby_in_both_languages_and_on_a_phone(page: Any, server: Server) -> No
             page.screenshot(
                 path=str(OUT / f"lobby-{lang}-{size['width']}.png"), full_page=size is PHONE
             )
+
+
+def test_a_spectator_sees_the_table_without_a_seat(page: Any, browser: Any, server: Server) -> None:
+    """A second person opening a running table watches it: seats and felt laid out, no actions
+    offered, told they are spectating, in both languages and on a phone."""
+    game = "niuniu"
+    if game not in games_available(server):
+        pytest.skip(f"the {game} package is not built yet")
+    sign_up_and_deposit(page, server)
+    quick_start(page, game)
+    table_url = page.url
+    context = browser.new_context(viewport=DESKTOP)
+    watcher = context.new_page()
+    errors: list[str] = []
+    watcher.on("pageerror", lambda e: errors.append(str(e)))
+    try:
+        sign_up_and_deposit(watcher, server)
+        watcher.goto(table_url)
+        watcher.wait_for_selector("#view-table:not([hidden]) .seat")
+        watcher.wait_for_function("S.state && S.state.round")
+        assert watcher.evaluate("S.state.you.seat") is None
+        assert watcher.locator("#actions button.action").count() == 0
+        for size in (DESKTOP, PHONE):
+            watcher.set_viewport_size(size)
+            for lang in ("zh", "en"):
+                if watcher.evaluate("LANG") != lang:
+                    watcher.click("#btn-lang")
+                    watcher.wait_for_function(f"LANG === '{lang}'")
+                watcher.wait_for_function("S.state && S.state.round")
+                watcher.wait_for_timeout(300)
+                assert watcher.locator("#actions").inner_text() in ("观战中", "spectating")
+                where = f"spectator {lang} {size['width']}"
+                watcher.evaluate("window.scrollTo(0, 0)")
+                check_layout(watcher, where)
+                check_text(watcher, where)
+                watcher.screenshot(path=str(OUT / f"spectator-{game}-{lang}-{size['width']}.png"))
+    finally:
+        context.close()
+    assert not errors, f"JavaScript errors: {errors}"
