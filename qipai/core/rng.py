@@ -15,7 +15,8 @@ import secrets
 from collections.abc import MutableSequence, Sequence
 from functools import lru_cache
 from math import ceil, log
-from struct import unpack_from
+from operator import length_hint
+from struct import unpack
 from typing import Any, TypeVar
 
 from qipai.core.errors import InvalidInput
@@ -180,27 +181,26 @@ class Rng:
                         buf += o.digest()
                     avail = len(buf) - off
                 count = avail // width
-                used = 0
-                if width == 1:
-                    values = buf[off : off + count]
-                    if bits < 8:
-                        values = values.translate(_LOW_BITS[bits])
-                    for used, value in enumerate(values, 1):  # noqa: B007 - used after the loop
-                        if value <= i:
-                            items[i], items[value] = items[value], items[i]
-                            i -= 1
-                            if i == low:
+                if width <= 2:
+                    # This chunk's draws, masked, decoded in C.
+                    values: bytes | tuple[int, ...]
+                    if width == 1:
+                        values = buf[off : off + count].translate(_LOW_BITS[bits])
+                    else:
+                        chunk = bytearray(buf[off : off + 2 * count])
+                        chunk[0::2] = chunk[0::2].translate(_LOW_BITS[bits - 8])  # high bytes
+                        values = unpack(f">{count}H", chunk)
+                    draws = iter(values)
+                    for i in range(i, low, -1):  # noqa: B020 - i goes on after the loop
+                        for value in draws:  # rejection: the first draw <= i is j
+                            if value <= i:
                                 break
-                    off += used
-                elif width == 2:
-                    for used, value in enumerate(unpack_from(f">{count}H", buf, off), 1):  # noqa: B007
-                        value &= mask
-                        if value <= i:
-                            items[i], items[value] = items[value], items[i]
-                            i -= 1
-                            if i == low:
-                                break
-                    off += 2 * used
+                        else:  # the chunk ran out before a draw for this i was accepted
+                            break
+                        items[i], items[value] = items[value], items[i]
+                    else:
+                        i = low  # the group is done
+                    off += (count - length_hint(draws)) * width
                 else:  # more than 65,536 items: one draw at a time
                     for _ in range(count):
                         value = int.from_bytes(buf[off : off + width], "big") & mask
