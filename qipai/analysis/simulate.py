@@ -165,10 +165,10 @@ def _pokdeng(
         raise InvalidInput(f"Pok Deng mode {mode!r}: expected classic or banker-player")
     config = PokDengConfig(mode=mode)  # type: ignore[arg-type]
     if bots_kind == "random":
-        seats = [Seat(f"s{i}", 10**12) for i in range(1, 6)]
+        seats = tuple(Seat(f"s{i}", 10**12) for i in range(1, 6))
         bots: dict[str, Any] = {s.id: RandomBot(max_spots=4) for s in seats}
     else:
-        seats = [Seat("s1", 10**12)]
+        seats = (Seat("s1", 10**12),)  # a tuple: the round reuses its checked stacks
         bots = {"s1": CoverageBot()}
     bot_rng = Rng(round_seed(seed, -1), "bots")
 

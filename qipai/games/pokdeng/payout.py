@@ -285,6 +285,8 @@ def settle_placed(
     append = bet_nets.append
     nets: dict[str, int] = {}
     rounding = 0
+    last = None  # the player of the bets being summed into `net` (usually one player's run)
+    net = 0
     for (player, spot), amount in zip(keys, amounts, strict=True):
         table, about = tables[spot]
         rule = table[klasses[about]][banker]
@@ -299,7 +301,13 @@ def settle_placed(
             if rest:
                 rounding += 1
         append(win)
-        nets[player] = nets[player] + win if player in nets else win
+        if player is not last:  # another player's bets begin: book the run that ended
+            if last is not None:
+                nets[last] = nets.get(last, 0) + net
+            last, net = player, 0
+        net += win
+    if last is not None:
+        nets[last] = nets.get(last, 0) + net
     house = -sum(nets.values()) - rounding
     return Settlement(keys, amounts, bet_nets, nets, house, rounding, tables, klasses, bets)
 

@@ -68,7 +68,6 @@ from __future__ import annotations
 from collections import OrderedDict
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from functools import partial
-from itertools import repeat
 from typing import Any, Final
 
 from qipai.core.cards import Card, standard_deck
@@ -441,10 +440,11 @@ class PokDengRound(Round[PokDengConfig]):
         events: list[Event] = []
         if kind == "bet":
             _, need, totals = payload
-            # bets[seat, spot] = total for each touched spot (keys built in C)
-            self._bets.update(
-                zip(zip(repeat(seat), totals, strict=False), totals.values(), strict=True)
-            )
+            placed = {(seat, spot): total for spot, total in totals.items()}
+            if self._bets:
+                self._bets.update(placed)  # a spot bet before keeps its place in the order
+            else:
+                self._bets = placed
             self._taken[seat] += need
             events.append(Event("bets", {"player": seat, "totals": totals, "taken": need}))
         elif kind == "clear":
