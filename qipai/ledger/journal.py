@@ -44,6 +44,12 @@ _ROUND_EXISTS = select(rounds.c.id).where(rounds.c.id == bindparam("r_round"))
 _INSERT_ROUND = rounds.insert()
 _ROUND_ROW = select(rounds).where(rounds.c.id == bindparam("r_round"))
 _ROUND_ROW_LOCKED = _ROUND_ROW.with_for_update()
+# what settling needs of the round row (not its JSON columns, decoded for nothing)
+_SETTLE_ROW = (
+    select(rounds.c.table_id, rounds.c.status, rounds.c.seed_revealed)
+    .where(rounds.c.id == bindparam("r_round"))
+    .with_for_update()
+)
 _ROUND_STATUS_LOCKED = (
     select(rounds.c.status).where(rounds.c.id == bindparam("r_round")).with_for_update()
 )
@@ -293,7 +299,9 @@ def settle(
     earlier = find_tx(conn, key, body)
     if earlier is not None:
         return earlier
-    row = _round_row(conn, round_id, lock=True)
+    row = conn.execute(_SETTLE_ROW, {"r_round": round_id}).mappings().first()
+    if row is None:
+        raise UnknownRound(f"no round {round_id!r}")
     if row["status"] != "open":
         raise RoundStateError(f"round {round_id!r} is already {row['status']}")
     player_rows = conn.execute(_PLAYER_ROWS, {"r_round": round_id}).all()
