@@ -569,6 +569,7 @@ class Ledger:
         accounts: Mapping[str, str] | None = None,
         jackpot_pool: str | None = None,
         reveal_seed: bool = True,
+        also: Callable[[Connection], None] | None = None,
     ) -> TxResult:
         """Settle a round in ONE database transaction: capture its open holds back to their
         stacks, post `result.postings`, store the result, the players' ending balances and the
@@ -580,21 +581,28 @@ class Ledger:
         seat played by another player); `jackpot` goes to `jackpot:<jackpot_pool>` (default: the
         table id). Pass `round_.result()` itself so that `qipai verify` can compare it with a
         replay. `reveal_seed=False` keeps the seed hidden while its shoe goes on (`reveal_seed`).
+        `also(conn)` runs in the same database transaction (the card room saves the table's
+        layout with its settlement).
         """
         self._last_seq.pop(round_id, None)
         mapping = dict(accounts or {})
         if jackpot_pool is not None:
             mapping.setdefault(JACKPOT, acct.jackpot(jackpot_pool))
-        return self._write(
-            lambda c: journal.settle(
-                c,
+
+        def work(conn: Connection) -> TxResult:
+            tx = journal.settle(
+                conn,
                 round_id=round_id,
                 result=result,
                 accounts=mapping,
                 reveal_seed=reveal_seed,
                 fault=self.fault,
             )
-        )
+            if also is not None:
+                also(conn)
+            return tx
+
+        return self._write(work)
 
     def void_round(self, round_id: str, reason: str) -> TxResult:
         """Cancel an unfinished round: release every open hold, status `voided` (idempotent)."""

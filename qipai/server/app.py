@@ -89,8 +89,8 @@ def create_app(
 ) -> FastAPI:
     """Build the app over the database at `db` (SQLite path or URL; None = the default file)."""
     ledger = Ledger.open(db)
-    adapter = LedgerAdapter(ledger)
     store = RoomStore(ledger.engine)
+    adapter = LedgerAdapter(ledger, layouts=store)  # layouts saved with each settlement
     room = Room(adapter, store, clock or SystemClock(), timing)
 
     @contextlib.asynccontextmanager

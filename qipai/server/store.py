@@ -17,6 +17,7 @@ from typing import Any
 from sqlalchemy import (
     JSON,
     Column,
+    Connection,
     Engine,
     Float,
     MetaData,
@@ -167,10 +168,14 @@ class RoomStore:
 
     # ----- table layouts (TableRepo) --------------------------------------------------------
     def save_table(self, table_id: str, data: dict[str, Any]) -> None:
-        values = {"t_id": table_id, "t_data": data, "t_at": time.time()}
         with self.engine.begin() as conn:
-            if conn.execute(_SAVE_UPDATE, values).rowcount == 0:
-                conn.execute(_SAVE_INSERT, values)
+            self.save_table_in(conn, table_id, data)
+
+    def save_table_in(self, conn: Connection, table_id: str, data: dict[str, Any]) -> None:
+        """Save a layout inside the caller's transaction (the ledger's settlement)."""
+        values = {"t_id": table_id, "t_data": data, "t_at": time.time()}
+        if conn.execute(_SAVE_UPDATE, values).rowcount == 0:
+            conn.execute(_SAVE_INSERT, values)
 
     def delete_table(self, table_id: str) -> None:
         with self.engine.begin() as conn:

@@ -3,19 +3,38 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Protocol
+
+from sqlalchemy import Connection
 
 from qipai.core.protocol import JSON, RecordedAction, RoundResult, Seat
 from qipai.ledger import InsufficientFunds as LedgerFunds
 from qipai.ledger import Ledger, UnknownRound
-from qipai.tables.ports import InsufficientFunds, JournalEntry, OpenRound, RoundRecord
+from qipai.tables.ports import (
+    InsufficientFunds,
+    JournalEntry,
+    OpenRound,
+    RoundRecord,
+    TableRepo,
+)
+
+
+class LayoutStore(TableRepo, Protocol):
+    """A `TableRepo` in the ledger's database that can also write a layout inside a ledger
+    transaction (the server's `RoomStore`)."""
+
+    def save_table_in(self, conn: Connection, table_id: str, data: JSON) -> None: ...
 
 
 class LedgerAdapter:
-    """Maps the table runtime's narrow needs onto the ledger's facade, one call each."""
+    """Maps the table runtime's narrow needs onto the ledger's facade, one call each.
 
-    def __init__(self, ledger: Ledger) -> None:
+    With `layouts` (the table repo in the same database), a table's layout is saved in the
+    settlement's own transaction (one commit per round less, and never one without the other)."""
+
+    def __init__(self, ledger: Ledger, layouts: LayoutStore | None = None) -> None:
         self.ledger = ledger
+        self.layouts = layouts
         self._users: set[str] = set()
 
     def ensure_user(self, player: str, name: str | None = None) -> None:
@@ -69,9 +88,26 @@ class LedgerAdapter:
         )
 
     def settle_round(
-        self, round_id: str, result: RoundResult, *, pool_id: str, reveal_seed: bool
+        self,
+        round_id: str,
+        result: RoundResult,
+        *,
+        pool_id: str,
+        reveal_seed: bool,
+        layout: tuple[str, JSON] | None = None,
     ) -> None:
-        self.ledger.settle_round(round_id, result, jackpot_pool=pool_id, reveal_seed=reveal_seed)
+        also = None
+        if layout is not None:
+            if self.layouts is None:
+                raise ValueError("this ledger adapter keeps no table layouts")
+            layouts, (table_id, data) = self.layouts, layout
+
+            def also(conn: Connection) -> None:
+                layouts.save_table_in(conn, table_id, data)
+
+        self.ledger.settle_round(
+            round_id, result, jackpot_pool=pool_id, reveal_seed=reveal_seed, also=also
+        )
 
     def reveal(self, commitment: str) -> None:
         self.ledger.reveal_seed(commitment)

@@ -108,7 +108,13 @@ class MemoryLedger:
             self.stacks[key] = self.stack(player, record.table_id) + after
 
     def settle_round(
-        self, round_id: str, result: RoundResult, *, pool_id: str, reveal_seed: bool
+        self,
+        round_id: str,
+        result: RoundResult,
+        *,
+        pool_id: str,
+        reveal_seed: bool,
+        layout: tuple[str, JSON] | None = None,
     ) -> None:
         with self.lock:
             info = self.rounds[round_id]

@@ -147,11 +147,19 @@ class LedgerPort(Protocol):
         all of them or none."""
 
     def settle_round(
-        self, round_id: str, result: RoundResult, *, pool_id: str, reveal_seed: bool
+        self,
+        round_id: str,
+        result: RoundResult,
+        *,
+        pool_id: str,
+        reveal_seed: bool,
+        layout: tuple[str, JSON] | None = None,
     ) -> None:
         """In one transaction: release the holds, post the result's postings (seat ids are the
         round's players' stacks, `jackpot` the pool `pool_id`), mark the round settled.
-        Idempotent on round_id. `reveal_seed` False while the deal unit (shoe) goes on."""
+        Idempotent on round_id. `reveal_seed` False while the deal unit (shoe) goes on.
+        `layout` (table id, layout): saved in the same transaction — only given to a ledger
+        whose `layouts` attribute is the table's `TableRepo` (same database)."""
 
     def reveal(self, commitment: str) -> None:
         """Reveal the seed of every round dealt from this commitment (its deal unit ended)."""

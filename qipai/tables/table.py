@@ -583,20 +583,32 @@ class Table:
             if posting.account in seat_ids:
                 nets[posting.account] = nets.get(posting.account, 0) + posting.amount
         nxt = round_.next_round()
-        # What the next round continues from is saved BEFORE settling: a crash in between
-        # leaves the round open (so it is replayed and settled again, idempotently) and never
-        # a settled round whose shoe position the table has forgotten (a repeated deal).
+        # What the next round continues from is saved with the settlement (in its transaction
+        # when the ledger keeps the layouts, else BEFORE settling): a crash leaves the round open
+        # (so it is replayed and settled again, idempotently) and never a settled round whose
+        # shoe position the table has forgotten (a repeated deal).
         self.carry_context = dict(nxt.context)
         self.carry_seed = bytes.fromhex(record.seed_hex) if nxt.reuse_seed else None
         self.last_result = {"round_id": record.round_id, "number": record.number, "nets": nets}
         self.results = [*self.results, self.last_result][-30:]
-        self._save()
-        self.ledger.settle_round(
-            record.round_id,
-            result,
-            pool_id=self.game.name,
-            reveal_seed=self.game.reveal_seed and not nxt.reuse_seed,
-        )
+        reveal = self.game.reveal_seed and not nxt.reuse_seed
+        if self.repo is not None and getattr(self.ledger, "layouts", None) is self.repo:
+            # the layout and the settlement in one transaction
+            data = self.snapshot()
+            text = json.dumps(data, sort_keys=True)
+            self.ledger.settle_round(
+                record.round_id,
+                result,
+                pool_id=self.game.name,
+                reveal_seed=reveal,
+                layout=(self.id, data),
+            )
+            self._saved = text
+        else:
+            self._save()
+            self.ledger.settle_round(
+                record.round_id, result, pool_id=self.game.name, reveal_seed=reveal
+            )
         self._stacks_settled(record, nets)
         if not nxt.reuse_seed:
             self._reveal_current(bytes.fromhex(record.seed_hex))

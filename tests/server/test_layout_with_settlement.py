@@ -1,0 +1,93 @@
+"""The card room saves a table's layout in the settlement's own database transaction: one
+commit per round less, and never a settled round without the layout that continues from it
+(or the other way round)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import helpers
+import pytest
+
+from qipai.ledger import Ledger
+from qipai.server.store import RoomStore
+from qipai.tables.ledger_adapter import LedgerAdapter
+from qipai.tables.ports import ManualClock
+from qipai.tables.table import Table, Timing
+
+
+class Boom(Exception):
+    pass
+
+
+def make(path: Path, *, seat: bool = True) -> tuple[Table, LedgerAdapter, RoomStore, ManualClock]:
+    ledger = Ledger.open(str(path))
+    store = RoomStore(ledger.engine)
+    adapter = LedgerAdapter(ledger, layouts=store)
+    clock = ManualClock()
+    table = Table(
+        "tbl",
+        helpers.TOY,
+        adapter,
+        clock,
+        repo=store,
+        timing=Timing(1.0, 3.0),
+        send=helpers.Inbox(),
+    )
+    for p in ("alice", "bob") if seat else ():
+        adapter.deposit(p, 1000, f"dep-{p}")
+        table.sit(p, p, 100)
+    return table, adapter, store, clock
+
+
+def saved_results(store: RoomStore) -> list[str]:
+    [layout] = store.load_tables()
+    return [r["round_id"] for r in layout["results"]]
+
+
+def play_to_the_end(table: Table, clock: ManualClock) -> None:
+    table.act("alice", {"type": "bet", "amount": 3}, None)
+    table.act("bob", {"type": "bet", "amount": 2}, None)
+    for _ in range(4):
+        clock.advance(6)
+        table.tick()
+
+
+def test_layout_is_saved_in_the_settlement_transaction(tmp_path: Path) -> None:
+    table, adapter, store, clock = make(tmp_path / "room.db")
+    table.tick()
+    assert table.record is not None
+    first = table.record.round_id
+    commits: list[str] = []
+
+    def fault(point: str) -> None:
+        if point == "before_commit" and table.round is not None and table.round.finished:
+            commits.append(point)
+            raise Boom("the settlement fails just before its commit")
+
+    adapter.ledger.fault = fault
+    table.act("alice", {"type": "bet", "amount": 3}, None)
+    table.act("bob", {"type": "bet", "amount": 2}, None)
+    with pytest.raises(Boom):
+        for _ in range(4):
+            clock.advance(6)
+            table._step()
+    assert commits  # the settlement was attempted and failed: neither it nor the layout stayed
+    assert adapter.round_info(first)["status"] == "open"  # type: ignore[index]
+    assert first not in saved_results(store)
+
+    # a restart recovers the open round; its settlement brings the layout along
+    adapter.ledger.fault = lambda point: None
+    again, adapter2, store2, clock2 = make(tmp_path / "room.db", seat=False)
+    again.restore_snapshot(store2.load_tables()[0])
+    [open_round] = adapter2.open_rounds()
+    assert again.recover(open_round) in ("resumed", "settled")
+    for _ in range(4):
+        clock2.advance(6)
+        again.tick()
+    assert adapter2.round_info(first)["status"] == "settled"  # type: ignore[index]
+    assert first in saved_results(store2)
+    play_to_the_end(again, clock2)
+    assert saved_results(store2) == [r["round_id"] for r in again.results]
+    assert len(again.results) >= 2
+    assert sum(adapter2.ledger.balances().values()) == 0
