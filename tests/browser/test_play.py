@@ -57,7 +57,9 @@ LAYOUT_JS = """() => {
     return {x: r.left, y: r.top, r: r.right, b: r.bottom, seat: e.dataset.seat || e.id}; };
   const felt = document.getElementById('felt');
   const bar = document.querySelector('#actions .action-bar');
-  return {seats: [...document.querySelectorAll('#stage .seat')].map(box), felt: box(felt),
+  const spilled = [...document.querySelectorAll('.pd-spot, .pg-hand, .tg-play, .seat')]
+    .filter((e) => e.scrollWidth > e.clientWidth + 1).map((e) => e.className);
+  return {seats: [...document.querySelectorAll('#stage .seat')].map(box), felt: box(felt), spilled,
           feltOverflow: felt.scrollWidth - felt.clientWidth,
           pageOverflow: document.documentElement.scrollWidth - window.innerWidth,
           width: window.innerWidth, height: window.innerHeight, actions: bar ? box(bar) : null};
@@ -108,6 +110,7 @@ def check_layout(page: Any, where: str) -> None:
         for b in seats[i + 1 :]:
             assert not overlaps(a, b), f"{where}: seats {a['seat']} and {b['seat']} overlap"
     assert lay["feltOverflow"] <= 1, f"{where}: the felt's content is wider than the felt"
+    assert not lay["spilled"], f"{where}: content spills out of its box: {lay['spilled']}"
     if lay["actions"] is not None:  # the buttons I may press now are on screen without scrolling
         assert lay["actions"]["b"] <= lay["height"] + 1, f"{where}: the actions are below the fold"
     assert lay["pageOverflow"] <= 1, f"{where}: the page scrolls sideways"
