@@ -444,11 +444,22 @@ const holdem = {
         pool ? el("label", { class: "small check" }, pool, ` ${t("pool_bet")} ${money(bet.pool)}`) : null,
         el("button", { class: "btn gold action", "data-action": "bet", onclick: () => act({ type: "bet", box: st.you.seat, ante: holdem.ante, bonus: holdem.bonus ? holdem.ante : 0, pool: !!(bet.pool && holdem.pool), done: true }), text: t("bet") }));
     }
+    // the optimal-strategy hint the server computed from my own view (qipai.analysis.strategy)
+    const advice = st.round && st.round.hint && st.round.hint.boxes && st.round.hint.boxes[0];
+    const suggested = advice ? ({ play: "flop", fold: "fold", check: "check", bet: advice.phase })[advice.action] : null;
     for (const spec of st.legal) {
       if (spec.type === "bet") continue;
       const amounts = spec.boxes && !Array.isArray(spec.boxes) ? Object.values(spec.boxes) : [];
       const label = `${t(spec.type)}${amounts.length ? " " + money(amounts[0]) : ""}`;
-      box.append(el("button", { class: "btn action " + (["flop", "turn", "river"].includes(spec.type) ? "gold" : "ghost"), "data-action": spec.type, onclick: () => act({ type: spec.type }), text: label }));
+      box.append(el("button", { class: "btn action " + (["flop", "turn", "river"].includes(spec.type) ? "gold" : "ghost") + (spec.type === suggested ? " suggested" : ""), "data-action": spec.type, onclick: () => act({ type: spec.type }), text: label }));
+    }
+    if (advice && suggested) {
+      const ev = advice.ev;
+      const fmt = (x) => (x > 0 ? "+" : "") + Number(x).toFixed(2);
+      box.append(el("div", { class: "hint he-hint", "data-hint": advice.action },
+        el("div", { class: "hint-title" }, el("span", { class: "hint-icon", "aria-hidden": "true" }), el("b", { text: t("he_hint") })),
+        el("div", { class: "small" }, el("b", { text: t(suggested) }),
+          ev ? el("span", { class: "muted", text: ` · ${t("ev_bet")} ${fmt(ev.bet)} / ${t("ev_check")} ${fmt(ev.check)} ${t("per_ante")}` }) : null)));
     }
     return box;
   },

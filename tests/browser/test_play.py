@@ -224,6 +224,11 @@ def test_play_a_full_round_by_clicking(page: Any, server: Server, game: str) -> 
                     check_layout(page, f"{game} {phase}")
                     check_text(page, f"{game} {phase}")
                     page.screenshot(path=str(OUT / f"table-{game}-phase-{phase}.png"))
+                    if game == "holdem-bonus" and phase in ("flop", "turn", "river"):
+                        # the optimal-strategy hint: shown, and its choice marks one button
+                        assert page.evaluate("!!S.state.round.hint")
+                        assert page.locator(".he-hint").count() == 1
+                        assert page.locator("#actions button.action.suggested").count() == 1
                 if not clicked_in_round:
                     before = my_stack(page)  # the stack as this round began (holds included)
                 play_step(page, game)
