@@ -16,7 +16,8 @@ if TYPE_CHECKING:
 
 
 def _event_name(event: Event) -> JSON:
-    seat = event.data.get("seat")
+    """The event's type and acting seat (Pok Deng names it `player`), nothing else."""
+    seat = event.data.get("seat", event.data.get("player"))
     return {"type": event.type, "seat": seat if isinstance(seat, str) else None}
 
 

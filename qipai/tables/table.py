@@ -614,6 +614,8 @@ class Table:
             self._reveal_current(bytes.fromhex(record.seed_hex))
         self.last_round, self.last_record = round_, record
         self.round, self.record = None, None
+        # set before the broadcast so the result message says when the next round starts
+        self.next_start_at = self.clock.now() + self.timing.between_rounds
         self._broadcast_state(events, finished=True)
         self._phase, self._awaiting = None, ()
         bound = self.bound_seats()

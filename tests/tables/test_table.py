@@ -47,6 +47,21 @@ def test_round_starts_and_settles_with_conservation() -> None:
     assert revealed.seed_hex is not None and verify(revealed.seed_hex, revealed.commitment)
 
 
+def test_the_result_message_says_when_the_next_round_starts() -> None:
+    table, ledger, _clock, inbox = make_table()
+    seat_two(table, ledger)
+    table.tick()
+    table.act("alice", {"type": "bet", "amount": 5}, "c1")
+    table.act("bob", {"type": "bet", "amount": 7}, "c2")
+    table.act("alice", {"type": "stand"}, "c3")
+    table.act("bob", {"type": "swap"}, "c4")
+    state = inbox.last_state("alice")
+    assert state["result"] is not None and state["round"]["finished"]
+    assert state["next_round_in"] == pytest.approx(table.timing.between_rounds)
+    # the events name who acted (the toy game's `seat`), never more than type and seat
+    assert all(set(e) == {"type", "seat"} for e in state["events"])
+
+
 def test_default_applied_exactly_once_on_expiry() -> None:
     table, ledger, clock, _ = make_table()
     seat_two(table, ledger)
@@ -331,3 +346,15 @@ def test_random_schedules_keep_money_and_journal_consistent(
             assert set(message) >= {"type"}
     assert all(a not in HOUSE_ACCOUNTS for a in ("alice", "bob"))
     assert isinstance(Inbox, type)
+
+
+def test_event_names_carry_the_acting_seat_only() -> None:
+    from qipai.core.protocol import Event
+    from qipai.tables.messages import _event_name
+
+    # Pok Deng names its actor `player`; the amounts stay out of the message.
+    assert _event_name(Event("bets", {"player": "S1", "totals": {"P1": 100}})) == {
+        "type": "bets",
+        "seat": "S1",
+    }
+    assert _event_name(Event("deal", {"cards": ["As"]})) == {"type": "deal", "seat": None}
