@@ -87,6 +87,7 @@ class Stats:
         self.rounds: set[str] = set()
         self.errors = 0
         self.error_codes: Counter[str] = Counter()
+        self.measured_errors = 0
         self.measuring = False
         self.ready = 0
 
@@ -127,6 +128,8 @@ async def client(
             if msg["type"] == "error":
                 stats.errors += 1
                 stats.error_codes[str(msg.get("code"))] += 1
+                if stats.measuring:
+                    stats.measured_errors += 1
                 sent_at = None
                 continue
             if msg["type"] != "state":
@@ -191,7 +194,11 @@ async def run_load(url: str, tokens: list[str], seconds: float) -> Stats:
     if failures:
         print(f"  {len(failures)} clients failed, e.g. {failures[0]!r}", file=sys.stderr)
     if stats.error_codes:
-        print(f"  errors by code: {dict(stats.error_codes)}", file=sys.stderr)
+        print(
+            f"  errors by code (whole run, seating included): {dict(stats.error_codes)}; "
+            f"{stats.measured_errors} in the measured {seconds:.0f} s",
+            file=sys.stderr,
+        )
     stats.elapsed = elapsed  # type: ignore[attr-defined]
     return stats
 

@@ -271,6 +271,7 @@ class Room:
         from qipai.tables.messages import state_message
 
         with table.lock:
+            table.catch_up()  # a countdown that ran out is applied before the state is shown
             conn.push({**state_message(table, conn.player, [], False), "table_id": table_id})
 
     def unsubscribe(self, conn: Connection, table_id: str) -> None:

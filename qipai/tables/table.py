@@ -329,6 +329,12 @@ class Table:
             self.connected.add(player)
             self._send_state(player, [])
 
+    def catch_up(self) -> None:
+        """Apply a countdown that ran out but was not yet expired (the room's scheduler is
+        behind under load), so that a state built now never offers actions whose time is up."""
+        with self.lock:
+            self._expire_if_due()
+
     def disconnect(self, player: str) -> None:
         with self.lock:
             self.connected.discard(player)

@@ -102,3 +102,29 @@ def test_scheduler_ticks_the_longest_overdue_table_first_and_stops_at_its_budget
     assert all(t.round is not None for t in tables)  # every table started its round
     room.wake(tables[1].id)  # something happened there: it is due at once
     assert room.run_due() == 1 and ticked[-1] == tables[1].id
+
+
+def test_subscribing_never_shows_a_countdown_that_already_ran_out() -> None:
+    """Under load the scheduler may reach a table after its countdown ran out: the state sent
+    on subscribe applies the defaults first instead of offering bets that would be refused."""
+    from qipai.server.room import Connection
+
+    room = make_room()
+    ledger = room.ledger
+    assert isinstance(ledger, MemoryLedger)
+    clock = room.clock
+    assert isinstance(clock, ManualClock)
+    table = room.create_table("toy")
+    for p in ("alice", "bob"):
+        ledger.deposit(p, 1000, f"d-{p}")
+        table.sit(p, p, 100)
+    table.tick()
+    assert table.round is not None and table.round.phase == "betting"
+    clock.advance(10.5)  # the betting countdown (10 s) ran out; nobody ticked the table
+    conn = Connection("alice")
+    room.attach(conn)
+    room.subscribe(conn, table.id)
+    state = conn.queue.get_nowait()
+    assert state["round"]["phase"] != "betting"
+    assert all(a["type"] != "bet" for a in state["legal"])
+    assert table.round.view(None)["bets"] == {"A": 1, "B": 1}  # the defaults, applied once
