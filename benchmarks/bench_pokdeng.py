@@ -8,7 +8,9 @@ core; the last lines time `qipai simulate pokdeng` itself (the coverage bot bets
 Times are CPU time of this process (`time.process_time`), which is less disturbed than wall time
 when other work shares the machine, but still noisy then (shared caches, SMT): the first line's
 empty-loop time tells how slow the machine is right now. For figures that do not depend on the
-load, count instructions: `valgrind --tool=callgrind .venv/bin/python …` at two round counts.
+load, count instructions: `valgrind --tool=callgrind .venv/bin/python …` at two round counts
+(difference / rounds), with `PYTHONHASHSEED=0`: string hashes change dict probing, and with a
+random seed per process the per-round count of the same code moves by a few per cent.
 """
 
 from __future__ import annotations

@@ -32,7 +32,8 @@ Results: `result()` has postings (each betting player's net, `house`, `rounding`
 {game, mode, hands, bets (per bet: id "player:spot", player, spot, amount, taken, returned, net,
 outcome, multiple, rounding), house, rounding, road (this round's row), round_in_shoe,
 shoe_position, last_round}; `round.settlement` gives the same per bet without JSON (for the
-simulator: `settlement.bets[i]`, `settlement.bet_nets[i]`).
+simulator: bet i is `settlement.keys[i]` = (player, spot) with `settlement.amounts[i]` and net
+`settlement.bet_nets[i]`; `settlement.bets` builds the `Bet`s).
 
 `view(seat)` — the JSON the browser table is built from (`seat=None`: a spectator)::
 
