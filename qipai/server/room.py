@@ -60,8 +60,11 @@ class Room:
         self.tables: dict[str, Table] = {}
         self.connections: dict[str, set[Connection]] = {}
         self.recovery: dict[str, str] = {}
-        self.slice_s = 0.01
-        """Longest run of table work between two looks at the network (seconds)."""
+        self.slice_s = 0.002
+        """Longest run of table work between two looks at the network (seconds). An action
+        waits for about three slices (read, handled, sent): bench_server at 100 clients
+        measured p50 57 ms with 10 ms slices, 27 ms with 4 ms, 15 ms with 2 ms, and the same
+        rounds per second (a slice holds about one table's step)."""
         self._heap: list[tuple[float, int, str]] = []
         self._due: dict[str, float] = {}  # table id -> its live entry in the heap
         self._order = itertools.count()
