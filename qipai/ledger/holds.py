@@ -156,6 +156,21 @@ def of_round(
     return [_hold(r) for r in conn.execute(query, params).mappings()]
 
 
+def _authorize_body(
+    account: str, amount: int, round_id: str | None, seat: str | None, purpose: str
+) -> dict[str, object]:
+    """What an authorize request is, for its idempotency key's body hash (one shape for the
+    single and the batched path, so a retried request matches either)."""
+    return {
+        "op": "authorize",
+        "account": account,
+        "amount": amount,
+        "round_id": round_id,
+        "seat": seat,
+        "purpose": purpose,
+    }
+
+
 def authorize(
     conn: Connection,
     *,
@@ -173,14 +188,7 @@ def authorize(
     found in this database transaction that `key` is unused; `known`: accounts it already read."""
     positive(amount)
     hold_name = acct.hold_account(account)
-    body = {
-        "op": "authorize",
-        "account": account,
-        "amount": amount,
-        "round_id": round_id,
-        "seat": seat,
-        "purpose": purpose,
-    }
+    body = _authorize_body(account, amount, round_id, seat, purpose)
     earlier = None if checked else find_tx(conn, key, body)
     if earlier is not None:
         return by_tx(conn, earlier.tx_id)
@@ -254,14 +262,7 @@ def authorize_many(
     for account, amount, key, round_id, seat, purpose in requests:
         positive(amount)
         hold_name = acct.hold_account(account)
-        body = {
-            "op": "authorize",
-            "account": account,
-            "amount": amount,
-            "round_id": round_id,
-            "seat": seat,
-            "purpose": purpose,
-        }
+        body = _authorize_body(account, amount, round_id, seat, purpose)
         tx_rows.append(
             {
                 "key": key,
