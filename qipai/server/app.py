@@ -97,7 +97,10 @@ def create_app(
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         room.recover()
         room.start()
+        # off the event loop: the first Hold'em hint must not stall every table for a second
+        warming = asyncio.create_task(asyncio.to_thread(games_mod.warm_up))
         yield
+        await warming
         await room.stop()
         ledger.close()
 

@@ -97,6 +97,18 @@ def _holdem_hint(view: JSON) -> JSON | None:
 _HINTS: dict[str, Callable[[JSON], JSON | None]] = {"holdem-bonus": _holdem_hint}
 
 
+def warm_up() -> None:
+    """Load what the first hint or optimal-bot decision would otherwise load mid-game: the
+    Hold'em kernels (numba's on-disk cache) and evaluator tables, about a second of CPU that
+    would stall every table of the event loop. The server runs it in a thread at start-up."""
+    if "holdem-bonus" in available():
+        from qipai.analysis.strategy import river_decision, turn_decision
+        from qipai.core.cards import parse_cards
+
+        turn_decision(parse_cards("As Kd"), parse_cards("2c 7h 9s"))
+        river_decision(parse_cards("As Kd"), parse_cards("2c 7h 9s Jd"))
+
+
 def register(info: GameInfo) -> None:
     _REGISTRY[info.name] = info
 

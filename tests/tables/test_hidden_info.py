@@ -196,3 +196,11 @@ def test_the_checker_catches_a_leak() -> None:
     assert record is not None
     with pytest.raises(AssertionError, match="seed"):
         checker("alice", {"type": "state", "x": record.seed_hex})
+
+
+def test_warm_up_loads_the_hold_em_decision_kernels_ahead_of_play() -> None:
+    from qipai.analysis import strategy
+
+    games.warm_up()
+    assert strategy._turn.cache_info().currsize >= 1
+    assert strategy._river.cache_info().currsize >= 1
