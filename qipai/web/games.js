@@ -107,14 +107,15 @@ const pokdeng = {
     const spots = Object.keys(v.spots).filter((k) => v.spots[k].kind !== "pair");
     const grid = el("table", { class: "road" });
     grid.append(el("tr", {}, spots.map((s) => el("th", { text: s }))));
-    for (const row of (v.road.rows || []).slice(-12)) {
+    const rows = pdRoadRows(v.road.code, 12);
+    for (const row of rows) {
       grid.append(el("tr", {}, spots.map((s) => {
         const c = row.cells[s] || {};
         return el("td", {}, c.result ? el("span", { class: `road-dot ${c.result} ${c.ring ? "ring" : ""} ${c.pair ? "pair" : ""}`, title: roadTitle(c) }) : null);
       })));
     }
     box.append(grid);
-    if (!(v.road.rows || []).length) box.append(el("div", { class: "small muted", text: t("road_empty") }));
+    if (!rows.length) box.append(el("div", { class: "small muted", text: t("road_empty") }));
     box.append(el("div", { class: "road-legend small muted" },
       el("span", {}, el("i", { class: "road-dot win" }), t("road_win")), el("span", {}, el("i", { class: "road-dot lose" }), t("road_lose")),
       el("span", {}, el("i", { class: "road-dot tie" }), t("tie")), el("span", {}, el("i", { class: "road-dot ring" }), t("road_ring")),
@@ -146,6 +147,25 @@ function pdHandLabel(h) {
   const sp = PD_SPECIAL[h.rank];
   const name = sp ? sp[LANG === "zh" ? 0 : 1] : `${h.points}${LANG === "zh" ? "点" : h.points === 1 ? " point" : " points"}`;
   return h.double ? `${name} · ${t("double")}` : name;
+}
+
+// The Pok Deng road arrives compact (round.py's view docstring, road.py): rows joined by ";", each
+// P1–P5's beads then "p"/"-" (banker pair), a bead "W"/"L"/"T" + "r" (ring) + "p" (pair dot).
+const PD_ROAD_POSITIONS = ["P1", "P2", "P3", "P4", "P5"];
+const PD_ROAD_RESULT = { W: "win", L: "lose", T: "tie" };
+
+// The last `last` rows of the road as {cells: {P1: {result, ring, pair}, …}, banker_pair}.
+function pdRoadRows(code, last) {
+  if (!code) return [];
+  return code.split(";").slice(-last).map((text) => {
+    const f = text.split(",");
+    const cells = {};
+    PD_ROAD_POSITIONS.forEach((p, i) => {
+      const b = f[i] || "";
+      cells[p] = { result: PD_ROAD_RESULT[b[0]], ring: b.includes("r"), pair: b.slice(1).includes("p") };
+    });
+    return { cells, banker_pair: f[5] === "p" };
+  });
 }
 
 function roadTitle(c) {

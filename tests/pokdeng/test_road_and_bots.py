@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -18,8 +20,9 @@ from qipai.games.pokdeng.road import (
     RoadCell,
     RoadRow,
     road_cell,
-    road_json,
+    road_counts,
     road_row,
+    road_view,
     row_code,
 )
 
@@ -64,7 +67,8 @@ def test_rows_and_road_round_trip() -> None:
         "pair": True,
     }
     assert Road.decode("").rows == []
-    assert road_json(road.encode()) == road.to_json() and road_json("") == Road().to_json()
+    assert road_view(road.encode()) == {"code": road.encode(), "counts": road.to_json()["counts"]}
+    assert road_view("") == {"code": "", "counts": Road().to_json()["counts"]}
     for bad in ("W,W,W,W,W", "W,W,W,W,W,x", "X,W,W,W,W,-", "W,W,W,W,W,-;", 3):
         with pytest.raises(InvalidInput):
             Road.decode(bad)
@@ -77,10 +81,94 @@ def test_round_view_carries_the_shoe_road() -> None:
     first = PokDengRound.start(config, seats, Rng(seed))
     first.expire()
     second = PokDengRound.start(config, seats, Rng(seed), first.next_round().context)
-    assert len(second.view("a")["road"]["rows"]) == 1  # the earlier round, before this deal
+    code = second.view("a")["road"]["code"]
+    assert code == first.road.encode() and len(Road.decode(code).rows) == 1  # before this deal
     second.expire()
-    rows = second.view("a")["road"]["rows"]
-    assert len(rows) == 2 and second.result().details["road"] == second.road.rows[1].code()
+    road = second.view("a")["road"]
+    assert Road.decode(road["code"]).rows == second.road.rows and len(second.road.rows) == 2
+    assert second.result().details["road"] == second.road.rows[1].code()
+    assert road["counts"] == second.road.to_json()["counts"]
+
+
+def rows_from_spelled_out(road: dict[str, Any]) -> list[RoadRow]:
+    """The rows a spelled-out road (`Road.to_json()`, the view's form before the compact code)
+    describes, read field by field (the colour must agree with the result)."""
+    out = []
+    for row in road["rows"]:
+        cells = []
+        for p in ("P1", "P2", "P3", "P4", "P5"):
+            c = row["cells"][p]
+            assert c["color"] == {"win": "blue", "lose": "grey", "tie": "green"}[c["result"]]
+            cells.append(RoadCell(c["result"], c["ring"], c["pair"]))
+        out.append(RoadRow(tuple(cells), row["banker_pair"]))
+    return out
+
+
+def test_the_compact_road_says_what_the_spelled_out_road_said() -> None:
+    # A road as the view used to spell it, and the compact code the view now sends instead.
+    spelled = {
+        "rows": [
+            {
+                "cells": {
+                    "P1": {"result": "win", "color": "blue", "ring": True, "pair": False},
+                    "P2": {"result": "lose", "color": "grey", "ring": False, "pair": False},
+                    "P3": {"result": "tie", "color": "green", "ring": False, "pair": False},
+                    "P4": {"result": "win", "color": "blue", "ring": True, "pair": True},
+                    "P5": {"result": "lose", "color": "grey", "ring": False, "pair": True},
+                },
+                "banker_pair": False,
+            },
+            {
+                "cells": {
+                    "P1": {"result": "tie", "color": "green", "ring": True, "pair": True},
+                    "P2": {"result": "win", "color": "blue", "ring": False, "pair": False},
+                    "P3": {"result": "lose", "color": "grey", "ring": True, "pair": False},
+                    "P4": {"result": "lose", "color": "grey", "ring": False, "pair": False},
+                    "P5": {"result": "win", "color": "blue", "ring": False, "pair": True},
+                },
+                "banker_pair": True,
+            },
+        ],
+        "counts": {
+            "P1": {"win": 1, "lose": 0, "tie": 1},
+            "P2": {"win": 1, "lose": 1, "tie": 0},
+            "P3": {"win": 0, "lose": 1, "tie": 1},
+            "P4": {"win": 1, "lose": 1, "tie": 0},
+            "P5": {"win": 1, "lose": 1, "tie": 0},
+        },
+    }
+    code = "Wr,L,T,Wrp,Lp,-;Trp,W,Lr,L,Wp,p"
+    assert Road(rows_from_spelled_out(spelled)).encode() == code
+    assert Road.decode(code).to_json() == spelled
+    assert road_view(code) == {"code": code, "counts": spelled["counts"]}
+
+
+@settings(max_examples=10, deadline=None)
+@given(mode=st.sampled_from(["classic", "banker-player"]), seed=st.binary(min_size=32, max_size=32))
+def test_a_whole_shoe_of_views_round_trips(mode: str, seed: bytes) -> None:
+    # Every view of a shoe, before and after its deal: the compact road decodes to the rows of
+    # the shoe so far, and re-encoding those rows (as the spelled-out JSON described them) gives
+    # the same code back.
+    config = PokDengConfig(mode=mode)  # type: ignore[arg-type]
+    context = None
+    dealt: list[RoadRow] = []
+    while True:
+        round_ = PokDengRound.start(config, [Seat("a", 10**6)], Rng(seed), context)
+        for round_dealt in (False, True):
+            if round_dealt:
+                round_.expire()
+                dealt.append(round_.road.rows[-1])
+            road = round_.view(None)["road"]
+            rows = Road.decode(road["code"]).rows
+            assert rows == dealt == round_.road.rows
+            assert rows_from_spelled_out(Road(rows).to_json()) == rows
+            assert Road(rows).encode() == road["code"]
+            assert road["counts"] == Road(rows).to_json()["counts"]
+        following = round_.next_round()
+        if not following.reuse_seed:
+            break
+        context = following.context
+    assert len(dealt) > 20  # a whole shoe: 416 cards, 13 a round, the cut card 52–104 from the end
 
 
 @settings(max_examples=30, deadline=None)
@@ -122,11 +210,19 @@ def test_sensible_bot_sits_out_when_it_cannot_cover_the_hold() -> None:
         max_size=30,
     )
 )
-def test_incremental_road_json_equals_a_full_decode(rows: list[tuple[list[str], str]]) -> None:
+def test_incremental_road_counts_equal_a_full_decode(rows: list[tuple[list[str], str]]) -> None:
     codes = [",".join([*cells, bp]) for cells, bp in rows]
     for k in range(len(codes) + 1):  # the way a shoe grows: each text extends the previous one
         text = ";".join(codes[:k])
-        assert road_json(text) == Road.decode(text).to_json()
+        assert road_counts(text) == Road.decode(text).to_json()["counts"]
+        assert road_view(text)["code"] == text
+
+
+@pytest.mark.parametrize("bad", ["W,W,W,W,W", "W,W,W,W,W,-;X,W,W,W,W,-", "W,W,W,W,W,-;"])
+def test_road_counts_refuse_a_bad_road(bad: str) -> None:
+    road_counts("W,W,W,W,W,-")  # cached: the bad texts extending it must still be refused
+    with pytest.raises(InvalidInput):
+        road_counts(bad)
 
 
 @settings(max_examples=200, deadline=None)

@@ -53,11 +53,19 @@ simulator: bet i is `settlement.keys[i]` = (player, spot) with `settlement.amoun
       "payouts": null | {"bets": [{"id", "spot", "amount", "taken", "returned", "net",
                                    "outcome", "multiple", "rounding", "player"}, …],
                          "net": n},            # this seat's bets (all bets for a spectator)
-      "road": {"rows": [{"cells": {"P1": {…}, …}, "banker_pair": bool}, …],
-               "counts": {"P1": {"win", "lose", "tie"}, …}},   # this shoe, this round included
+      "road": {"code": "Wr,L,T,Wrp,L,-;W,T,L,W,Lp,p",   # this shoe, this round included
+               "counts": {"P1": {"win", "lose", "tie"}, …}},
       "shoe": {"decks": 8, "round": k, "cards_used": n, "cards_remaining": m,
                "new_shoe": k == 1, "cut_card_out": bool, "last_round": bool}
     }
+
+`road.code` is road.py's compact form (as in the context), oldest round first: rows joined by
+`;` ("" before the shoe's first deal), each row six comma-separated fields — P1–P5's beads, then
+`p` (the banker had a pair) or `-`. A bead is `W`/`L`/`T` (the position won/lost/tied against
+the banker: blue/grey/green), then `r` if ringed (the result's hand was a double hand), then `p`
+if the position had a pair (the yellow dot) — RULES.md §1, Road. `Road.decode(code).to_json()`
+spells it out per bead ({"result", "color", "ring", "pair"}, as in `results`); the view sends
+the string because the spelled-out road was ~80 % of a view's bytes late in a shoe.
 
 Views are read-only (some sub-objects are shared between views). Undealt cards and the burn card
 are never in a view. `last_round` turns true when the cut card
@@ -92,7 +100,7 @@ from qipai.games.pokdeng.road import (
     RoadRow,
     check_road_code,
     klass_row_code,
-    road_json,
+    road_view,
 )
 
 BETTING: Final = "betting"
@@ -633,7 +641,7 @@ class PokDengRound(Round[PokDengConfig]):
             "spot_totals": totals,
             "me": me,
             **deal,
-            "road": road_json(road_text),
+            "road": road_view(road_text),
             "shoe": {
                 "decks": config.decks,
                 "round": self.round_in_shoe,
