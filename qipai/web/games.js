@@ -335,7 +335,7 @@ const tiengow = {
         el("div", { class: "tile-row" }, e.action === "discard"
           ? (e.tiles ? e.tiles.map((x) => tileEl(x, "small facedown-own")) : Array.from({ length: e.count }, () => tileEl(null, "small")))
           : e.tiles.map((x) => tileEl(x, "small"))),
-        e.play ? el("div", { class: "hand-name", text: `${e.play.name || ""} ${LANG === "zh" ? e.play.kind_zh || "" : e.play.kind || ""}` }) : el("div", { class: "muted small", text: t("discard") })));
+        e.play ? el("div", { class: "hand-name", text: `${e.play.name || ""} ${LANG === "zh" ? e.play.kind_zh || "" : t("tg_kind_" + e.play.kind)}` }) : el("div", { class: "muted small", text: t("discard") })));
     }
     if (!entries.length && v.tricks && v.tricks.length) {
       const last = v.tricks[v.tricks.length - 1];
