@@ -137,6 +137,8 @@ function setLang(lang) {
   document.querySelectorAll("[data-i18n]").forEach((el) => { el.textContent = t(el.dataset.i18n); });
   const b = document.getElementById("btn-lang");
   if (b) b.textContent = lang === "zh" ? "EN" : "中文";
+  const note = document.getElementById("toast");  // a note raised in the other language goes
+  if (note) note.hidden = true;
 }
 
 function gameTitle(info) {
