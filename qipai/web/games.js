@@ -104,7 +104,8 @@ const pokdeng = {
     const v = st.round && st.round.view;
     if (!v || !v.road) return null;
     const box = el("div", {}, el("h4", { text: v.shoe ? `${t("road")} · ${t("shoe_round").replace("{n}", v.shoe.round)}` : t("road") }));
-    const spots = Object.keys(v.spots).filter((k) => v.spots[k].kind !== "pair");
+    // the road has one column per player hand P1–P5 (RULES.md §1, road), whatever the mode's bets
+    const spots = Object.keys(v.road.counts || {});
     const grid = el("table", { class: "road" });
     grid.append(el("tr", {}, spots.map((s) => el("th", { text: s }))));
     const rows = pdRoadRows(v.road.code, 12);
