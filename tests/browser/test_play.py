@@ -128,10 +128,16 @@ def check_text(page: Any, where: str) -> None:
         assert found["bad"], f"{where}: the text scan found no English in the English UI"
 
 
-def set_lang(page: Any, lang: str) -> None:
+def switch_lang(page: Any, lang: str) -> None:
+    """Click the language button if the page is not in `lang` yet, and wait for the switch."""
     if page.evaluate("LANG") != lang:
         page.click("#btn-lang")
         page.wait_for_function(f"LANG === '{lang}'")
+
+
+def set_lang(page: Any, lang: str) -> None:
+    """`switch_lang` on a table screen, then let it redraw."""
+    switch_lang(page, lang)
     page.wait_for_selector("#balances .kv.me")
     page.wait_for_timeout(300)
 
@@ -279,9 +285,7 @@ def test_play_a_full_round_by_clicking(page: Any, server: Server, game: str) -> 
     page.click("#btn-history")
     page.wait_for_selector(".history-item")
     for lang in ("zh", "en"):
-        if page.evaluate("LANG") != lang:
-            page.click("#btn-lang")
-            page.wait_for_function(f"LANG === '{lang}'")
+        switch_lang(page, lang)
         page.wait_for_selector(".history-item")
         page.wait_for_timeout(300)
         assert page.evaluate("[...MISSING_I18N]") == []
@@ -299,9 +303,7 @@ def test_lobby_in_both_languages_and_on_a_phone(page: Any, server: Server) -> No
     for size in (DESKTOP, PHONE):
         page.set_viewport_size(size)
         for lang in ("zh", "en"):
-            if page.evaluate("LANG") != lang:
-                page.click("#btn-lang")
-                page.wait_for_function(f"LANG === '{lang}'")
+            switch_lang(page, lang)
             page.wait_for_selector(".game-card")
             page.wait_for_timeout(300)
             cards = page.locator(".game-card")
@@ -338,9 +340,7 @@ def test_a_spectator_sees_the_table_without_a_seat(page: Any, browser: Any, serv
         for size in (DESKTOP, PHONE):
             watcher.set_viewport_size(size)
             for lang in ("zh", "en"):
-                if watcher.evaluate("LANG") != lang:
-                    watcher.click("#btn-lang")
-                    watcher.wait_for_function(f"LANG === '{lang}'")
+                switch_lang(watcher, lang)
                 watcher.wait_for_function("S.state && S.state.round")
                 watcher.wait_for_timeout(300)
                 assert watcher.locator("#actions").inner_text() in ("观战中", "spectating")
