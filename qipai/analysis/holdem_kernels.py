@@ -259,6 +259,22 @@ def river_sums(
     return out
 
 
+TURN_FLOPS = 19600  # C(50, 3): the flops beside two hole cards
+
+
+@njit(cache=True)
+def flop_index(c1: int, c2: int, f0: int, f1: int, f2: int) -> int:  # pragma: no cover
+    """The place 0 … 19,599 of the flop f0 < f1 < f2 among the C(50, 3) flops that avoid the hole
+    cards c1, c2: the colex index of the flop after the cards above each hole card are moved
+    down to close the gap (the order `flop_values` walks them in)."""
+    lo = c1 if c1 < c2 else c2
+    hi = c2 if c1 < c2 else c1
+    g0 = f0 - (1 if f0 > lo else 0) - (1 if f0 > hi else 0)
+    g1 = f1 - (1 if f1 > lo else 0) - (1 if f1 > hi else 0)
+    g2 = f2 - (1 if f2 > lo else 0) - (1 if f2 > hi else 0)
+    return g0 + g1 * (g1 - 1) // 2 + g2 * (g2 - 1) * (g2 - 2) // 6
+
+
 N_STRATEGIES = 4  # optimal (source rule), optimal (common rule), simple (source), simple (common)
 NETS = 11  # net per ante −5 … +5, index = net + 5
 
@@ -269,7 +285,10 @@ def flop_values(classes: Any, acc: Any, simple_rules: Any) -> Any:  # pragma: no
 
     hist[h, s, net + 5] — how many (flop, turn, river, dealer hand) deals end with that net per
     ante when the player plays the flop bet; turns[h, s] — flops on which the turn is bet;
-    rivers[h, s] — (flop, turn) pairs on which the river is bet; flops[h] — flops counted.
+    rivers[h, s] — (flop, turn) pairs on which the river is bet; flops[h] — flops counted;
+    bets[h, s, i] — 1 iff the optimal strategy s (0 source, 1 common rule) bets the turn on the
+    i-th flop, i = `flop_index(c1, c2, f0, f1, f2)` of the class representative (c1, c2): the
+    turn decision table of `qipai.analysis.strategy`, so bots look it up instead of enumerating.
     Strategies: 0 optimal under the source rule (no turn bet, no river bet), 1 optimal under the
     common rule (river open after a check), 2/3 the simple strategy under each rule.
     """
@@ -279,6 +298,7 @@ def flop_values(classes: Any, acc: Any, simple_rules: Any) -> Any:  # pragma: no
     turns = np.zeros((n, N_STRATEGIES), np.int64)
     rivers = np.zeros((n, N_STRATEGIES), np.int64)
     flops = np.zeros(n, np.int64)
+    bets = np.zeros((n, 2, TURN_FLOPS), np.uint8)
     per_deal = 46 * 990
     for h in prange(n):
         c1 = classes[h, 0]
@@ -323,6 +343,9 @@ def flop_values(classes: Any, acc: Any, simple_rules: Any) -> Any:  # pragma: no
                         ck += best
                         m += 1
                     flops[h] += 1
+                    fi = flop_index(c1, c2, f0, f1, f2)
+                    bets[h, 0, fi] = 1 if tb > 0 else 0
+                    bets[h, 1, fi] = 1 if tb > ck else 0
                     simple_tb = simple_turn(c1, c2, f0, f1, f2, simple_rules)
                     for s in range(N_STRATEGIES):
                         if s == 0:
@@ -353,7 +376,7 @@ def flop_values(classes: Any, acc: Any, simple_rules: Any) -> Any:  # pragma: no
                             hist[h, s, 5 + k] += wins - wins_s
                             hist[h, s, 5] += per_deal - q
                             hist[h, s, 5 - 1 - k] += losses
-    return hist, turns, rivers, flops
+    return hist, turns, rivers, flops, bets
 
 
 @njit(cache=True)

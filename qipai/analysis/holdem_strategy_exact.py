@@ -92,6 +92,10 @@ class Sums:
     rivers: npt.NDArray[np.int64]  # (169, 4): (flop, turn) pairs with a river bet
     flops: npt.NDArray[np.int64]  # (169,): flops per class (C(50, 3))
     timings: dict[str, float]
+    # (169, 2, 2450) uint8: the optimal turn bet (1) or check (0) of each class representative on
+    # each of its 19,600 flops (`holdem_kernels.flop_index`), source rule then common rule,
+    # bit-packed along the flops (numpy.packbits): `qipai.analysis.strategy`'s turn lookup.
+    turn_bets: npt.NDArray[np.uint8]
 
 
 def compute_sums(threads: int = 2) -> Sums:
@@ -110,10 +114,10 @@ def compute_sums(threads: int = 2) -> Sums:
     acc = k.river_sums(boards, perms, inverse, classes, t.noflush, t.flush, t.card_keys, threads)
     timings["river sums over all boards"] = time.perf_counter() - t1
     t2 = time.perf_counter()
-    hist, turns, rivers, flops = k.flop_values(classes, acc, np.array([0], np.int64))
+    hist, turns, rivers, flops, bets = k.flop_values(classes, acc, np.array([0], np.int64))
     timings["flop and turn decisions"] = time.perf_counter() - t2
     timings["total"] = time.perf_counter() - t0
-    return Sums(hist, turns, rivers, flops, timings)
+    return Sums(hist, turns, rivers, flops, timings, np.packbits(bets, axis=-1))
 
 
 def _class_signature() -> bytes:
@@ -121,7 +125,9 @@ def _class_signature() -> bytes:
     return ";".join(f"{c.name}:{c.cards}" for c in start_classes()).encode()
 
 
-CACHE_VERSION = 3  # 3: key covers the evaluator too; the cache dir honours QIPAI_CACHE_DIR
+# 3: key covers the evaluator too; the cache dir honours QIPAI_CACHE_DIR
+# 4: the file also holds the turn decision table (`turn_bets`)
+CACHE_VERSION = 4
 
 
 def cache_path() -> Path:
@@ -152,7 +158,14 @@ def load_or_compute(recompute: bool = False) -> Sums:
         try:
             with np.load(path) as data:
                 timings = json.loads(str(data["timings"]))
-                return Sums(data["hist"], data["turns"], data["rivers"], data["flops"], timings)
+                return Sums(
+                    data["hist"],
+                    data["turns"],
+                    data["rivers"],
+                    data["flops"],
+                    timings,
+                    data["turn_bets"],
+                )
         except (OSError, KeyError, ValueError, EOFError, zipfile.BadZipFile):
             pass  # a damaged cache file is recomputed and replaced
     sums = compute_sums()
@@ -166,9 +179,27 @@ def load_or_compute(recompute: bool = False) -> Sums:
                 turns=sums.turns,
                 rivers=sums.rivers,
                 flops=sums.flops,
+                turn_bets=sums.turn_bets,
                 timings=np.array(json.dumps(sums.timings)),
             )
         os.replace(tmp, path)  # atomic: a concurrent reader never sees half a file
     except OSError:
         pass  # an unwritable cache is skipped
     return sums
+
+
+def load_turn_bets() -> npt.NDArray[np.uint8] | None:
+    """The packed turn decision table (`Sums.turn_bets`) from the cache file alone, or None when
+    there is no usable cache: never computes. Reads only that member of the file (~830 kB), so
+    `qipai.analysis.strategy` can load it once, lazily, for the bots' instant turn decisions."""
+    path = cache_path()
+    if not path.exists():
+        return None
+    try:
+        with np.load(path) as data:
+            bets = np.ascontiguousarray(data["turn_bets"], np.uint8)
+    except (OSError, KeyError, ValueError, EOFError, zipfile.BadZipFile):
+        return None
+    if bets.shape != (len(start_classes()), 2, FLOPS // 8):
+        return None
+    return bets

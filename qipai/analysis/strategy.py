@@ -5,11 +5,16 @@
   cached result).
 * Turn decision (bet 1x or check, after the flop) and river decision (bet 1x or check, after
   the turn card): computed exactly on demand by enumerating every remaining board card and every
-  dealer pair with the project's evaluator (`holdem_kernels.decision_counts`) — about 2 million
-  evaluations for a turn decision, 45,540 for a river decision, i.e. well under a second — and
-  cached per decision point. The rule is the same the full enumeration uses: river bet iff wins
-  exceed losses; turn bet iff the summed value of betting (including the river option it keeps
-  open under the source rule) beats checking.
+  dealer pair with the project's evaluator (`holdem_kernels.decision_counts`) — about a million
+  evaluations (~9 ms) for a turn decision, 45,540 for a river decision — and cached per decision
+  point. The rule is the same the full enumeration uses: river bet iff wins exceed losses; turn
+  bet iff the summed value of betting (including the river option it keeps open under the
+  source rule) beats checking.
+* Bots need only the turn *choice*, not its EVs: `turn_bet` reads it from the full
+  enumeration's table (`Sums.turn_bets`: every class representative × flop × rule, one bit
+  each) when its cache file exists — a suit permutation takes the hole to its class
+  representative and the flop along with it (the decision is suit-symmetric) — and falls back
+  to the exact on-demand computation otherwise. A slow test checks the two agree.
 
 `rule` is "source" (RULES.md §3: a turn check gives up the river bet; the game as implemented)
 or "common" (the river bet stays open after a turn check).
@@ -25,7 +30,7 @@ from typing import Any, Literal
 
 import numpy as np
 
-from qipai.analysis.holdem_strategy_exact import class_of
+from qipai.analysis.holdem_strategy_exact import class_of, start_classes
 from qipai.core.cards import Card, parse_cards
 from qipai.core.errors import InvalidInput
 
@@ -127,6 +132,63 @@ def turn_decision(
     return _turn(tuple(sorted(h)), tuple(sorted(f)), rule)
 
 
+_CLASS_INDEX = {c.name: i for i, c in enumerate(start_classes())}
+_REP_CARDS = [c.cards for c in start_classes()]
+
+
+def to_representative(
+    hole: tuple[int, ...], flop: tuple[int, ...]
+) -> tuple[int, tuple[int, int, int]]:
+    """(index of the hole's starting class in `start_classes()`, the flop carried by the suit
+    permutation that takes the hole to that class's representative, sorted).
+
+    The permutation sends the hole's suits to the representative's: a pair's two suits to the
+    representative's two (either order: both cards have the same rank), a suited hand's suit to
+    the representative's, an offsuit hand's higher card's suit and lower card's suit to the
+    representative's higher and lower cards' suits; the suits left over go to the ones left
+    over in order. Hand strengths, hence every decision, are unchanged by permuting suits."""
+    c1, c2 = hole
+    h = _CLASS_INDEX[class_of(c1, c2)]
+    r1, r2 = _REP_CARDS[h]
+    if (c1 >> 2) < (c2 >> 2):
+        c1, c2 = c2, c1  # the higher rank first, as the representative's cards
+    perm = [-1, -1, -1, -1]
+    perm[c1 & 3] = r1 & 3
+    perm[c2 & 3] = r2 & 3  # a suited hand: the same suit, the same target
+    free = [s for s in range(4) if s not in perm]
+    for s in range(4):
+        if perm[s] < 0:
+            perm[s] = free.pop(0)
+    f0, f1, f2 = sorted((c & ~3) | perm[c & 3] for c in flop)
+    return h, (f0, f1, f2)
+
+
+@lru_cache(maxsize=1)
+def _turn_table() -> np.ndarray | None:
+    """The packed turn decision table of the cached full enumeration, loaded once (None: no
+    cache file; `turn_bet` then computes on demand). Clear with `_turn_table.cache_clear()`."""
+    from qipai.analysis.holdem_strategy_exact import load_turn_bets
+
+    return load_turn_bets()
+
+
+def turn_bet(hole: Sequence[Card | int], flop: Sequence[Card | int], rule: Rule = "source") -> bool:
+    """The optimal turn choice alone (True = bet 1x), for bots: a table lookup (microseconds)
+    when the full enumeration's cache exists, else `turn_decision(...).bet` (milliseconds)."""
+    _check_rule(rule)
+    h, f = _ids(hole, 2, "hole"), _ids(flop, 3, "flop")
+    _distinct(h, f)
+    table = _turn_table()
+    if table is None:
+        return _turn(tuple(sorted(h)), tuple(sorted(f)), rule).bet
+    from qipai.analysis.holdem_kernels import flop_index
+
+    cls, (f0, f1, f2) = to_representative(h, f)
+    r1, r2 = _REP_CARDS[cls]
+    i = flop_index(r1, r2, f0, f1, f2)
+    return bool((table[cls, 0 if rule == "source" else 1, i >> 3] >> (7 - (i & 7))) & 1)
+
+
 @lru_cache(maxsize=16384)
 def _river(hole: tuple[int, ...], board: tuple[int, ...], turn_bet: bool) -> Decision:
     w, ws, _t, lo = (int(x) for x in _counts(hole, board)[0])
@@ -175,7 +237,7 @@ def optimal_strategy(
         if phase == "flop":
             return flop_decision(hole, rule)
         if phase == "turn":
-            return turn_decision(hole, board, rule).bet
+            return turn_bet(hole, board, rule)
         if phase == "river":
             return river_decision(hole, board).bet
         raise InvalidInput(f"unknown phase {phase!r}: expected flop, turn or river")

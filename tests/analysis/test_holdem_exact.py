@@ -206,6 +206,7 @@ def _oracle(hole: tuple[int, int], acc: np.ndarray) -> tuple[np.ndarray, ...]:
     turns = np.zeros(4, np.int64)
     rivers = np.zeros(4, np.int64)
     simple_river: dict[int, bool] = {}
+    optimal_turn: dict[tuple[int, ...], tuple[bool, bool]] = {}
     n_flops = 0
     per_deal = 46 * 990
     for flop in itertools.combinations(rest, 3):
@@ -227,6 +228,7 @@ def _oracle(hole: tuple[int, int], acc: np.ndarray) -> tuple[np.ndarray, ...]:
             (s_turn, s_river, False),  # simple, source
             (s_turn, s_river, True),  # simple, common
         )
+        optimal_turn[flop] = (bool(bets[0][0]), bool(bets[1][0]))
         wins, losses = (q + o) // 2, (q - o) // 2
         wins_s = a + losses
         for s, (bet_turn, river_rule, common) in enumerate(bets):
@@ -238,7 +240,10 @@ def _oracle(hole: tuple[int, int], acc: np.ndarray) -> tuple[np.ndarray, ...]:
             np.add.at(hist[s], 5 + kk, wins - wins_s)
             hist[s, 5] += int((per_deal - q).sum())
             np.add.at(hist[s], 5 - 1 - kk, losses)
-    return hist, turns, rivers, np.array([n_flops])
+    # the turn-bet table, flops in colex order (highest card, then middle, then lowest)
+    colex = sorted(optimal_turn, key=lambda f: (f[2], f[1], f[0]))
+    table = np.array([optimal_turn[f] for f in colex], np.uint8).T
+    return hist, turns, rivers, np.array([n_flops]), table
 
 
 @pytest.mark.parametrize(("hole", "seed"), [("Kc 9d", 1), ("7h 6h", 2)])
@@ -248,11 +253,14 @@ def test_flop_values_match_an_independent_oracle(hole: str, seed: int) -> None:
     simple rules are the bots' `simple_strategy`."""
     pair = tuple(c.id for c in parse_cards(hole))
     acc = _synthetic_sums(pair, seed)  # type: ignore[arg-type]
-    hist, turns, rivers, flops = k.flop_values(
+    hist, turns, rivers, flops, bets = k.flop_values(
         np.array([pair], np.int64), acc, np.array([0], np.int64)
     )
-    o_hist, o_turns, o_rivers, o_flops = _oracle(pair, acc)  # type: ignore[arg-type]
+    o_hist, o_turns, o_rivers, o_flops, o_bets = _oracle(pair, acc)  # type: ignore[arg-type]
     assert flops.tolist() == o_flops.tolist() == [19600]
+    assert bets.shape == (1, 2, 19600)
+    assert (bets[0] == o_bets).all()  # the turn decision table, indexed by `flop_index`
+    assert bets[0].sum(axis=1).tolist() == o_turns[:2].tolist()
     assert turns[0].tolist() == o_turns.tolist()
     assert rivers[0].tolist() == o_rivers.tolist()
     assert hist[0].tolist() == o_hist.tolist()

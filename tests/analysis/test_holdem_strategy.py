@@ -228,3 +228,106 @@ def test_hint_at_the_turn_and_river_carries_the_exact_decision() -> None:
     assert hint is not None and hint["boxes"][0]["phase"] == "river"
     river = strategy.river_decision(parse_cards("As Ad"), parse_cards("Ac 9s 5d Kh"))
     assert hint["boxes"][0]["action"] == river.action
+
+
+def test_every_hole_maps_to_its_class_representative() -> None:
+    """`to_representative` is a suit permutation taking each of the 1,326 hole pairs (either
+    order) to its class's representative: the flop keeps its ranks, stays three distinct cards
+    off the representative, and the flop's own suit pattern relative to the hole is kept."""
+    from qipai.analysis.holdem_strategy_exact import class_of, start_classes
+
+    classes = start_classes()
+    rng = np.random.default_rng(3)
+    seen: dict[int, int] = {}
+    for hole in itertools.permutations(range(52), 2):
+        rest = [c for c in range(52) if c not in hole]
+        flop = tuple(int(c) for c in rng.choice(rest, 3, replace=False))
+        cls, mapped = strategy.to_representative(hole, flop)
+        rep = classes[cls].cards
+        assert classes[cls].name == class_of(*hole)
+        seen[cls] = seen.get(cls, 0) + 1
+        assert list(mapped) == sorted(mapped) and len(set(mapped)) == 3
+        assert not set(mapped) & set(rep)
+        assert sorted(c >> 2 for c in mapped) == sorted(c >> 2 for c in flop)
+        # one suit permutation carries the hole to the representative and the flop along
+        assert any(
+            {(c & ~3) | p[c & 3] for c in hole} == set(rep)
+            and sorted((c & ~3) | p[c & 3] for c in flop) == list(mapped)
+            for p in PERMS.tolist()
+        ), (hole, flop)
+    assert sorted(seen) == list(range(169))
+    assert sum(seen.values()) == 52 * 51
+
+
+def test_flop_index_numbers_the_flops_beside_a_hole() -> None:
+    """`holdem_kernels.flop_index` is a bijection from the C(50, 3) flops beside a hole pair
+    onto 0 … 19,599, in colex order."""
+    for hole in ((0, 1), (48, 1), (50, 51)):
+        rest = [c for c in range(52) if c not in hole]
+        flops = sorted(itertools.combinations(rest, 3), key=lambda f: (f[2], f[1], f[0]))
+        assert [k.flop_index(*hole, *f) for f in flops] == list(range(19600))
+
+
+def test_turn_bet_falls_back_to_the_exact_computation(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without the full enumeration's cache `turn_bet` is `turn_decision(...).bet`; it checks
+    its input as `turn_decision` does."""
+    monkeypatch.setattr(strategy, "_turn_table", lambda: None)
+    for hole, flop in (("As Ad", "Ac Kd 7h"), ("3c 2d", "Ac Kd 9h"), ("9s 8d", "Tc 7h 2d")):
+        h, f = parse_cards(hole), parse_cards(flop)
+        for rule in ("source", "common"):
+            assert strategy.turn_bet(h, f, rule) is strategy.turn_decision(h, f, rule).bet  # type: ignore[arg-type]
+    with pytest.raises(InvalidInput):
+        strategy.turn_bet(parse_cards("As Kd"), parse_cards("As 2c 3d"))
+
+
+def test_turn_bet_reads_the_table_through_the_suit_permutation(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """With a table, `turn_bet` reads the bit of (class, rule, flop index of the mapped flop):
+    a synthetic table with one flop's bits set answers True there, for every suit image of the
+    hole and flop, and False on another flop and under the other rule."""
+    from qipai.analysis.holdem_strategy_exact import start_classes
+
+    hole, flop = parse_cards("Kh 9c"), parse_cards("Qh 9h 2s")
+    cls, mapped = strategy.to_representative(tuple(c.id for c in hole), tuple(c.id for c in flop))
+    rep = start_classes()[cls].cards
+    table = np.zeros((169, 2, 19600), np.uint8)
+    # the flop's images under the suit permutations that fix the representative (the suits off
+    # the hole may go either way): the decision is the same on each, as in the real table
+    for p in PERMS.tolist():
+        if {(c & ~3) | p[c & 3] for c in rep} == set(rep):
+            image = sorted((c & ~3) | p[c & 3] for c in mapped)
+            table[cls, 1, k.flop_index(*rep, *image)] = 1
+    monkeypatch.setattr(strategy, "_turn_table", lambda: np.packbits(table, axis=-1))
+    assert strategy.turn_bet(hole, flop, "common") is True
+    assert strategy.turn_bet(hole, flop, "source") is False
+    for perm in PERMS.tolist():
+        h = [(c.id & ~3) | perm[c.id & 3] for c in hole]
+        f = [(c.id & ~3) | perm[c.id & 3] for c in flop]
+        assert strategy.turn_bet(h, f, "common") is True
+        assert strategy.turn_bet(h[::-1], f[::-1], "common") is True
+    assert strategy.turn_bet(hole, parse_cards("Qh 9h 3s"), "common") is False
+
+
+@pytest.mark.slow
+def test_turn_table_equals_the_exact_turn_decision() -> None:
+    """The full enumeration's turn table (`Sums.turn_bets`, read by `turn_bet`) gives the same
+    choice as the exact on-demand `turn_decision` for 300 random (hole, flop) pairs under both
+    rules. Reads the cached sums (`qipai rtp holdem-bonus`)."""
+    from qipai.analysis.holdem_strategy_exact import cache_path
+
+    require_service(
+        cache_path().exists(),
+        "the cached exact Hold'em Bonus sums (`qipai rtp holdem-bonus` computes them; .ci/run does)",
+    )
+    strategy._turn_table.cache_clear()
+    assert strategy._turn_table() is not None
+    rng = np.random.default_rng(11)
+    answers: dict[str, set[bool]] = {"source": set(), "common": set()}
+    for _ in range(300):
+        cards = [int(c) for c in rng.choice(52, 5, replace=False)]
+        for rule in ("source", "common"):
+            exact = strategy.turn_decision(cards[:2], cards[2:], rule).bet  # type: ignore[arg-type]
+            assert strategy.turn_bet(cards[:2], cards[2:], rule) is exact, (cards, rule)  # type: ignore[arg-type]
+            answers[rule].add(exact)
+    assert answers == {"source": {True, False}, "common": {True, False}}
