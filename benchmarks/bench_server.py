@@ -209,12 +209,16 @@ def bench(n: int, seconds: float) -> dict[str, float]:
         tokens = prepare(db, n)
         port = 18000 + n % 1000
         env = {**os.environ, "QIPAI_BOT_DELAY": "0.02", "QIPAI_BETWEEN_ROUNDS": "0.3"}
+        # The server's log goes to a file (a pipe nobody reads would block the server once
+        # full); tracebacks in it are reported after the run.
+        log_path = Path(tmp) / "server.log"
+        log = log_path.open("wb")
         proc = subprocess.Popen(
             [sys.executable, "-m", "qipai.cli", "serve", "--port", str(port), "--db", str(db)],
             cwd=ROOT,
             env=env,
             stdout=subprocess.DEVNULL,
-            stderr=subprocess.PIPE,
+            stderr=log,
         )
         url = f"http://127.0.0.1:{port}"
         try:
@@ -228,6 +232,14 @@ def bench(n: int, seconds: float) -> dict[str, float]:
         finally:
             proc.terminate()
             proc.wait()
+            log.close()
+            text = log_path.read_text(errors="replace")
+            if "Traceback" in text:
+                tail = "\n".join(text.splitlines()[-15:])
+                print(
+                    f"  the server logged {text.count('Traceback')} tracebacks; last lines:\n{tail}",
+                    file=sys.stderr,
+                )
     lat = sorted(stats.latencies)
     elapsed = stats.elapsed  # type: ignore[attr-defined]
     return {
