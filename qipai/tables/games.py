@@ -102,11 +102,13 @@ def warm_up() -> None:
     Hold'em kernels (numba's on-disk cache) and evaluator tables, about a second of CPU that
     would stall every table of the event loop. The server runs it in a thread at start-up."""
     if "holdem-bonus" in available():
-        from qipai.analysis.strategy import river_decision, turn_decision
+        from qipai.analysis.strategy import river_decision, turn_bet, turn_decision
         from qipai.core.cards import parse_cards
 
-        turn_decision(parse_cards("As Kd"), parse_cards("2c 7h 9s"))
-        river_decision(parse_cards("As Kd"), parse_cards("2c 7h 9s Jd"))
+        hole, flop = parse_cards("As Kd"), parse_cards("2c 7h 9s")
+        turn_bet(hole, flop, "source")  # loads the enumeration's turn table if it is cached
+        turn_decision(hole, flop)
+        river_decision(hole, parse_cards("2c 7h 9s Jd"))
 
 
 def register(info: GameInfo) -> None:
