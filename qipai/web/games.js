@@ -336,7 +336,7 @@ const tiengow = {
         el("div", { class: "tile-row" }, e.action === "discard"
           ? (e.tiles ? e.tiles.map((x) => tileEl(x, "small facedown-own")) : Array.from({ length: e.count }, () => tileEl(null, "small")))
           : e.tiles.map((x) => tileEl(x, "small"))),
-        e.play ? el("div", { class: "hand-name", text: `${e.play.name || ""} ${LANG === "zh" ? e.play.kind_zh || "" : t("tg_kind_" + e.play.kind)}` }) : el("div", { class: "muted small", text: t("discard") })));
+        e.play ? el("div", { class: "hand-name", text: LANG === "zh" ? `${e.play.name || ""} ${e.play.kind_zh || ""}` : e.play.name_en || t("tg_kind_" + e.play.kind), title: `${e.play.name || ""} · ${LANG === "zh" ? e.play.kind_zh || "" : t("tg_kind_" + e.play.kind)}` }) : el("div", { class: "muted small", text: t("discard") })));
     }
     if (!entries.length && v.tricks && v.tricks.length) {
       const last = v.tricks[v.tricks.length - 1];
@@ -374,7 +374,7 @@ const tiengow = {
     for (const id of [...tiengow.selected]) if (!ids.has(id)) tiengow.selected.delete(id);
     const row = el("div", { class: "tile-row mine" });
     for (const x of v.hand) {
-      const node = tileEl({ pips: x.tile, zh: x.name }, (tiengow.selected.has(x.id) ? "selected " : "") + (canPlay ? "clickable" : ""));
+      const node = tileEl({ pips: x.tile, zh: x.name, en: x.name_en }, (tiengow.selected.has(x.id) ? "selected " : "") + (canPlay ? "clickable" : ""));
       node.dataset.id = x.id;
       if (canPlay) node.addEventListener("click", () => { if (tiengow.selected.has(x.id)) tiengow.selected.delete(x.id); else tiengow.selected.add(x.id); renderTable(); });
       row.append(node);

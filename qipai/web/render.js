@@ -75,7 +75,8 @@ function tileEl(tile, extra) {
   const [a, b] = String(pips).split("-").map(Number);
   return el(
     "div",
-    { class: "tile face " + (extra || ""), "data-tile": pips, title: `${name} ${pips}` },
+    // the face keeps the tile's Chinese name (it is the tile's name); English goes in the tooltip
+    { class: "tile face " + (extra || ""), "data-tile": pips, title: `${(LANG === "en" && tile && (tile.en || tile.name_en)) || name} ${pips}` },
     tileHalf(Math.min(a, b)),
     el("div", { class: "bar" }),
     tileHalf(Math.max(a, b)),

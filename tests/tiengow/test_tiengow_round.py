@@ -253,7 +253,15 @@ def test_view_shape_for_the_browser_table() -> None:
         "seat": "S",
         "action": "discard",
         "count": 1,
-        "tiles": [{"id": ids_of_discard(r), "tile": "2-5", "name": "七", "civil": False}],
+        "tiles": [
+            {
+                "id": ids_of_discard(r),
+                "tile": "2-5",
+                "name": "七",
+                "name_en": "seven",
+                "civil": False,
+            }
+        ],
     }
     assert "tiles" not in r.view("W")["trick"]["entries"][1]
     assert "tiles" not in r.view(None)["trick"]["entries"][1]
@@ -287,3 +295,25 @@ def test_beating_is_optional() -> None:
     assert [s.type for s in r.legal_actions("S")] == ["play", "discard"]
     discard(r, "S", "6-6")  # S could beat 地 with 天 but may discard instead
     assert r.trick.entries[r.trick.best].seat == "E"
+
+
+def test_every_play_has_its_own_english_name() -> None:
+    from itertools import combinations
+
+    from qipai.core.tiles import full_set
+    from qipai.games.tiengow.plays import classify
+
+    names: dict[tuple[str, int, bool], str] = {}
+    tiles = full_set()
+    for size in (1, 2, 3, 4):
+        for combo in combinations(tiles, size):
+            for wen_zun in (False, True):
+                play = classify(list(combo), wen_zun)
+                if play is not None:
+                    names[(play.kind.value, play.rank, play.wen_zun)] = play.name_en
+    # 11 civil + 6 military singles, 11 civil pairs + 文尊, 4 military pairs, 4 mixed pairs,
+    # 至尊, 4 of each of the three- and four-tile kinds.
+    assert len(names) == 11 + 6 + 12 + 4 + 4 + 1 + 12
+    assert all(names.values()) and len(set(names.values())) == len(names)
+    assert names[("civil_pair", 0, False)] == "pair of heaven"
+    assert names[("mixed_pair", 0, False)] == "heaven nine"

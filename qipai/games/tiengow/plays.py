@@ -128,14 +128,69 @@ class Play:
         """True for a play that collects 尊钱 when played (武尊, or 文尊 when on)."""
         return self.kind is Kind.SUPREME or self.wen_zun
 
+    @property
+    def name_en(self) -> str:
+        """The play's English name, built like the Chinese one (双天 = pair of heaven, …)."""
+        return english_name(self)
+
     def to_json(self) -> dict[str, object]:
         return {
             "kind": self.kind.value,
             "kind_zh": KIND_ZH[self.kind],
             "rank": self.rank,
             "name": self.name,
+            "name_en": self.name_en,
             "zun": self.zun,
         }
+
+
+# English names for the UI, by rank, parallel to CIVIL_ORDER / MILITARY_ORDER / FAMILIES.
+CIVIL_EN: tuple[str, ...] = (
+    "heaven",
+    "earth",
+    "man",
+    "goose",
+    "plum",
+    "long three",
+    "bench",
+    "tiger head",
+    "red-head ten",
+    "tall seven",
+    "big-head six",
+)
+MILITARY_EN: tuple[str, ...] = (
+    "nine",
+    "eight",
+    "seven",
+    "big chicken six",
+    "five",
+    "small chicken six",
+)
+FAMILIES_EN: tuple[str, ...] = ("heaven nine", "earth eight", "man seven", "goose five")
+MILITARY_PAIR_EN: tuple[str, ...] = ("mixed nines", "mixed eights", "mixed sevens", "mixed fives")
+
+
+def english_name(play: Play) -> str:
+    """The English name of a classified play (the UI's English text; `name` stays Chinese)."""
+    kind, rank = play.kind, play.rank
+    if kind is Kind.CIVIL:
+        return CIVIL_EN[rank]
+    if kind is Kind.MILITARY:
+        return MILITARY_EN[rank]
+    if kind is Kind.CIVIL_PAIR:
+        return "civil supreme" if play.wen_zun else f"pair of {CIVIL_EN[rank]}"
+    if kind is Kind.MILITARY_PAIR:
+        return MILITARY_PAIR_EN[rank]
+    if kind is Kind.SUPREME:
+        return "supreme"
+    family = FAMILIES_EN[rank]
+    if kind is Kind.MIXED_PAIR:
+        return family
+    if kind is Kind.THREE_CIVIL:
+        return f"three-civil {family}"
+    if kind is Kind.THREE_MILITARY:
+        return f"three-military {family}"
+    return f"four {family}"
 
 
 def _family_of(civil_rank: int, military_rank: int) -> int | None:
@@ -281,5 +336,8 @@ def tile_json(tile_id: int, tile: Tile) -> dict[str, object]:
         "id": tile_id,
         "tile": str(tile),
         "name": TILE_NAME[tile],
+        "name_en": CIVIL_EN[CIVIL_RANK[tile]]
+        if tile in CIVIL_RANK
+        else MILITARY_EN[MILITARY_RANK[tile]],
         "civil": tile in CIVIL_RANK,
     }
