@@ -27,7 +27,8 @@ Hidden information: a discard is seen only by its player — in `view`, in event
      "seats": ["E", "S", "W", "N"],                  # counter-clockwise = order of play
      "banker": "E", "banker_streak": 1, "multiplier": 2,
      "config": {"base": 100, "wen_zun": false, "zun_units": 1, "turn_seconds": 20},
-     "hand": [{"id": 3, "tile": "6-6", "name": "天", "civil": true}, ...],  # [] for others
+     "hand": [{"id": 3, "tile": "6-6", "name": "天", "name_en": "heaven", "civil": true}, ...],
+                                                                    # [] for others
      "hand_counts": {"E": 8, ...}, "dong": {"E": 0, ...},
      "turn": "S" | null, "deadline_s": 20.0 | null, "leader": "E",   # null once finished
      "last_trick": false,   # true on the trick that ends the game (the two-栋 rule applies)
@@ -35,7 +36,7 @@ Hidden information: a discard is seen only by its player — in `view`, in event
               {"number": 1, "leader": "E", "size": 1 | null, "kind": "civil" | null,
                "best": "E" | null,
                "entries": [{"seat": "E", "action": "play", "tiles": [tile...],
-                            "play": {"kind", "kind_zh", "rank", "name", "zun"}},
+                            "play": {"kind", "kind_zh", "rank", "name", "name_en", "zun"}},
                            {"seat": "S", "action": "discard", "count": 1,
                             "tiles": [tile...]  # only in the discarder's own view
                            }]},
