@@ -250,8 +250,8 @@ def hint(view: Mapping[str, Any], rule: Rule = "source") -> dict[str, Any] | Non
     browser's hint, or None when none awaits. Reads only `view` (`HoldemBonusRound.view(seat)`),
     so it can say nothing the player may not see: the box's own hole cards and the board shown.
 
-    Each entry: {"box", "phase", "action": "play"|"fold"|"bet"|"check", "bet": the phase's bet
-    word, "ev": {"bet": x, "check": y} | None} — the exact expected nets of all main bets per
+    Returns {"rule", "boxes": [{"box", "phase", "action": "play"|"fold"|"bet"|"check", "ev":
+    {"bet": x, "check": y} | None}, …]}: `ev` holds the exact expected nets of all main bets per
     unit ante, rounded to 4 places for display (the flop decision is the 169-class table, whose
     EVs are in `qipai rtp holdem-bonus`, so it carries none here).
     """

@@ -1,9 +1,10 @@
 """Hold'em Bonus bots: a random player and a rule-of-thumb player (`qipai.bots.base.Bot`).
 
 `optimal` (the card room's default) is `SensibleBot` playing the exact optimal strategy of
-`qipai.analysis.strategy`. All read only `round.view(seat)` and the legal actions. In the betting phase they bet their own
-box and confirm in one action (`"done": true`); in a decision phase they answer for one awaiting
-box per call (the table asks again while the seat is awaited).
+`qipai.analysis.strategy`. All read only `round.view(seat)` and the legal actions. In the
+betting phase they bet their own box and confirm in one action (`"done": true`); in a decision
+phase they answer for one awaiting box per call (the table asks again while the seat is
+awaited).
 
 `SensibleBot(strategy=...)` plays by a strategy function when given one — e.g. the optimal
 strategy lookup of `qipai.analysis.strategy` — with the signature of `Strategy`:
