@@ -600,8 +600,7 @@ class Table:
         reveal = self.game.reveal_seed and not nxt.reuse_seed
         if self.repo is not None and getattr(self.ledger, "layouts", None) is self.repo:
             # the layout and the settlement in one transaction
-            data = self.snapshot()
-            text = json.dumps(data, sort_keys=True)
+            data, text = self._layout()
             self.ledger.settle_round(
                 record.round_id,
                 result,
@@ -620,15 +619,17 @@ class Table:
             self._reveal_current(bytes.fromhex(record.seed_hex))
         self.last_round, self.last_record = round_, record
         self.round, self.record = None, None
-        # set before the broadcast so the result message says when the next round starts
-        self.next_start_at = self.clock.now() + self.timing.between_rounds
+        # set before the broadcast so the result message says when the next round starts, and
+        # again after the stand-ups below (which may reschedule the table)
+        next_start = self.clock.now() + self.timing.between_rounds
+        self.next_start_at = next_start
         self._broadcast_state(events, finished=True)
         self._phase, self._awaiting = None, ()
         bound = self.bound_seats()
         for state in list(self.seats.values()):
             if state.player and state.leaving and state.seat not in bound:
                 self._stand_up(state.seat)
-        self.next_start_at = self.clock.now() + self.timing.between_rounds
+        self.next_start_at = next_start
         self._save()
 
     def _reveal_current(self, seed: bytes | None = None) -> None:
@@ -737,11 +738,15 @@ class Table:
             self.results = list(data.get("results", []))
             self.last_result = self.results[-1] if self.results else None
 
+    def _layout(self) -> tuple[JSON, str]:
+        """The layout to persist and its canonical text (what `_saved` compares)."""
+        data = self.snapshot()
+        return data, json.dumps(data, sort_keys=True)
+
     def _save(self) -> None:
         """Persist the layout if it changed since the last save (a database write saved)."""
         if self.repo is not None:
-            data = self.snapshot()
-            text = json.dumps(data, sort_keys=True)
+            data, text = self._layout()
             if text != self._saved:
                 self.repo.save_table(self.id, data)
                 self._saved = text
