@@ -128,6 +128,8 @@ def _class_signature() -> bytes:
 # 3: key covers the evaluator too; the cache dir honours QIPAI_CACHE_DIR
 # 4: the file also holds the turn decision table (`turn_bets`)
 CACHE_VERSION = 4
+# What reading a missing, truncated, foreign or older cache file raises: it is treated as absent.
+_UNREADABLE = (OSError, KeyError, ValueError, EOFError, zipfile.BadZipFile)
 
 
 def cache_path() -> Path:
@@ -166,7 +168,7 @@ def load_or_compute(recompute: bool = False) -> Sums:
                     timings,
                     data["turn_bets"],
                 )
-        except (OSError, KeyError, ValueError, EOFError, zipfile.BadZipFile):
+        except _UNREADABLE:
             pass  # a damaged cache file is recomputed and replaced
     sums = compute_sums()
     try:
@@ -198,7 +200,7 @@ def load_turn_bets() -> npt.NDArray[np.uint8] | None:
     try:
         with np.load(path) as data:
             bets = np.ascontiguousarray(data["turn_bets"], np.uint8)
-    except (OSError, KeyError, ValueError, EOFError, zipfile.BadZipFile):
+    except _UNREADABLE:
         return None
     if bets.shape != (len(start_classes()), 2, FLOPS // 8):
         return None
