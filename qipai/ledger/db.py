@@ -125,13 +125,22 @@ def alembic_config(conn: Connection | None = None) -> Config:
 
 
 @functools.cache
-def head_revision() -> str:
-    """The newest migration's revision id (read once per process)."""
+def head_revisions() -> frozenset[str]:
+    """The newest revision of every migration branch (the ledger's and the card room's
+    `room` branch; read once per process)."""
     from alembic.script import ScriptDirectory
 
-    head = ScriptDirectory.from_config(alembic_config()).get_current_head()
-    assert head is not None
-    return head
+    heads = ScriptDirectory.from_config(alembic_config()).get_heads()
+    assert heads
+    return frozenset(heads)
+
+
+def head_revision() -> str:
+    """The single head revision (only while there is one migration branch)."""
+    heads = head_revisions()
+    if len(heads) != 1:
+        raise RuntimeError(f"several migration heads: {sorted(heads)}")
+    return next(iter(heads))
 
 
 def _at_head(engine: Engine) -> bool:
@@ -144,14 +153,16 @@ def _at_head(engine: Engine) -> bool:
                 )
     except (OperationalError, ProgrammingError):
         return False
-    return found == [head_revision()]
+    return frozenset(found) == head_revisions() and len(found) == len(head_revisions())
 
 
-def migrate(engine: Engine, revision: str = "head") -> None:
-    """Bring the schema to `revision` with Alembic, serialized against concurrent openers (a
-    database already at the head revision costs one query)."""
-    if revision == "head" and _at_head(engine):
+def migrate(engine: Engine, revision: str = "heads") -> None:
+    """Bring the schema to `revision` (default: the head of every branch) with Alembic,
+    serialized against concurrent openers (a database already at the heads costs one query)."""
+    if revision in ("head", "heads") and _at_head(engine):
         return
+    if revision == "head":
+        revision = "heads"
     with engine.begin() as conn:
         if conn.dialect.name == "postgresql":
             conn.execute(text("SELECT pg_advisory_xact_lock(7240917)"))
