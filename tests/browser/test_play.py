@@ -139,6 +139,7 @@ def set_lang(page: Any, lang: str) -> None:
     """`switch_lang` on a table screen, then let it redraw."""
     switch_lang(page, lang)
     page.wait_for_selector("#balances .kv.me")
+    page.wait_for_function("S.state !== null")  # the redraw re-subscribes: its state is back
     page.wait_for_timeout(300)
 
 
