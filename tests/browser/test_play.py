@@ -327,7 +327,7 @@ def test_a_spectator_sees_the_table_without_a_seat(page: Any, browser: Any, serv
     sign_up_and_deposit(page, server)
     quick_start(page, game)
     table_url = page.url
-    context = browser.new_context(viewport=DESKTOP)
+    context = browser.new_context(viewport=DESKTOP, bypass_csp=True)  # see conftest.py
     watcher = context.new_page()
     errors: list[str] = []
     watcher.on("pageerror", lambda e: errors.append(str(e)))
