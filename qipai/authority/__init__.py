@@ -103,6 +103,18 @@ class Authority:
         """The transparency block of a template (exact return from the cache only)."""
         return facts(template, self.rtp.cached(template.config_hash))
 
+    def table_facts(self, terms: Any) -> dict[str, Any] | None:
+        """The transparency block of a table: its template version's facts (None for a table
+        whose terms came from no template)."""
+        template_id = getattr(terms, "template_id", None)
+        version = getattr(terms, "template_version", None)
+        if template_id is None or version is None:
+            return None
+        try:
+            return self.facts(self.templates.get(template_id, int(version)))
+        except Exception:  # a table must show even if its template is unreadable
+            return None
+
     def offer(self, game: str | None = None) -> list[dict[str, Any]]:
         """Every active template, with its facts: what the lobby offers."""
         return [self.facts(t) for t in self.templates.active(game)]

@@ -191,6 +191,7 @@ class TemplateStore:
         no computation yet (the RTP cache)."""
         self.clock = clock
         self._current: dict[str, Template] | None = None
+        self._versions: dict[tuple[str, int], Template] = {}
 
     # ----- reading --------------------------------------------------------------------------
     def _latest(self, conn: Connection) -> list[Template]:
@@ -233,6 +234,9 @@ class TemplateStore:
             if found is None:
                 raise UnknownTemplate(f"no template {template_id!r}", "template")
             return found
+        known = self._versions.get((template_id, version))
+        if known is not None:  # versions never change: cached for good
+            return known
         with self.engine.connect() as conn:
             row = (
                 conn.execute(
@@ -246,7 +250,10 @@ class TemplateStore:
             )
         if row is None:
             raise UnknownTemplate(f"no version {version} of template {template_id!r}", "version")
-        return Template.from_row(row)
+        made = Template.from_row(row)
+        if len(self._versions) < 10_000:
+            self._versions[(template_id, version)] = made
+        return made
 
     def versions(self, template_id: str) -> list[Template]:
         self.get(template_id)
