@@ -274,7 +274,7 @@ class MoneyDesk:
         return self.get(request_id)
 
     def fund_pool(self, pool_id: str, amount: object, actor: Actor, reason: str) -> dict[str, Any]:
-        """Seed or top up a jackpot pool from the house."""
+        """Seed or top up a jackpot pool from the house jackpot account (`house-jackpot`)."""
         _reason(reason)
         value = _amount(amount)
         ledger = self._ledger()
@@ -289,11 +289,8 @@ class MoneyDesk:
         _reason(reason)
         if isinstance(tx_id, bool) or not isinstance(tx_id, int) or tx_id <= 0:
             raise BadRequest("tx_id is a transaction id", "tx_id")
-        ledger = self._ledger()
-        if hasattr(ledger, "adjust"):  # the ledger records reason and operator itself
-            tx = getattr(ledger, "reverse")(tx_id, reason=reason, operator=actor.name)  # noqa: B009
-        else:
-            tx = ledger.reverse(tx_id, memo=f"{actor.name}: {reason}")
+        # the ledger records reason and operator in the transaction itself
+        tx = self._ledger().reverse(tx_id, reason=reason, operator=actor.name)
         self.log.append(actor, "ledger.reverse", str(tx_id), reason, {"reversal_tx": tx.tx_id})
         return {"tx_id": tx.tx_id, "reverses": tx_id}
 
@@ -309,10 +306,7 @@ class MoneyDesk:
             raise NotFound(f"no player {player!r}", "player")
         legs = {f"wallet:{player}": amount, "house": -amount}
         key = f"ops-adjust:{uuid.uuid4().hex}"
-        if hasattr(ledger, "adjust"):
-            tx = ledger.adjust(legs, reason=reason, operator=actor.name, key=key)
-        else:
-            tx = ledger.transfer(legs, key=key, kind="adjustment", memo=f"{actor.name}: {reason}")
+        tx = ledger.adjust(legs, reason=reason, operator=actor.name, key=key)
         self.log.append(
             actor, "ledger.adjust", player, reason, {"amount": amount, "tx_id": tx.tx_id}
         )
