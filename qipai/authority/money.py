@@ -96,36 +96,58 @@ class MoneyDesk:
         ).scalar()
         return int(total or 0)
 
-    def deposit(self, player: str, amount: object) -> dict[str, Any]:
-        """Demo on: play money now, within the daily limit. Demo off: a request an operator
-        approves (`status: pending`)."""
+    def deposit(self, player: str, amount: object, key: str | None = None) -> dict[str, Any]:
+        """Demo on: play money now, within the daily limit (a retry with the same `key` is the
+        same deposit). Demo off: a request an operator approves (`status: pending`)."""
         if not self.settings.demo:
             return self.request(player, "deposit", amount)
         value = _amount(amount, self.settings.demo_max_deposit)
         limit = self.players.limit(player, "demo_daily_limit", self.settings.demo_daily_limit)
         now = self.clock()
+        tag = "demo deposit" if key is None else f"demo deposit {key[:64]}"
         with self.engine.begin() as conn:
-            self._serialize(conn, player)
+            self._serialize(conn, player)  # the limit check and the row are one step
             used = self._used(conn, player)
-            if used + value > limit:
+            earlier = None
+            if key is not None:
+                earlier = conn.execute(
+                    select(money_requests.c.id, money_requests.c.amount).where(
+                        money_requests.c.player == player,
+                        money_requests.c.kind == "demo",
+                        money_requests.c.reason == tag,
+                    )
+                ).first()
+            if earlier is not None:  # a retry: the same deposit (the ledger's key makes it once)
+                if earlier[1] != value:
+                    raise Conflict("this key was used for another amount", "key")
+            elif used + value > limit:
                 raise DemoLimit(
                     f"demo deposits are limited to {limit} a day; {max(0, limit - used)} left "
                     "today (UTC)",
                     "amount",
                 )
-            request_id = conn.execute(
-                insert(money_requests).values(
-                    player=player,
-                    kind="demo",
-                    amount=value,
-                    status="approved",
-                    created_at=now,
-                    decided_at=now,
-                    decided_by="demo",
-                    reason="demo deposit",
-                )
-            ).inserted_primary_key
+            request_id: Any = (earlier[0],) if earlier is not None else None
+            if earlier is not None:
+                used -= value
+            else:
+                request_id = conn.execute(
+                    insert(money_requests).values(
+                        player=player,
+                        kind="demo",
+                        amount=value,
+                        status="approved",
+                        created_at=now,
+                        decided_at=now,
+                        decided_by="demo",
+                        reason=tag,
+                    )
+                ).inserted_primary_key
         assert request_id is not None
+        return self._demo_done(player, request_id, value, limit, used)
+
+    def _demo_done(
+        self, player: str, request_id: Any, value: int, limit: int, used: int
+    ) -> dict[str, Any]:
         tx = self._ledger().deposit(player, value, f"demo:{request_id[0]}")
         with self.engine.begin() as conn:
             conn.execute(
