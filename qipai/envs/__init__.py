@@ -19,11 +19,12 @@ the game's own config (an unknown or out-of-bounds setting raises `InvalidInput`
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from qipai.core.errors import InvalidInput
+from qipai.core.spec import GameSpec
 from qipai.envs.base import Encoder, QipaiEnv, Segment
+from qipai.games import registry
 
 __all__ = [
     "GAMES",
@@ -65,24 +66,13 @@ def encoder_type(game: str) -> type[Encoder]:
     raise InvalidInput(f"no environment for game {game!r}; expected one of {', '.join(GAMES)}")
 
 
-def _spec(game: str) -> Any:
-    """The game's specification: the GameSpec registry when present, else the table registry."""
-    try:
-        from qipai.games import registry  # type: ignore[attr-defined, unused-ignore]
-    except ImportError:
-        registry = None
-    if registry is not None and hasattr(registry, "get"):
-        return registry.get(game)
-    from qipai.tables.games import get
-
-    return get(game)
+def _spec(game: str) -> GameSpec:
+    """The game's specification (`qipai.games.registry`)."""
+    return registry.get(game)
 
 
-def _parse_config(spec: Any, settings: dict[str, Any]) -> Any:
-    parse: Callable[[Any], Any] | None = getattr(spec, "parse_config", None)
-    if parse is not None:
-        return parse(settings)
-    return spec.config(settings)
+def _parse_config(spec: GameSpec, settings: dict[str, Any]) -> Any:
+    return spec.parse_config(settings)
 
 
 def raw_env(
