@@ -102,6 +102,10 @@ def serve(
     session_max_s: Annotated[
         float | None, typer.Option(help="A sign-in expires this long after it began [604800].")
     ] = None,
+    demo: Annotated[
+        bool | None,
+        typer.Option("--demo/--no-demo", help="Play-money deposits; off: operators approve [on]."),
+    ] = None,
 ) -> None:
     """Start the card room: server, browser client and bots.
 
@@ -123,6 +127,8 @@ def serve(
         "session_idle_s": session_idle_s,
         "session_max_s": session_max_s,
     }
+    if demo is not None:
+        flags["authority"] = {"demo": demo}
     try:
         settings = Settings(**{k: v for k, v in flags.items() if v is not None})
     except ValidationError as exc:

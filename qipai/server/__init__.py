@@ -14,6 +14,7 @@ def run(settings: Settings | None = None) -> None:
     from sqlalchemy.engine import make_url
 
     from qipai.ledger.db import resolve_url
+    from qipai.ledger.errors import LedgerKeyError
     from qipai.server.app import create_app
     from qipai.server.dblock import DatabaseInUse
     from qipai.server.serving import QipaiWebSocketProtocol
@@ -24,6 +25,9 @@ def run(settings: Settings | None = None) -> None:
     except DatabaseInUse as exc:
         print(f"error: {exc}", file=sys.stderr, flush=True)
         raise SystemExit(3) from None
+    except LedgerKeyError as exc:
+        print(f"error: {exc}", file=sys.stderr, flush=True)
+        raise SystemExit(2) from None
     host, port = settings.host, settings.port
     shown = "localhost" if host in ("127.0.0.1", "0.0.0.0", "::") else host
     url = make_url(resolve_url(settings.database_url)).render_as_string(hide_password=True)

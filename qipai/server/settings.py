@@ -7,18 +7,25 @@ the server reads the environment.
 
 from __future__ import annotations
 
-from typing import Literal
+from pathlib import Path
+from typing import TYPE_CHECKING, Literal
 
-from pydantic import Field
+from pydantic import Field, SecretStr
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from qipai.authority.settings import AuthoritySettings
 from qipai.tables.table import Timing
+
+if TYPE_CHECKING:
+    from qipai.ledger.keys import Keys
 
 
 class Settings(BaseSettings):
     """What an operator can set when starting the card room (`QIPAI_` + the field's name)."""
 
-    model_config = SettingsConfigDict(env_prefix="QIPAI_", extra="ignore", frozen=True)
+    model_config = SettingsConfigDict(
+        env_prefix="QIPAI_", env_nested_delimiter="__", extra="ignore", frozen=True
+    )
 
     # ----- where --------------------------------------------------------------------------
     host: str = "127.0.0.1"
@@ -30,6 +37,15 @@ class Settings(BaseSettings):
     log_level: Literal["critical", "error", "warning", "info", "debug"] = "warning"
     extra_games: str = Field(
         default="", description="comma-separated modules that register extra games (tests)"
+    )
+
+    key: SecretStr | None = Field(
+        default=None, description="the ledger's key (64 hex digits); default: its key file"
+    )
+    key_file: str | None = Field(default=None, description="file holding the ledger's key")
+    authority: AuthoritySettings = Field(
+        default_factory=AuthoritySettings,
+        description="operator sessions, demo money, quotas: QIPAI_AUTHORITY__DEMO=false, …",
     )
 
     # ----- pace of the room (tests and benchmarks speed it up) -----------------------------
@@ -87,6 +103,23 @@ class Settings(BaseSettings):
         default=5.0, ge=0, le=60, description="open connections get this long on SIGTERM"
     )
     lag_interval_s: float = Field(default=0.25, gt=0, description="event-loop lag probe period")
+
+    def ledger_keys(self) -> Keys | None:
+        """The ledger's key from these settings (None: the ledger's own default file)."""
+        from qipai.ledger.keys import Keys
+
+        if self.key is not None:
+            return Keys.parse(self.key.get_secret_value(), "$QIPAI_KEY")
+        if self.key_file is not None:
+            path = Path(self.key_file).expanduser()
+            try:
+                text = path.read_text(encoding="ascii")
+            except OSError as exc:
+                from qipai.ledger.errors import KeyMissing
+
+                raise KeyMissing(f"cannot read the key file {path}: {exc.strerror}") from None
+            return Keys.parse(text, str(path))
+        return None
 
     def timing(self) -> Timing:
         return Timing(

@@ -75,7 +75,10 @@ def test_sigterm_stops_the_server_with_sockets_open(tmp_path: Path) -> None:
         took = time.monotonic() - started
         for ws in sockets:
             ws.close()
-        assert code == 0
+        out = server.proc.stdout.read().decode() if server.proc.stdout else ""
+        # uvicorn re-raises the signal once it has shut down gracefully: -SIGTERM is the norm
+        assert code in (0, -signal.SIGTERM), out
+        assert "qipai card room: stopped" in out  # the lifespan's shutdown ran to its end
         assert took < 10, f"SIGTERM took {took:.1f} s"
     finally:
         server.stop()
