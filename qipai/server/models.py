@@ -160,6 +160,17 @@ class RoundOut(BaseModel):
     view: JSONObject | None = Field(description="the round as you saw it at its end")
 
 
+class RoundDetailOut(RoundOut):
+    """A round's summary and, when the round can be exported, its `qipai-round/1` keys."""
+
+    format: str | None = None
+    deal_spec: str | None = None
+    client_seeds: Any = None
+    inputs: Any = None
+    dealt: Any = None
+    tiles: Any = None
+
+
 class HistoryOut(BaseModel):
     rounds: list[RoundOut]
 

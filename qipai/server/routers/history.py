@@ -9,10 +9,12 @@ from fastapi import APIRouter, Query
 
 from qipai.core.errors import GameError
 from qipai.core.protocol import JSON, RecordedAction, Seat
+from qipai.fairness import round_key
+from qipai.fairness.export import export_round
 from qipai.ledger import Ledger
 from qipai.server.deps import Player, ServicesDep
 from qipai.server.errors import ApiError
-from qipai.server.models import HistoryOut, RoundOut
+from qipai.server.models import HistoryOut, RoundDetailOut, RoundOut
 from qipai.tables import games as games_mod
 
 router = APIRouter(prefix="/api", tags=["history"])
@@ -27,8 +29,9 @@ def replayed_view(ledger: Ledger, info: Mapping[str, Any], seat: str | None) -> 
         actions = [
             RecordedAction(e["seat"], e["payload"]) for e in info["log"] if e["kind"] == "action"
         ]
-        seed = bytes.fromhex(ledger.round(str(info["round_id"]), include_seed=True)["seed"])
-        round_ = game.round_type.replay(config, seats, seed, actions, info.get("context"))
+        # the deal's key: the server seed with the round's client seeds (deal-spec/1)
+        key = round_key(ledger.round(str(info["round_id"]), include_seed=True))
+        round_ = game.round_type.replay(config, seats, key, actions, info.get("context"))
     except Exception:
         return None
     if not round_.finished:
@@ -89,14 +92,28 @@ async def history(
     return await svc.db(work)
 
 
-@router.get("/rounds/{round_id}", response_model=RoundOut)
-async def round_detail(round_id: str, svc: ServicesDep, player: Player) -> RoundOut:
-    """**A signed-in player.** One round's fairness data: the commitment always, the seed once
-    revealed, and the round as you saw it (a spectator's view if you were not in it)."""
+EXPORT_KEYS = ("format", "deal_spec", "client_seeds", "inputs", "dealt", "tiles")
 
-    def work() -> RoundOut | None:
+
+@router.get("/rounds/{round_id}", response_model=RoundDetailOut)
+async def round_detail(round_id: str, svc: ServicesDep, player: Player) -> RoundDetailOut:
+    """**A signed-in player.** One round's fairness data: the commitment always, the seed once
+    revealed, the round as you saw it (a spectator's view if you were not in it), and at the top
+    level the `qipai-round/1` export (`format`, `deal_spec`, `client_seeds`, `inputs`, `dealt`,
+    `tiles`: docs/fairness.md) — the body saved to a file is what `docs/verify_deal.py` reads."""
+
+    def work() -> RoundDetailOut | None:
         info = svc.adapter.round_info(round_id)
-        return None if info is None else round_summary(svc.ledger, info, player)
+        if info is None:
+            return None
+        summary = round_summary(svc.ledger, info, player)
+        extra: dict[str, Any] = {}
+        try:
+            exported = export_round(svc.ledger.round(round_id, include_seed=True), summary.seat)
+            extra = {k: exported[k] for k in EXPORT_KEYS if k in exported}
+        except Exception:  # a round the export cannot describe (a test game): no export keys
+            extra = {}
+        return RoundDetailOut.model_validate({**summary.model_dump(), **extra})
 
     found = await svc.db(work)
     if found is None:
