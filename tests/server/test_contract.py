@@ -232,3 +232,25 @@ def test_serve_flags_override_the_environment(monkeypatch: pytest.MonkeyPatch) -
     assert (seen[0].port, seen[0].host, seen[0].database_url) == (9200, "127.0.0.2", "x.db")
     result = CliRunner().invoke(app, ["serve", "--port", "99999"])
     assert result.exit_code == 2 and "port" in result.output
+
+
+def test_a_round_detail_carries_the_export_at_the_top_level(tmp_path: Path) -> None:
+    """GET /api/rounds/{id} = the summary + the qipai-round/1 export keys (docs/fairness.md)."""
+    import time
+
+    app = create_app(str(tmp_path / "room.db"), timing=Timing(0.01, 0.1, 0.05))
+    with TestClient(app) as client:
+        alice = signup(client, "alice")
+        client.post("/api/wallet/deposit", json={"amount": 100_000}, headers=alice)
+        r = client.post("/api/automatch", json={"game": "pokdeng", "buy_in": 20_000}, headers=alice)
+        assert r.status_code == 200, r.text
+        rounds: list[dict[str, Any]] = []
+        deadline = time.monotonic() + 120
+        while not rounds and time.monotonic() < deadline:  # the bots play, alice sits out
+            time.sleep(0.2)
+            rounds = client.get("/api/history", headers=alice).json()["rounds"]
+        assert rounds, "no round settled"
+        detail = client.get(f"/api/rounds/{rounds[0]['round_id']}", headers=alice).json()
+        assert detail["format"] == "qipai-round/1" and detail["deal_spec"] == "deal-spec/1"
+        assert detail["round_id"] == rounds[0]["round_id"] and detail["inputs"]
+        assert "dealt" in detail and detail["seed_policy"] == "after_deal"

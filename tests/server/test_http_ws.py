@@ -160,9 +160,6 @@ def test_play_a_round_over_the_websocket(client: TestClient) -> None:
     assert hist[0]["view"]["cards"]["B"] is not None  # at the end every card is shown
     detail = client.get(f"/api/rounds/{hist[0]['round_id']}", headers=bob).json()
     assert detail["seed"] is not None and detail["seat"] == "B"
-    # the qipai-round/1 export at the top level (docs/verify_deal.py reads the saved body)
-    assert detail["format"] == "qipai-round/1" and detail["deal_spec"] == "deal-spec/1"
-    assert detail["inputs"] is not None and detail["dealt"] is not None
     time.sleep(0.01)
 
 
