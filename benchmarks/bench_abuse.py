@@ -276,6 +276,8 @@ async def main_async(seconds: float, only: set[str]) -> None:
             "QIPAI_BOT_DELAY": "0.2",
             "QIPAI_BETWEEN_ROUNDS": "1",
             "QIPAI_SIGNUP_RATE": "10/minute",
+            # (d) opens 2,000 sockets from this one address; real clients come from many
+            "QIPAI_CONNECT_RATE": "1000/second",
         }
         log = (Path(tmp) / "server.log").open("wb")
         proc = subprocess.Popen(

@@ -210,7 +210,12 @@ def bench(n: int, seconds: float) -> dict[str, float]:
         db = Path(tmp) / "bench.db"
         tokens = prepare(db, n)
         port = 18000 + n % 1000
-        env = {**os.environ, "QIPAI_BOT_DELAY": "0.02", "QIPAI_BETWEEN_ROUNDS": "0.3"}
+        env = {
+            **os.environ,
+            "QIPAI_BOT_DELAY": "0.02",
+            "QIPAI_BETWEEN_ROUNDS": "0.3",
+            "QIPAI_CONNECT_RATE": "10000/second",  # every client connects from this address
+        }
         # The server's log goes to a file (a pipe nobody reads would block the server once
         # full); tracebacks in it are reported after the run.
         log_path = Path(tmp) / "server.log"

@@ -129,6 +129,7 @@ def create_app(
         rates=Rates(
             frame=settings.frame_rate,
             action=settings.action_rate,
+            connect=settings.connect_rate,
             login=settings.login_rate,
             signup=settings.signup_rate,
         ),

@@ -88,6 +88,9 @@ class Settings(BaseSettings):
     max_json_depth: int = Field(default=16, ge=2, le=256)
     frame_rate: str = Field(default="40/second;600/minute", description="frames per socket")
     action_rate: str = Field(default="20/second;300/minute", description="actions per player")
+    connect_rate: str = Field(
+        default="10/second;300/minute", description="WebSocket connections per address"
+    )
     abuse_strikes: int = Field(
         default=50, ge=1, description="refused frames in a row before the socket is closed"
     )

@@ -391,3 +391,16 @@ def test_the_event_loop_lag_is_exported(client: TestClient) -> None:
     assert "qipai_event_loop_lag_seconds " in text
     assert "qipai_event_loop_lag_bucket" in text
     assert "qipai_websockets 0.0" in text
+
+
+def test_websocket_connections_are_limited_per_address(tmp_path: Path) -> None:
+    with make_client(tmp_path, connect_rate="3/minute") as client:
+        token = signup(client, "alice")
+        opened = [ws_open(client, token) for _ in range(3)]
+        try:
+            with pytest.raises(WebSocketDisconnect) as info, client.websocket_connect("/ws"):
+                pass
+            assert info.value.code == 1008
+        finally:
+            for ws, _ in opened:
+                ws.__exit__(None, None, None)

@@ -73,6 +73,11 @@ async def _authenticate(ws: WebSocket, svc: Services) -> tuple[str, str] | None:
 async def play(ws: WebSocket) -> None:
     """**A signed-in player** (authenticated by the first message)."""
     svc: Services = ws.app.state.services
+    address = ws.client.host if ws.client is not None else "unknown"
+    if not svc.rates.hit("connect", address):
+        svc.metrics.refused.labels("connect").inc()
+        await ws.close(ABUSE, "too many connections from your address")  # before accept: 403
+        return
     await ws.accept()
     who = await _authenticate(ws, svc)
     if who is None:

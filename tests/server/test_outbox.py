@@ -1,0 +1,111 @@
+"""The per-socket outbox: only the newest state per table waits, other messages are bounded,
+an overflow ends the socket, and pushes from worker threads arrive in order."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import threading
+import tracemalloc
+
+from qipai.server.sockets import Outbox
+
+
+def state(table: str, n: int, pad: int = 0) -> dict[str, object]:
+    return {"type": "state", "table_id": table, "n": n, "pad": "x" * pad}
+
+
+def drain(box: Outbox) -> list[dict[str, object]]:
+    async def run() -> list[dict[str, object]]:
+        out = []
+        while len(box):
+            msg = await box.get()
+            assert msg is not None
+            out.append(msg)
+        return out
+
+    return asyncio.run_coroutine_threadsafe(run(), box._loop).result(5)
+
+
+def with_loop(fn: object) -> None:
+    loop = asyncio.new_event_loop()
+    thread = threading.Thread(target=loop.run_forever, daemon=True)
+    thread.start()
+    try:
+        fn(loop)  # type: ignore[operator]
+    finally:
+        loop.call_soon_threadsafe(loop.stop)
+        thread.join(5)
+        loop.close()
+
+
+def test_only_the_newest_state_of_each_table_waits() -> None:
+    def check(loop: asyncio.AbstractEventLoop) -> None:
+        box = Outbox(loop, limit=8)
+        for n in range(1000):
+            box.put(state("t1", n))
+            box.put(state("t2", n))
+        box.put({"type": "ack", "client_id": "a"})
+        box.put(state("t1", 1000))
+        got = drain(box)
+        assert [(m["type"], m.get("table_id"), m.get("n")) for m in got] == [
+            ("state", "t2", 999),
+            ("ack", None, None),
+            ("state", "t1", 1000),
+        ]
+        assert not box.overflowed
+
+    with_loop(check)
+
+
+def test_other_messages_are_bounded_and_an_overflow_ends_the_socket() -> None:
+    def check(loop: asyncio.AbstractEventLoop) -> None:
+        box = Outbox(loop, limit=4)
+        for i in range(4):
+            box.put({"type": "pong", "client_id": str(i)})
+        assert not box.overflowed
+        box.put({"type": "pong", "client_id": "one too many"})
+        assert box.overflowed
+        got = asyncio.run_coroutine_threadsafe(box.get(), loop).result(5)
+        assert got is None  # the sender stops: the socket is closed as too slow
+
+    with_loop(check)
+
+
+def test_a_never_read_outbox_stays_small() -> None:
+    """However many 10 kB states a busy table sends, a socket that never reads holds one."""
+
+    def check(loop: asyncio.AbstractEventLoop) -> None:
+        box = Outbox(loop, limit=64)
+        tracemalloc.start()
+        before = tracemalloc.get_traced_memory()[0]
+        for n in range(2000):
+            box.put(state("t1", n, pad=10_000))
+        held = tracemalloc.get_traced_memory()[0] - before
+        tracemalloc.stop()
+        assert len(box) == 1
+        assert held < 64 * 1024, held
+
+    with_loop(check)
+
+
+def test_pushes_from_threads_arrive_in_order_and_wake_the_sender() -> None:
+    def check(loop: asyncio.AbstractEventLoop) -> None:
+        box = Outbox(loop, limit=10_000)
+
+        async def read(n: int) -> list[str]:
+            return [json.dumps(await box.get()) for _ in range(n)]
+
+        reader = asyncio.run_coroutine_threadsafe(read(500), loop)
+
+        def push() -> None:
+            for i in range(500):
+                box.put({"type": "event", "i": i})
+
+        worker = threading.Thread(target=push)
+        worker.start()
+        worker.join()
+        got = [json.loads(t)["i"] for t in reader.result(10)]
+        assert got == list(range(500))
+
+    with_loop(check)
