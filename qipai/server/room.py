@@ -584,7 +584,13 @@ class Room:
         """Hand a message to a connection: at once on the event loop's thread, else through the
         loop in order (a batch per loop turn)."""
         loop = self._loop
-        if loop is None or threading.get_ident() == self._loop_thread:
+        if loop is None:
+            conn.push(message)
+            return
+        if threading.get_ident() == self._loop_thread:
+            # on the loop (a handler calling a table directly): what the threads handed over
+            # first goes first, so that no client sees an older state after a newer one
+            self._flush()
             conn.push(message)
             return
         with self._outbox_lock:

@@ -287,3 +287,40 @@ def test_messages_from_table_threads_reach_the_connection_in_order() -> None:
 
     kinds = run_in_fresh_loop(scenario)
     assert kinds[0] == "state" and "left" in kinds
+
+
+def test_messages_keep_their_order_when_a_handler_calls_a_table_on_the_loop() -> None:
+    """A state produced on a table thread and handed to the loop must reach the socket before a
+    later state produced by a handler that calls the table directly on the loop."""
+    from qipai.server.room import Connection
+    from qipai.tables.ports import SystemClock
+
+    async def scenario() -> list[int]:
+        ledger, repo = MemoryLedger(), MemoryTableRepo()
+        room = Room(ledger, repo, SystemClock(), Timing(0.01, 0.05))
+        ledger.deposit("alice", 1000, "d")
+        table = room.create_table("toy")
+        room.start()
+        try:
+            conn = Connection("alice")
+            room.attach(conn)
+            conn.tables.add(table.id)
+            table.connected.add("alice")
+            table.name = "first"
+            # produced on another thread: it waits in the outbox for the loop's next turn,
+            # which does not come before the handler below runs (no await in between)
+            worker = threading.Thread(target=lambda: table._broadcast_state([]))
+            worker.start()
+            worker.join()
+            table.name = "second"
+            table._broadcast_state([])  # produced on the loop thread itself, later
+            await asyncio.sleep(0.05)
+            names = []
+            while not conn.queue.empty():
+                names.append(conn.queue.get_nowait()["table"]["name"])
+            return [["first", "second"].index(n) for n in names]
+        finally:
+            await room.stop()
+
+    order = run_in_fresh_loop(scenario)
+    assert order == sorted(order) and set(order) == {0, 1}, order
