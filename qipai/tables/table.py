@@ -38,7 +38,7 @@ from qipai.core.rng import Rng, commitment, new_seed
 from qipai.tables import actions as journal_first
 from qipai.tables import interrupt
 from qipai.tables.actions import JournalUnavailable
-from qipai.tables.games import GameInfo
+from qipai.tables.games import Game
 from qipai.tables.ports import (
     Clock,
     InsufficientFunds,
@@ -157,7 +157,7 @@ class Table:
     def __init__(
         self,
         table_id: str,
-        game: GameInfo,
+        game: Game,
         ledger: LedgerPort,
         clock: Clock,
         *,

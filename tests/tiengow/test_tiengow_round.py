@@ -111,7 +111,7 @@ def test_turns_go_counter_clockwise_and_nobody_acts_early() -> None:
     [
         ("E", {"type": "discard", "tiles": [0]}, IllegalAction),  # the leader must lead
         ("E", {"type": "play", "tiles": []}, InvalidInput),
-        ("E", {"type": "play", "tiles": [99]}, IllegalAction),
+        ("E", {"type": "play", "tiles": [99]}, InvalidInput),  # tile ids are 0-31
         ("E", {"type": "play", "tiles": [True]}, InvalidInput),
         ("E", {"type": "play", "tiles": "0"}, InvalidInput),
         ("E", {"type": "pass", "tiles": [0]}, InvalidInput),

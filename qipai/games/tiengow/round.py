@@ -61,13 +61,13 @@ from qipai.core.protocol import (
     Event,
     NextRound,
     Posting,
-    RecordedAction,
     Round,
     RoundResult,
     Seat,
 )
 from qipai.core.rng import Rng
 from qipai.core.tiles import Tile, full_set
+from qipai.games.tiengow import actions
 from qipai.games.tiengow.config import TienGowConfig
 from qipai.games.tiengow.plays import (
     BIG_HEAD_SIX,
@@ -270,25 +270,13 @@ class TienGowRound(Round[TienGowConfig]):
         return specs
 
     # ----- moves ----------------------------------------------------------------------------
-    def _check(
-        self, seat: str, action: Mapping[str, Any]
-    ) -> tuple[str, tuple[int, ...], Play | None]:
+    Action = actions.Action
+
+    def _check(self, seat: str, action: actions.Action) -> tuple[str, tuple[int, ...], Play | None]:
         if seat != self.turn:
             raise OutOfTurn(f"it is {self.turn}'s turn, not {seat}'s")
-        kind = action["type"]
-        if kind not in ("play", "discard"):
-            raise InvalidInput(f"unknown Tien Gow action {kind!r}; expected 'play' or 'discard'")
-        extra = sorted(set(action) - {"type", "tiles"})
-        if extra:
-            raise InvalidInput(f"unexpected field(s) in a {kind} action: {', '.join(extra)}")
-        raw = action.get("tiles")
-        if not isinstance(raw, list) or not raw:
-            raise InvalidInput("'tiles' must be a non-empty list of tile ids from your hand")
-        if any(isinstance(t, bool) or not isinstance(t, int) for t in raw):
-            raise InvalidInput("tile ids are integers")
-        ids = tuple(sorted(raw))
-        if len(set(ids)) != len(ids):
-            raise InvalidInput("a tile id is given twice")
+        kind = action.type
+        ids = tuple(sorted(action.tiles))
         missing = [t for t in ids if t not in self.hands[seat]]
         if missing:
             raise IllegalAction(f"tiles {missing} are not in your hand")
@@ -403,10 +391,10 @@ class TienGowRound(Round[TienGowConfig]):
             # is all the hand holds (it is a legal lead, RULES.md §5 table of plays).
             zun = zun_pair_ids(hand, self.config.wen_zun)
             tiles = zun if len(hand) == len(zun) else order[:1]
-            action: dict[str, Any] = {"type": "play", "tiles": tiles}
+            action: actions.Action = actions.Play(tiles=tuple(tiles))
         else:
             # Decision: silence when following = discard the lowest tiles, a 尊 pair last.
-            action = {"type": "discard", "tiles": order[: best.size]}
+            action = actions.Discard(tiles=tuple(order[: best.size]))
         return self._apply(seat, self._check(seat, action))
 
     # ----- output ---------------------------------------------------------------------------
@@ -529,13 +517,3 @@ class TienGowRound(Round[TienGowConfig]):
         self.require_finished()
         return NextRound(reuse_seed=False, context=self.next_context())
 
-
-def replay_round(
-    config: TienGowConfig,
-    seats: Sequence[Seat],
-    seed: bytes,
-    actions: Sequence[RecordedAction],
-    context: Mapping[str, Any] | None = None,
-) -> TienGowRound:
-    """`TienGowRound.replay` under a plain name (for the tables layer and `qipai verify`)."""
-    return TienGowRound.replay(config, seats, seed, actions, context)
