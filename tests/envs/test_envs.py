@@ -40,6 +40,24 @@ def test_pettingzoo_api_test(game: str) -> None:
     api_test(env(game), num_cycles=300)
 
 
+@pytest.mark.parametrize(
+    ("game", "settings"),
+    [
+        ("pokdeng", {"players": 1}),
+        ("pokdeng", {"players": 5, "mode": "banker-player"}),
+        ("holdem-bonus", {"players": 1, "pool_stake": 0}),
+        ("holdem-bonus", {"players": 7, "bonus_table": "with-small-pairs"}),
+        ("niuniu", {"players": 2, "hints": False}),
+        ("niuniu", {"players": 5}),
+        ("paigow", {"tie_policy": "push", "high_nine": "named", "bid_choices": [2, 3]}),
+        ("tiengow", {"wen_zun": True}),
+    ],
+)
+@pytest.mark.filterwarnings("ignore::UserWarning")
+def test_pettingzoo_api_test_other_tables(game: str, settings: dict[str, Any]) -> None:
+    api_test(env(game, **settings), num_cycles=100)
+
+
 @pytest.mark.parametrize("game", GAMES)
 def test_pettingzoo_seed_test(game: str) -> None:
     seed_test(lambda: env(game), num_cycles=100)
