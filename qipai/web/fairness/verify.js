@@ -20,6 +20,7 @@ export const FORMAT = "qipai-round/1";
 /** @typedef {Record<string, any>} Json */
 /** @typedef {{check: string, ok: boolean, detail: string, expected?: any, shown?: any}} Check */
 /** @typedef {{position: number, tile: string, salt: string}} Opening */
+/** @typedef {Uint8Array<ArrayBuffer>} Bytes bytes in an ordinary ArrayBuffer (what WebCrypto takes) */
 
 const encoder = new TextEncoder();
 
@@ -35,7 +36,7 @@ function subtle() {
 /**
  * Bytes from hexadecimal text.
  * @param {string} hex
- * @returns {Uint8Array}
+ * @returns {Bytes}
  */
 export function fromHex(hex) {
   if (typeof hex !== "string" || hex.length % 2 !== 0 || !/^[0-9a-fA-F]*$/.test(hex)) {
@@ -48,7 +49,7 @@ export function fromHex(hex) {
 
 /**
  * Lowercase hexadecimal of bytes.
- * @param {Uint8Array} bytes
+ * @param {Bytes} bytes
  * @returns {string}
  */
 export function toHex(bytes) {
@@ -56,8 +57,8 @@ export function toHex(bytes) {
 }
 
 /**
- * @param {...Uint8Array} parts
- * @returns {Uint8Array}
+ * @param {...Bytes} parts
+ * @returns {Bytes}
  */
 function concat(...parts) {
   const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
@@ -72,7 +73,7 @@ function concat(...parts) {
 /**
  * ASCII text to bytes (refuses anything else: labels, seats, client seeds, tiles are ASCII).
  * @param {string} text
- * @returns {Uint8Array}
+ * @returns {Bytes}
  */
 function ascii(text) {
   const bytes = encoder.encode(text);
@@ -85,9 +86,9 @@ const hmacKeys = new Map();
 
 /**
  * HMAC-SHA256(key, message) (RFC 2104) by WebCrypto.
- * @param {Uint8Array} key
- * @param {Uint8Array} message
- * @returns {Promise<Uint8Array>}
+ * @param {Bytes} key
+ * @param {Bytes} message
+ * @returns {Promise<Bytes>}
  */
 export async function hmacSha256(key, message) {
   const id = toHex(key);
@@ -102,8 +103,8 @@ export async function hmacSha256(key, message) {
 
 /**
  * SHA-256 of bytes.
- * @param {Uint8Array} bytes
- * @returns {Promise<Uint8Array>}
+ * @param {Bytes} bytes
+ * @returns {Promise<Bytes>}
  */
 export async function sha256(bytes) {
   return new Uint8Array(await subtle().digest("SHA-256", bytes));
@@ -116,14 +117,14 @@ export async function sha256(bytes) {
  */
 export class Stream {
   /**
-   * @param {Uint8Array} key
+   * @param {Bytes} key
    * @param {string} label
    */
   constructor(key, label) {
     this.key = key;
     this.prefix = concat(encoder.encode(label), new Uint8Array([0]));
     this.counter = 0;
-    /** @type {Uint8Array} */
+    /** @type {Bytes} */
     this.pending = new Uint8Array(0);
     this.offset = 0;
   }
@@ -131,7 +132,7 @@ export class Stream {
   /**
    * The next n bytes of the stream.
    * @param {number} n
-   * @returns {Promise<Uint8Array>}
+   * @returns {Promise<Bytes>}
    */
   async nextBytes(n) {
     const out = new Uint8Array(n);
@@ -221,15 +222,15 @@ export class Stream {
 /**
  * §Keys: the server seed itself without client seeds; otherwise HMAC-SHA256(server seed,
  * "deal-spec/1" ‖ 0x00 ‖ (len ‖ seat ‖ len ‖ client seed) per seat in byte order of the ids).
- * @param {Uint8Array} serverSeed
+ * @param {Bytes} serverSeed
  * @param {Record<string, string>} clientSeeds
- * @returns {Promise<Uint8Array>}
+ * @returns {Promise<Bytes>}
  */
 export async function unitKey(serverSeed, clientSeeds) {
   const seats = Object.keys(clientSeeds || {});
   if (seats.length === 0) return serverSeed;
   seats.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)); // ASCII: code units = bytes
-  /** @type {Uint8Array[]} */
+  /** @type {Bytes[]} */
   const parts = [ascii(DEAL_SPEC), new Uint8Array([0])];
   for (const seat of seats) {
     for (const text of [seat, clientSeeds[seat]]) {
@@ -304,7 +305,7 @@ function zeros(values) {
 // ----- §The games ------------------------------------------------------------------------
 /**
  * Pok Deng: one round of a shoe.
- * @param {Uint8Array} key
+ * @param {Bytes} key
  * @param {Json} inputs
  * @returns {Promise<Json>}
  */
@@ -335,7 +336,7 @@ async function pokdeng(key, inputs) {
 
 /**
  * Pai Gow: round 1 or 2 of a game.
- * @param {Uint8Array} key
+ * @param {Bytes} key
  * @param {Json} inputs
  * @returns {Promise<Json>}
  */
@@ -374,7 +375,7 @@ async function paigow(key, inputs) {
 
 /**
  * Texas Hold'em Bonus: one round.
- * @param {Uint8Array} key
+ * @param {Bytes} key
  * @param {Json} inputs
  * @returns {Promise<Json>}
  */
@@ -398,7 +399,7 @@ async function holdem(key, inputs) {
 
 /**
  * Swap Niu Niu: one round.
- * @param {Uint8Array} key
+ * @param {Bytes} key
  * @param {Json} inputs
  * @returns {Promise<Json>}
  */
@@ -442,8 +443,8 @@ async function niuniu(key, inputs) {
  * §Tien Gow's tile commitment: leaf_i = SHA-256("tiengow-tile" ‖ 0x00 ‖ i ‖ tile ‖ salt_i).
  * @param {number} position
  * @param {string} tile
- * @param {Uint8Array} salt
- * @returns {Promise<Uint8Array>}
+ * @param {Bytes} salt
+ * @returns {Promise<Bytes>}
  */
 export async function tileLeaf(position, tile, salt) {
   return sha256(concat(ascii("tiengow-tile"), new Uint8Array([0, position]), ascii(tile), salt));
@@ -451,8 +452,8 @@ export async function tileLeaf(position, tile, salt) {
 
 /**
  * root = SHA-256("tiengow-root" ‖ 0x00 ‖ leaf_0 ‖ … ‖ leaf_31).
- * @param {Uint8Array[]} leaves
- * @returns {Promise<Uint8Array>}
+ * @param {Bytes[]} leaves
+ * @returns {Promise<Bytes>}
  */
 export async function tilesRoot(leaves) {
   return sha256(concat(ascii("tiengow-root"), new Uint8Array([0]), ...leaves));
@@ -460,7 +461,7 @@ export async function tilesRoot(leaves) {
 
 /**
  * Tien Gow: one game.
- * @param {Uint8Array} key
+ * @param {Bytes} key
  * @param {Json} inputs
  * @returns {Promise<Json>}
  */
@@ -481,7 +482,7 @@ async function tiengow(key, inputs) {
   for (const s of seats) hands[s] = [];
   for (let b = 0; b < 8; b += 1) hands[turn[b % 4]].push(...tiles.slice(4 * b, 4 * b + 4));
   const salts = new Stream(key, "salts");
-  /** @type {Uint8Array[]} */
+  /** @type {Bytes[]} */
   const leaves = [];
   for (let i = 0; i < 32; i += 1) leaves.push(await tileLeaf(i, tiles[i], await salts.nextBytes(32)));
   return {
@@ -489,7 +490,7 @@ async function tiengow(key, inputs) {
   };
 }
 
-/** @type {Record<string, (key: Uint8Array, inputs: Json) => Promise<Json>>} */
+/** @type {Record<string, (key: Bytes, inputs: Json) => Promise<Json>>} */
 export const GAMES = {
   pokdeng, paigow, "holdem-bonus": holdem, niuniu, tiengow,
 };
@@ -497,7 +498,7 @@ export const GAMES = {
 /**
  * The deal of `game` from a unit key and the public inputs (the export's `inputs`).
  * @param {string} game
- * @param {Uint8Array} key
+ * @param {Bytes} key
  * @param {Json} inputs
  * @returns {Promise<Json>}
  */
