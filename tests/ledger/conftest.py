@@ -80,14 +80,10 @@ def ensure_roles() -> None:
                     text("SELECT 1 FROM pg_roles WHERE rolname = :r"), {"r": role}
                 ).first():
                     continue
-                try:
+                with contextlib.suppress(DBAPIError):  # created meanwhile by a parallel run
                     conn.execute(text(f"CREATE ROLE {role} LOGIN"))
-                except DBAPIError:  # created meanwhile by a parallel run
-                    pass
-            try:
+            with contextlib.suppress(DBAPIError):  # a parallel run granted it at the same moment
                 conn.execute(text(f'GRANT CREATE ON DATABASE "{database}" TO {OWNER_ROLE}'))
-            except DBAPIError:  # a parallel run granted it at the same moment
-                pass
     finally:
         engine.dispose()
 

@@ -10,7 +10,6 @@ from sqlalchemy import text
 from sqlalchemy.exc import DBAPIError
 
 from qipai.core.protocol import Posting
-from qipai.ledger import db as dbm
 from qipai.ledger import (
     IdempotencyConflict,
     InsufficientFunds,
@@ -19,6 +18,7 @@ from qipai.ledger import (
     UnbalancedTransaction,
     UnknownAccount,
 )
+from qipai.ledger import db as dbm
 
 
 def snapshot(ledger: Ledger) -> tuple[dict[str, int], int]:
@@ -104,7 +104,6 @@ def test_entries_and_transactions_are_append_only(funded: Ledger) -> None:
     schema's owner; on PostgreSQL the card room's role is refused before (no privilege)."""
     from qipai.ledger.schema import APPEND_ONLY
     from tests.ledger.conftest import OWNER_URL
-
     from tests.ledger.helpers import play_coin
 
     play_coin(funded, {"P1": 100}, {"P1": "alice"})  # a round: header, players, log, holds, end
