@@ -7,7 +7,14 @@ idempotency key; the database keeps player accounts non-negative; settlement of 
 database transaction. The round journal keeps what `qipai verify` needs to replay any round.
 
 Every method either commits completely or raises a `LedgerError` and changes nothing. Methods are
-safe to call from many threads (and many processes on PostgreSQL) at once.
+safe to call from many threads (and many processes on PostgreSQL) at once; writes that arrive
+together commit together (group commit, `book.Writer`).
+
+Tamper evidence (`docs/ledger.md`): nothing that carries meaning is ever updated, and every record
+— transaction, round header, journal record, seed reveal — carries a chained HMAC-SHA256 under the
+ledger's key, kept outside the database (`keys.py`); one chain per table plus the ledger's
+(`chain.py`); `qipai audit` recomputes them. Seeds of deal units in play are stored AES-GCM-sealed
+(`sealing.py`). Table leases with epochs fence stale owners (`leases.py`).
 
 Example::
 

@@ -1130,7 +1130,7 @@ class Writer:
                 pending.plan = op.fast(self.ledger)
             except CacheMiss:
                 pending.plan = None
-        if not self.grouped or op.chain is None:
+        if not self.grouped:
             return self._solo(op, pending.plan)
         with self._cond:
             self._queue.append(pending)
@@ -1152,6 +1152,10 @@ class Writer:
         return pending.value
 
     def _take(self) -> list[_Pending]:
+        """The next batch: the oldest operation, and with it every queued operation on another
+        chain (an operation whose chain is known only once it reads runs alone)."""
+        if self._queue[0].op.chain is None:
+            return [self._queue.pop(0)]
         batch: list[_Pending] = []
         chains: set[str] = set()
         rest: list[_Pending] = []

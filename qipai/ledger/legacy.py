@@ -40,6 +40,18 @@ def seal_legacy(engine: Engine, keys: Keys) -> int:
             )
     if heads or not unsealed:
         return 0
+    sealed = _seal(engine, keys)
+    if sealed and engine.dialect.name == "sqlite":
+        # the plaintext seeds the old rows held may linger in freed pages: rebuild the file
+        with engine.connect() as conn:
+            raw = conn.connection.dbapi_connection
+            assert raw is not None
+            raw.execute("VACUUM")
+            raw.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    return sealed
+
+
+def _seal(engine: Engine, keys: Keys) -> int:
     with engine.begin() as conn:
         if conn.dialect.name == "postgresql":
             conn.execute(text("SELECT pg_advisory_xact_lock(7240918)"))

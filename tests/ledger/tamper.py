@@ -40,18 +40,45 @@ def tampering(ledger: Ledger, *, keep_triggers_off: bool = False) -> Iterator[Co
                 conn.execute(text(sql))
 
 
-def drop_triggers(ledger: Ledger, table: str) -> None:
-    """Remove a table's append-only trigger(s) for good."""
+@contextlib.contextmanager
+def triggers_dropped(ledger: Ledger, table: str) -> Iterator[None]:
+    """A table's append-only trigger(s) removed (and put back afterwards: a PostgreSQL test
+    schema outlives the test)."""
     if ledger.dialect == "postgresql":
         from tests.ledger.conftest import PG_URL
 
         engine = dbm.create(PG_URL, schema=ledger.schema)
         try:
             with engine.begin() as conn:
+                definition = conn.execute(
+                    text(
+                        "SELECT pg_get_triggerdef(t.oid) FROM pg_trigger t "
+                        "JOIN pg_class c ON c.oid = t.tgrelid WHERE t.tgname = :n "
+                        "AND c.relnamespace = current_schema()::regnamespace"
+                    ),
+                    {"n": f"{table}_append_only"},
+                ).scalar_one()
                 conn.execute(text(f"DROP TRIGGER {table}_append_only ON {table}"))
+            yield
         finally:
+            with engine.begin() as conn:
+                conn.execute(text(str(definition)))
             engine.dispose()
         return
     with ledger.engine.begin() as conn:
+        saved = (
+            conn.execute(
+                text("SELECT sql FROM sqlite_master WHERE type = 'trigger' AND tbl_name = :t"),
+                {"t": table},
+            )
+            .scalars()
+            .all()
+        )
         for verb in ("update", "delete"):
             conn.execute(text(f"DROP TRIGGER {table}_append_only_{verb}"))
+    try:
+        yield
+    finally:
+        with ledger.engine.begin() as conn:
+            for sql in saved:
+                conn.execute(text(sql))
