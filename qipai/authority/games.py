@@ -135,6 +135,8 @@ def _fraction(value: Any) -> Fraction | None:
         return Fraction(value)
     if isinstance(value, Mapping) and {"numerator", "denominator"} <= set(value):
         return Fraction(int(value["numerator"]), int(value["denominator"]))
+    if isinstance(value, float):
+        return None  # a float is a display value, never the exact figure
     if isinstance(value, str):
         try:
             return Fraction(value)
@@ -144,23 +146,26 @@ def _fraction(value: Any) -> Fraction | None:
 
 
 def bet_return_json(item: Any) -> dict[str, Any]:
-    """One bet's exact return as JSON: `bet`, `rtp` as an exact fraction string and a
-    percentage, and `over_100`, plus whatever else the game reports (strategy, house edge)."""
+    """One bet's exact return as JSON, in `BetReturn.to_json`'s shape: `bet`, `rtp` (a float,
+    for display), `rtp_exact` ("n/d"), plus `rtp_percent` ("97.2639") and `over_100`, and
+    whatever else the game reports (label, strategy, house edge, note). `rtp` is null for a bet
+    the house is not party to (Tien Gow)."""
     if isinstance(item, Mapping):
         data = dict(item)
     elif hasattr(item, "to_json"):
         data = dict(item.to_json())
     else:
         data = {k: v for k, v in vars(item).items() if not k.startswith("_")}
-    ret = None
-    for key in ("rtp", "return", "ret", "return_to_player"):
-        ret = _fraction(getattr(item, key, None)) or _fraction(data.get(key))
-        if ret is not None:
-            break
-    out = {k: v for k, v in data.items() if k not in ("rtp", "return", "ret", "return_to_player")}
-    out["bet"] = str(getattr(item, "bet", None) or data.get("bet") or data.get("name") or "?")
-    if ret is not None:
-        out["rtp"] = f"{ret.numerator}/{ret.denominator}"
+    ret = _fraction(getattr(item, "rtp", None))
+    if ret is None:
+        ret = _fraction(data.get("rtp_exact")) or _fraction(data.get("rtp"))
+    out = dict(data)
+    out["bet"] = str(getattr(item, "bet", None) or data.get("bet") or "?")
+    if ret is None:
+        out.update(rtp=None, rtp_exact=None, rtp_percent=None, over_100=False)
+    else:
+        out["rtp"] = float(ret)
+        out["rtp_exact"] = f"{ret.numerator}/{ret.denominator}"
         out["rtp_percent"] = f"{float(ret) * 100:.4f}"
         out["over_100"] = ret > 1
     return out

@@ -96,36 +96,58 @@ class MoneyDesk:
         ).scalar()
         return int(total or 0)
 
-    def deposit(self, player: str, amount: object) -> dict[str, Any]:
-        """Demo on: play money now, within the daily limit. Demo off: a request an operator
-        approves (`status: pending`)."""
+    def deposit(self, player: str, amount: object, key: str | None = None) -> dict[str, Any]:
+        """Demo on: play money now, within the daily limit (a retry with the same `key` is the
+        same deposit). Demo off: a request an operator approves (`status: pending`)."""
         if not self.settings.demo:
             return self.request(player, "deposit", amount)
         value = _amount(amount, self.settings.demo_max_deposit)
         limit = self.players.limit(player, "demo_daily_limit", self.settings.demo_daily_limit)
         now = self.clock()
+        tag = "demo deposit" if key is None else f"demo deposit {key[:64]}"
         with self.engine.begin() as conn:
-            self._serialize(conn, player)
+            self._serialize(conn, player)  # the limit check and the row are one step
             used = self._used(conn, player)
-            if used + value > limit:
+            earlier = None
+            if key is not None:
+                earlier = conn.execute(
+                    select(money_requests.c.id, money_requests.c.amount).where(
+                        money_requests.c.player == player,
+                        money_requests.c.kind == "demo",
+                        money_requests.c.reason == tag,
+                    )
+                ).first()
+            if earlier is not None:  # a retry: the same deposit (the ledger's key makes it once)
+                if earlier[1] != value:
+                    raise Conflict("this key was used for another amount", "key")
+            elif used + value > limit:
                 raise DemoLimit(
                     f"demo deposits are limited to {limit} a day; {max(0, limit - used)} left "
                     "today (UTC)",
                     "amount",
                 )
-            request_id = conn.execute(
-                insert(money_requests).values(
-                    player=player,
-                    kind="demo",
-                    amount=value,
-                    status="approved",
-                    created_at=now,
-                    decided_at=now,
-                    decided_by="demo",
-                    reason="demo deposit",
-                )
-            ).inserted_primary_key
+            request_id: Any = (earlier[0],) if earlier is not None else None
+            if earlier is not None:
+                used -= value
+            else:
+                request_id = conn.execute(
+                    insert(money_requests).values(
+                        player=player,
+                        kind="demo",
+                        amount=value,
+                        status="approved",
+                        created_at=now,
+                        decided_at=now,
+                        decided_by="demo",
+                        reason=tag,
+                    )
+                ).inserted_primary_key
         assert request_id is not None
+        return self._demo_done(player, request_id, value, limit, used)
+
+    def _demo_done(
+        self, player: str, request_id: Any, value: int, limit: int, used: int
+    ) -> dict[str, Any]:
         tx = self._ledger().deposit(player, value, f"demo:{request_id[0]}")
         with self.engine.begin() as conn:
             conn.execute(
@@ -274,7 +296,7 @@ class MoneyDesk:
         return self.get(request_id)
 
     def fund_pool(self, pool_id: str, amount: object, actor: Actor, reason: str) -> dict[str, Any]:
-        """Seed or top up a jackpot pool from the house."""
+        """Seed or top up a jackpot pool from the house jackpot account (`house-jackpot`)."""
         _reason(reason)
         value = _amount(amount)
         ledger = self._ledger()
@@ -289,11 +311,8 @@ class MoneyDesk:
         _reason(reason)
         if isinstance(tx_id, bool) or not isinstance(tx_id, int) or tx_id <= 0:
             raise BadRequest("tx_id is a transaction id", "tx_id")
-        ledger = self._ledger()
-        if hasattr(ledger, "adjust"):  # the ledger records reason and operator itself
-            tx = getattr(ledger, "reverse")(tx_id, reason=reason, operator=actor.name)  # noqa: B009
-        else:
-            tx = ledger.reverse(tx_id, memo=f"{actor.name}: {reason}")
+        # the ledger records reason and operator in the transaction itself
+        tx = self._ledger().reverse(tx_id, reason=reason, operator=actor.name)
         self.log.append(actor, "ledger.reverse", str(tx_id), reason, {"reversal_tx": tx.tx_id})
         return {"tx_id": tx.tx_id, "reverses": tx_id}
 
@@ -309,10 +328,7 @@ class MoneyDesk:
             raise NotFound(f"no player {player!r}", "player")
         legs = {f"wallet:{player}": amount, "house": -amount}
         key = f"ops-adjust:{uuid.uuid4().hex}"
-        if hasattr(ledger, "adjust"):
-            tx = ledger.adjust(legs, reason=reason, operator=actor.name, key=key)
-        else:
-            tx = ledger.transfer(legs, key=key, kind="adjustment", memo=f"{actor.name}: {reason}")
+        tx = ledger.adjust(legs, reason=reason, operator=actor.name, key=key)
         self.log.append(
             actor, "ledger.adjust", player, reason, {"amount": amount, "tx_id": tx.tx_id}
         )

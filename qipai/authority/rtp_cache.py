@@ -60,6 +60,8 @@ class RtpCache:
             figures = games.rtp(game, config)
         except games.RtpUnavailable:
             return None
+        if not figures:  # the game computes nothing yet: nothing to show, nothing to keep
+            return None
         self.computed += 1
         self._store(game, digest, figures)
         return figures

@@ -381,7 +381,7 @@ class TemplateStore:
         }
         if row["rtp_over_100"]:
             detail["confirmed_rtp_over_100"] = [
-                {"bet": b["bet"], "rtp": b.get("rtp")} for b in figures or () if b.get("over_100")
+                {"bet": b["bet"], "rtp": b.get("rtp_exact")} for b in figures or () if b.get("over_100")
             ]
         self.log.append_in(conn, actor, action, row["template_id"], row["reason"], detail)
         self._current = None
