@@ -67,8 +67,9 @@ async def list_tables(svc: ServicesDep, game: str | None = None) -> TablesOut:
 async def create_table(body: CreateTableIn, svc: ServicesDep, player: Player) -> JSONObject:
     """**A signed-in player.** Open a table of `game` (`config`: the game's settings JSON);
     answers the table's public facts."""
-    table = svc.room.create_table(body.game, body.name, body.config)
-    info: JSONObject = table.public_info()
+    table = await svc.db(svc.room.create_table, body.game, body.name, body.config)
+    svc.room.wake(table.id)
+    info: JSONObject = await svc.at_table(table.id, lambda t: t.public_info())
     return info
 
 
@@ -76,7 +77,7 @@ async def create_table(body: CreateTableIn, svc: ServicesDep, player: Player) ->
 async def get_table(table_id: str, svc: ServicesDep) -> JSONObject:
     """**Anyone.** One table's public facts."""
     _known(svc, table_id)
-    info: JSONObject = svc.room.table(table_id).public_info()
+    info: JSONObject = await svc.at_table(table_id, lambda t: t.public_info())
     return info
 
 
@@ -154,5 +155,9 @@ async def remove_bot(table_id: str, seat: str, svc: ServicesDep, player: Player)
 async def automatch(body: AutomatchIn, svc: ServicesDep, player: Player) -> AutomatchOut:
     """**A signed-in player.** 自动配桌: a seat at the liveliest table of the game with a free
     seat, or a new table with bots."""
-    table = svc.room.automatch(player, player, body.game, body.buy_in)
-    return AutomatchOut(table_id=table.id, seat=table.seat_of(player), table=table.public_info())
+    table = await svc.db(svc.room.automatch, player, player, body.game, body.buy_in)
+    svc.room.wake(table.id)
+    return await svc.at_table(
+        table.id,
+        lambda t: AutomatchOut(table_id=t.id, seat=t.seat_of(player), table=t.public_info()),
+    )

@@ -193,7 +193,10 @@ async def handle(svc: Services, conn: ClientConnection, text: str) -> JSON | Non
             "unknown_table", f"no table {table_id!r}", field="table_id", client_id=client_id
         )
     if kind == "subscribe":
-        svc.room.subscribe(conn, table_id)
+        try:
+            await svc.room.watch(conn, table_id)  # the table's part runs in its mailbox
+        except GameError as exc:
+            return error(exc.code, exc.message, client_id=client_id, table_id=table_id)
         return None
     if kind == "unsubscribe":
         svc.room.unsubscribe(conn, table_id)
