@@ -1,9 +1,10 @@
 """One WebSocket's outgoing side: a bounded queue that keeps only the newest state per table,
 and the registry that closes a session's sockets when the session ends.
 
-A client that reads slowly (or never) costs at most one pending `state` per table it watches
-plus `limit` other messages: a newer state of a table replaces the older one still waiting (a
-state is the whole picture, so nothing is lost). A socket whose other messages overflow the
+A client that reads slowly (or never) costs at most `coalesce_after` (8) pending states plus one
+per table it watches, and `limit` other messages: once messages pile up, a newer state of a
+table replaces that table's states still waiting (a state is the whole picture). A reader that
+keeps up sees every state. A socket whose other messages overflow the
 queue, or that accepts nothing for `stall_s` while messages wait, is closed (`SLOW`, 4408).
 
 `push` may be called from any thread (tables work off the event loop): it only touches the
@@ -28,12 +29,19 @@ SIGNED_OUT = 4401
 
 
 class Outbox:
-    """Pending messages of one socket, newest state per table only."""
+    """Pending messages of one socket. A reader that keeps up gets every message in order;
+    once `coalesce_after` messages wait, a new state of a table replaces that table's states
+    still waiting (a state is the whole picture), so a slow reader skips intermediate states
+    but never holds more than `coalesce_after` + one per table of them."""
 
-    def __init__(self, loop: asyncio.AbstractEventLoop, limit: int) -> None:
+    def __init__(
+        self, loop: asyncio.AbstractEventLoop, limit: int, coalesce_after: int = 8
+    ) -> None:
         self._loop = loop
         self._limit = limit
+        self._coalesce_after = coalesce_after
         self._items: OrderedDict[Hashable, JSON] = OrderedDict()
+        self._states: dict[str, list[Hashable]] = {}  # table id -> its waiting states, oldest first
         self._others = 0  # queued messages that are not states
         self._order = itertools.count()
         self._lock = threading.Lock()
@@ -47,8 +55,13 @@ class Outbox:
                 return
             table_id = message.get("table_id")
             if message.get("type") == "state" and isinstance(table_id, str):
-                key: Hashable = ("state", table_id)
-                self._items.pop(key, None)  # the newer state replaces it, at the end
+                key: Hashable = ("state", table_id, next(self._order))
+                waiting = self._states.setdefault(table_id, [])
+                if len(self._items) >= self._coalesce_after:
+                    for old in waiting:  # behind: the newer state replaces them, at the end
+                        self._items.pop(old, None)
+                    waiting.clear()
+                waiting.append(key)
             else:
                 if self._others >= self._limit:
                     self.overflowed = True
@@ -77,7 +90,13 @@ class Outbox:
                     return None
                 if self._items:
                     key, message = self._items.popitem(last=False)
-                    if not isinstance(key, tuple):
+                    if isinstance(key, tuple):
+                        waiting = self._states.get(key[1])
+                        if waiting:
+                            waiting.remove(key)  # the oldest of that table: first in the list
+                            if not waiting:
+                                del self._states[key[1]]
+                    else:
                         self._others -= 1
                     return message
                 self._ready.clear()
@@ -87,6 +106,7 @@ class Outbox:
         with self._lock:
             self.closed = True
             self._items.clear()
+            self._states.clear()
         self._wake()
 
     def __len__(self) -> int:
