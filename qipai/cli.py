@@ -1,4 +1,4 @@
-"""The `qipai` command line: serve, settle, advise, rtp, simulate, verify, audit.
+"""The `qipai` command line: serve, settle, advise, rtp, simulate, verify, audit, operator.
 
 Each command is a thin shell around a pure function elsewhere; heavy modules are imported inside
 the command so that `qipai --help` stays fast.
@@ -165,6 +165,112 @@ def audit(
     text, code = audit_command(db, as_json, replay)
     typer.echo(text, err=code == 2)
     raise typer.Exit(code)
+
+
+operator_app = typer.Typer(
+    help="Operator accounts of the back office (password + TOTP; see docs/protocol.md).",
+    no_args_is_help=True,
+)
+app.add_typer(operator_app, name="operator")
+
+DbOption = Annotated[
+    str | None, typer.Option(help="SQLite file or database URL (default: user data dir).")
+]
+
+
+def _operators(db: str | None) -> Any:
+    from qipai.authority import Authority
+    from qipai.ledger import Ledger
+
+    ledger = Ledger.open(db)
+    return ledger, Authority(ledger.engine).operators
+
+
+@operator_app.command("add")
+def operator_add(
+    name: Annotated[str, typer.Argument(help="Sign-in name: lowercase letters, digits, _ . -")],
+    role: Annotated[
+        str, typer.Option(help="operator (runs the room) or auditor (reads only).")
+    ] = "operator",
+    db: DbOption = None,
+) -> None:
+    """Create an operator and print a one-time password (changed at first sign-in, when the
+    operator also enrols a TOTP authenticator)."""
+    from qipai.authority.errors import AuthorityError
+
+    ledger, ops = _operators(db)
+    try:
+        password = ops.add(name, role)
+    except AuthorityError as exc:
+        fail(exc.message)
+    finally:
+        ledger.close()
+    typer.echo(f"operator {name} ({role}) created; one-time password:\n{password}")
+
+
+@operator_app.command("reset")
+def operator_reset(
+    name: Annotated[str, typer.Argument(help="The operator.")],
+    reason: Annotated[str, typer.Option(help="Why (written to the operator log).")] = "",
+    db: DbOption = None,
+) -> None:
+    """A new one-time password and a new TOTP enrolment (a lost authenticator)."""
+    from qipai.authority.errors import AuthorityError
+    from qipai.authority.oplog import CLI
+
+    ledger, ops = _operators(db)
+    try:
+        password = ops.reset(name, CLI, reason)
+    except AuthorityError as exc:
+        fail(exc.message)
+    finally:
+        ledger.close()
+    typer.echo(f"operator {name} reset; one-time password:\n{password}")
+
+
+@operator_app.command("disable")
+def operator_disable(
+    name: Annotated[str, typer.Argument(help="The operator.")],
+    reason: Annotated[str, typer.Option(help="Why (written to the operator log).")] = "",
+    enable: Annotated[bool, typer.Option("--enable", help="Enable it again instead.")] = False,
+    db: DbOption = None,
+) -> None:
+    """Disable an operator (every session ends) or enable it again."""
+    from qipai.authority.errors import AuthorityError
+    from qipai.authority.oplog import CLI
+
+    ledger, ops = _operators(db)
+    try:
+        ops.set_disabled(name, not enable, CLI, reason)
+    except AuthorityError as exc:
+        fail(exc.message)
+    finally:
+        ledger.close()
+    typer.echo(f"operator {name} {'enabled' if enable else 'disabled'}")
+
+
+@operator_app.command("list")
+def operator_list(
+    db: DbOption = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+) -> None:
+    """Every operator: role, TOTP, whether the one-time password is still to change."""
+    ledger, ops = _operators(db)
+    try:
+        rows = ops.all()
+    finally:
+        ledger.close()
+    if as_json:
+        print_json(rows)
+        return
+    for r in rows:
+        flags = [
+            "totp" if r["totp_enabled"] else "no totp yet",
+            *(["must change password"] if r["must_change_password"] else []),
+            *(["disabled"] if r["disabled"] else []),
+            *(["locked"] if r["locked"] else []),
+        ]
+        typer.echo(f"{r['name']:<20} {r['role']:<9} {', '.join(flags)}")
 
 
 # `qipai advise GAME CARDS`: each game with an advisor maps here to a function

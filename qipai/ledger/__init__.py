@@ -3,11 +3,16 @@ SQLite by default, PostgreSQL by URL). Start at `qipai.ledger.api.Ledger`."""
 
 from qipai.ledger.api import Ledger
 from qipai.ledger.errors import (
+    Fenced,
     HoldClosed,
     IdempotencyConflict,
     InsufficientFunds,
     InvalidAmount,
+    KeyMismatch,
+    KeyMissing,
     LedgerError,
+    LedgerKeyError,
+    MissingReason,
     RoundStateError,
     UnbalancedTransaction,
     UnknownAccount,
@@ -15,17 +20,27 @@ from qipai.ledger.errors import (
     UnknownRound,
 )
 from qipai.ledger.holds import Hold
+from qipai.ledger.keys import Keys
+from qipai.ledger.leases import Fence, Lease
 from qipai.ledger.posting import Entry, TxResult
 
 __all__ = [
     "Entry",
+    "Fence",
+    "Fenced",
     "Hold",
     "HoldClosed",
     "IdempotencyConflict",
     "InsufficientFunds",
     "InvalidAmount",
+    "KeyMismatch",
+    "KeyMissing",
+    "Keys",
+    "Lease",
     "Ledger",
     "LedgerError",
+    "LedgerKeyError",
+    "MissingReason",
     "RoundStateError",
     "TxResult",
     "UnbalancedTransaction",

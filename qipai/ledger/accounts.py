@@ -2,8 +2,11 @@
 
 Names are the ledger's public handles: `wallet:<user>`, `stack:<user>:<table>`,
 `hold:<source account>`, `house`, `commission`, `rounding`, `jackpot:<pool>` and `external` (the
-outside world: deposits come from it, withdrawals go to it). Only `house` and `external` may go
-negative; every player account and every jackpot pool is kept non-negative by the database.
+outside world: deposits come from it, withdrawals go to it), and two house accounts that fund what
+the house puts at risk: `house-bots` (the bot bankroll: bots buy in from it and cash out to it, so
+the house's result from bot play is its balance plus what bots hold at tables) and `house-jackpot`
+(seeds and tops up the jackpot pools). Only the house accounts and `external` may go negative;
+every player account and every jackpot pool is kept non-negative by the database.
 """
 
 from __future__ import annotations
@@ -17,6 +20,8 @@ EXTERNAL = "external"
 HOUSE = "house"
 COMMISSION = "commission"
 ROUNDING = "rounding"
+BOTS = "house-bots"
+JACKPOT_FUND = "house-jackpot"
 JACKPOT_PREFIX = "jackpot:"
 
 _ID = re.compile(r"^[A-Za-z0-9_.@\-]{1,64}$")
@@ -75,6 +80,8 @@ def parse(name: str) -> AccountSpec:
     """Kind, owner and table of an account from its name; UnknownAccount for a malformed name."""
     if name in {HOUSE, COMMISSION, ROUNDING, EXTERNAL}:
         return AccountSpec(name, name)
+    if name in {BOTS, JACKPOT_FUND}:
+        return AccountSpec(name, HOUSE)
     parts = name.split(":")
     try:
         if parts[0] == "wallet" and len(parts) == 2:

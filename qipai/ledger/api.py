@@ -37,8 +37,12 @@ from qipai.ledger import accounts as acct
 from qipai.ledger import db as dbm
 from qipai.ledger import holds as holds_mod
 from qipai.ledger import journal
-from qipai.ledger.errors import LedgerError, UnknownAccount
+from qipai.ledger import keys as keys_mod
+from qipai.ledger import leases as leases_mod
+from qipai.ledger.errors import LedgerError, MissingReason, UnknownAccount
 from qipai.ledger.holds import Hold
+from qipai.ledger.keys import Keys
+from qipai.ledger.leases import Fence, Lease
 from qipai.ledger.posting import (
     Entry,
     FaultHook,
@@ -61,7 +65,7 @@ if TYPE_CHECKING:
 
 T = TypeVar("T")
 
-__all__ = ["Entry", "Hold", "Ledger", "TxResult"]
+__all__ = ["Entry", "Fence", "Hold", "Keys", "Lease", "Ledger", "TxResult"]
 
 _RETRYABLE_SQLSTATES = {"40001", "40P01"}  # serialization failure, deadlock detected
 
@@ -69,10 +73,14 @@ _RETRYABLE_SQLSTATES = {"40001", "40P01"}  # serialization failure, deadlock det
 class Ledger:
     """Wallets, table stacks, holds, the double-entry journal and the round journal."""
 
-    def __init__(self, engine: Engine, *, url: str, schema: str | None = None) -> None:
+    def __init__(
+        self, engine: Engine, *, url: str, schema: str | None = None, keys: Keys | None = None
+    ) -> None:
         self.engine = engine
         self.url = url
         self.schema = schema
+        self.keys = keys or Keys.generate()
+        """The MAC and seed key (kept outside the database; `qipai.ledger.keys`)."""
         self.fault: FaultHook = no_fault
         """Test seam: called at named points inside write transactions; raising aborts them."""
         self._last_seq: dict[str, int] = {}
@@ -87,20 +95,33 @@ class Ledger:
         schema: str | None = None,
         migrate: bool = True,
         pool_size: int = 10,
+        keys: Keys | None = None,
     ) -> Ledger:
         """Open (and by default migrate to the latest schema) the ledger at `db`.
 
         `db` is a SQLAlchemy URL (`postgresql+psycopg://…`, `sqlite:///…`), a path to a SQLite
         file, or None for `QIPAI_DATABASE_URL` or else the embedded SQLite file in the user's data
         directory. `schema` (PostgreSQL only) keeps the ledger in its own schema, created if needed.
+        `keys`: the MAC and seed key (default: `QIPAI_KEY`, `QIPAI_KEY_FILE`, else the database's
+        default key file, see `qipai.ledger.keys`); a key that does not match the one the database
+        was written with, or a missing key file for a database that has one, raises
+        `KeyMismatch` / `KeyMissing` before anything is written.
         """
         url = dbm.resolve_url(db)
         engine = dbm.create(url, schema=schema, pool_size=pool_size)
-        if schema is not None:
-            dbm.create_schema(engine, schema)
-        if migrate:
-            dbm.migrate(engine)
-        return cls(engine, url=url, schema=schema)
+        try:
+            if schema is not None and migrate:
+                dbm.create_schema(engine, schema)
+            if migrate:
+                dbm.migrate(engine)
+            loaded = keys_mod.load(
+                url, schema, given=keys, recorded_id=lambda: dbm.recorded_key_id(engine)
+            )
+            dbm.record_key_id(engine, loaded.key_id)
+        except BaseException:
+            engine.dispose()
+            raise
+        return cls(engine, url=url, schema=schema, keys=loaded)
 
     def close(self) -> None:
         self.engine.dispose()
@@ -150,11 +171,6 @@ class Ledger:
             return acct.wallet(user_id)
 
         return self._write(work)
-
-    def has_user(self, user_id: str) -> bool:
-        return self._read(
-            lambda c: c.execute(select(users.c.id).where(users.c.id == user_id)).first() is not None
-        )
 
     def balance(self, account: str) -> int:
         """The balance of any account by name (0 for a well-formed account never used)."""
@@ -293,30 +309,33 @@ class Ledger:
         self, user_id: str, table_id: str, key: str, amount: int | None = None
     ) -> TxResult:
         """Table stack → wallet: `amount`, or the whole stack when None (a no-op when empty)."""
-        stack, wallet = acct.stack(user_id, table_id), acct.wallet(user_id)
-        full_key = f"cashout:{user_id}:{key}"
+        return self._stack_out(
+            key=f"cashout:{user_id}:{key}",
+            kind="cash_out",
+            stack=acct.stack(user_id, table_id),
+            dst=acct.wallet(user_id),
+            amount=amount,
+            user=user_id,
+        )
+
+    def _stack_out(
+        self, *, key: str, kind: str, stack: str, dst: str, amount: int | None, user: str
+    ) -> TxResult:
         if amount is not None:
-            return self._move(
-                key=full_key,
-                kind="cash_out",
-                src=stack,
-                dst=wallet,
-                amount=amount,
-                need_user=user_id,
-            )
-        body = {"kind": "cash_out", "from": stack, "to": wallet, "amount": "all"}
+            return self._move(key=key, kind=kind, src=stack, dst=dst, amount=amount, need_user=user)
+        body = {"kind": kind, "from": stack, "to": dst, "amount": "all"}
 
         def work(conn: Connection) -> TxResult:
-            earlier = find_tx(conn, full_key, body)
+            earlier = find_tx(conn, key, body)
             if earlier is not None:
                 return earlier
             ensure_account(conn, stack)
             have = balance_of(conn, stack)
             return post(
                 conn,
-                key=full_key,
-                kind="cash_out",
-                legs={stack: -have, wallet: have},
+                key=key,
+                kind=kind,
+                legs={stack: -have, dst: have},
                 body=body,
                 allow_empty=True,
                 fault=self.fault,
@@ -326,13 +345,77 @@ class Ledger:
         return self._write(work)
 
     def fund_pool(self, pool_id: str, amount: int, key: str) -> TxResult:
-        """House → jackpot pool (seeding or topping up a pool)."""
+        """The house jackpot account (`house-jackpot`) → jackpot pool `jackpot:<pool_id>`:
+        seeding or topping up a pool (the pool id is the template's choice)."""
         return self._move(
             key=f"pool:{pool_id}:{key}",
             kind="fund_pool",
-            src=acct.HOUSE,
+            src=acct.JACKPOT_FUND,
             dst=acct.jackpot(pool_id),
             amount=amount,
+        )
+
+    def bot_buy_in(self, bot_id: str, table_id: str, amount: int, key: str) -> TxResult:
+        """The house bot bankroll (`house-bots`) → a bot's table stack (no minted deposit: the
+        house's result from bot play stays in the books). `bot_id` is a user (`create_user`)."""
+        return self._move(
+            key=f"botbuyin:{bot_id}:{key}",
+            kind="bot_buy_in",
+            src=acct.BOTS,
+            dst=acct.stack(bot_id, table_id),
+            amount=amount,
+            need_user=bot_id,
+        )
+
+    def bot_cash_out(
+        self, bot_id: str, table_id: str, key: str, amount: int | None = None
+    ) -> TxResult:
+        """A bot's table stack → the house bot bankroll: `amount`, or all of it when None."""
+        return self._stack_out(
+            key=f"botcashout:{bot_id}:{key}",
+            kind="bot_cash_out",
+            stack=acct.stack(bot_id, table_id),
+            dst=acct.BOTS,
+            amount=amount,
+            user=bot_id,
+        )
+
+    def adjust(
+        self,
+        postings: Sequence[Posting] | Mapping[str, int],
+        *,
+        reason: str,
+        operator: str,
+        key: str,
+    ) -> TxResult:
+        """An operator's correction: a new balanced `adjustment` transaction between ledger
+        accounts, carrying who and why (entries are never edited). Holds and the outside world
+        are not adjustable (holds close by capture/void; money enters and leaves by deposit and
+        withdrawal). MissingReason without a reason or operator; InsufficientFunds as usual."""
+        reason, operator = _why(reason, operator)
+        if isinstance(postings, Mapping):
+            legs = [(str(k), v) for k, v in postings.items()]
+        else:
+            legs = [(p.account, p.amount) for p in postings]
+        for name, _ in legs:
+            kind = acct.parse(name).kind
+            if kind in {"hold", "external"}:
+                raise UnknownAccount(f"{name!r} cannot be adjusted (a {kind} account)")
+        body = {"kind": "adjustment", "legs": sorted(legs), "reason": reason, "by": operator}
+        net: dict[str, int] = {}
+        for name, amount in legs:
+            net[name] = net.get(name, 0) + amount
+        return self._write(
+            lambda c: post(
+                c,
+                key=f"adjust:{key}",
+                kind="adjustment",
+                legs=net,
+                body=body,
+                memo=reason,
+                detail={"operator": operator, "reason": reason},
+                fault=self.fault,
+            )
         )
 
     def transfer(
@@ -366,13 +449,29 @@ class Ledger:
             )
         )
 
-    def reverse(self, tx_id: int, *, key: str | None = None, memo: str = "") -> TxResult:
+    def reverse(
+        self,
+        tx_id: int,
+        *,
+        key: str | None = None,
+        memo: str = "",
+        reason: str | None = None,
+        operator: str | None = None,
+    ) -> TxResult:
         """Post the exact opposite of an earlier transaction (corrections never edit entries).
 
         The default key allows one reversal per transaction. It can fail with InsufficientFunds
-        when the money has since moved on."""
+        when the money has since moved on. An operator's reversal passes `reason` and
+        `operator` (both required together; kept in the transaction's detail, the reason as
+        its memo)."""
         key = key or f"reverse:{tx_id}"
-        body = {"kind": "reversal", "reverses": tx_id}
+        body: dict[str, Any] = {"kind": "reversal", "reverses": tx_id}
+        detail: dict[str, Any] = {}
+        if reason is not None or operator is not None:
+            reason, operator = _why(reason, operator)
+            body.update(reason=reason, by=operator)
+            detail = {"operator": operator, "reason": reason}
+            memo = reason
 
         def work(conn: Connection) -> TxResult:
             earlier = find_tx(conn, key, body)
@@ -388,6 +487,7 @@ class Ledger:
                 body=body,
                 memo=memo or f"reverses {tx_id}",
                 round_id=original.round_id,
+                detail=detail,
                 reverses=tx_id,
                 fault=self.fault,
                 checked=True,
@@ -464,6 +564,8 @@ class Ledger:
         context: Mapping[str, Any] | None = None,
         round_id: str | None = None,
         holds: Mapping[str, int] | None = None,
+        meta: Mapping[str, Any] | None = None,
+        fence: Fence | None = None,
     ) -> str:
         """Journal a new round before any bet and return its id.
 
@@ -472,10 +574,16 @@ class Ledger:
         seed (its SHA-256 commitment is stored alongside; the seed is shown only once revealed),
         `context` what `Round.start` got from the previous round. `holds` (seat → amount)
         authorizes each seat's stake from its player's table stack in the same transaction.
+        `meta` (JSON) is the round's identification as the caller records it (template id and
+        version, config hash, engine version, deal-spec version, client seeds…); `round()` returns
+        it unchanged. `fence=(table_id, epoch)`: refused with `Fenced` unless that is the table's
+        current lease epoch (`claim_table`), checked in the same database transaction.
         """
         rid = round_id or uuid.uuid4().hex
+        meta_json = journal.check_meta(meta)
 
         def work(conn: Connection) -> str:
+            leases_mod.check_fence(conn, fence, table_id)
             also = [
                 acct.hold_account(acct.stack(players[seat], table_id))
                 for seat in holds or {}
@@ -491,6 +599,7 @@ class Ledger:
                 players=players,
                 seed=seed,
                 context=context,
+                meta=meta_json,
                 also=also,
             )
             stakes = dict(holds or {})
@@ -537,25 +646,29 @@ class Ledger:
         round_id: str,
         *items: RecordedAction | Event | Mapping[str, Any],
         client_id: str | None = None,
+        fence: Fence | None = None,
     ) -> int:
         """Journal actions (`RecordedAction`, seat None = countdown expired) and the events they
         produced, in order, durably; returns the last sequence number. Events are `Event`s or
         their JSON (`{"type": …, …, "to": [seat ids]}`; without "to" an event is public — recall
-        shows a player only the events addressed to them or to everyone)."""
-        return self._write(lambda c: journal.append(c, round_id, items, client_id))
+        shows a player only the events addressed to them or to everyone). `fence`: as for
+        `open_round` (the round's table)."""
+        return self._write(lambda c: journal.append(c, round_id, items, client_id, fence=fence))
 
     def append_groups(
         self,
         round_id: str,
         groups: Sequence[tuple[Sequence[RecordedAction | Event | Mapping[str, Any]], str | None]],
+        *,
+        fence: Fence | None = None,
     ) -> int:
         """Several `append`s — each (items, client_id) — in one transaction, in order (the
-        simultaneous moves of a table's bots: all journaled, or none)."""
+        simultaneous moves of a table's bots: all journaled, or none). `fence` as for `append`."""
 
         def work(conn: Connection) -> int:
             # taken out: a retry (someone else appended: the insert was refused) reads the journal
             last = self._last_seq.pop(round_id, None)
-            return journal.append_groups(conn, round_id, groups, last_seq=last)
+            return journal.append_groups(conn, round_id, groups, last_seq=last, fence=fence)
 
         seq = self._write(work)
         self._last_seq[round_id] = seq
@@ -570,6 +683,7 @@ class Ledger:
         jackpot_pool: str | None = None,
         reveal_seed: bool = True,
         also: Callable[[Connection], None] | None = None,
+        fence: Fence | None = None,
     ) -> TxResult:
         """Settle a round in ONE database transaction: capture its open holds back to their
         stacks, post `result.postings`, store the result, the players' ending balances and the
@@ -582,7 +696,7 @@ class Ledger:
         table id). Pass `round_.result()` itself so that `qipai verify` can compare it with a
         replay. `reveal_seed=False` keeps the seed hidden while its shoe goes on (`reveal_seed`).
         `also(conn)` runs in the same database transaction (the card room saves the table's
-        layout with its settlement).
+        layout with its settlement). `fence` as for `open_round` (the round's table).
         """
         self._last_seq.pop(round_id, None)
         mapping = dict(accounts or {})
@@ -597,6 +711,7 @@ class Ledger:
                 accounts=mapping,
                 reveal_seed=reveal_seed,
                 fault=self.fault,
+                fence=fence,
             )
             if also is not None:
                 also(conn)
@@ -604,12 +719,43 @@ class Ledger:
 
         return self._write(work)
 
-    def void_round(self, round_id: str, reason: str) -> TxResult:
-        """Cancel an unfinished round: release every open hold, status `voided` (idempotent)."""
+    def void_round(self, round_id: str, reason: str, *, fence: Fence | None = None) -> TxResult:
+        """Cancel an unfinished round: release every open hold, status `voided` (idempotent).
+        `reason` is required (MissingReason); `fence` as for `open_round`."""
+        if not isinstance(reason, str) or not reason.strip():
+            raise MissingReason("voiding a round needs its reason")
         self._last_seq.pop(round_id, None)
         return self._write(
-            lambda c: journal.void_round(c, round_id=round_id, reason=reason, fault=self.fault)
+            lambda c: journal.void_round(
+                c, round_id=round_id, reason=reason, fault=self.fault, fence=fence
+            )
         )
+
+    # ----- table leases (one owner per table; fencing) ---------------------------------------
+    def claim_table(self, table_id: str, host: str, ttl_s: float) -> int | None:
+        """Take table `table_id` for `host` for `ttl_s` seconds if it is free, released, lapsed
+        or already this host's: returns the new, higher epoch to pass as `fence=(table_id,
+        epoch)`; None while another host holds a live lease. A host that claims a table it
+        holds gets a new epoch too (a restarted host fences its earlier self)."""
+        return self._write(lambda c: leases_mod.claim(c, table_id, host, ttl_s))
+
+    def renew(self, table_id: str, host: str, epoch: int, ttl_s: float) -> bool:
+        """Extend `host`'s lease of the table for `ttl_s` seconds from now, same epoch;
+        False if that epoch is no longer the table's (stop writing: another host took it)."""
+        return self._write(lambda c: leases_mod.renew(c, table_id, host, epoch, ttl_s))
+
+    def release(self, table_id: str, host: str, epoch: int) -> bool:
+        """Give a table up (drain, shutdown); False if the lease was not this one."""
+        return self._write(lambda c: leases_mod.release(c, table_id, host, epoch))
+
+    def lease(self, table_id: str) -> Lease | None:
+        """The table's lease (owner, epoch, expiry), or None if never claimed."""
+        found = self._read(lambda c: leases_mod.get(c, table_id))
+        return found[0] if found else None
+
+    def leases(self) -> list[Lease]:
+        """Every table's lease: the table directory."""
+        return self._read(lambda c: leases_mod.get(c))
 
     def reveal_seed(self, seed_commitment: str) -> int:
         """Reveal the seed of every round dealt from this commitment (its shoe has ended)."""
@@ -651,3 +797,12 @@ class Ledger:
         from qipai.ledger.audit import audit
 
         return audit(self, replay=replay)
+
+
+def _why(reason: str | None, operator: str | None) -> tuple[str, str]:
+    """An operator correction's reason and operator, both non-blank (MissingReason)."""
+    if not isinstance(reason, str) or not reason.strip() or len(reason) > 1000:
+        raise MissingReason("a correction needs a reason (1-1000 characters)")
+    if not isinstance(operator, str) or not operator.strip() or len(operator) > 200:
+        raise MissingReason("a correction needs the operator who made it")
+    return reason.strip(), operator.strip()

@@ -21,6 +21,8 @@ def verify_command(round_id: str, db: str | None, as_json: bool) -> tuple[str, i
     """Replay one round from the journal and report seed, deal, result and money checks."""
     try:
         ledger = _open(db)
+    except LedgerError as exc:
+        return f"error: {exc.message}", 2
     except (SQLAlchemyError, ValueError, OSError) as exc:
         return f"error: cannot open the database: {exc}", 2
     try:
@@ -37,6 +39,8 @@ def audit_command(db: str | None, as_json: bool, replay: bool = True) -> tuple[s
     """Check every ledger invariant; exit code 1 on any violation."""
     try:
         ledger = _open(db)
+    except LedgerError as exc:
+        return f"error: {exc.message}", 2
     except (SQLAlchemyError, ValueError, OSError) as exc:
         return f"error: cannot open the database: {exc}", 2
     try:

@@ -16,7 +16,7 @@ from typing import Any
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import Connection, Engine, create_engine, event, text
+from sqlalchemy import Connection, Engine, create_engine, event, select, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import OperationalError, ProgrammingError
 
@@ -174,3 +174,47 @@ def current_revision(engine: Engine) -> str | None:
 
     with engine.connect() as conn:
         return MigrationContext.configure(conn).get_current_revision()
+
+
+KEY_ID = "key_id"
+
+
+def recorded_key_id(engine: Engine) -> str | None:
+    """The id of the key this database's chains were written with (None: never recorded)."""
+    from qipai.ledger.schema import ledger_meta
+
+    with engine.connect() as conn:
+        conn.execution_options(qipai_read=True)
+        with conn.begin():
+            value = conn.execute(
+                select(ledger_meta.c.value).where(ledger_meta.c.key == KEY_ID)
+            ).scalar()
+    return None if value is None else str(value)
+
+
+def record_key_id(engine: Engine, key_id: str) -> None:
+    """Record the key id on first use (a no-op once recorded; `keys.load` compared them)."""
+    from qipai.ledger.schema import ledger_meta
+
+    if recorded_key_id(engine) == key_id:
+        return
+    with engine.begin() as conn:
+        table = ledger_meta
+        stmt: Any
+        if conn.dialect.name == "postgresql":
+            from sqlalchemy.dialects.postgresql import insert as pg_insert
+
+            stmt = pg_insert(table).values(key=KEY_ID, value=key_id).on_conflict_do_nothing()
+        else:
+            from sqlalchemy.dialects.sqlite import insert as lite_insert
+
+            stmt = lite_insert(table).values(key=KEY_ID, value=key_id).on_conflict_do_nothing()
+        conn.execute(stmt)
+    recorded = recorded_key_id(engine)
+    if recorded != key_id:
+        from qipai.ledger.errors import KeyMismatch
+
+        raise KeyMismatch(
+            f"another process recorded key id {recorded} for this database while this one "
+            f"loaded key id {key_id}"
+        )

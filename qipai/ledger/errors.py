@@ -45,3 +45,23 @@ class UnknownRound(LedgerError):
 
 class InvalidAmount(LedgerError):
     """An amount is not a positive integer number of minor units."""
+
+
+class Fenced(LedgerError):
+    """The writer's table lease epoch is stale: another host claimed the table since (fencing)."""
+
+
+class LedgerKeyError(LedgerError):
+    """The ledger's key (MAC and seed key, kept outside the database) is unusable."""
+
+
+class KeyMissing(LedgerKeyError):
+    """No key where one must be (the database was written with a key that cannot be found)."""
+
+
+class KeyMismatch(LedgerKeyError):
+    """The key given is not the key the database was written with."""
+
+
+class MissingReason(LedgerError):
+    """An operator correction (adjustment, reversal) without the reason it must carry."""

@@ -9,6 +9,7 @@ each player's ending balance and flipping the status — in ONE database transac
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -28,6 +29,7 @@ from qipai.core.rng import commitment as commit
 from qipai.ledger import accounts as acct
 from qipai.ledger import holds as holds_mod
 from qipai.ledger.errors import RoundStateError, UnknownAccount, UnknownRound
+from qipai.ledger.leases import Fence, check_fence
 from qipai.ledger.posting import (
     FaultHook,
     TxResult,
@@ -51,7 +53,9 @@ _SETTLE_ROW = (
     .with_for_update()
 )
 _ROUND_STATUS_LOCKED = (
-    select(rounds.c.status).where(rounds.c.id == bindparam("r_round")).with_for_update()
+    select(rounds.c.status, rounds.c.table_id)
+    .where(rounds.c.id == bindparam("r_round"))
+    .with_for_update()
 )
 _PLAYER_ROWS = select(
     round_players.c.seat,
@@ -84,6 +88,26 @@ def settle_key(round_id: str) -> str:
     return f"round:{round_id}:settle"
 
 
+META_MAX_BYTES = 16_384
+
+
+def check_meta(meta: Mapping[str, Any] | None) -> dict[str, Any] | None:
+    """A round's identification as JSON (an object of at most 16 kB), or RoundStateError."""
+    if meta is None:
+        return None
+    if not isinstance(meta, Mapping):
+        raise RoundStateError(f"round meta must be a JSON object, not {type(meta).__name__}")
+    try:
+        text = json.dumps(dict(meta), sort_keys=True, allow_nan=False)
+    except (TypeError, ValueError) as exc:
+        raise RoundStateError(f"round meta is not JSON: {exc}") from None
+    if len(text.encode()) > META_MAX_BYTES:
+        raise RoundStateError(f"round meta is over {META_MAX_BYTES} bytes")
+    loaded = json.loads(text)
+    assert isinstance(loaded, dict)
+    return loaded
+
+
 def seat_key(round_id: str, seat: str, purpose: str) -> str:
     """The idempotency key of a seat's money movement in a round (a bet hold, a top-up…)."""
     return f"round:{round_id}:seat:{seat}:{purpose}"
@@ -100,6 +124,7 @@ def open_round(
     players: Mapping[str, str],
     seed: bytes,
     context: Mapping[str, Any] | None,
+    meta: Mapping[str, Any] | None = None,
     also: Sequence[str] = (),
 ) -> dict[str, tuple[int, int]]:
     """Journal the round header and its players; returns name → (id, balance) of the players'
@@ -125,6 +150,7 @@ def open_round(
             "config": dict(config),
             "seats": [s.to_json() for s in seats],
             "context": None if context is None else dict(context),
+            "meta": None if meta is None else dict(meta),
             "seed_commitment": commit(seed),
             "seed": seed.hex(),
             "seed_revealed": False,
@@ -176,12 +202,14 @@ def append(
     round_id: str,
     items: Sequence[RecordedAction | Event | Mapping[str, Any]],
     client_id: str | None = None,
+    *,
+    fence: Fence | None = None,
 ) -> int:
     """Append actions and events in order; returns the last sequence number.
 
     `client_id` (the client's id for the action, if any) is stored with the first action so that a
     client's retry can be recognized after a restart."""
-    return append_groups(conn, round_id, [(items, client_id)])
+    return append_groups(conn, round_id, [(items, client_id)], fence=fence)
 
 
 def append_groups(
@@ -189,15 +217,19 @@ def append_groups(
     round_id: str,
     groups: Sequence[tuple[Sequence[RecordedAction | Event | Mapping[str, Any]], str | None]],
     last_seq: int | None = None,
+    *,
+    fence: Fence | None = None,
 ) -> int:
     """Append several (items, client_id) groups in order, in one statement: what `append` does
     for each group (a table journals the simultaneous moves of its bots in one transaction).
 
     `last_seq`: the round's last sequence number as the caller remembers it (saves reading it);
     if someone else appended since, the unique (round, seq) constraint refuses the insert."""
-    status = conn.execute(_ROUND_STATUS_LOCKED, {"r_round": round_id}).scalar()
-    if status is None:
+    found = conn.execute(_ROUND_STATUS_LOCKED, {"r_round": round_id}).first()
+    if found is None:
         raise UnknownRound(f"no round {round_id!r}")
+    status = found[0]
+    check_fence(conn, fence, str(found[1]))
     if status != "open":
         raise RoundStateError(f"round {round_id!r} is {status}; its log is closed")
     if last_seq is None:
@@ -288,6 +320,7 @@ def settle(
     accounts: Mapping[str, str] | None,
     reveal_seed: bool,
     fault: FaultHook = no_fault,
+    fence: Fence | None = None,
 ) -> TxResult:
     key = settle_key(round_id)
     body = {
@@ -296,12 +329,13 @@ def settle(
         "result": result.to_json(),
         "accounts": dict(accounts or {}),
     }
-    earlier = find_tx(conn, key, body)
-    if earlier is not None:
-        return earlier
     row = conn.execute(_SETTLE_ROW, {"r_round": round_id}).mappings().first()
     if row is None:
         raise UnknownRound(f"no round {round_id!r}")
+    check_fence(conn, fence, str(row["table_id"]))
+    earlier = find_tx(conn, key, body)
+    if earlier is not None:
+        return earlier
     if row["status"] != "open":
         raise RoundStateError(f"round {round_id!r} is already {row['status']}")
     player_rows = conn.execute(_PLAYER_ROWS, {"r_round": round_id}).all()
@@ -377,15 +411,21 @@ def _record_end_balances(
 
 
 def void_round(
-    conn: Connection, *, round_id: str, reason: str, fault: FaultHook = no_fault
+    conn: Connection,
+    *,
+    round_id: str,
+    reason: str,
+    fault: FaultHook = no_fault,
+    fence: Fence | None = None,
 ) -> TxResult:
     """Cancel an unfinished round: every open hold returns to its source, status `voided`."""
     key = f"round:{round_id}:void"
     body = {"op": "void_round", "round": round_id}
+    row = _round_row(conn, round_id, lock=True)
+    check_fence(conn, fence, str(row["table_id"]))
     earlier = find_tx(conn, key, body)
     if earlier is not None:
         return earlier
-    row = _round_row(conn, round_id, lock=True)
     if row["status"] != "open":
         raise RoundStateError(f"round {round_id!r} is already {row['status']}")
     open_holds = holds_mod.of_round(conn, round_id, status="open", lock=True)
@@ -461,6 +501,7 @@ def fetch(conn: Connection, round_id: str, *, include_seed: bool) -> dict[str, A
         "config": row["config"],
         "seats": row["seats"],
         "context": row["context"],
+        "meta": row["meta"],
         "seed_commitment": row["seed_commitment"],
         "seed": row["seed"] if show_seed else None,
         "seed_revealed": bool(row["seed_revealed"]),

@@ -154,6 +154,7 @@ rounds = Table(
     Column("config", JSON, nullable=False),
     Column("seats", JSON, nullable=False),
     Column("context", JSON, nullable=True),
+    Column("meta", JSON, nullable=True),
     Column("seed_commitment", String(64), nullable=False),
     Column("seed", String(64), nullable=False),
     Column("seed_revealed", Boolean, nullable=False),
@@ -197,3 +198,23 @@ round_players = Table(
     Column("opened_at", UtcDateTime(), nullable=False),
     Index("ix_round_players_user", "user_id", "opened_at"),
 )
+
+table_leases = Table(
+    "table_leases",
+    metadata,
+    Column("table_id", String(64), primary_key=True),
+    Column("owner", String(200), nullable=True),
+    Column("epoch", BigInteger, nullable=False),
+    Column("expires_at", UtcDateTime(), nullable=False),
+    Column("claimed_at", UtcDateTime(), nullable=False),
+)
+"""Which host owns a table, under which epoch, until when (`Ledger.claim_table`): a table's writes
+carry `fence=(table_id, epoch)` and are refused once another host claimed it."""
+
+ledger_meta = Table(
+    "ledger_meta",
+    metadata,
+    Column("key", String(64), primary_key=True),
+    Column("value", Text, nullable=False),
+)
+"""Facts about this ledger database, written once (the id of the key its chains use)."""

@@ -73,7 +73,10 @@ def _normal(data: Any) -> Any:
 
 
 def replay_round(record: dict[str, Any]) -> Any:
-    """Rebuild the round object from a journal record (`Ledger.round(include_seed=True)`)."""
+    """Rebuild the round object from a journal record (`Ledger.round(include_seed=True)`):
+    the deal's stream key is the server seed combined with the round's client seeds, if any
+    (`qipai.fairness.round_key`, deal-spec/1)."""
+    from qipai.fairness import round_key
     from qipai.games import game_package
 
     package = game_package(record["game"])
@@ -83,7 +86,7 @@ def replay_round(record: dict[str, Any]) -> Any:
         RecordedAction(e["seat"], e["payload"]) for e in record["log"] if e["kind"] == "action"
     ]
     return package.ROUND.replay(
-        config, seats, bytes.fromhex(record["seed"]), actions, record["context"]
+        config, seats, round_key(record), actions, record["context"]
     )
 
 

@@ -52,7 +52,9 @@ def backend(request: pytest.FixtureRequest) -> str:
     return str(request.param)
 
 
-TABLES = "round_players, round_log, rounds, holds, entries, transactions, accounts, users"
+TABLES = (
+    "round_players, round_log, rounds, holds, entries, transactions, accounts, users, table_leases"
+)
 
 
 @pytest.fixture(scope="session")

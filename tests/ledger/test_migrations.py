@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import uuid
 from pathlib import Path
+from typing import Any
 
 import pytest
 from alembic import command
@@ -19,12 +20,22 @@ from tests.conftest import require_service
 from tests.ledger.conftest import PG_URL, postgres_available
 
 
+def _ledger_only(obj: Any, name: str | None, type_: str, reflected: bool, other: Any) -> bool:
+    """Compare the ledger's own tables: other migration branches (the card room's, the
+    authority's) create tables of their own in the same database."""
+    table = name if type_ == "table" else getattr(getattr(obj, "table", None), "name", None)
+    return table is None or table in metadata.tables
+
+
 def test_migrated_schema_matches_the_metadata(ledger: Ledger) -> None:
     with ledger.engine.connect() as conn:
-        context = MigrationContext.configure(conn, opts={"compare_type": True})
+        context = MigrationContext.configure(
+            conn, opts={"compare_type": True, "include_object": _ledger_only}
+        )
         diff = compare_metadata(context, metadata)
+        heads = set(context.get_current_heads())
     assert diff == []
-    assert dbm.current_revision(ledger.engine) == dbm.head_revision()
+    assert heads == dbm.head_revisions()
 
 
 @pytest.mark.parametrize(

@@ -165,7 +165,9 @@ def test_cash_out_whole_stack_and_empty_stack(funded: Ledger) -> None:
 
 def test_pools_and_house_accounts(funded: Ledger) -> None:
     funded.fund_pool("holdem", 5_000, "seed")
-    assert funded.pool("holdem") == 5_000 and funded.balance("house") == -5_000
+    # seeded from the house jackpot account, not the tables' house account
+    assert funded.pool("holdem") == 5_000 and funded.balance("house-jackpot") == -5_000
+    assert funded.balance("house") == 0
     assert funded.audit().ok
 
 

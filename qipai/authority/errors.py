@@ -1,0 +1,120 @@
+"""The authority's typed refusals. Each maps to one HTTP status (`status`) and carries a stable
+`code` and, where one input is at fault, the `field` that names it."""
+
+from __future__ import annotations
+
+from qipai.core.errors import GameError
+
+
+class AuthorityError(GameError):
+    code = "authority_error"
+    status = 400
+
+    def __init__(self, message: str, field: str | None = None) -> None:
+        super().__init__(message)
+        self.field = field
+
+    def to_json(self) -> dict[str, str]:
+        out = {"code": self.code, "message": self.message}
+        if self.field is not None:
+            out["field"] = self.field
+        return out
+
+
+class BadRequest(AuthorityError):
+    code = "invalid_input"
+
+
+class SettingsNotAllowed(AuthorityError):
+    """A player tried to pass table settings: players pick templates, never settings."""
+
+    code = "settings_not_allowed"
+
+
+class AuthRequired(AuthorityError):
+    code = "auth_required"
+    status = 401
+
+
+class AuthFailed(AuthorityError):
+    code = "auth_failed"
+    status = 401
+
+
+class TotpRequired(AuthorityError):
+    code = "totp_required"
+    status = 401
+
+
+class OperatorOnly(AuthorityError):
+    code = "operator_only"
+    status = 403
+
+
+class ReadOnlyRole(AuthorityError):
+    """An auditor may read the back office but change nothing."""
+
+    code = "read_only_role"
+    status = 403
+
+
+class SetupRequired(AuthorityError):
+    """The operator must change the one-time password and enrol TOTP first."""
+
+    code = "setup_required"
+    status = 403
+
+
+class AccountLocked(AuthorityError):
+    code = "account_locked"
+    status = 403
+
+
+class NotFound(AuthorityError):
+    code = "not_found"
+    status = 404
+
+
+class UnknownTemplate(NotFound):
+    code = "unknown_template"
+
+
+class Conflict(AuthorityError):
+    code = "conflict"
+    status = 409
+
+
+class StaleVersion(Conflict):
+    code = "stale_version"
+
+
+class RtpOver100(AuthorityError):
+    """A template whose exact return exceeds 100 % for a bet, without explicit confirmation."""
+
+    code = "rtp_over_100"
+    status = 409
+
+
+class TemplateRetired(AuthorityError):
+    code = "template_retired"
+    status = 409
+
+
+class PrivateNotAllowed(AuthorityError):
+    code = "private_not_allowed"
+    status = 403
+
+
+class QuotaExceeded(AuthorityError):
+    code = "quota_exceeded"
+    status = 429
+
+
+class DemoOff(AuthorityError):
+    code = "demo_off"
+    status = 403
+
+
+class DemoLimit(AuthorityError):
+    code = "demo_limit"
+    status = 429

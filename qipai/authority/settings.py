@@ -1,0 +1,32 @@
+"""The authority's server settings (the `Settings` of the server passes them in)."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class AuthoritySettings(BaseModel):
+    """Operator sessions, demo money and per-player quotas."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    demo: bool = True
+    """Demo deposits (play money) on; off: deposits and withdrawals are requests an operator
+    approves."""
+    demo_daily_limit: int = Field(default=1_000_000, ge=0, le=10**12)
+    """Play money one player may deposit per UTC day."""
+    demo_max_deposit: int = Field(default=1_000_000, gt=0, le=10**12)
+    """Largest single demo deposit."""
+    ops_idle_s: float = Field(default=900.0, gt=0, le=86_400)
+    ops_max_s: float = Field(default=12 * 3600.0, gt=0, le=7 * 86_400)
+    ops_setup_idle_s: float = Field(default=600.0, gt=0, le=86_400)
+    ops_max_failures: int = Field(default=5, ge=1, le=100)
+    ops_lockout_s: float = Field(default=900.0, ge=0, le=86_400)
+    max_open_tables: int = Field(default=3, ge=0, le=1000)
+    """Tables (private or not) a player may have opened and still open at once."""
+    max_connections: int = Field(default=4, ge=1, le=1000)
+    """WebSocket connections of one player at once."""
+    max_watched: int = Field(default=8, ge=1, le=1000)
+    """Tables one player may watch (be subscribed to) at once, over all connections."""
+    max_tables: int = Field(default=2000, ge=1, le=1_000_000)
+    """Tables of the whole room: players can open none beyond it."""

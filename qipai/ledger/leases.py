@@ -1,0 +1,197 @@
+"""Table leases and fencing: one owner per table at a time, and a stale owner can never write.
+
+A lease row is (table id, owner host, epoch, expires at). `claim` is a compare-and-set that takes
+a table that is free (never claimed, released, or lapsed) and raises its epoch; `renew` extends
+the owner's lease under the same epoch; `release` gives it up. A writer passes
+`fence=(table_id, epoch)` and `check_fence` runs inside the writer's own database transaction:
+
+* PostgreSQL: the writer reads the lease row `FOR SHARE`. A concurrent `claim` must UPDATE that
+  row, so it waits until the writer commits (the write happened under the old owner, before the
+  claim), and a writer that starts after the claim committed reads the new epoch and is refused.
+  There is no window in which a claim and a stale write both succeed.
+* SQLite: every write transaction holds the database lock from its start (`BEGIN IMMEDIATE`), so
+  a claim and a write are serialized outright.
+
+Expiry is judged by the database's clock on PostgreSQL (hosts' clocks may differ) and by this
+process's clock on SQLite (one machine). Only the epoch fences: a lapsed lease that nobody claimed
+yet still lets its owner write and renew, because no one else can have written in between.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from sqlalchemy import Connection, bindparam, select, text
+
+from qipai.ledger import accounts as acct
+from qipai.ledger.errors import Fenced, LedgerError
+from qipai.ledger.schema import table_leases, utcnow
+
+Fence = tuple[str, int]
+"""(table id, epoch) as returned by `claim`."""
+
+_MAX_TTL_S = 24 * 3600.0
+
+
+@dataclass(frozen=True)
+class Lease:
+    """A table's lease as stored. `held` is whether it is owned and not yet expired (by the
+    database's clock when it was read)."""
+
+    table_id: str
+    owner: str | None
+    epoch: int
+    expires_at: datetime
+    held: bool
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "table_id": self.table_id,
+            "owner": self.owner,
+            "epoch": self.epoch,
+            "expires_at": self.expires_at.isoformat(),
+            "held": self.held,
+        }
+
+
+def _ttl(ttl_s: float) -> float:
+    if isinstance(ttl_s, bool) or not isinstance(ttl_s, int | float) or not 0 < ttl_s <= _MAX_TTL_S:
+        raise LedgerError(f"lease ttl_s must be a number of seconds in (0, {_MAX_TTL_S:.0f}]")
+    return float(ttl_s)
+
+
+def _host(host: str) -> str:
+    if not isinstance(host, str) or not 0 < len(host) <= 200:
+        raise LedgerError("a lease owner is a host id of 1-200 characters")
+    return host
+
+
+_PG_CLAIM = text(
+    "INSERT INTO table_leases (table_id, owner, epoch, expires_at, claimed_at) "
+    "VALUES (:t, :h, 1, now() + make_interval(secs => :ttl), now()) "
+    "ON CONFLICT (table_id) DO UPDATE SET owner = :h, epoch = table_leases.epoch + 1, "
+    "expires_at = now() + make_interval(secs => :ttl), claimed_at = now() "
+    "WHERE table_leases.owner IS NULL OR table_leases.owner = :h "
+    "OR table_leases.expires_at <= now() "
+    "RETURNING epoch"
+)
+_LITE_CLAIM = text(
+    "INSERT INTO table_leases (table_id, owner, epoch, expires_at, claimed_at) "
+    "VALUES (:t, :h, 1, :until, :now) "
+    "ON CONFLICT (table_id) DO UPDATE SET owner = :h, epoch = table_leases.epoch + 1, "
+    "expires_at = :until, claimed_at = :now "
+    "WHERE table_leases.owner IS NULL OR table_leases.owner = :h "
+    "OR table_leases.expires_at <= :now "
+    "RETURNING epoch"
+)
+_PG_RENEW = text(
+    "UPDATE table_leases SET expires_at = now() + make_interval(secs => :ttl) "
+    "WHERE table_id = :t AND owner = :h AND epoch = :e"
+)
+_LITE_RENEW = text(
+    "UPDATE table_leases SET expires_at = :until WHERE table_id = :t AND owner = :h AND epoch = :e"
+)
+_PG_RELEASE = text(
+    "UPDATE table_leases SET owner = NULL, expires_at = now() "
+    "WHERE table_id = :t AND owner = :h AND epoch = :e"
+)
+_LITE_RELEASE = text(
+    "UPDATE table_leases SET owner = NULL, expires_at = :now "
+    "WHERE table_id = :t AND owner = :h AND epoch = :e"
+)
+_FENCE = (
+    select(table_leases.c.epoch)
+    .where(table_leases.c.table_id == bindparam("f_table"))
+    .with_for_update(read=True)
+)
+
+
+def _times(ttl_s: float) -> dict[str, Any]:
+    now = utcnow()
+    # stored as SQLite stores UtcDateTime: naive UTC (text compares in time order)
+    return {
+        "now": now.replace(tzinfo=None),
+        "until": (now + timedelta(seconds=ttl_s)).replace(tzinfo=None),
+    }
+
+
+def claim(conn: Connection, table_id: str, host: str, ttl_s: float) -> int | None:
+    """Take the table if it is free, released, lapsed or already this host's (a restarted host
+    fences its earlier self): the new epoch; None if another host holds a live lease."""
+    acct.check_id(table_id, "table")
+    params: dict[str, Any] = {"t": table_id, "h": _host(host), "ttl": _ttl(ttl_s)}
+    if conn.dialect.name == "postgresql":
+        row = conn.execute(_PG_CLAIM, params).first()
+    else:
+        row = conn.execute(_LITE_CLAIM, params | _times(params["ttl"])).first()
+    return None if row is None else int(row[0])
+
+
+def renew(conn: Connection, table_id: str, host: str, epoch: int, ttl_s: float) -> bool:
+    """Extend this host's lease under the same epoch; False if the epoch is no longer its own."""
+    params: dict[str, Any] = {"t": table_id, "h": _host(host), "e": int(epoch), "ttl": _ttl(ttl_s)}
+    if conn.dialect.name == "postgresql":
+        done = conn.execute(_PG_RENEW, params)
+    else:
+        done = conn.execute(_LITE_RENEW, params | _times(params["ttl"]))
+    return bool(done.rowcount == 1)
+
+
+def release(conn: Connection, table_id: str, host: str, epoch: int) -> bool:
+    """Give the table up (the next claim raises the epoch); False if it was not this lease."""
+    params: dict[str, Any] = {"t": table_id, "h": _host(host), "e": int(epoch)}
+    if conn.dialect.name == "postgresql":
+        done = conn.execute(_PG_RELEASE, params)
+    else:
+        done = conn.execute(_LITE_RELEASE, params | _times(1.0))
+    return bool(done.rowcount == 1)
+
+
+def _now(conn: Connection) -> datetime:
+    if conn.dialect.name == "postgresql":
+        value = conn.execute(text("SELECT now()")).scalar_one()
+        assert isinstance(value, datetime)
+        return value
+    return utcnow()
+
+
+def get(conn: Connection, table_id: str | None = None) -> list[Lease]:
+    """Every lease (or one table's), by table id."""
+    query = select(table_leases).order_by(table_leases.c.table_id)
+    if table_id is not None:
+        query = query.where(table_leases.c.table_id == table_id)
+    now = _now(conn)
+    return [
+        Lease(
+            table_id=str(r["table_id"]),
+            owner=r["owner"],
+            epoch=int(r["epoch"]),
+            expires_at=r["expires_at"],
+            held=r["owner"] is not None and r["expires_at"] > now,
+        )
+        for r in conn.execute(query).mappings()
+    ]
+
+
+def check_fence(conn: Connection, fence: Fence | None, table_id: str | None = None) -> None:
+    """Refuse the write (`Fenced`) unless `fence` is the table's current epoch; PostgreSQL holds
+    the lease row shared until this transaction ends, so no claim can slip in before commit.
+    `table_id`: the table the write is for (a fence for another table is refused too)."""
+    if fence is None:
+        return
+    try:
+        fenced_table, epoch = fence
+    except (TypeError, ValueError):
+        raise Fenced(f"fence must be (table_id, epoch), not {fence!r}") from None
+    if table_id is not None and fenced_table != table_id:
+        raise Fenced(f"fence is for table {fenced_table!r}, but this write is for {table_id!r}")
+    current = conn.execute(_FENCE, {"f_table": fenced_table}).scalar()
+    if current is None:
+        raise Fenced(f"table {fenced_table!r} has no lease: claim it first")
+    if int(current) != epoch:
+        raise Fenced(
+            f"table {fenced_table!r} lease epoch {epoch} is stale (now {int(current)}): "
+            "another host owns the table"
+        )
