@@ -68,8 +68,8 @@ def test_disconnect_overlay_and_the_pending_bet_is_resent_once_and_applied_once(
           return e ? (e.closest('#conn-overlay') ? 'overlay' : e.className) : null; }"""
     )
     assert hit == "overlay"
-    drop["on"] = False
-    page.wait_for_selector("#conn-overlay", state="detached", timeout=20000)
+    drop["on"] = False  # reconnects until now lost their hello: the client retries after 5 s
+    page.wait_for_selector("#conn-overlay", state="detached", timeout=40000)
     page.wait_for_function("qipai.store.get().pending.length === 0", timeout=10000)
     again = [f for f in frames if f.get("type") == "action" and f["client_id"] == client_id]
     assert len(again) == 2, again  # sent, then resent once after the reconnect

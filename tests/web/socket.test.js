@@ -58,6 +58,21 @@ describe("TableSocket", () => {
     expect(FakeWS.all[2].sent.filter((m) => m.type === "action")).toEqual([]);  // answered: never again
   });
 
+  it("drops an open socket that says no hello in time, and tries again", () => {
+    const { sock, timers, statuses } = make();
+    sock.connect();
+    const first = FakeWS.all[0];
+    first.readyState = 1;
+    first.onopen();                             // open, but the hello is lost
+    expect(timers).toHaveLength(1);             // the hello timeout
+    timers[0].fn();
+    expect(first.readyState).toBe(3);           // dropped
+    expect(statuses.at(-1)).toBe("reconnecting");
+    timers[1].fn();                             // back-off, then a new connection
+    FakeWS.all[1].open();
+    expect(statuses.at(-1)).toBe("open");
+  });
+
   it("forgets an action the server refused", () => {
     const { sock } = make();
     sock.connect();

@@ -8,6 +8,9 @@
 /** The protocol version this client speaks (the server's `hello` must say the same). */
 export const PROTOCOL = 1;
 
+/** A connection whose server says no `hello` within this many ms is dropped and tried again. */
+export const HELLO_TIMEOUT = 5000;
+
 /** Back-off before reconnect attempt `n` (0, 1, …) in ms: 0.5 s doubling to 8 s, ±25 % jitter. */
 export function backoff(n, random = Math.random) {
   const base = Math.min(8000, 500 * 2 ** n);
@@ -46,6 +49,7 @@ export class TableSocket {
     /** @type {Map<string, Pending>} */
     this.pending = new Map();
     this.timer = null;
+    this.helloTimer = null;
     this.stopped = true;
   }
 
@@ -60,6 +64,15 @@ export class TableSocket {
     this.ws = ws;
     this.ready = false;
     this.setStatus(this.attempt === 0 && this.status !== "reconnecting" ? "connecting" : "reconnecting");
+    const timers = this.timers();
+    // an open socket that never says hello (a proxy that lost it, a stalled server) is not a
+    // connection: drop it and try again, so the overlay never waits for ever
+    ws.onopen = () => {
+      const h = timers.set(() => {
+        if (this.ws === ws && !this.ready) ws.close();
+      }, HELLO_TIMEOUT);
+      this.helloTimer = h;
+    };
     ws.onmessage = (ev) => {
       let m;
       try {
@@ -82,7 +95,6 @@ export class TableSocket {
       if (this.stopped || this.status === "outdated") return;
       this.setStatus("reconnecting");
       const wait = backoff(this.attempt++);
-      const timers = this.opts.timers || { set: (fn, ms) => setTimeout(fn, ms), clear: (h) => clearTimeout(h) };
       this.timer = timers.set(() => {
         this.timer = null;
         if (!this.stopped) this.connect();
@@ -90,10 +102,15 @@ export class TableSocket {
     };
   }
 
+  /** setTimeout/clearTimeout, or the test's own timers. */
+  timers() {
+    return this.opts.timers || { set: (/** @type {() => void} */ fn, /** @type {number} */ ms) => setTimeout(fn, ms), clear: (/** @type {any} */ h) => clearTimeout(h) };
+  }
+
   /** Close for good (sign-out). */
   close() {
     this.stopped = true;
-    if (this.timer !== null) (this.opts.timers || { clear: (h) => clearTimeout(h) }).clear(this.timer);
+    if (this.timer !== null) this.timers().clear(this.timer);
     this.timer = null;
     const ws = this.ws;
     this.ws = null;
@@ -123,6 +140,8 @@ export class TableSocket {
       }
       this.ready = true;
       this.attempt = 0;
+      if (this.helloTimer !== null) this.timers().clear(this.helloTimer);
+      this.helloTimer = null;
       this.setStatus("open");
       for (const id of this.tables) this.raw({ type: "subscribe", table_id: id });
       for (const p of this.pending.values()) {  // each pending action once more, same client_id

@@ -32,7 +32,8 @@ export function sortHand(hand) {
 function playName(play) {
   if (!play) return "";
   const kind = has(`tg_kind_${play.kind}`) ? t(`tg_kind_${play.kind}`) : play.kind;
-  return lang() === "zh" ? `${play.name || ""} · ${play.kind_zh || kind}` : `${play.name_en || play.name || ""} · ${kind}`;
+  const [name, k] = lang() === "zh" ? [play.name || "", play.kind_zh || kind] : [play.name_en || play.name || "", kind];
+  return name === k || !name ? k : `${name} · ${k}`;
 }
 
 /** @param {number[]} a @param {number[]} b */

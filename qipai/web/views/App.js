@@ -22,7 +22,7 @@ export function App({ store, actions }) {
   const signed = !!s.token;
   const view = !signed ? "login" : s.route.name;
   void named;
-  return html`<div class=${signed ? "page signed" : "page"} data-lang=${s.lang}>
+  return html`<div class=${["page", signed && "signed", view === "table" && "on-table"].filter(Boolean).join(" ")} data-lang=${s.lang}>
     <header class="topbar">
       <a class="brand" href="#/lobby"><span class="brand-zh">棋牌室</span><span class="brand-en">${t("brand_en")}</span></a>
       <nav class="topnav">
