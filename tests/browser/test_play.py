@@ -244,6 +244,9 @@ def test_play_a_full_round_by_clicking(page: Any, server: Server, game: str) -> 
             )
         )
         if in_round:
+            # my stack during the round (holds included), read as late as possible before the
+            # result: the result must move it by exactly my net
+            before = my_stack(page)
             if page.locator("#actions button.action, .chip.big").count():
                 if not reviewed:
                     review(page, game, "turn")
@@ -261,8 +264,6 @@ def test_play_a_full_round_by_clicking(page: Any, server: Server, game: str) -> 
                         assert page.evaluate("!!qipai.state().round.hint")
                         assert page.locator(".he-hint").count() == 1
                         assert page.locator("#actions button.action.suggested").count() == 1
-                if not clicked_in_round:
-                    before = my_stack(page)  # the stack as this round began (holds included)
                 play_step(page, game)
                 clicked_in_round = True
             continue
