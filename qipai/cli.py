@@ -137,16 +137,36 @@ def simulate(
 
 @app.command()
 def verify(
-    round_id: Annotated[str, typer.Argument(help="The round's id (from the journal or history).")],
+    round_id: Annotated[
+        str | None, typer.Argument(help="The round's id (from the journal or history).")
+    ] = None,
+    offline: Annotated[
+        str | None,
+        typer.Option(
+            "--offline",
+            metavar="FILE",
+            help="Check a round exported by the API (GET /api/rounds/{id}; - = stdin) "
+            "without the database.",
+        ),
+    ] = None,
     db: Annotated[
         str | None, typer.Option(help="SQLite file or database URL (default: user data dir).")
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
-    """Replay a round from the journal: seed vs commitment, deal, result and money."""
-    from qipai.ledger.commands import verify_command
+    """Recompute a round's deal from its seed (docs/fairness.md) and print it card by card.
 
-    text, code = verify_command(round_id, db, as_json)
+    With ROUND_ID (operators, with the database) the journal is also replayed: seed vs
+    commitment, deal, result and money. With --offline FILE anyone checks an exported round."""
+    from qipai.fairness.command import verify_offline_command, verify_round_command
+
+    if (round_id is None) == (offline is None):
+        fail("give a ROUND_ID or --offline FILE (one of them)")
+    if offline is not None:
+        text, code = verify_offline_command(offline, as_json)
+    else:
+        assert round_id is not None
+        text, code = verify_round_command(round_id, db, as_json)
     typer.echo(text, err=code == 2)
     raise typer.Exit(code)
 

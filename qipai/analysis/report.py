@@ -64,9 +64,6 @@ class Report:
             "notes": list(self.notes),
         }
 
-    def to_json_text(self) -> str:
-        return json.dumps(self.to_json(), ensure_ascii=False, indent=2)
-
     def to_markdown(self) -> str:
         out = [f"## {self.title}", ""]
         if self.settings:

@@ -1,14 +1,16 @@
-"""`qipai rtp GAME`: which analyses make up each game's report, by game name and mode."""
+"""`qipai rtp GAME`: the reports that make up each game's exact analysis, by mode.
+
+Each game's spec (`GameSpec.analyse`) points here; `reports(game, mode)` dispatches through the
+registry, so a game with an analysis needs no edit in this module's callers.
+"""
 
 from __future__ import annotations
-
-from collections.abc import Callable
 
 from qipai.analysis.report import Report
 from qipai.core.errors import InvalidInput
 
 
-def _pokdeng(mode: str | None) -> list[Report]:
+def pokdeng_reports(mode: str | None) -> list[Report]:
     from qipai.analysis import pokdeng
 
     modes = [mode] if mode else ["classic", "banker-player"]
@@ -18,34 +20,42 @@ def _pokdeng(mode: str | None) -> list[Report]:
     return [pokdeng.analyse(m) for m in modes]
 
 
-def _niuniu(mode: str | None) -> list[Report]:
+def niuniu_reports(mode: str | None) -> list[Report]:
     from qipai.analysis import niuniu
 
     return [niuniu.analyse(mode)]
 
 
-def _paigow(mode: str | None) -> list[Report]:
+def paigow_reports(mode: str | None) -> list[Report]:
     from qipai.analysis import paigow
 
     return paigow.analyse(mode)
 
 
-def _holdem(mode: str | None) -> list[Report]:
+def holdem_reports(mode: str | None) -> list[Report]:
     from qipai.analysis import holdem_report
 
     return holdem_report.analyse(mode)
 
 
-GAMES: dict[str, tuple[Callable[[str | None], list[Report]], str]] = {
-    "pokdeng": (_pokdeng, "classic | banker-player (default: both)"),
-    "niuniu": (_niuniu, "no-swap | swap (default: both)"),
-    "paigow": (_paigow, "banker | push: the tie policy (default: both)"),
-    "holdem-bonus": (_holdem, "source | common: the turn/river rule (default: both)"),
-}
+def analysed_games() -> dict[str, str]:
+    """Games with an exact analysis → the help text of their modes."""
+    from qipai.games import registry
+
+    return {
+        name: spec.analyse_modes
+        for name, spec in registry.available().items()
+        if spec.analyse is not None
+    }
 
 
 def reports(game: str, mode: str | None = None) -> list[Report]:
     """The exact analysis of one game (one report per mode or setting)."""
-    if game not in GAMES:
-        raise InvalidInput(f"unknown game {game!r}; expected one of {', '.join(GAMES)}")
-    return GAMES[game][0](mode)
+    from qipai.games import registry
+
+    games = analysed_games()
+    if game not in games:
+        raise InvalidInput(f"unknown game {game!r}; expected one of {', '.join(games)}")
+    analyse = registry.get(game).analyse
+    assert analyse is not None
+    return list(analyse(mode))

@@ -14,7 +14,7 @@ import hashlib
 import json
 import math
 import time
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from itertools import compress
@@ -23,8 +23,6 @@ from typing import Any
 from qipai.core.errors import InvalidInput
 from qipai.core.protocol import ActionSpec, Round, Seat
 from qipai.core.rng import Rng
-
-GAMES = ("pokdeng", "niuniu", "paigow", "holdem-bonus")
 
 
 @dataclass
@@ -153,7 +151,7 @@ def play_round(rnd: Round[Any], bots: Mapping[str, Any], rng: Rng) -> None:
 # ----- per game -------------------------------------------------------------------------------
 
 
-def _pokdeng(
+def simulate_pokdeng(
     rounds: int, seed: int, mode: str | None, bots_kind: str = "coverage"
 ) -> SimulationResult:
     from qipai.analysis.pokdeng import analyse
@@ -249,7 +247,7 @@ def _pokdeng(
     )
 
 
-def _niuniu(rounds: int, seed: int, mode: str | None) -> SimulationResult:
+def simulate_niuniu(rounds: int, seed: int, mode: str | None) -> SimulationResult:
     from qipai.analysis.niuniu import player_ev_no_swap
     from qipai.bots.niuniu import SensibleBot
     from qipai.games.niuniu.config import NiuniuConfig
@@ -322,7 +320,7 @@ def _niuniu(rounds: int, seed: int, mode: str | None) -> SimulationResult:
     )
 
 
-def _paigow(rounds: int, seed: int, mode: str | None) -> SimulationResult:
+def simulate_paigow(rounds: int, seed: int, mode: str | None) -> SimulationResult:
     from qipai.analysis.paigow import player_figures
     from qipai.bots.paigow import RandomPaigowBot
     from qipai.core.money import to_rate
@@ -382,7 +380,7 @@ def _paigow(rounds: int, seed: int, mode: str | None) -> SimulationResult:
     )
 
 
-def _holdem(rounds: int, seed: int, mode: str | None) -> SimulationResult:
+def simulate_holdem(rounds: int, seed: int, mode: str | None) -> SimulationResult:
     from qipai.analysis.holdem_report import analyse, simple_strategy
     from qipai.bots.holdem_bonus import SensibleBot
     from qipai.games.holdem_bonus import HoldemBonusConfig, HoldemBonusRound
@@ -455,21 +453,26 @@ def _rows(tallies: Mapping[str, Tally], exact: Mapping[str, Fraction]) -> list[d
     return rows
 
 
-SIMULATORS: dict[str, Callable[[int, int, str | None], SimulationResult]] = {
-    "pokdeng": _pokdeng,
-    "niuniu": _niuniu,
-    "paigow": _paigow,
-    "holdem-bonus": _holdem,
-}
+def simulated_games() -> list[str]:
+    """Games whose spec has a simulator (`GameSpec.simulate`)."""
+    from qipai.games import registry
+
+    return [name for name, spec in registry.available().items() if spec.simulate is not None]
 
 
 def simulate_game(game: str, rounds: int, seed: int, mode: str | None = None) -> SimulationResult:
     """Play `rounds` rounds of `game` and compare each bet's observed return with the exact one."""
+    from qipai.games import registry
+
     if rounds < 2:
         raise InvalidInput("simulate at least 2 rounds")
-    if game not in SIMULATORS:
-        raise InvalidInput(f"unknown game {game!r}; expected one of {', '.join(GAMES)}")
-    return SIMULATORS[game](rounds, seed, mode)
+    games = simulated_games()
+    if game not in games:
+        raise InvalidInput(f"unknown game {game!r}; expected one of {', '.join(games)}")
+    simulate = registry.get(game).simulate
+    assert simulate is not None
+    result: SimulationResult = simulate(rounds, seed, mode)
+    return result
 
 
 def render_simulation(result: SimulationResult, fmt: str) -> str:

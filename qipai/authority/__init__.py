@@ -1,5 +1,5 @@
 """Operator authority (issue 14): roles, operators with TOTP, the operator log, table templates,
-the exact-return cache, quotas, and the house's money desk.
+the exact-return cache, quotas, player controls and the house's money desk.
 
 `Authority` bundles them over one database engine (the ledger's); the server keeps one at
 `app.state.authority`. See `roles.py` for the role model.
@@ -9,14 +9,39 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from typing import Any
 
 from sqlalchemy import Engine
 
+from qipai.authority import games
+from qipai.authority.errors import (
+    AccountLocked,
+    PrivateNotAllowed,
+    SettingsNotAllowed,
+)
+from qipai.authority.money import MoneyDesk
 from qipai.authority.operators import Operator, OperatorPolicy, OperatorStore
 from qipai.authority.oplog import Actor, OperatorLog
+from qipai.authority.players import PlayerControls
+from qipai.authority.quotas import Quotas
+from qipai.authority.rtp_cache import RtpCache
 from qipai.authority.settings import AuthoritySettings
+from qipai.authority.templates import Template, TemplateStore
+from qipai.authority.terms import build_terms, facts
+from qipai.ledger import Ledger
 
-__all__ = ["Actor", "Authority", "AuthoritySettings", "Operator", "OperatorLog", "OperatorStore"]
+__all__ = [
+    "Actor",
+    "Authority",
+    "AuthoritySettings",
+    "Operator",
+    "OperatorLog",
+    "OperatorStore",
+    "Template",
+]
+
+SETTING_KEYS = ("config", "settings", "rules", "pay_table", "limits", "odds")
+"""Body keys a player might try to pass settings under: each is refused by name."""
 
 
 class Authority:
@@ -25,6 +50,7 @@ class Authority:
         engine: Engine,
         settings: AuthoritySettings | None = None,
         *,
+        ledger: Ledger | None = None,
         clock: Callable[[], float] = time.time,
     ) -> None:
         self.engine = engine
@@ -40,7 +66,83 @@ class Authority:
             lockout_s=s.ops_lockout_s,
         )
         self.operators = OperatorStore(engine, self.log, policy, clock)
+        self.rtp = RtpCache(engine, clock)
+        self.templates = TemplateStore(engine, self.log, self.rtp.figures, clock)
+        self.players = PlayerControls(engine, self.log, clock)
+        self.quotas = Quotas(self.settings, self.players)
+        self.money = MoneyDesk(engine, ledger, self.log, self.settings, self.players, clock)
 
+    # ----- start-up -------------------------------------------------------------------------
+    def start(self) -> list[Template]:
+        """Seed the shipped templates at first start (RULES.md defaults)."""
+        return self.templates.seed_defaults()
+
+    def warm(self) -> int:
+        """Compute the exact return of every active template that has none cached yet (slow:
+        the server runs it in a thread)."""
+        items = []
+        for t in self.templates.active():
+            try:
+                items.append((t.game, games.parse_config(t.game, t.config), t.config_hash))
+            except Exception:
+                continue
+        return self.rtp.warm(items)
+
+    # ----- who is calling -------------------------------------------------------------------
     def operator_for_token(self, token: str | None) -> Operator | None:
         """The operator (or auditor) of an operator session token; refreshes its idle timer."""
         return self.operators.session(token)
+
+    def check_player(self, player: str) -> None:
+        """A locked player can do nothing (403 `account_locked`)."""
+        if self.players.locked(player):
+            raise AccountLocked("this account is locked by the operator")
+
+    # ----- what players see and pick --------------------------------------------------------
+    def facts(self, template: Template) -> dict[str, Any]:
+        """The transparency block of a template (exact return from the cache only)."""
+        return facts(template, self.rtp.cached(template.config_hash))
+
+    def table_facts(self, terms: Any) -> dict[str, Any] | None:
+        """The transparency block of a table: its template version's facts (None for a table
+        whose terms came from no template)."""
+        template_id = getattr(terms, "template_id", None)
+        version = getattr(terms, "template_version", None)
+        if template_id is None or version is None:
+            return None
+        try:
+            return self.facts(self.templates.get(template_id, int(version)))
+        except Exception:  # a table must show even if its template is unreadable
+            return None
+
+    def offer(self, game: str | None = None) -> list[dict[str, Any]]:
+        """Every active template, with its facts: what the lobby offers."""
+        return [self.facts(t) for t in self.templates.active(game)]
+
+    @staticmethod
+    def refuse_settings(body: object) -> None:
+        """A player's body that carries settings is refused, naming the key."""
+        if isinstance(body, dict):
+            for key in SETTING_KEYS:
+                if key in body:
+                    raise SettingsNotAllowed(
+                        "players pick a table template; the operator sets every rule "
+                        f"that touches money (remove {key!r})",
+                        key,
+                    )
+
+    def terms_for(self, template_id: object, private: bool = False) -> Any:
+        """The `TableTerms` for a new table of an active template a player picked."""
+        template = self.templates.for_player(template_id)
+        if private and not template.private_allowed:
+            raise PrivateNotAllowed(f"template {template.id!r} offers no private tables", "private")
+        return build_terms(template, private)
+
+    def default_template(self, game: str) -> Template:
+        """The first active template of a game (automatch by game name)."""
+        found = self.templates.active(game)
+        if not found:
+            from qipai.authority.errors import UnknownTemplate
+
+            raise UnknownTemplate(f"no table of {game!r} is offered", "game")
+        return found[0]

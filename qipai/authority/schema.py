@@ -24,6 +24,7 @@ from sqlalchemy import (
     String,
     Table,
     Text,
+    text,
 )
 
 NAMING = {
@@ -109,6 +110,7 @@ table_templates = Table(
     Column("created_at", Float, nullable=False),
     Column("created_by", String(40), nullable=False),
     Column("reason", Text, nullable=False),
+    Column("options", JSON, nullable=False, server_default=text("'{}'")),
     CheckConstraint("status IN ('active', 'retired')", name="status"),
     CheckConstraint("version >= 1", name="version"),
     CheckConstraint("min_buy_in > 0 AND max_buy_in >= min_buy_in", name="buy_in"),

@@ -12,12 +12,17 @@ class GameError(Exception):
 
     code = "error"
 
-    def __init__(self, message: str) -> None:
+    def __init__(self, message: str, field: str | None = None) -> None:
         super().__init__(message)
         self.message = message
+        # The input field the refusal is about, as a dotted path ("bets.0.amount"), when known.
+        self.field = field
 
     def to_json(self) -> dict[str, str]:
-        return {"code": self.code, "message": self.message}
+        out = {"code": self.code, "message": self.message}
+        if self.field is not None:
+            out["field"] = self.field
+        return out
 
 
 class InvalidInput(GameError):
@@ -42,3 +47,9 @@ class WrongPhase(GameError):
     """The action belongs to another phase of the round (betting after the countdown, etc.)."""
 
     code = "wrong_phase"
+
+
+class InsufficientStack(IllegalAction):
+    """Well-formed and allowed, but the seat's stack cannot cover it (stake + hold, exposure)."""
+
+    code = "insufficient_funds"

@@ -16,6 +16,22 @@ from qipai.core.errors import InvalidInput
 
 Rate = Fraction | Decimal | int | str
 
+# ----- the money range (issue 14) -------------------------------------------------------------
+# The ledger stores amounts and balances as 64-bit signed integers (SQL BIGINT).
+MAX_MONEY = 2**63 - 1
+# The most any money *setting* or single bet may be: a base, a table limit, a fixed stake, a
+# jackpot seed (10^12 minor units = 10^10 in a currency of cents). With the pay limits of the
+# config models (at most 1000:1 on one bet, 16 bets a seat, 7 boxes, multiples of 5 x 5 x 5)
+# the largest amount one round can move is below 10^17, 1/90 of MAX_MONEY, so no settlement can
+# overflow the ledger (tests/core/test_bounds.py derives it for every game).
+MAX_STAKE = 10**12
+# The most a table stack may hold (a template's maximum buy-in is bounded by it): the capped
+# games (Pai Gow, Niu Niu, Tien Gow) move at most the stacks at the table, so four stacks of
+# MAX_BUY_IN plus the players' wallets stay far below MAX_MONEY.
+MAX_BUY_IN = 10**15
+# Whatever one round may move in total, by the bounds above (a conservative product).
+MAX_ROUND_MOVE = 10**17
+
 
 def to_rate(value: Rate) -> Fraction:
     """An exact rational from a Fraction, Decimal, int or decimal string; floats are refused."""

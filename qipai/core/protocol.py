@@ -7,6 +7,13 @@ enough to rebuild the round exactly with `replay`.
 
 Errors: `act` raises `InvalidInput`, `IllegalAction`, `OutOfTurn` or `WrongPhase` and leaves the
 round unchanged; games validate fully before they mutate (`_check`, then `_apply`).
+
+Actions are typed: each game declares `Action`, a union of frozen pydantic models tagged by
+`type` (`qipai/games/<game>/actions.py`). `act` and `check` take a typed action or its JSON
+(parsed first, `InvalidInput` naming the field), and the log keeps each action's canonical JSON
+(`action_json`), which is what the journal stores and `replay` parses again. `check(seat,
+action)` validates exactly as `act` would and changes nothing, so a table can journal an
+action between `check` and `act`.
 """
 
 from __future__ import annotations
@@ -17,7 +24,10 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, ClassVar, Generic, Self, TypeVar
 
+from pydantic import BaseModel, TypeAdapter
+
 from qipai.core.errors import InvalidInput, OutOfTurn, WrongPhase
+from qipai.core.model import parse_with
 from qipai.core.rng import Rng
 
 JSON = dict[str, Any]
@@ -250,17 +260,63 @@ class Round(ABC, Generic[ConfigT]):
         """Seats whose action the current phase still waits for (the countdown's subjects)."""
 
     # ----- moves ----------------------------------------------------------------------------
-    def act(self, seat: str, action: Mapping[str, Any]) -> list[Event]:
-        """Validate and apply a seat's action; raise a typed error and change nothing if invalid."""
-        if not isinstance(action, Mapping) or not isinstance(action.get("type"), str):
-            raise InvalidInput("an action is an object with a string 'type'")
+    # The game's actions: a union of frozen pydantic models tagged by `type` (None: a legacy
+    # game whose `_check` reads a Mapping itself).
+    Action: ClassVar[Any] = None
+    # The message of `WrongPhase` for an action after the end.
+    finished_message: ClassVar[str] = "the round is finished"
+
+    @classmethod
+    def action_adapter(cls) -> TypeAdapter[Any] | None:
+        """The validator of `Action`, built once per game."""
+        if cls.Action is None:
+            return None
+        adapter: TypeAdapter[Any] | None = cls.__dict__.get("_action_adapter")
+        if adapter is None:
+            adapter = TypeAdapter(cls.Action)
+            setattr(cls, "_action_adapter", adapter)  # noqa: B010 - per subclass, not inherited
+        return adapter
+
+    @classmethod
+    def parse_action(cls, action: object) -> Any:
+        """A typed action from JSON (a typed one passes as it is); InvalidInput names the field."""
+        adapter = cls.action_adapter()
+        if adapter is None:
+            if not isinstance(action, Mapping) or not isinstance(action.get("type"), str):
+                raise InvalidInput("an action is an object with a string 'type'", field="type")
+            return action
+        if isinstance(action, BaseModel):
+            return action
+        return parse_with(adapter, action, f"{cls.game or 'game'} action", tagged=True)
+
+    @classmethod
+    def action_json(cls, action: Any) -> JSON:
+        """An action's canonical JSON: its type, then every field that differs from its default
+        (what the journal stores; `parse_action` reads it back to the same action)."""
+        if isinstance(action, BaseModel):
+            data = action.model_dump(mode="json", exclude_defaults=True)
+            return {"type": getattr(action, "type"), **data}  # noqa: B009
+        return dict(action)
+
+    def _precheck(self, seat: str) -> None:
         if seat not in self.seat_ids():
             raise OutOfTurn(f"seat {seat!r} is not in this round")
         if self.finished:
-            raise WrongPhase("the round is finished")
-        checked = self._check(seat, action)
+            raise WrongPhase(self.finished_message)
+
+    def check(self, seat: str, action: Any) -> None:
+        """Validate `action` exactly as `act` would; raise its typed error; change nothing."""
+        typed = self.parse_action(action)
+        self._precheck(seat)
+        self._check(seat, typed)
+
+    def act(self, seat: str, action: Any) -> list[Event]:
+        """Validate and apply a seat's action; raise a typed error and change nothing if invalid."""
+        typed = self.parse_action(action)
+        self._precheck(seat)
+        checked = self._check(seat, typed)
         events = self._apply(seat, checked)
-        self.log.append(RecordedAction(seat, dict(action)))
+        self.log.append(RecordedAction(seat, self.action_json(typed)))
         return events
 
     def expire(self) -> list[Event]:
@@ -271,9 +327,15 @@ class Round(ABC, Generic[ConfigT]):
         self.log.append(RecordedAction(None, dict(EXPIRE)))
         return events
 
+    def won_so_far(self) -> dict[str, int]:
+        """Money already decided by completed parts of an unfinished round (seat → net), for
+        the interrupted-game policy (RULES.md: the better of "won so far" and "stakes
+        returned"). Default: nothing is decided before the end."""
+        return {}
+
     @abstractmethod
-    def _check(self, seat: str, action: Mapping[str, Any]) -> Any:
-        """Validate without mutating; return whatever `_apply` needs (a parsed action)."""
+    def _check(self, seat: str, action: Any) -> Any:
+        """Validate a typed action without mutating; return whatever `_apply` needs."""
 
     @abstractmethod
     def _apply(self, seat: str, checked: Any) -> list[Event]:

@@ -2,6 +2,7 @@
 the players' client seeds, Tien Gow's tile-by-tile commitments, and (in later modules) the
 deal of every game as the specification states it, the round export and its verifier."""
 
+from qipai.fairness.export import export_round
 from qipai.fairness.keys import (
     DEAL_SPEC,
     check_client_seed,
@@ -28,6 +29,7 @@ __all__ = [
     "check_client_seed",
     "check_client_seeds",
     "deal_meta",
+    "export_round",
     "meta_client_seeds",
     "new_client_seed",
     "round_key",

@@ -27,7 +27,7 @@ from typing import Any
 from qipai.core.errors import GameError, InvalidInput, WrongPhase
 from qipai.core.protocol import JSON, Event, RecordedAction, Round, Seat
 from qipai.core.rng import Rng, commitment, new_seed
-from qipai.tables.games import GameInfo
+from qipai.tables.games import Game
 from qipai.tables.ports import (
     Clock,
     InsufficientFunds,
@@ -123,7 +123,7 @@ class Table:
     def __init__(
         self,
         table_id: str,
-        game: GameInfo,
+        game: Game,
         ledger: LedgerPort,
         clock: Clock,
         *,

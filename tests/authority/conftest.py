@@ -28,14 +28,21 @@ class Clock:
         self.t += seconds
 
 
+BOTH = ["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)]
+both_backends = pytest.mark.parametrize("ledger", BOTH, indirect=True)
+
+
 @pytest.fixture
 def clock() -> Clock:
     return Clock()
 
 
-@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
+@pytest.fixture
 def ledger(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Ledger]:
-    if request.param == "postgresql":
+    """SQLite; a test module that sets `pytestmark = both_backends` runs on PostgreSQL too
+    (the triggers, the chain's lock and the migrations are database-specific)."""
+    backend = getattr(request, "param", "sqlite")
+    if backend == "postgresql":
         require_service(postgres_available(), f"PostgreSQL ({PG_URL})")
         schema = f"qipai_a_{uuid.uuid4().hex[:12]}"
         opened = Ledger.open(PG_URL, schema=schema)

@@ -13,6 +13,9 @@ from sqlalchemy import inspect
 from qipai.authority.schema import metadata
 from qipai.ledger import Ledger
 from qipai.ledger import db as dbm
+from tests.authority.conftest import both_backends
+
+pytestmark = both_backends
 
 
 def _ours(obj: Any, name: str | None, type_: str, reflected: bool, other: Any) -> bool:

@@ -9,6 +9,9 @@ from sqlalchemy.exc import DatabaseError
 
 from qipai.authority import Authority
 from qipai.authority.oplog import SYSTEM, Actor
+from tests.authority.conftest import both_backends
+
+pytestmark = both_backends
 
 
 def test_the_log_refuses_update_and_delete(engine: Engine, authority: Authority) -> None:

@@ -154,7 +154,7 @@ def test_refusals_change_nothing() -> None:
     refused(r, "1", {"type": "bet", "ante": 100}, IllegalAction)  # confirmed already
     r.act("2", {"type": "done"})
     refused(r, "1", {"type": "flop", "amount": 100}, IllegalAction)  # the flop bet is 2x
-    refused(r, "1", {"type": "flop", "amount": True}, IllegalAction)
+    refused(r, "1", {"type": "flop", "amount": True}, InvalidInput)  # a bool is no amount
     refused(r, "1", {"type": "turn"}, WrongPhase)
     refused(r, "1", {"type": "river"}, WrongPhase)
     refused(r, "1", {"type": "flop", "box": "2"}, OutOfTurn)

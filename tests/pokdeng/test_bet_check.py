@@ -4,7 +4,8 @@
 fault only after a second look; the reference below is the original two-pass check (all chips,
 then every touched spot's final total, then the balance). For any chips — repeated spots,
 earlier bets, malformed chips, wrong types — both accept the same bets (same totals, same stake
-+ hold) or refuse with the same error.
++ hold) or refuse with the same error. Malformed chips are refused by the typed action
+(`PokDengRound.parse_action`) before either check sees them.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from qipai.core.errors import GameError, IllegalAction
+from qipai.core.errors import GameError, IllegalAction, InsufficientStack
 from qipai.core.protocol import Seat
 from qipai.core.rng import Rng
 from qipai.games.pokdeng import PokDengConfig, PokDengRound
@@ -32,14 +33,20 @@ CONFIGS = {
 }
 
 
+def parsed_chips(raw: list[Any]) -> list[tuple[str, int]]:
+    action = PokDengRound.parse_action({"type": "bets", "bets": raw})
+    return [(chip.spot, chip.amount) for chip in action.bets]
+
+
 def reference_check(round_: PokDengRound, seat: str, raw: list[Any]) -> tuple[int, dict[str, int]]:
     """The two-pass check: every chip, then each touched spot's final total, then the balance."""
     bounds = round_.config.spot_bounds
     earlier = {spot: amount for (player, spot), amount in round_._bets.items() if player == seat}
     totals: dict[str, int] = {}
     need = 0
-    for chip in raw:
-        spot, amount = round_._parse_chips(chip)
+    for spot, amount in parsed_chips(raw):
+        if spot not in bounds:
+            raise IllegalAction(f"spot {spot!r} is not on a {round_.config.mode} table")
         totals[spot] = totals.get(spot, earlier.get(spot, 0)) + amount
         need += bounds[spot][0] * amount
     for spot, total in totals.items():
@@ -50,7 +57,7 @@ def reference_check(round_: PokDengRound, seat: str, raw: list[Any]) -> tuple[in
             raise IllegalAction(f"{spot}: {total} is over the table maximum {most}")
     available = round_.available(seat)
     if need > available:
-        raise IllegalAction(
+        raise InsufficientStack(
             f"the bet needs {need} (stake + hold) but only {available} is available"
         )
     return need, totals
@@ -106,5 +113,5 @@ def test_one_pass_check_agrees_with_the_two_pass_check(
     for earlier_chip in earlier:  # chips down already, where the table allows them
         with contextlib.suppress(GameError):
             round_.act("a", {"type": "bet", **earlier_chip})
-    fast = outcome(lambda: round_._check_bets("a", chips)[1:])
+    fast = outcome(lambda: round_._check_bets("a", parsed_chips(chips))[1:])
     assert fast == outcome(lambda: reference_check(round_, "a", chips))

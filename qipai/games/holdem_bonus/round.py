@@ -78,7 +78,13 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from qipai.core.cards import Card, standard_deck
-from qipai.core.errors import IllegalAction, InvalidInput, OutOfTurn, WrongPhase
+from qipai.core.errors import (
+    IllegalAction,
+    InsufficientStack,
+    InvalidInput,
+    OutOfTurn,
+    WrongPhase,
+)
 from qipai.core.money import require_amount
 from qipai.core.protocol import (
     JSON,
@@ -90,6 +96,7 @@ from qipai.core.protocol import (
     Seat,
 )
 from qipai.core.rng import Rng
+from qipai.games.holdem_bonus import actions
 from qipai.games.holdem_bonus.config import HoldemBonusConfig
 from qipai.games.holdem_bonus.hands import BonusLine, bonus_line, pool_category
 from qipai.games.holdem_bonus.payout import BoxPlay, PoolSettings, Settlement, settle_round
@@ -269,25 +276,26 @@ class HoldemBonusRound(Round[HoldemBonusConfig]):
         ]
 
     # ----- moves ----------------------------------------------------------------------------
-    def _check(self, seat: str, action: Mapping[str, Any]) -> _Parsed:
-        kind = action["type"]
+    Action = actions.Action
+
+    def _check(self, seat: str, action: actions.Action) -> _Parsed:
+        kind = action.type
         if self._phase == BETTING:
             if kind in ("flop", "fold", "turn", "check", "river"):
                 raise WrongPhase(f"{kind!r} comes after the deal; the round is still betting")
             if seat in self._done:
                 raise IllegalAction("you have confirmed your bets for this round")
-            if kind == "done":
+            if isinstance(action, actions.Done):
                 return _Parsed("done")
-            if kind == "clear":
-                box = action.get("box")
+            if isinstance(action, actions.Clear):
+                box = action.box
                 if box is not None and (box not in self._bets or self._bets[box].player != seat):
                     raise IllegalAction(f"you have no bet on box {box!r}")
                 if box is None and not any(b.player == seat for b in self._bets.values()):
                     raise IllegalAction("you have no bets to clear")
                 return _Parsed("clear", box)
-            if kind == "bet":
-                return self._check_bet(seat, action)
-            raise InvalidInput(f"unknown action {kind!r} (bet, clear, done)")
+            assert isinstance(action, actions.Bet)
+            return self._check_bet(seat, action)
         if self._phase == FINISHED:
             raise WrongPhase("the round is finished")
         bet_kind, decline = _BET_ACTION[self._phase], _DECLINE_ACTION[self._phase]
@@ -297,30 +305,30 @@ class HoldemBonusRound(Round[HoldemBonusConfig]):
             raise WrongPhase(
                 f"the {self._phase} decision is {bet_kind!r} or {decline!r}, not {kind!r}"
             )
-        box = self._decision_box(seat, action)
-        if kind == bet_kind and "amount" in action:
+        assert isinstance(action, actions.DecisionAction)
+        box = self._decision_box(seat, action.box)
+        amount = getattr(action, "amount", None)
+        if kind == bet_kind and amount is not None:
             factor = 2 if self._phase == FLOP else 1
             want = factor * self._bets[box].ante
-            if action["amount"] != want or isinstance(action["amount"], bool):
-                raise IllegalAction(
-                    f"the {kind} bet on box {box} is exactly {want}, not {action['amount']!r}"
-                )
+            if amount != want:
+                raise IllegalAction(f"the {kind} bet on box {box} is exactly {want}, not {amount}")
         return _Parsed(kind, box)
 
-    def _decision_box(self, seat: str, action: Mapping[str, Any]) -> str:
+    def _decision_box(self, seat: str, box: str | None) -> str:
         mine = [b for b in self.playing_boxes() if self._bets[b].player == seat]
         if not mine:
             raise OutOfTurn("you play no box this round")
-        box = action.get("box")
         waiting = [b for b in self._awaiting_boxes() if b in mine]
         if box is None:
             if len(waiting) != 1:
                 raise InvalidInput(
-                    "say which box: " + (", ".join(waiting) if waiting else "none awaits you")
+                    "say which box: " + (", ".join(waiting) if waiting else "none awaits you"),
+                    field="box",
                 )
             return waiting[0]
-        if not isinstance(box, str) or box not in self.config.boxes:
-            raise InvalidInput(f"unknown box {box!r}")
+        if box not in self.config.boxes:
+            raise InvalidInput(f"unknown box {box!r}", field="box")
         if box not in mine:
             raise OutOfTurn(f"box {box} is not yours")
         if box not in waiting:
@@ -329,43 +337,33 @@ class HoldemBonusRound(Round[HoldemBonusConfig]):
             raise IllegalAction(f"box {box} has no {self._phase} decision (it is out of the hand)")
         return box
 
-    def _check_bet(self, seat: str, action: Mapping[str, Any]) -> _Parsed:
-        box = action.get("box", seat)
-        if not isinstance(box, str) or box not in self.config.boxes:
-            raise InvalidInput(f"unknown box {box!r}; boxes are {', '.join(self.config.boxes)}")
+    def _check_bet(self, seat: str, action: actions.Bet) -> _Parsed:
+        box = seat if action.box is None else action.box
+        if box not in self.config.boxes:
+            raise InvalidInput(
+                f"unknown box {box!r}; boxes are {', '.join(self.config.boxes)}", field="box"
+            )
         if not self._box_open_to(seat, box):
             raise IllegalAction(f"box {box} is not open to you")
-        ante = action.get("ante")
-        require_amount(ante, "ante", positive=True)
-        assert isinstance(ante, int)
+        ante = action.ante
         if not self.config.ante_min <= ante <= self.config.ante_max:
             raise IllegalAction(
                 f"ante {ante} is outside the table limits "
                 f"{self.config.ante_min}–{self.config.ante_max}"
             )
-        bonus = action.get("bonus", 0)
-        require_amount(bonus, "bonus")
+        bonus = action.bonus
         if bonus not in (0, ante):
             raise IllegalAction(f"the bonus bet equals the ante ({ante}), not {bonus}")
-        pool_flag = action.get("pool", False)
-        if not isinstance(pool_flag, bool):
-            raise InvalidInput("pool is true or false (the stake is fixed by the table)")
-        if pool_flag and not self.config.pool_stake:
+        if action.pool and not self.config.pool_stake:
             raise IllegalAction("this table has no pool bet")
-        bet = BoxBet(seat, ante, bonus, self.config.pool_stake if pool_flag else 0)
-        unknown = set(action) - {"type", "box", "ante", "bonus", "pool", "done"}
-        if unknown:
-            raise InvalidInput(f"unknown fields in a bet: {sorted(unknown)}")
-        done = action.get("done", False)
-        if not isinstance(done, bool):
-            raise InvalidInput("done is true or false")
+        bet = BoxBet(seat, ante, bonus, self.config.pool_stake if action.pool else 0)
         total = self._committed(seat, skip_box=box) + bet.exposure
         if total > self._stacks[seat]:
-            raise IllegalAction(
+            raise InsufficientStack(
                 f"your bets could cost {total} (5x ante + bonus + pool per box) but your stack "
                 f"is {self._stacks[seat]}"
             )
-        return _Parsed("bet", box, bet, done)
+        return _Parsed("bet", box, bet, action.done)
 
     def _apply(self, seat: str, checked: _Parsed) -> list[Event]:
         kind = checked.kind

@@ -70,14 +70,16 @@ def _pool_settings(raw: object) -> tuple[PoolSettings, int, int]:
         raise InvalidInput("pool.contribution is a decimal string like '0.5'")
     percent = raw.get("percent", DEFAULT_POOL_PERCENT)
     # The table config validates the rates exactly as a live table would.
-    cfg = HoldemBonusConfig(
-        pool_stake=stake,
-        pool_contribution=contribution,
-        pool_seed=seed,
-        pool_percent=percent if isinstance(percent, Mapping) else {},
-    )
     if not isinstance(percent, Mapping):
         raise InvalidInput("pool.percent is an object of category → decimal string")
+    cfg = HoldemBonusConfig.parse(
+        {
+            "pool_stake": stake,
+            "pool_contribution": contribution,
+            "pool_seed": seed,
+            "pool_percent": percent,
+        }
+    )
     return PoolSettings(cfg.pool_rates, to_rate(contribution), seed), balance, stake
 
 

@@ -123,10 +123,6 @@ def card_from_code(code: int) -> Card:
     return Card(ACE if rank == 1 else rank, SUIT_ORDER.index(suit))
 
 
-def key_type(key: int) -> HandType:
-    return HandType(key // 64)
-
-
 def key_card(key: int) -> Card:
     """The card a key names: the hand's highest card, or the ♠ of a bomb's rank."""
     return card_from_code(key % 64)

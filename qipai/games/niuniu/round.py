@@ -73,7 +73,7 @@ from qipai.core.cards import Card, parse_card, standard_deck
 from qipai.core.errors import IllegalAction, InvalidInput, OutOfTurn, WrongPhase
 from qipai.core.protocol import JSON, ActionSpec, Event, Round, RoundResult, Seat
 from qipai.core.rng import Rng
-from qipai.games.niuniu import advisor
+from qipai.games.niuniu import actions, advisor
 from qipai.games.niuniu.config import NiuniuConfig
 from qipai.games.niuniu.hands import Hand, evaluate
 from qipai.games.niuniu.payout import NiuniuSettlement, allowed_bets, allowed_bids, settle_hands
@@ -204,36 +204,26 @@ class NiuniuRound(Round[NiuniuConfig]):
         return [ActionSpec("bet", {"choices": self.allowed_bets(seat)})]
 
     # ----- moves ----------------------------------------------------------------------------
-    def _check(self, seat: str, action: Mapping[str, Any]) -> _Swap | _Multiple:
-        kind = action["type"]
-        if kind not in (SWAP, BID, BET):
-            raise InvalidInput(f"unknown action {kind!r}; Niu Niu takes swap, bid and bet")
-        # A stray or misspelt field is refused: {"type": "swap", "card": [...]} must not pass as
-        # an empty swap, which would be final.
-        extra = sorted(set(action) - {"type", "cards" if kind == SWAP else "multiple"})
-        if extra:
-            raise InvalidInput(f"unexpected field(s) in a {kind} action: {', '.join(extra)}")
+    Action = actions.Action
+
+    def _check(self, seat: str, action: actions.Action) -> _Swap | _Multiple:
+        kind = action.type
         if kind != self._phase:
             raise WrongPhase(f"{kind!r} is not possible in the {self._phase!r} phase")
         if seat not in self.awaiting():
             if kind == BET and seat == self.banker:
                 raise OutOfTurn("the banker does not bet")
             raise IllegalAction(f"seat {seat!r} has already made its {kind} (it is final)")
-        if kind == SWAP:
-            raw = action.get("cards", [])
-            if not isinstance(raw, list) or len(raw) > 4:
-                raise InvalidInput("swap 'cards' is a list of up to four of your cards")
-            cards = [parse_card(t) for t in raw]
+        if isinstance(action, actions.Swap):
+            cards = [parse_card(t) for t in action.cards]
             if len(set(cards)) != len(cards):
-                raise InvalidInput("a card is named twice in the swap")
+                raise InvalidInput("a card is named twice in the swap", field="cards")
             own = self.cards[seat]
             for card in cards:
                 if card not in own:
                     raise IllegalAction(f"{card} is not one of your cards")
             return _Swap(tuple(sorted(own.index(c) for c in cards)))
-        value = action.get("multiple")
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise InvalidInput(f"{kind} 'multiple' must be an integer")
+        value = action.multiple
         choices = self.allowed_bids(seat) if kind == BID else self.allowed_bets(seat)
         if value not in choices:
             raise IllegalAction(f"{kind} multiple {value} is not allowed; choose from {choices}")

@@ -134,10 +134,6 @@ class Hand:
     values: tuple[int, int]  # the pip values counted for each tile (3-or-6 choice shown)
     strength: int
 
-    @property
-    def named(self) -> bool:
-        return self.cls.rank <= NAMED_COUNT
-
     def to_json(self) -> dict[str, Any]:
         return {
             "tiles": [str(t) for t in self.tiles],

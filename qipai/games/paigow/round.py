@@ -67,6 +67,7 @@ from qipai.core.protocol import JSON, ActionSpec, Event, NextRound, Round, Round
 from qipai.core.rng import Rng
 from qipai.core.tiles import Tile, full_set
 
+from . import actions
 from .config import SEATS, PaigowConfig
 from .hands import Hand, Outcome, evaluate, outcome
 from .payout import PaigowSettlement, settle_round
@@ -222,31 +223,25 @@ class PaigowRound(Round[PaigowConfig]):
         return [ActionSpec("reveal")]
 
     # ----- moves ----------------------------------------------------------------------------
-    def _check(self, seat: str, action: Mapping[str, Any]) -> _Checked:
-        kind = action["type"]
-        if kind not in ("bid", "bet", "reveal"):
-            raise InvalidInput(f"unknown Pai Gow action {kind!r}; expected bid, bet or reveal")
-        allowed_keys = {"type"} if kind == "reveal" else {"type", "multiple"}
-        extra = sorted(set(action) - allowed_keys)
-        if extra:
-            raise InvalidInput(f"unexpected field(s) in a {kind} action: {', '.join(extra)}")
+    Action = actions.Action
+
+    def _check(self, seat: str, action: actions.Action) -> _Checked:
+        kind = action.type
         if kind != self._phase:
             raise WrongPhase(f"cannot {kind} now: the round is in phase {self._phase!r}")
         if kind == "bet" and seat == self.banker:
             raise IllegalAction("the banker does not bet")
         if seat not in self.awaiting():
             raise IllegalAction(f"seat {seat!r} has already chosen in phase {self._phase!r}")
-        if kind == "reveal":
+        if isinstance(action, actions.Reveal):
             return _Checked("reveal")
-        multiple = action.get("multiple")
-        if isinstance(multiple, bool) or not isinstance(multiple, int):
-            raise InvalidInput(f"a {kind} needs an integer 'multiple', got {multiple!r}")
         (spec,) = self.legal_actions(seat)
-        if multiple not in spec.options["choices"]:
+        if action.multiple not in spec.options["choices"]:
             raise IllegalAction(
-                f"{kind} multiple {multiple} is not allowed; choose one of {spec.options['choices']}"
+                f"{kind} multiple {action.multiple} is not allowed; "
+                f"choose one of {spec.options['choices']}"
             )
-        return _Checked(kind, multiple)
+        return _Checked(kind, action.multiple)
 
     def _apply(self, seat: str, checked: Any) -> list[Event]:
         assert isinstance(checked, _Checked)

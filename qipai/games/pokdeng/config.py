@@ -9,13 +9,14 @@ strings (never floats).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cached_property
-from typing import Any, Final, Literal
+from typing import Annotated, Any, Final, Literal
 
-from qipai.core.errors import InvalidInput
-from qipai.core.money import require_amount, to_rate
+from pydantic import Field, Strict, ValidationInfo, field_validator, model_validator
+
+from qipai.core.model import Amount, Int, Model, RateText, Seconds, rate_between
+from qipai.core.money import to_rate
 
 Mode = Literal["classic", "banker-player"]
 MODES: Final[tuple[Mode, ...]] = ("classic", "banker-player")
@@ -42,30 +43,28 @@ def spots_for(mode: Mode) -> dict[str, tuple[BetKind, str]]:
 SPOTS: Final[dict[Mode, dict[str, tuple[BetKind, str]]]] = {m: spots_for(m) for m in MODES}
 
 
-@dataclass(frozen=True, slots=True)
-class Limits:
+class Limits(Model):
     """Table limits for one bet kind: a player's total on one spot must lie in [min, max]."""
 
-    min: int
-    max: int
+    min: Amount
+    max: Amount
 
-    def __post_init__(self) -> None:
-        require_amount(self.min, "limit min", positive=True)
-        require_amount(self.max, "limit max", positive=True)
+    def __init__(self, min: int = 100, max: int = 100_000, /, **data: Any) -> None:
+        super().__init__(min=data.pop("min", min), max=data.pop("max", max), **data)
+
+    __init__.__pydantic_base_init__ = True  # type: ignore[attr-defined]
+
+    @model_validator(mode="after")
+    def _ordered(self) -> Limits:
         if self.min > self.max:
-            raise InvalidInput(f"limit min {self.min} is above max {self.max}")
+            raise ValueError(f"limit min {self.min} is above max {self.max}")
+        return self
 
     def to_json(self) -> dict[str, int]:
         return {"min": self.min, "max": self.max}
 
-    @classmethod
-    def from_json(cls, data: object) -> Limits:
-        if not isinstance(data, Mapping) or set(data) != {"min", "max"}:
-            raise InvalidInput(f"limits must be an object {{'min': …, 'max': …}}, got {data!r}")
-        return cls(data["min"], data["max"])
 
-
-def _default_limits() -> dict[str, Limits]:
+def _default_limits() -> dict[BetKind, Limits]:
     return {
         "player": Limits(100, 100_000),
         "banker": Limits(100, 100_000),
@@ -73,65 +72,58 @@ def _default_limits() -> dict[str, Limits]:
     }
 
 
-@dataclass(frozen=True)
-class PokDengConfig:
+# Pay limits (issue 14, "pay multipliers within sane limits"): a position pays at most 10:1
+# (the rules pay 0.95–2), a pair at most 100:1 (the rules pay 11; the fair price of a pair with
+# eight decks is about 12.4:1). Within them one seat's round moves at most 16 spots x the
+# largest limit x 100, far inside the ledger's range (qipai.core.money).
+MAX_RATE = Fraction(10)
+MAX_PAIR_ODDS = 100
+WinRate = Annotated[RateText, rate_between(Fraction(0), MAX_RATE, low_open=True)]
+
+
+class PokDengConfig(Model):
     """A Pok Deng table.
 
     * `mode`: "classic" (经典博丁) or "banker-player" (庄闲博丁).
-    * `decks`, `cut_behind`: the shoe; the cut card leaves a uniform 52–104 cards behind it
-      (RULES.md §1 Decision, a table setting).
-    * `betting_s`: the betting countdown in seconds.
-    * `limits`: per bet kind ("player" = P1–P5, "banker" = B1–B5, "pair" = pair spots).
-    * `win_rate`, `double_win_rate`: banker-player mode pays 0.95:1, 1.9:1 on a double hand.
-    * `pair_odds`: pair bets pay 11:1.
+    * `decks` (1–8), `cut_behind`: the shoe; the cut card leaves a uniform 52–104 cards behind
+      it (RULES.md §1 Decision, a table setting).
+    * `betting_s`: the betting countdown in seconds (3–120).
+    * `limits`: per bet kind ("player" = P1–P5, "banker" = B1–B5, "pair" = pair spots); kinds
+      left out keep their defaults.
+    * `win_rate`, `double_win_rate`: banker-player mode pays 0.95:1, 1.9:1 on a double hand
+      (decimal strings in (0, 10]).
+    * `pair_odds`: pair bets pay 11:1 (1–100).
     """
 
     mode: Mode = "classic"
-    decks: int = 8
-    cut_behind: tuple[int, int] = (52, 104)
-    betting_s: float = 15.0
-    limits: Mapping[str, Limits] = field(default_factory=_default_limits)
-    win_rate: str = "0.95"
-    double_win_rate: str = "1.9"
-    pair_odds: int = 11
+    decks: Annotated[int, Strict(), Field(ge=1, le=8)] = 8
+    cut_behind: tuple[Int, Int] = (52, 104)
+    betting_s: Seconds = 15.0
+    limits: dict[BetKind, Limits] = Field(default_factory=_default_limits)
+    win_rate: WinRate = "0.95"
+    double_win_rate: WinRate = "1.9"
+    pair_odds: Annotated[int, Strict(), Field(ge=1, le=MAX_PAIR_ODDS)] = 11
 
-    def __post_init__(self) -> None:
-        if self.mode not in MODES:
-            raise InvalidInput(f"mode {self.mode!r}: expected 'classic' or 'banker-player'")
-        if isinstance(self.decks, bool) or not isinstance(self.decks, int) or self.decks < 1:
-            raise InvalidInput(f"decks must be a positive integer, got {self.decks!r}")
-        if (
-            not isinstance(self.cut_behind, tuple)
-            or len(self.cut_behind) != 2
-            or not all(type(c) is int for c in self.cut_behind)
-        ):
-            raise InvalidInput(f"cut_behind must be a pair of integers, got {self.cut_behind!r}")
-        lo, hi = self.cut_behind
-        total = 52 * self.decks
+    @field_validator("limits", mode="before")
+    @classmethod
+    def _merge_limits(cls, value: object) -> object:
+        """Kinds not given keep their defaults (`{"pair": {"min": 5, "max": 50}}`)."""
+        if isinstance(value, Mapping):
+            return {**_default_limits(), **value}
+        return value
+
+    @field_validator("cut_behind")
+    @classmethod
+    def _shoe(cls, cut: tuple[int, int], info: ValidationInfo) -> tuple[int, int]:
+        lo, hi = cut
+        total = 52 * info.data.get("decks", 8)
         # The cut card must leave room to finish the round in which it appears.
         if not (CARDS_PER_ROUND <= lo <= hi <= total - CARDS_PER_ROUND):
-            raise InvalidInput(
-                f"cut_behind {self.cut_behind}: need {CARDS_PER_ROUND} <= min <= max <= "
+            raise ValueError(
+                f"cut_behind {list(cut)}: need {CARDS_PER_ROUND} <= min <= max <= "
                 f"{total - CARDS_PER_ROUND} for a {total}-card shoe"
             )
-        if isinstance(self.betting_s, bool) or not isinstance(self.betting_s, int | float):
-            raise InvalidInput("betting_s must be a number of seconds")
-        if self.betting_s <= 0:
-            raise InvalidInput("betting_s must be positive")
-        kinds = {"player", "pair"} | ({"banker"} if self.mode == "banker-player" else set())
-        missing = kinds - set(self.limits)
-        if missing:
-            raise InvalidInput(f"limits missing for bet kinds: {sorted(missing)}")
-        unknown = set(self.limits) - {"player", "banker", "pair"}
-        if unknown:
-            raise InvalidInput(f"unknown bet kinds in limits: {sorted(unknown)}")
-        for kind, limits in self.limits.items():
-            if not isinstance(limits, Limits):
-                raise InvalidInput(f"limits[{kind!r}] must be a Limits(min, max)")
-        for rate in (self.win_rate, self.double_win_rate):
-            if not 0 < to_rate(rate) <= 10:
-                raise InvalidInput(f"pay rate {rate!r} must be in (0, 10]")
-        require_amount(self.pair_odds, "pair_odds", positive=True)
+        return cut
 
     # ----- derived (cached: the round engine reads these on every bet) ----------------------
     @cached_property
@@ -190,29 +182,3 @@ class PokDengConfig:
             "double_win_rate": self.double_win_rate,
             "pair_odds": self.pair_odds,
         }
-
-    @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> PokDengConfig:
-        if not isinstance(data, Mapping):
-            raise InvalidInput("a Pok Deng config is a JSON object")
-        known = {f for f in cls.__dataclass_fields__}
-        unknown = set(data) - known
-        if unknown:
-            raise InvalidInput(f"unknown Pok Deng settings: {sorted(unknown)}")
-        kwargs: dict[str, Any] = dict(data)
-        if "cut_behind" in kwargs:
-            cut = kwargs["cut_behind"]
-            if not isinstance(cut, list | tuple) or len(cut) != 2:
-                raise InvalidInput("cut_behind is [min, max]")
-            kwargs["cut_behind"] = tuple(require_amount(c, "cut_behind") for c in cut)
-        if "limits" in kwargs:
-            raw = kwargs["limits"]
-            if not isinstance(raw, Mapping):
-                raise InvalidInput("limits is an object of bet kind → {min, max}")
-            defaults = _default_limits()
-            defaults.update({str(k): Limits.from_json(v) for k, v in raw.items()})
-            kwargs["limits"] = defaults
-        for key in ("win_rate", "double_win_rate"):
-            if key in kwargs and not isinstance(kwargs[key], str):
-                raise InvalidInput(f"{key} is a decimal string like '0.95'")
-        return cls(**kwargs)

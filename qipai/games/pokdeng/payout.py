@@ -14,7 +14,7 @@ from fractions import Fraction
 from typing import Any, Final, NamedTuple
 
 from qipai.core.protocol import HOUSE, ROUNDING, Posting
-from qipai.games.pokdeng.config import BANKER, BetKind, PokDengConfig
+from qipai.games.pokdeng.config import BANKER, PokDengConfig
 from qipai.games.pokdeng.hands import KLASS_COUNT, KLASSES, Hand
 
 HOLD: Final[dict[str, int]] = {"player": 2, "banker": 2, "pair": 1}
@@ -62,11 +62,6 @@ class BetOutcome(NamedTuple):
             "multiple": self.multiple,
             "rounding": self.rounding,
         }
-
-
-def taken_for(kind: BetKind, amount: int) -> int:
-    """Stake + hold: 2a for a position bet, a for a pair bet (RULES.md §1, Hold 预扣)."""
-    return HOLD[kind] * amount
 
 
 def classic_result(player: Hand, banker: Hand) -> tuple[str, int]:

@@ -80,7 +80,7 @@ from functools import partial
 from typing import Any, Final
 
 from qipai.core.cards import Card, standard_deck
-from qipai.core.errors import IllegalAction, InvalidInput, OutOfTurn, WrongPhase
+from qipai.core.errors import IllegalAction, InsufficientStack, InvalidInput, OutOfTurn, WrongPhase
 from qipai.core.money import require_amount
 from qipai.core.protocol import (
     ActionSpec,
@@ -92,7 +92,8 @@ from qipai.core.protocol import (
     Seat,
 )
 from qipai.core.rng import Rng
-from qipai.games.pokdeng.config import BANKER, CARDS_PER_ROUND, POSITIONS, SPOTS, PokDengConfig
+from qipai.games.pokdeng import actions
+from qipai.games.pokdeng.config import BANKER, CARDS_PER_ROUND, POSITIONS, PokDengConfig
 from qipai.games.pokdeng.hands import HAND_TABLE, Hand
 from qipai.games.pokdeng.payout import Bet, Settlement, settle_placed
 from qipai.games.pokdeng.road import (
@@ -105,7 +106,6 @@ from qipai.games.pokdeng.road import (
 
 BETTING: Final = "betting"
 FINISHED: Final = "finished"
-_ALL_SPOTS: Final = frozenset(SPOTS["banker-player"])
 
 # ----- the shoe cache ---------------------------------------------------------------------------
 # Every round of a shoe starts from the same seed, so the 416-card shuffle is computed once and
@@ -340,60 +340,25 @@ class PokDengRound(Round[PokDengConfig]):
         return actions
 
     # ----- moves ----------------------------------------------------------------------------
-    def act(self, seat: str, action: Mapping[str, Any]) -> list[Event]:
-        """The protocol's `act` (validate fully, then apply, then log), with Pok Deng's own
-        wording for a bet after the countdown; written out to keep the simulator's path short."""
-        if (type(action) is not dict and not isinstance(action, Mapping)) or type(
-            action.get("type")
-        ) is not str:
-            raise InvalidInput("an action is an object with a string 'type'")
-        if seat not in self._stacks:
-            raise OutOfTurn(f"seat {seat!r} is not in this round")
-        if self._phase != BETTING:
-            raise WrongPhase("betting is closed: the countdown has ended and the cards are dealt")
-        events = self._apply(seat, self._check(seat, action))
-        logged = dict(action)
-        if type(logged.get("bets")) is list:  # copy the chips too: the log must not change later
-            logged["bets"] = list(map(dict, logged["bets"]))
-        self.log.append(RecordedAction(seat, logged))
-        return events
+    Action = actions.Action
+    finished_message = "betting is closed: the countdown has ended and the cards are dealt"
 
-    def _parse_chips(self, raw: object) -> tuple[str, int]:
-        if type(raw) is not dict and not isinstance(raw, Mapping):
-            raise InvalidInput("a bet is an object {'spot': …, 'amount': …}")
-        spot = raw.get("spot")
-        amount = raw.get("amount")
-        if type(spot) is str and spot in self.config.spots and type(amount) is int and amount > 0:
-            return spot, amount  # the common case, checked in one line
-        if not isinstance(spot, str) or spot not in _ALL_SPOTS:
-            raise InvalidInput(
-                f"unknown spot {spot!r}; spots are P1–P5, B1–B5, 'P1 pair'–'P5 pair', 'B pair'"
-            )
-        if spot not in self.config.spots:
-            raise IllegalAction(f"spot {spot!r} is not on a {self.config.mode} table")
-        return spot, require_amount(amount, f"amount on {spot}", positive=True)
-
-    def _check_bets(self, seat: str, raw: list[Any]) -> tuple[list[Any], int, dict[str, int]]:
-        """Validate chips as if placed in order: each chip well-formed and on this table's
-        spots, each spot's new total within its limits, stake + hold within the balance.
-        Returns (the chips, what they take, each touched spot's new total)."""
+    def _check_bets(
+        self, seat: str, chips: Sequence[tuple[str, int]]
+    ) -> tuple[Sequence[tuple[str, int]], int, dict[str, int]]:
+        """Validate chips as if placed in order: each on this table's spots, each spot's new
+        total within its limits, stake + hold within the balance. Returns (the chips, what
+        they take, each touched spot's new total)."""
         bounds = self.config.spot_bounds  # spot → (hold, min, max)
         bets = self._bets
         totals: dict[str, int] = {}
         need = 0
         outside = False  # some spot's running total was outside its limits
-        for chip in raw:
-            try:  # the common case, checked inline (extra keys are ignored)
-                if type(chip) is not dict:
-                    raise TypeError
-                spot = chip["spot"]
-                amount = chip["amount"]
-                hold, least, most = bounds[spot]  # KeyError: not a spot of this table
-                if type(spot) is not str or type(amount) is not int or amount <= 0:
-                    raise TypeError
-            except (KeyError, TypeError):  # anything else: the full check (typed errors)
-                spot, amount = self._parse_chips(chip)
-                hold, least, most = bounds[spot]
+        for spot, amount in chips:
+            found = bounds.get(spot)
+            if found is None:
+                raise IllegalAction(f"spot {spot!r} is not on a {self.config.mode} table")
+            hold, least, most = found
             if spot in totals:
                 total = totals[spot] = totals[spot] + amount
             elif bets and (seat, spot) in bets:
@@ -412,37 +377,31 @@ class PokDengRound(Round[PokDengConfig]):
                     raise IllegalAction(f"{spot}: {total} is over the table maximum {most}")
         available = self._stacks[seat] - self._taken[seat]
         if need > available:
-            raise IllegalAction(
+            raise InsufficientStack(
                 f"the bet needs {need} (stake + hold) but only {available} is available"
             )
-        return raw, need, totals
+        return chips, need, totals
 
-    def _check(self, seat: str, action: Mapping[str, Any]) -> tuple[str, Any, bool]:
-        kind = action["type"]
+    def _check(self, seat: str, action: actions.Action) -> tuple[str, Any, bool]:
         if seat in self._done:
             raise IllegalAction(f"{seat} has confirmed their bets for this round")
-        if kind == "bet":
-            return "bet", self._check_bets(seat, [action]), False
-        if kind == "bets":
-            raw = action.get("bets")
-            if not isinstance(raw, list):
-                raise InvalidInput("'bets' is a list of {'spot', 'amount'} objects")
-            done = action.get("done", False)
-            if not isinstance(done, bool):
-                raise InvalidInput("'done' is true or false")
-            return "bet", self._check_bets(seat, raw), done
-        if kind == "clear":
-            spot = action.get("spot")
-            if spot is not None and (not isinstance(spot, str) or spot not in self.config.spots):
-                raise InvalidInput(f"unknown spot {spot!r} for this {self.config.mode} table")
+        if isinstance(action, actions.Bet):
+            return "bet", self._check_bets(seat, ((action.spot, action.amount),)), False
+        if isinstance(action, actions.Bets):
+            chips = [(chip.spot, chip.amount) for chip in action.bets]
+            return "bet", self._check_bets(seat, chips), action.done
+        if isinstance(action, actions.Clear):
+            spot = action.spot
+            if spot is not None and spot not in self.config.spots:
+                raise InvalidInput(
+                    f"unknown spot {spot!r} for this {self.config.mode} table", field="spot"
+                )
             if spot is not None and (seat, spot) not in self._bets:
                 raise IllegalAction(f"{seat} has no bet on {spot}")
             if spot is None and not self._taken[seat]:
                 raise IllegalAction(f"{seat} has no bets to clear")
             return "clear", spot, False
-        if kind == "done":
-            return "done", None, True
-        raise InvalidInput(f"unknown action {kind!r}; expected bet, bets, clear or done")
+        return "done", None, True
 
     def _apply(self, seat: str, checked: tuple[str, Any, bool]) -> list[Event]:
         kind, payload, done = checked
@@ -663,11 +622,11 @@ def replay_shoe(
     derived round by round, not trusted from storage (an audit of a shoe)."""
     out: list[PokDengRound] = []
     context: Mapping[str, Any] | None = None
-    for k, (seats, actions) in enumerate(rounds):
+    for k, (seats, logged) in enumerate(rounds):
         if out:
             following = out[-1].next_round()  # WrongPhase if the earlier round did not finish
             if not following.reuse_seed:
                 raise InvalidInput(f"the shoe ended with round {k}; round {k + 1} is a new shoe")
             context = following.context
-        out.append(PokDengRound.replay(config, seats, seed, actions, context))
+        out.append(PokDengRound.replay(config, seats, seed, logged, context))
     return out

@@ -1,0 +1,87 @@
+"""The player's side of the lobby under operator authority: opening a table, automatch, what the
+lobby lists and shows. The server's lobby router calls these; they take the `Room`.
+
+* A player opens a table of a template (`{"template", "name"?, "private"?}`), never with
+  settings; within the quota of tables open at once (tables they opened that are not closed) and
+  the room's cap. Private tables are listed only to their owner and the players seated there.
+* Automatch takes a template id (or a game, meaning its first active template).
+* Every table reply carries its template version's facts (`facts`): pay table, limits,
+  buy-in range, exact return of every bet.
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from qipai.authority import Authority
+from qipai.authority.errors import BadRequest
+from qipai.authority.templates import TEMPLATE_ID, parse_model
+
+_OPENING = threading.Lock()  # quota check and table creation are one step
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+class OpenTableIn(Strict):
+    template: str = Field(min_length=3, max_length=40, pattern=TEMPLATE_ID.pattern)
+    name: str = Field(default="", max_length=40)
+    private: bool = False
+
+
+class AutomatchIn(Strict):
+    template: str | None = Field(default=None, min_length=3, max_length=40)
+    game: str | None = Field(default=None, min_length=1, max_length=32)
+    buy_in: int = Field(gt=0, le=10**12)
+
+
+def open_now(room: Any, player: str) -> int:
+    """Tables `player` opened that are still open."""
+    return sum(
+        1
+        for t in list(room.tables.values())
+        if getattr(t, "owner", None) == player and t.status().state != "closed"
+    )
+
+
+def open_table(authority: Authority, room: Any, player: str, body: object) -> Any:
+    """A new table of an active template for `player` (see the module docstring)."""
+    authority.refuse_settings(body)
+    parsed: OpenTableIn = parse_model(OpenTableIn, body)
+    authority.check_player(player)
+    terms = authority.terms_for(parsed.template, parsed.private)
+    with _OPENING:
+        authority.quotas.check_open_table(player, open_now(room, player), len(room.tables))
+        return room.create_table(terms, parsed.name, owner=player)
+
+
+def automatch(authority: Authority, room: Any, player: str, body: object) -> Any:
+    """自动配桌 on a template (or a game's first active template)."""
+    authority.refuse_settings(body)
+    parsed: AutomatchIn = parse_model(AutomatchIn, body)
+    authority.check_player(player)
+    if (parsed.template is None) == (parsed.game is None):
+        raise BadRequest("give a template (or a game), not both", "template")
+    template_id = parsed.template or authority.default_template(str(parsed.game)).id
+    terms = authority.terms_for(template_id)
+    with _OPENING:  # automatch may open a table of the house (owner None): the room's cap
+        if len(room.tables) >= authority.settings.max_tables:
+            authority.quotas.check_open_table(player, 0, len(room.tables))
+        return room.automatch(player, player, terms, parsed.buy_in)
+
+
+def visible(table: Any, player: str | None) -> bool:
+    """Whether the lobby lists `table` to `player` (a private table: its owner and its
+    players only)."""
+    if not table.terms.private:
+        return True
+    return player is not None and (table.owner == player or table.seat_of(player) is not None)
+
+
+def with_facts(authority: Authority, table: Any, info: dict[str, Any]) -> dict[str, Any]:
+    """A table's public info with its template version's facts."""
+    return {**info, "facts": authority.table_facts(table.terms)}

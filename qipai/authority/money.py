@@ -1,0 +1,335 @@
+"""The house's money desk: demo deposits (a server setting, with a daily limit per player),
+deposit and withdrawal requests that an operator approves when demo money is off, jackpot
+funding and ledger corrections by operators — each correction a reversing or adjusting
+transaction with a reason, never an edit.
+"""
+
+from __future__ import annotations
+
+import time
+import uuid
+from collections.abc import Callable
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import Connection, Engine, func, insert, select, text, update
+
+from qipai.authority.errors import BadRequest, Conflict, DemoLimit, NotFound
+from qipai.authority.oplog import Actor, OperatorLog
+from qipai.authority.players import PlayerControls
+from qipai.authority.schema import money_requests
+from qipai.authority.settings import AuthoritySettings
+from qipai.ledger import Ledger
+from qipai.ledger.errors import LedgerError
+
+MAX_PENDING = 5
+"""Open requests one player may have at once."""
+MAX_REQUEST = 10**12
+
+
+def player_exists(ledger: Ledger, player: str) -> bool:
+    from qipai.ledger.schema import users
+
+    with ledger.engine.connect() as conn:
+        return conn.execute(select(users.c.id).where(users.c.id == player)).first() is not None
+
+
+def _day_start(now: float) -> float:
+    day = datetime.fromtimestamp(now, UTC).replace(hour=0, minute=0, second=0, microsecond=0)
+    return day.timestamp()
+
+
+def _amount(value: object, limit: int = MAX_REQUEST) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 < value <= limit:
+        raise BadRequest(f"amount is an integer of minor units, 1 to {limit}", "amount")
+    return value
+
+
+def _reason(value: object) -> str:
+    if not isinstance(value, str) or not 1 <= len(value.strip()) <= 500:
+        raise BadRequest("a reason of 1-500 characters", "reason")
+    return value
+
+
+class MoneyDesk:
+    def __init__(
+        self,
+        engine: Engine,
+        ledger: Ledger | None,
+        log: OperatorLog,
+        settings: AuthoritySettings,
+        players: PlayerControls,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        self.engine = engine
+        self.ledger = ledger
+        self.log = log
+        self.settings = settings
+        self.players = players
+        self.clock = clock
+
+    def _ledger(self) -> Ledger:
+        if self.ledger is None:
+            raise Conflict("this authority runs without a ledger")
+        return self.ledger
+
+    @staticmethod
+    def _serialize(conn: Connection, player: str) -> None:
+        """One player's money requests one at a time (SQLite: BEGIN IMMEDIATE does it)."""
+        if conn.dialect.name == "postgresql":
+            conn.execute(
+                text("SELECT pg_advisory_xact_lock(hashtext(:p))"), {"p": f"money:{player}"}
+            )
+
+    # ----- players --------------------------------------------------------------------------
+    def demo_used_today(self, player: str) -> int:
+        with self.engine.connect() as conn:
+            return self._used(conn, player)
+
+    def _used(self, conn: Connection, player: str) -> int:
+        total = conn.execute(
+            select(func.coalesce(func.sum(money_requests.c.amount), 0)).where(
+                money_requests.c.player == player,
+                money_requests.c.kind == "demo",
+                money_requests.c.created_at >= _day_start(self.clock()),
+            )
+        ).scalar()
+        return int(total or 0)
+
+    def deposit(self, player: str, amount: object, key: str | None = None) -> dict[str, Any]:
+        """Demo on: play money now, within the daily limit (a retry with the same `key` is the
+        same deposit). Demo off: a request an operator approves (`status: pending`)."""
+        if not self.settings.demo:
+            return self.request(player, "deposit", amount)
+        value = _amount(amount, self.settings.demo_max_deposit)
+        limit = self.players.limit(player, "demo_daily_limit", self.settings.demo_daily_limit)
+        now = self.clock()
+        tag = "demo deposit" if key is None else f"demo deposit {key[:64]}"
+        with self.engine.begin() as conn:
+            self._serialize(conn, player)  # the limit check and the row are one step
+            used = self._used(conn, player)
+            earlier = None
+            if key is not None:
+                earlier = conn.execute(
+                    select(money_requests.c.id, money_requests.c.amount).where(
+                        money_requests.c.player == player,
+                        money_requests.c.kind == "demo",
+                        money_requests.c.reason == tag,
+                    )
+                ).first()
+            if earlier is not None:  # a retry: the same deposit (the ledger's key makes it once)
+                if earlier[1] != value:
+                    raise Conflict("this key was used for another amount", "key")
+            elif used + value > limit:
+                raise DemoLimit(
+                    f"demo deposits are limited to {limit} a day; {max(0, limit - used)} left "
+                    "today (UTC)",
+                    "amount",
+                )
+            request_id: Any = (earlier[0],) if earlier is not None else None
+            if earlier is not None:
+                used -= value
+            else:
+                request_id = conn.execute(
+                    insert(money_requests).values(
+                        player=player,
+                        kind="demo",
+                        amount=value,
+                        status="approved",
+                        created_at=now,
+                        decided_at=now,
+                        decided_by="demo",
+                        reason=tag,
+                    )
+                ).inserted_primary_key
+        assert request_id is not None
+        return self._demo_done(player, request_id, value, limit, used)
+
+    def _demo_done(
+        self, player: str, request_id: Any, value: int, limit: int, used: int
+    ) -> dict[str, Any]:
+        tx = self._ledger().deposit(player, value, f"demo:{request_id[0]}")
+        with self.engine.begin() as conn:
+            conn.execute(
+                update(money_requests)
+                .where(money_requests.c.id == request_id[0])
+                .values(tx_id=tx.tx_id)
+            )
+        return {
+            "status": "approved",
+            "amount": value,
+            "demo_left_today": limit - used - value,
+            "wallet": self._ledger().wallet(player),
+        }
+
+    def request(self, player: str, kind: str, amount: object) -> dict[str, Any]:
+        if kind not in ("deposit", "withdrawal"):
+            raise BadRequest("kind is deposit or withdrawal", "kind")
+        value = _amount(amount)
+        if kind == "withdrawal" and self._ledger().wallet(player) < value:
+            raise BadRequest("the wallet holds less than that", "amount")
+        with self.engine.begin() as conn:
+            self._serialize(conn, player)
+            pending = conn.execute(
+                select(func.count()).where(
+                    money_requests.c.player == player, money_requests.c.status == "pending"
+                )
+            ).scalar()
+            if int(pending or 0) >= MAX_PENDING:
+                raise Conflict(f"{pending} requests are waiting already (at most {MAX_PENDING})")
+            key = conn.execute(
+                insert(money_requests).values(
+                    player=player,
+                    kind=kind,
+                    amount=value,
+                    status="pending",
+                    created_at=self.clock(),
+                    reason="",
+                )
+            ).inserted_primary_key
+        assert key is not None
+        return {"status": "pending", "request": self.get(int(key[0]))}
+
+    def cancel(self, player: str, request_id: int) -> dict[str, Any]:
+        with self.engine.begin() as conn:
+            changed = conn.execute(
+                update(money_requests)
+                .where(
+                    money_requests.c.id == request_id,
+                    money_requests.c.player == player,
+                    money_requests.c.status == "pending",
+                )
+                .values(status="cancelled", decided_at=self.clock(), decided_by=player)
+            ).rowcount
+        if not changed:
+            raise NotFound(f"no pending request {request_id} of yours", "request_id")
+        return self.get(request_id)
+
+    # ----- operators ------------------------------------------------------------------------
+    def get(self, request_id: int) -> dict[str, Any]:
+        with self.engine.connect() as conn:
+            row = (
+                conn.execute(select(money_requests).where(money_requests.c.id == request_id))
+                .mappings()
+                .first()
+            )
+        if row is None:
+            raise NotFound(f"no request {request_id}", "request_id")
+        return dict(row)
+
+    def requests(
+        self, *, status: str | None = None, player: str | None = None, limit: int = 50
+    ) -> list[dict[str, Any]]:
+        query = select(money_requests).order_by(money_requests.c.id.desc()).limit(limit)
+        if status is not None:
+            query = query.where(money_requests.c.status == status)
+        if player is not None:
+            query = query.where(money_requests.c.player == player)
+        with self.engine.connect() as conn:
+            return [dict(r) for r in conn.execute(query).mappings()]
+
+    def decide(self, request_id: int, approve: bool, actor: Actor, reason: str) -> dict[str, Any]:
+        _reason(reason)
+        now = self.clock()
+        with self.engine.begin() as conn:
+            row = (
+                conn.execute(select(money_requests).where(money_requests.c.id == request_id))
+                .mappings()
+                .first()
+            )
+            if row is None:
+                raise NotFound(f"no request {request_id}", "request_id")
+            if row["status"] != "pending":
+                raise Conflict(f"request {request_id} is {row['status']} already")
+            # claim it first: a second approver finds it decided
+            conn.execute(
+                update(money_requests)
+                .where(money_requests.c.id == request_id)
+                .values(
+                    status="approved" if approve else "rejected",
+                    decided_at=now,
+                    decided_by=actor.name,
+                    reason=reason,
+                )
+            )
+        tx_id = None
+        if approve:
+            ledger = self._ledger()
+            try:
+                if row["kind"] == "deposit":
+                    tx = ledger.deposit(row["player"], row["amount"], f"request:{request_id}")
+                else:
+                    tx = ledger.withdraw(row["player"], row["amount"], f"request:{request_id}")
+            except LedgerError as exc:
+                with self.engine.begin() as conn:  # the money did not move: back to pending
+                    conn.execute(
+                        update(money_requests)
+                        .where(money_requests.c.id == request_id)
+                        .values(status="pending", decided_at=None, decided_by=None, reason="")
+                    )
+                    self.log.append_in(
+                        conn,
+                        actor,
+                        f"money.{row['kind']}.approve",
+                        str(request_id),
+                        reason,
+                        {"error": str(exc)},
+                        "refused",
+                    )
+                raise
+            tx_id = tx.tx_id
+        with self.engine.begin() as conn:
+            if tx_id is not None:
+                conn.execute(
+                    update(money_requests)
+                    .where(money_requests.c.id == request_id)
+                    .values(tx_id=tx_id)
+                )
+            self.log.append_in(
+                conn,
+                actor,
+                f"money.{row['kind']}.{'approve' if approve else 'reject'}",
+                str(request_id),
+                reason,
+                {"player": row["player"], "amount": row["amount"], "tx_id": tx_id},
+            )
+        return self.get(request_id)
+
+    def fund_pool(self, pool_id: str, amount: object, actor: Actor, reason: str) -> dict[str, Any]:
+        """Seed or top up a jackpot pool from the house jackpot account (`house-jackpot`)."""
+        _reason(reason)
+        value = _amount(amount)
+        ledger = self._ledger()
+        tx = ledger.fund_pool(pool_id, value, f"ops:{uuid.uuid4().hex}")
+        self.log.append(
+            actor, "jackpot.fund", pool_id, reason, {"amount": value, "tx_id": tx.tx_id}
+        )
+        return {"pool_id": pool_id, "pool": ledger.pool(pool_id), "tx_id": tx.tx_id}
+
+    def reverse(self, tx_id: object, actor: Actor, reason: str) -> dict[str, Any]:
+        """The exact opposite of an earlier transaction (once per transaction)."""
+        _reason(reason)
+        if isinstance(tx_id, bool) or not isinstance(tx_id, int) or tx_id <= 0:
+            raise BadRequest("tx_id is a transaction id", "tx_id")
+        # the ledger records reason and operator in the transaction itself
+        tx = self._ledger().reverse(tx_id, reason=reason, operator=actor.name)
+        self.log.append(actor, "ledger.reverse", str(tx_id), reason, {"reversal_tx": tx.tx_id})
+        return {"tx_id": tx.tx_id, "reverses": tx_id}
+
+    def adjust(self, player: str, amount: object, actor: Actor, reason: str) -> dict[str, Any]:
+        """Credit (amount > 0) or debit (< 0) a player's wallet against the house."""
+        _reason(reason)
+        if isinstance(amount, bool) or not isinstance(amount, int) or amount == 0:
+            raise BadRequest("amount is a non-zero integer of minor units", "amount")
+        if abs(amount) > MAX_REQUEST:
+            raise BadRequest(f"amount is at most {MAX_REQUEST} either way", "amount")
+        ledger = self._ledger()
+        if not player_exists(ledger, player):
+            raise NotFound(f"no player {player!r}", "player")
+        legs = {f"wallet:{player}": amount, "house": -amount}
+        key = f"ops-adjust:{uuid.uuid4().hex}"
+        tx = ledger.adjust(legs, reason=reason, operator=actor.name, key=key)
+        self.log.append(
+            actor, "ledger.adjust", player, reason, {"amount": amount, "tx_id": tx.tx_id}
+        )
+        return {"tx_id": tx.tx_id, "wallet": ledger.wallet(player)}

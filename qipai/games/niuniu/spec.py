@@ -1,0 +1,92 @@
+"""Swap Niu Niu's GameSpec (RULES.md §4): seats, settings, actions, buy-in, pay table."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from qipai.core.protocol import JSON
+from qipai.core.spec import GameSpec, countdown, label, lazy
+from qipai.games.niuniu.config import NiuniuConfig
+from qipai.games.niuniu.hands import MULTIPLIERS, HandType
+from qipai.games.niuniu.round import NiuniuRound
+
+TOP_MULTIPLIER = max(MULTIPLIERS.values())  # 五小牛: 5
+
+
+def min_buy_in(config: NiuniuConfig) -> int:
+    """RULES.md, buy-in: the largest loss at the smallest multiples — a banker at the smallest
+    bid paying every other seat's lowest bet at the top hand multiplier."""
+    per_player = config.base * config.bid_multiples[0] * config.bet_multiples[0] * TOP_MULTIPLIER
+    return (config.max_seats - 1) * per_player
+
+
+def pay_table(config: NiuniuConfig) -> JSON:
+    """Hand multipliers, base, multiples, commission and the cap (RULES.md §4, Settlement)."""
+    hands = [
+        {"type": t.name.lower(), "label": label(t.zh, t.en), "multiplier": t.multiplier}
+        for t in sorted(HandType, reverse=True)
+    ]
+    return {
+        "game": "niuniu",
+        "base": config.base,
+        "bets": [
+            {
+                "bet": "player",
+                "label": label("闲家对庄家", "player against the banker"),
+                "stake": label(
+                    "底注 × 庄倍数 × 闲倍数 × 赢方牌型倍数",
+                    "base × banker multiple × player multiple × the winning hand's multiplier",
+                ),
+                "pays": [{"when": label("闲家牌大", "the player's hand is higher"), "odds": "1:1"}],
+                "loses": [{"when": label("庄家牌大", "the banker's hand is higher"), "odds": "1x"}],
+            }
+        ],
+        "hands": hands,
+        "bid_choices": [0, *config.bid_multiples],
+        "bet_choices": list(config.bet_multiples),
+        "cover_check": config.cover_check,
+        "commission": {
+            "rate": config.commission,
+            "label": label("公点: 净赢的", "commission on a net win"),
+        },
+        "limits": [],
+        "cap": label(
+            "每局输赢不超过在桌上的余额", "nobody wins or loses more in a round than its balance"
+        ),
+        "countdowns": [
+            countdown("swap", "换牌", "swap", config.swap_s),
+            countdown("bid", "抢庄", "bid for banker", config.bid_s),
+            countdown("bet", "下注", "bet", config.bet_s),
+        ],
+        "min_buy_in": min_buy_in(config),
+    }
+
+
+def _analyse(mode: str | None) -> list[Any]:
+    from qipai.analysis.rtp import niuniu_reports
+
+    return niuniu_reports(mode)
+
+
+SPEC = GameSpec(
+    name="niuniu",
+    title={"en": "Swap Niu Niu", "zh": "换牌牛牛"},
+    seat_ids=("A", "B", "C", "D"),
+    min_players=2,
+    max_players=4,
+    round_type=NiuniuRound,
+    config_model=NiuniuConfig,
+    bots={
+        "random": lazy("qipai.bots.niuniu:RandomBot"),
+        "sensible": lazy("qipai.bots.niuniu:SensibleBot"),
+    },
+    min_buy_in_of=min_buy_in,
+    pay_table_of=pay_table,
+    rtp_of=lazy("qipai.analysis.niuniu:rtp_for"),
+    settle_doc=lazy("qipai.games.niuniu.settle:settle"),
+    engine_version="2",
+    order=40,
+    analyse=_analyse,
+    analyse_modes="no-swap | swap (default: both)",
+    simulate=lazy("qipai.analysis.simulate:simulate_niuniu"),
+)

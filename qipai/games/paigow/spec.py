@@ -1,0 +1,93 @@
+"""Bid-for-banker Pai Gow's GameSpec (RULES.md §2): seats, settings, actions, buy-in, pay table."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from qipai.core.protocol import JSON
+from qipai.core.spec import GameSpec, countdown, label, lazy
+from qipai.games.paigow.config import SEATS, PaigowConfig
+from qipai.games.paigow.round import PaigowRound
+
+# RULES.md §2: nobody bids → a random seat banks at multiple 1.
+NO_BID_MULTIPLE = 1
+
+
+def min_buy_in(config: PaigowConfig) -> int:
+    """RULES.md, buy-in: the largest loss at the smallest multiples — a banker at the smallest
+    banker multiple losing A·X·Y to each of the three players at the lowest bet."""
+    smallest_bank = min(NO_BID_MULTIPLE, config.bid_choices[0])
+    return (SEATS - 1) * config.base * smallest_bank * config.bet_choices[0]
+
+
+def pay_table(config: PaigowConfig) -> JSON:
+    """Base, multiples, commission, tie policy and the cap (RULES.md §2, Settlement)."""
+    tie = (
+        label("庄家赢", "the banker wins")
+        if config.tie_policy == "banker"
+        else label("和 (不输不赢)", "a push")
+    )
+    return {
+        "game": "paigow",
+        "base": config.base,
+        "bets": [
+            {
+                "bet": "player",
+                "label": label("闲家对庄家", "player against the banker"),
+                "stake": label(
+                    "底注 A × 庄倍数 X × 闲倍数 Y", "base A × banker multiple X × player multiple Y"
+                ),
+                "pays": [{"when": label("闲家牌大", "the player's hand is higher"), "odds": "1:1"}],
+                "loses": [{"when": label("庄家牌大", "the banker's hand is higher"), "odds": "1x"}],
+                "ties": tie,
+            }
+        ],
+        "bid_choices": [0, *config.bid_choices],
+        "bet_choices": list(config.bet_choices),
+        "commission": {
+            "rate": config.commission,
+            "label": label("抽水: 每局净赢的", "commission on each participant's net win"),
+        },
+        "limits": [],
+        "cap": label(
+            "防以小博大: 每局输赢不超过带入的筹码",
+            "nobody wins or loses more in a round than the stack brought into it",
+        ),
+        "settings": {"tie_policy": config.tie_policy, "high_nine": config.high_nine},
+        "countdowns": [
+            countdown("bid", "抢庄", "bid for banker", config.bid_seconds),
+            countdown("bet", "下注", "bet", config.bet_seconds),
+            countdown("reveal", "开牌", "reveal", config.reveal_seconds),
+        ],
+        "min_buy_in": min_buy_in(config),
+    }
+
+
+def _analyse(mode: str | None) -> list[Any]:
+    from qipai.analysis.rtp import paigow_reports
+
+    return paigow_reports(mode)
+
+
+SPEC = GameSpec(
+    name="paigow",
+    title={"en": "Pai Gow", "zh": "抢庄牌九"},
+    seat_ids=("E", "S", "W", "N"),
+    min_players=4,  # RULES.md §2: four seats
+    max_players=4,
+    round_type=PaigowRound,
+    config_model=PaigowConfig,
+    bots={
+        "paigow-random": lazy("qipai.bots.paigow:RandomPaigowBot"),
+        "paigow-sensible": lazy("qipai.bots.paigow:SensiblePaigowBot"),
+    },
+    min_buy_in_of=min_buy_in,
+    pay_table_of=pay_table,
+    rtp_of=lazy("qipai.analysis.paigow:rtp_for"),
+    settle_doc=lazy("qipai.games.paigow.settle:settle"),
+    engine_version="2",
+    order=20,
+    analyse=_analyse,
+    analyse_modes="banker | push: the tie policy (default: both)",
+    simulate=lazy("qipai.analysis.simulate:simulate_paigow"),
+)

@@ -1,0 +1,75 @@
+"""What the operator offers, as players see it before they sit (issue 14, transparency).
+
+* `GET /api/templates[?game=]` — **anyone**: every active table template with its facts: the pay
+  table of every bet (limits, commission, countdowns, base stake), the buy-in range, the bot
+  levels, and the exact return to player of every bet for those settings.
+* `GET /api/templates/{id}` — **anyone**: one template's facts (its newest version).
+* `GET /api/rules/{game}?lang=en|zh` — **anyone**: the game's rules page (docs/rules/<game>.md)
+  and a structured summary (title, seats, the templates offered).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Query
+
+from qipai.authority import games
+from qipai.authority.errors import NotFound
+from qipai.server.routers.ops import AuthorityDep
+
+router = APIRouter(prefix="/api", tags=["offer"])
+
+RULES = Path(__file__).resolve().parents[3] / "docs" / "rules"
+
+
+@router.get("/templates")
+async def offered(authority: AuthorityDep, game: str | None = None) -> dict[str, Any]:
+    """**Anyone.** The tables the operator offers, each with every fact that touches money."""
+    return {"templates": await asyncio.to_thread(authority.offer, game)}
+
+
+@router.get("/templates/{template_id}")
+async def offered_one(template_id: str, authority: AuthorityDep) -> dict[str, Any]:
+    """**Anyone.** One template's facts (a retired one says `status: retired`)."""
+
+    def work() -> dict[str, Any]:
+        return authority.facts(authority.templates.get(template_id))
+
+    return await asyncio.to_thread(work)
+
+
+def rules_text(game: str, lang: str) -> tuple[str, str] | None:
+    """(markdown, language served) of a game's rules page, or None if the docs are absent."""
+    for name, served in ((f"{game}.{lang}.md", lang), (f"{game}.md", "en")):
+        path = RULES / name
+        if path.is_file():
+            return path.read_text(encoding="utf-8"), served
+    return None
+
+
+@router.get("/rules/{game}")
+async def rules(
+    game: str,
+    authority: AuthorityDep,
+    lang: Annotated[str, Query(pattern="^(en|zh)$")] = "en",
+) -> dict[str, Any]:
+    """**Anyone.** The rules of `game` as markdown (`lang` served may be `en` where no Chinese
+    page exists: `served_lang` says), with the game's title and the templates offered."""
+    if game not in games.game_names():
+        raise NotFound(f"no game {game!r}", "game")
+    found = await asyncio.to_thread(rules_text, game, lang)
+    spec = games.spec(game)
+    return {
+        "game": game,
+        "title": dict(getattr(spec, "title", {})),
+        "lang": lang,
+        "served_lang": found[1] if found else None,
+        "markdown": found[0] if found else None,
+        "templates": [
+            {"id": t.id, "name": t.name, "version": t.version}
+            for t in authority.templates.active(game)
+        ],
+    }

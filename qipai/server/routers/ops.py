@@ -1,0 +1,678 @@
+"""The operator API, `/api/ops/…` (issue 14; docs/protocol.md "Operator API").
+
+Who may call what:
+
+* `POST /api/ops/login` — **anyone** (an operator's name, password and TOTP code);
+* password change and TOTP enrolment — **an operator or auditor in a setup session** (the first
+  sign-in with the one-time password) or a full one;
+* every `GET` — **an operator or an auditor** (full session);
+* everything that changes something — **an operator** (an auditor gets 403 `read_only_role`).
+
+An operator session token is not a player's: a player token gets 403 `operator_only`, no token or
+an unknown/ended one 401 `auth_required`. Every operator action — and every refused attempt by an
+operator or auditor to change something — is written to the append-only operator log.
+
+Blocking work (the database, scrypt, an exact-return computation) runs in a worker thread.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from typing import Annotated, Any, TypeVar
+
+from fastapi import APIRouter, Depends, FastAPI, Header, Query
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel, ConfigDict, Field
+from sqlalchemy import select
+from starlette.requests import HTTPConnection, Request
+
+from qipai.authority import Authority
+from qipai.authority.errors import (
+    AuthorityError,
+    AuthRequired,
+    BadRequest,
+    Conflict,
+    NotFound,
+    OperatorOnly,
+    ReadOnlyRole,
+    SetupRequired,
+)
+from qipai.authority.operators import Operator
+
+T = TypeVar("T")
+
+router = APIRouter(prefix="/api/ops", tags=["ops"])
+
+
+# ----- plumbing ----------------------------------------------------------------------------
+def authority_of(conn: HTTPConnection) -> Authority:
+    found: Authority = conn.app.state.authority
+    return found
+
+
+AuthorityDep = Annotated[Authority, Depends(authority_of)]
+
+
+async def blocking(fn: Callable[..., T], *args: Any) -> T:
+    return await asyncio.to_thread(fn, *args)
+
+
+def _bearer(authorization: str | None) -> str:
+    return (authorization or "").removeprefix("Bearer ").strip()
+
+
+def _is_player_token(conn: HTTPConnection, token: str) -> bool:
+    store = getattr(conn.app.state, "store", None)
+    if store is None or not token:
+        return False
+    for name in ("session", "session_user"):
+        lookup = getattr(store, name, None)
+        if callable(lookup):
+            try:
+                return lookup(token) is not None
+            except Exception:
+                return False
+    return False
+
+
+async def ops_session(
+    conn: HTTPConnection,
+    authority: AuthorityDep,
+    authorization: Annotated[str | None, Header()] = None,
+) -> Operator:
+    """An operator or auditor session, setup or full (401 / 403 for anyone else)."""
+    token = _bearer(authorization)
+    op = await blocking(authority.operator_for_token, token) if token else None
+    if op is None:
+        player = await blocking(_is_player_token, conn, token) if token else False
+        if player:
+            raise OperatorOnly("the back office is for operators; sign in at /api/ops/login")
+        raise AuthRequired("sign in as an operator first (POST /api/ops/login)")
+    return op
+
+
+SessionDep = Annotated[Operator, Depends(ops_session)]
+
+
+async def ops_reader(op: SessionDep) -> Operator:
+    """**An operator or an auditor** who finished the first sign-in."""
+    if op.stage != "full":
+        raise SetupRequired(
+            "change the one-time password and enrol TOTP first (POST /api/ops/password, "
+            "/api/ops/totp/enrol, /api/ops/totp/confirm)"
+        )
+    return op
+
+
+Reader = Annotated[Operator, Depends(ops_reader)]
+
+
+async def ops_writer(request: Request, op: Reader, authority: AuthorityDep) -> Operator:
+    """**An operator** (an auditor reads only; the refused attempt is logged)."""
+    if not op.can_write:
+        await blocking(
+            authority.log.append,
+            op.actor,
+            f"{request.method} {request.url.path}"[:64],
+            request.url.path[:200],
+            "",
+            {},
+            "refused",
+        )
+        raise ReadOnlyRole("auditors may read the back office, not change it")
+    return op
+
+
+Writer = Annotated[Operator, Depends(ops_writer)]
+
+
+class Reason(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+    reason: str = Field(min_length=1, max_length=500)
+
+
+def _error_response(_: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, AuthorityError)
+    return JSONResponse({"error": exc.to_json()}, status_code=exc.status)
+
+
+def install(app: FastAPI, authority: Authority) -> None:
+    """Wire operator authority into an app: `app.state.authority`, its typed errors (each with
+    its own status) and the ops and player-offer routers."""
+    from starlette.routing import Mount
+
+    from qipai.server.routers import offer
+
+    app.state.authority = authority
+    app.add_exception_handler(AuthorityError, _error_response)
+    app.include_router(router)
+    app.include_router(offer.router)
+    # a static mount at "/" (the browser client) must stay last, or it would answer first
+    routes = app.router.routes
+    routes.sort(key=lambda r: isinstance(r, Mount))
+
+
+# ----- sign-in -----------------------------------------------------------------------------
+class LoginIn(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+    name: str = Field(min_length=1, max_length=32)
+    password: str = Field(min_length=1, max_length=200)
+    totp: str | None = Field(default=None, max_length=12)
+
+
+class PasswordIn(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+    old_password: str = Field(min_length=1, max_length=200)
+    new_password: str = Field(min_length=1, max_length=200)
+
+
+class CodeIn(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+    code: str = Field(min_length=1, max_length=12)
+
+
+@router.post("/login")
+async def login(body: LoginIn, authority: AuthorityDep) -> dict[str, Any]:
+    """**Anyone.** Sign in as an operator: `name`, `password` and, once enrolled, `totp`. The
+    one-time password gives a `setup` session (`next`: what is left to do)."""
+    return await blocking(authority.operators.login, body.name, body.password, body.totp)
+
+
+@router.post("/logout")
+async def logout(op: SessionDep, authority: AuthorityDep) -> dict[str, Any]:
+    """**An operator or auditor.** End this session."""
+    await blocking(authority.operators.logout, op)
+    return {"ok": True}
+
+
+@router.get("/me")
+async def me(op: SessionDep) -> dict[str, Any]:
+    """**An operator or auditor** (any stage). Who this session is."""
+    return {"operator": op.name, "role": op.role, "stage": op.stage, "can_write": op.can_write}
+
+
+@router.post("/password")
+async def change_password(body: PasswordIn, op: SessionDep, authority: AuthorityDep) -> Any:
+    """**An operator or auditor** (any stage). Change the password (12+ characters)."""
+    return await blocking(
+        authority.operators.change_password, op, body.old_password, body.new_password
+    )
+
+
+@router.post("/totp/enrol")
+async def totp_enrol(op: SessionDep, authority: AuthorityDep) -> Any:
+    """**An operator or auditor in a setup session.** A TOTP secret: `secret`, `otpauth_uri`,
+    `qr_svg` (inline SVG) and `qr_png` (data URI); confirm it with a code."""
+    return await blocking(authority.operators.totp_enrol, op)
+
+
+@router.post("/totp/confirm")
+async def totp_confirm(body: CodeIn, op: SessionDep, authority: AuthorityDep) -> Any:
+    """**An operator or auditor in a setup session.** Confirm the enrolment with a current code;
+    with the password changed too, the session becomes `full`."""
+    return await blocking(authority.operators.totp_confirm, op, body.code)
+
+
+# ----- templates ---------------------------------------------------------------------------
+@router.get("/templates")
+async def list_templates(
+    op: Reader, authority: AuthorityDep, game: str | None = None, status: str | None = None
+) -> dict[str, Any]:
+    """**An operator or auditor.** Every template's newest version (retired ones too), each
+    with the facts players see."""
+
+    def work() -> list[dict[str, Any]]:
+        return [
+            {**t.to_json(), "facts": authority.facts(t)}
+            for t in authority.templates.current().values()
+            if game in (None, t.game) and status in (None, t.status)
+        ]
+
+    return {"templates": await blocking(work)}
+
+
+@router.get("/templates/{template_id}")
+async def template_versions(
+    template_id: str, op: Reader, authority: AuthorityDep
+) -> dict[str, Any]:
+    """**An operator or auditor.** Every version of one template, oldest first."""
+    versions = await blocking(authority.templates.versions, template_id)
+    return {"id": template_id, "versions": [v.to_json() for v in versions]}
+
+
+@router.post("/templates", status_code=201)
+async def create_template(
+    body: dict[str, Any], op: Writer, authority: AuthorityDep
+) -> dict[str, Any]:
+    """**An operator.** A new template (version 1): `game`, `name`, `settings`, `min_buy_in`,
+    `max_buy_in`, `bot_levels`, `private_allowed`, `pool_id`, `options`, `reason`. A template
+    whose exact return exceeds 100 % for a bet needs `confirm_rtp_over_100: true` (409
+    `rtp_over_100` otherwise)."""
+
+    def work() -> dict[str, Any]:
+        made = authority.templates.create(body, op.actor)
+        return {**made.to_json(), "facts": authority.facts(made)}
+
+    return await blocking(work)
+
+
+@router.put("/templates/{template_id}")
+async def change_template(
+    template_id: str, body: dict[str, Any], op: Writer, authority: AuthorityDep
+) -> dict[str, Any]:
+    """**An operator.** A new version of a template: `base_version` (the version you changed;
+    409 `stale_version` if it is not the newest), the fields that change, `reason`. Tables
+    already open keep the version they opened with."""
+
+    def work() -> dict[str, Any]:
+        made = authority.templates.change(template_id, body, op.actor)
+        return {**made.to_json(), "facts": authority.facts(made)}
+
+    return await blocking(work)
+
+
+class RetireIn(Reason):
+    base_version: int = Field(ge=1)
+
+
+@router.post("/templates/{template_id}/retire")
+async def retire_template(
+    template_id: str, body: RetireIn, op: Writer, authority: AuthorityDep
+) -> dict[str, Any]:
+    """**An operator.** Offer a template no more (a new, retired version). Running tables of
+    it play on."""
+    made = await blocking(
+        authority.templates.retire, template_id, op.actor, body.reason, body.base_version
+    )
+    return made.to_json()
+
+
+# ----- players -----------------------------------------------------------------------------
+def _ledger(conn: HTTPConnection) -> Any:
+    return conn.app.state.ledger
+
+
+def _room(conn: HTTPConnection) -> Any:
+    return conn.app.state.room
+
+
+def _player_summary(request: Request, authority: Authority, player: str) -> dict[str, Any]:
+    ledger = _ledger(request)
+    locked, limits = authority.players.get(player)
+    return {
+        "player": player,
+        "wallet": ledger.wallet(player),
+        "locked": locked,
+        "limits": limits,
+    }
+
+
+@router.get("/players")
+async def search_players(
+    request: Request,
+    op: Reader,
+    authority: AuthorityDep,
+    q: Annotated[str, Query(max_length=32)] = "",
+    limit: Annotated[int, Query(ge=1, le=100)] = 20,
+) -> dict[str, Any]:
+    """**An operator or auditor.** Players whose name starts with `q` (bots excluded): wallet,
+    lock, limits."""
+    from qipai.ledger.schema import users
+
+    def work() -> list[dict[str, Any]]:
+        ledger = _ledger(request)
+        pattern = q.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+        with ledger.engine.connect() as conn:
+            names = conn.execute(
+                select(users.c.id)
+                .where(users.c.id.like(pattern, escape="\\"), ~users.c.id.like("bot.%"))
+                .order_by(users.c.id)
+                .limit(limit)
+            ).scalars()
+            found = list(names)
+        return [_player_summary(request, authority, p) for p in found]
+
+    return {"players": await blocking(work)}
+
+
+def _require_player(request: Request, player: str) -> None:
+    from qipai.authority.money import player_exists
+
+    if not player_exists(_ledger(request), player):
+        raise NotFound(f"no player {player!r}", "player")
+
+
+@router.get("/players/{player}")
+async def player_detail(
+    player: str, request: Request, op: Reader, authority: AuthorityDep
+) -> dict[str, Any]:
+    """**An operator or auditor.** One player: wallet, lock (with its reason), limits, the
+    tables they sit at, their last rounds and money requests."""
+
+    def work() -> dict[str, Any]:
+        _require_player(request, player)
+        ledger = _ledger(request)
+        seated = [
+            {"table_id": t.id, "game": t.game.name, "seat": t.seat_of(player)}
+            for t in list(_room(request).tables.values())
+            if t.seat_of(player) is not None
+        ]
+        return {
+            **_player_summary(request, authority, player),
+            **authority.players.details(player),
+            "tables": seated,
+            "rounds": ledger.recall(player, 20),
+            "requests": authority.money.requests(player=player, limit=20),
+        }
+
+    return await blocking(work)
+
+
+@router.post("/players/{player}/lock")
+async def lock_player(
+    player: str, body: Reason, request: Request, op: Writer, authority: AuthorityDep
+) -> dict[str, Any]:
+    """**An operator.** Lock a player: no sign-in, no seat, no request (their seats play on
+    to the end of the round and are stood up by the table's away policy)."""
+
+    def work() -> dict[str, Any]:
+        _require_player(request, player)
+        authority.players.lock(player, op.actor, body.reason, True)
+        return _player_summary(request, authority, player)
+
+    return await blocking(work)
+
+
+@router.post("/players/{player}/unlock")
+async def unlock_player(
+    player: str, body: Reason, request: Request, op: Writer, authority: AuthorityDep
+) -> dict[str, Any]:
+    """**An operator.** Unlock a player."""
+
+    def work() -> dict[str, Any]:
+        _require_player(request, player)
+        authority.players.lock(player, op.actor, body.reason, False)
+        return _player_summary(request, authority, player)
+
+    return await blocking(work)
+
+
+@router.put("/players/{player}/limits")
+async def player_limits(
+    player: str, body: dict[str, Any], request: Request, op: Writer, authority: AuthorityDep
+) -> dict[str, Any]:
+    """**An operator.** Per-player limits over the room's quotas: `max_open_tables`,
+    `max_connections`, `max_watched`, `demo_daily_limit` (null = the room's), `reason`."""
+
+    def work() -> dict[str, Any]:
+        _require_player(request, player)
+        authority.players.set_limits(player, op.actor, body)
+        return _player_summary(request, authority, player)
+
+    return await blocking(work)
+
+
+# ----- tables ------------------------------------------------------------------------------
+def _table_row(table: Any) -> dict[str, Any]:
+    info: dict[str, Any] = table.public_info()
+    return info
+
+
+@router.get("/tables")
+async def list_tables(request: Request, op: Reader, status: str | None = None) -> dict[str, Any]:
+    """**An operator or auditor.** Every table (private ones too) with its status, owner and
+    terms."""
+    rows = [_table_row(t) for t in list(_room(request).tables.values())]
+    if status is not None:
+        rows = [r for r in rows if r.get("status") == status]
+    return {"tables": rows}
+
+
+def _table_op(request: Request, table_id: str, verb: str) -> Callable[..., Any]:
+    room = _room(request)
+    if table_id not in room.tables:
+        raise NotFound(f"no table {table_id!r}", "table_id")
+    fn = getattr(room, verb, None)
+    if fn is None:
+        raise Conflict(f"this room cannot {verb} tables")
+    return fn  # type: ignore[no-any-return]
+
+
+@router.post("/tables/{table_id}/suspend")
+async def suspend_table(
+    table_id: str, body: Reason, request: Request, op: Writer, authority: AuthorityDep
+) -> dict[str, Any]:
+    """**An operator.** Stop a table: its open round ends by the interrupted-game policy (stakes
+    returned, what was already won paid); players may stand up."""
+    fn = _table_op(request, table_id, "suspend")
+    await blocking(fn, table_id, body.reason)
+    await blocking(authority.log.append, op.actor, "table.suspend", table_id, body.reason)
+    return _table_row(_room(request).tables[table_id])
+
+
+@router.post("/tables/{table_id}/resume")
+async def resume_table(
+    table_id: str, body: Reason, request: Request, op: Writer, authority: AuthorityDep
+) -> dict[str, Any]:
+    """**An operator.** Let a suspended table play again."""
+    fn = _table_op(request, table_id, "resume")
+    await blocking(fn, table_id)
+    await blocking(authority.log.append, op.actor, "table.resume", table_id, body.reason)
+    return _table_row(_room(request).tables[table_id])
+
+
+@router.post("/tables/{table_id}/close")
+async def close_table(
+    table_id: str, body: Reason, request: Request, op: Writer, authority: AuthorityDep
+) -> dict[str, Any]:
+    """**An operator.** Close a table for good: every seat stood up and cashed out."""
+    fn = _table_op(request, table_id, "close")
+    await blocking(fn, table_id)
+    await blocking(authority.log.append, op.actor, "table.close", table_id, body.reason)
+    table = _room(request).tables.get(table_id)
+    return _table_row(table) if table is not None else {"id": table_id, "status": "closed"}
+
+
+# ----- rounds ------------------------------------------------------------------------------
+@router.get("/rounds")
+async def list_rounds(
+    request: Request,
+    op: Reader,
+    table_id: str | None = None,
+    player: str | None = None,
+    status: str | None = None,
+    limit: Annotated[int, Query(ge=1, le=200)] = 50,
+) -> dict[str, Any]:
+    """**An operator or auditor.** Rounds newest first, by table, player or status."""
+    from qipai.ledger.schema import round_players, rounds
+
+    def work() -> list[dict[str, Any]]:
+        query = (
+            select(
+                rounds.c.id,
+                rounds.c.table_id,
+                rounds.c.game,
+                rounds.c.status,
+                rounds.c.opened_at,
+                rounds.c.closed_at,
+            )
+            .order_by(rounds.c.opened_at.desc())
+            .limit(limit)
+        )
+        if table_id is not None:
+            query = query.where(rounds.c.table_id == table_id)
+        if status is not None:
+            query = query.where(rounds.c.status == status)
+        if player is not None:
+            query = query.where(
+                rounds.c.id.in_(
+                    select(round_players.c.round_id).where(round_players.c.user_id == player)
+                )
+            )
+        with _ledger(request).engine.connect() as conn:
+            return [
+                {k: (str(v) if k.endswith("_at") and v is not None else v) for k, v in r.items()}
+                for r in conn.execute(query).mappings()
+            ]
+
+    return {"rounds": await blocking(work)}
+
+
+def _round(request: Request, round_id: str) -> dict[str, Any]:
+    from qipai.ledger.errors import UnknownRound
+
+    try:
+        info: dict[str, Any] = _ledger(request).round(round_id, include_seed=True)
+    except UnknownRound:
+        raise NotFound(f"no round {round_id!r}", "round_id") from None
+    return info
+
+
+@router.get("/rounds/{round_id}")
+async def round_detail(round_id: str, request: Request, op: Reader) -> dict[str, Any]:
+    """**An operator or auditor.** A round in full: players, journal, result, seed (also of
+    games whose seeds players never see) and identification (`meta`)."""
+    info = await blocking(_round, request, round_id)
+    return {"round": info}
+
+
+@router.post("/rounds/{round_id}/void")
+async def void_round(
+    round_id: str, body: Reason, request: Request, op: Writer, authority: AuthorityDep
+) -> dict[str, Any]:
+    """**An operator.** Void an open round with a reason: the interrupted-game policy settles
+    it (every stake returned; what a player had already won paid by the house). A round at a
+    running table is ended by suspending that table (resume it afterwards). A settled round
+    cannot be voided: correct it with a ledger reversal or adjustment."""
+
+    def work() -> dict[str, Any]:
+        info = _round(request, round_id)
+        if info["status"] != "open":
+            raise Conflict(f"round {round_id} is {info['status']}", "round_id")
+        room = _room(request)
+        table_id = str(info["table_id"])
+        if table_id in room.tables and hasattr(room, "suspend"):
+            room.suspend(table_id, f"round voided by an operator: {body.reason}")
+            how = "table suspended"
+        else:
+            _ledger(request).void_round(round_id, body.reason)
+            how = "voided in the ledger"
+        authority.log.append(op.actor, "round.void", round_id, body.reason, {"how": how})
+        return {"round": _round(request, round_id), "how": how}
+
+    return await blocking(work)
+
+
+# ----- ledger and money --------------------------------------------------------------------
+class ReverseIn(Reason):
+    tx_id: int = Field(gt=0)
+
+
+class AdjustIn(Reason):
+    player: str = Field(min_length=1, max_length=64)
+    amount: int = Field(ge=-(10**12), le=10**12)
+
+
+@router.post("/ledger/reversals")
+async def reverse(body: ReverseIn, op: Writer, authority: AuthorityDep) -> dict[str, Any]:
+    """**An operator.** Post the exact opposite of transaction `tx_id` (once), with a reason."""
+    return await blocking(authority.money.reverse, body.tx_id, op.actor, body.reason)
+
+
+@router.post("/ledger/adjustments")
+async def adjust(body: AdjustIn, op: Writer, authority: AuthorityDep) -> dict[str, Any]:
+    """**An operator.** Credit (`amount` > 0) or debit a player's wallet against the house,
+    with a reason: an adjusting transaction, never an edit."""
+    return await blocking(authority.money.adjust, body.player, body.amount, op.actor, body.reason)
+
+
+@router.get("/ledger/accounts/{account}")
+async def account(
+    account: str, request: Request, op: Reader, limit: Annotated[int, Query(ge=1, le=200)] = 50
+) -> dict[str, Any]:
+    """**An operator or auditor.** An account's balance and its last entries."""
+    from qipai.ledger.errors import LedgerError
+
+    def work() -> dict[str, Any]:
+        ledger = _ledger(request)
+        try:
+            return {
+                "account": account,
+                "balance": ledger.balance(account),
+                "statement": ledger.statement(account, limit=limit),
+            }
+        except LedgerError as exc:
+            raise BadRequest(str(exc), "account") from None
+
+    return await blocking(work)
+
+
+class FundIn(Reason):
+    amount: int = Field(gt=0, le=10**12)
+
+
+@router.post("/jackpots/{pool_id}/fund")
+async def fund_pool(
+    pool_id: str, body: FundIn, op: Writer, authority: AuthorityDep
+) -> dict[str, Any]:
+    """**An operator.** Seed or top up a jackpot pool from the house."""
+    return await blocking(authority.money.fund_pool, pool_id, body.amount, op.actor, body.reason)
+
+
+@router.get("/money/requests")
+async def money_requests(
+    op: Reader,
+    authority: AuthorityDep,
+    status: str | None = None,
+    player: str | None = None,
+    limit: Annotated[int, Query(ge=1, le=200)] = 50,
+) -> dict[str, Any]:
+    """**An operator or auditor.** Deposit and withdrawal requests (and demo deposits)."""
+    found = await blocking(
+        lambda: authority.money.requests(status=status, player=player, limit=limit)
+    )
+    return {"requests": found}
+
+
+@router.post("/money/requests/{request_id}/approve")
+async def approve(
+    request_id: int, body: Reason, op: Writer, authority: AuthorityDep
+) -> dict[str, Any]:
+    """**An operator.** Approve a request: the deposit or withdrawal is posted now."""
+    return await blocking(authority.money.decide, request_id, True, op.actor, body.reason)
+
+
+@router.post("/money/requests/{request_id}/reject")
+async def reject(
+    request_id: int, body: Reason, op: Writer, authority: AuthorityDep
+) -> dict[str, Any]:
+    """**An operator.** Reject a request (nothing moves)."""
+    return await blocking(authority.money.decide, request_id, False, op.actor, body.reason)
+
+
+# ----- the operator log --------------------------------------------------------------------
+@router.get("/log")
+async def operator_log(
+    op: Reader,
+    authority: AuthorityDep,
+    actor: str | None = None,
+    action: str | None = None,
+    target: str | None = None,
+    before_id: int | None = None,
+    limit: Annotated[int, Query(ge=1, le=500)] = 100,
+) -> dict[str, Any]:
+    """**An operator or auditor.** The operator log, newest first (`before_id` pages back)."""
+    rows = await blocking(
+        lambda: authority.log.entries(
+            actor=actor, action=action, target=target, before_id=before_id, limit=limit
+        )
+    )
+    return {"entries": rows}
+
+
+@router.get("/log/verify")
+async def verify_log(op: Reader, authority: AuthorityDep) -> dict[str, Any]:
+    """**An operator or auditor.** Check the log's hash chain (`problems`: [] = intact)."""
+    problems = await blocking(authority.log.verify)
+    return {"ok": not problems, "problems": problems}
