@@ -31,10 +31,9 @@ sys.path.insert(0, str(ROOT / "tests" / "web"))
 import golden  # noqa: E402  (tests/web/golden.py: real views from the real engine)
 
 PAGE = """<!doctype html><html><head><meta charset="utf-8"><link rel="stylesheet" href="/style.css">
-<script type="importmap">{"imports": {"preact": "/vendor/preact.module.js",
-  "preact/hooks": "/vendor/hooks.module.js", "htm": "/vendor/htm.module.js"}}</script></head>
+</head>
 <body><div id="root"></div><script type="module">
-import { render } from "preact";
+import { render } from "/vendor/preact.module.js";
 import { html } from "/ui/html.js";
 import { TableView } from "/views/table.js";
 import { setLang } from "/i18n/index.js";

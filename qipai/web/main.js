@@ -1,7 +1,7 @@
 // @ts-check
 // Start-up: render the page, route by the address, connect the table socket, and expose a small
 // read-only handle (`window.qipai`) that the browser tests and benchmarks read.
-import { render } from "preact";
+import { render } from "./vendor/preact.module.js";
 import { html } from "./ui/html.js";
 import { App } from "./views/App.js";
 import * as app from "./app.js";

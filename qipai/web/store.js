@@ -1,7 +1,7 @@
 // @ts-check
 // The client's one store: a plain object replaced on every change, and the components that read
 // it re-render (Preact diffs the DOM; nothing is rebuilt by hand).
-import { useEffect, useState } from "preact/hooks";
+import { useEffect, useState } from "./vendor/hooks.module.js";
 
 /**
  * @template T

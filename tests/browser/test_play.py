@@ -31,11 +31,15 @@ def games_available(server: Server) -> set[str]:
         return {g["game"] for g in json.load(r)["games"]}
 
 
+# a password no common-password list holds (the server refuses those)
+PASSWORD = "felt-" + uuid.uuid4().hex[:12]
+
+
 def sign_up_and_deposit(page: Any, server: Server) -> str:
     name = "p" + uuid.uuid4().hex[:10]
     page.goto(server.url + "/")
     page.fill("#login-user", name)
-    page.fill("#login-pass", "secret-pw")
+    page.fill("#login-pass", PASSWORD)
     page.click("#btn-signup")
     page.wait_for_selector("#view-lobby:not([hidden])")
     page.wait_for_selector(".game-card")

@@ -10,7 +10,14 @@ from typing import Any
 
 import pytest
 from roomserver import OUT, Server
-from test_play import PHONE, games_available, quick_start, sign_up_and_deposit, switch_lang
+from test_play import (
+    PASSWORD,
+    PHONE,
+    games_available,
+    quick_start,
+    sign_up_and_deposit,
+    switch_lang,
+)
 
 pytestmark = [pytest.mark.browser]
 
@@ -121,7 +128,7 @@ def test_errors_are_translated_by_code(page: Any, server: Server) -> None:
     for lang in ("zh", "en"):
         switch_lang(page, lang)
         page.fill("#login-user", "ab")
-        page.fill("#login-pass", "secret-pw")
+        page.fill("#login-pass", PASSWORD)
         page.click("#btn-signup")
         text = page.locator("#login-error").inner_text()
         assert ("用户名" in text) if lang == "zh" else ("username" in text.lower())

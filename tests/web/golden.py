@@ -27,6 +27,11 @@ from qipai.tables.table import Table, Timing
 
 GAMES = ("pokdeng", "paigow", "holdem-bonus", "niuniu", "tiengow")
 
+# A moment each game's tests need and a random deal may not bring in the first rounds: more rounds
+# are played (at most MAX_ROUNDS) until a state of it has been sent.
+WANTED = {"tiengow": "-lead", "paigow": "bet-act"}
+MAX_ROUNDS = 12
+
 
 def moments(
     game: str, rounds: int = 2, seed: bytes = b"golden-views-for-the-web-client"
@@ -46,8 +51,10 @@ def moments(
     bot = info.make_bot(info.default_bot())
     rng = Rng(seed)
     n = 0
-    for _ in range(20000):
-        if len(table.results) >= rounds:
+    want = WANTED.get(game)
+    for _ in range(100000):
+        done = len(table.results)
+        if done >= MAX_ROUNDS or (done >= rounds and (want is None or _seen(got, want))):
             break
         clock.advance(0.25)
         table.tick()
@@ -89,6 +96,18 @@ def moments(
         seen.add(key)
         out.append({"moment": key, "message": m})
     return out
+
+
+def _seen(got: list[tuple[str, dict[str, Any]]], want: str) -> bool:
+    """Whether "me" was sent a state of the wanted kind (a lead in Tien Gow, a bet in Pai Gow)."""
+    for player, m in got:
+        if player != "me" or m.get("type") != "state" or not m.get("legal"):
+            continue
+        if want == "-lead" and any(a.get("lead") for a in m["legal"]):
+            return True
+        if want == "bet-act" and any(a["type"] == "bet" for a in m["legal"]):
+            return True
+    return False
 
 
 def write(directory: Path) -> list[Path]:

@@ -1,12 +1,12 @@
 // Rendering helpers for the unit tests: a component into a fresh container, effects flushed.
-import { render } from "preact";
-import { act } from "preact/test-utils";
+// the client's own (vendored) Preact: the components and the renderer must be one instance
+import { render } from "../../qipai/web/vendor/preact.module.js";
 
 /** Render `vnode` into a new container in the document and return the container. */
 export function mount(vnode) {
   const root = document.createElement("div");
   document.body.append(root);
-  act(() => render(vnode, root));
+  render(vnode, root);
   return root;
 }
 

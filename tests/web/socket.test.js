@@ -14,7 +14,7 @@ class FakeWS {
   }
   send(text) { this.sent.push(JSON.parse(text)); }
   close() { this.readyState = 3; this.onclose && this.onclose({ code: 1000 }); }
-  open(protocol = PROTOCOL) { this.readyState = 1; this.onmessage({ data: JSON.stringify({ type: "hello", player: "me", protocol }) }); }
+  open(protocol = PROTOCOL) { this.readyState = 1; this.onopen(); this.onmessage({ data: JSON.stringify({ type: "hello", player: "me", protocol }) }); }
   drop() { this.readyState = 3; this.onclose({ code: 1006 }); }
   reply(m) { this.onmessage({ data: JSON.stringify(m) }); }
 }
@@ -42,18 +42,20 @@ describe("TableSocket", () => {
     expect(FakeWS.all[0].sent.filter((m) => m.type === "action")).toHaveLength(1);
     FakeWS.all[0].drop();                      // no ack came back
     expect(statuses.at(-1)).toBe("reconnecting");
-    expect(timers).toHaveLength(1);
-    timers[0].fn();                            // back-off elapsed: reconnect
+    expect(timers.map((x) => x.ms > 0)).toEqual([true, true]);  // hello timeout (cleared by hello), back-off
+    expect(timers[0].ms).toBe(5000);
+    timers[1].fn();                            // back-off elapsed: reconnect
     FakeWS.all[1].open();
     const sent = FakeWS.all[1].sent;
-    expect(sent[0]).toEqual({ type: "subscribe", table_id: "t1" });
+    expect(sent[0]).toEqual({ type: "auth", token: "tok" });  // the first message, every time
+    expect(sent[1]).toEqual({ type: "subscribe", table_id: "t1" });
     const resent = sent.filter((m) => m.type === "action");
     expect(resent).toEqual([{ type: "action", table_id: "t1", client_id: id, action: { type: "bet", spot: "P1", amount: 100 } }]);
     expect(sock.pending.get(id).sends).toBe(2);
     FakeWS.all[1].reply({ type: "ack", client_id: id, duplicate: true });
     expect(sock.pending.size).toBe(0);
     FakeWS.all[1].drop();
-    timers[1].fn();
+    timers.at(-1).fn();
     FakeWS.all[2].open();
     expect(FakeWS.all[2].sent.filter((m) => m.type === "action")).toEqual([]);  // answered: never again
   });
@@ -64,6 +66,7 @@ describe("TableSocket", () => {
     const first = FakeWS.all[0];
     first.readyState = 1;
     first.onopen();                             // open, but the hello is lost
+    expect(first.sent).toEqual([{ type: "auth", token: "tok" }]);
     expect(timers).toHaveLength(1);             // the hello timeout
     timers[0].fn();
     expect(first.readyState).toBe(3);           // dropped
@@ -87,7 +90,7 @@ describe("TableSocket", () => {
     sock.connect();
     FakeWS.all[0].open(PROTOCOL + 1);
     expect(statuses.at(-1)).toBe("outdated");
-    expect(timers).toHaveLength(0);
+    expect(timers).toHaveLength(1);  // the hello timeout only: no reconnect
   });
 
   it("backs off exponentially with jitter, capped", () => {

@@ -1,7 +1,7 @@
 // @ts-check
 // htm bound to Preact's h: components are written as tagged templates, no build step.
-import { h } from "preact";
-import htm from "htm";
+import { h } from "../vendor/preact.module.js";
+import htm from "../vendor/htm.module.js";
 
 export const html = htm.bind(h);
 

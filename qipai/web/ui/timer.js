@@ -1,7 +1,7 @@
 // @ts-check
 // The countdown ring: counts down locally from the server's time_left (no state per tick in the
 // store; the ring redraws itself every animation frame).
-import { useEffect, useRef } from "preact/hooks";
+import { useEffect, useRef } from "../vendor/hooks.module.js";
 import { html } from "./html.js";
 import { t } from "../i18n/index.js";
 

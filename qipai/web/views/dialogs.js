@@ -1,7 +1,7 @@
 // @ts-check
 // The deposit and buy-in dialogs: amounts checked here with translated messages (no browser
 // bubbles in another language), then by the server, whose refusal is translated by its code.
-import { useEffect, useRef, useState } from "preact/hooks";
+import { useEffect, useRef, useState } from "../vendor/hooks.module.js";
 import { html } from "../ui/html.js";
 import { t } from "../i18n/index.js";
 import { money } from "../ui/format.js";
@@ -40,7 +40,7 @@ function AmountDialog({ id, title, sub, presets, initial, min, max, go, onOk, on
       <label><span>${t("amount")}</span><input type="number" inputmode="numeric" value=${value} min=${min} max=${max ?? undefined}
         onInput=${(/** @type {any} */ e) => { setValue(e.currentTarget.value); setError(null); }} /></label>
       <p class="error-text" role="alert">${error || ""}</p>
-      <div class="row"><button type="submit" class="btn gold go" disabled=${busy}>${go}</button>
+      <div class="row"><button type="submit" class="btn gold go" id=${`${id.replace("dlg-", "btn-")}-go`} disabled=${busy}>${go}</button>
         <button type="button" class="btn ghost" onClick=${onClose}>${t("cancel")}</button></div>
     </form>
   </dialog>`;

@@ -1,7 +1,7 @@
 // @ts-check
 // The fairness panel: the running deal unit's commitment, the seeds revealed so far, each checked
 // in the page (SHA-256 of the seed equals the commitment published before the deal).
-import { useEffect, useState } from "preact/hooks";
+import { useEffect, useState } from "../vendor/hooks.module.js";
 import { html } from "../ui/html.js";
 import { t } from "../i18n/index.js";
 

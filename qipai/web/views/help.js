@@ -2,7 +2,7 @@
 // The help panel of a table: the game's rules in short, and everything the operator set that
 // touches the player's money — the pay table, the limits, the commission, the buy-in range and
 // the exact return of each bet — exactly as the server gives them (nothing computed here).
-import { useEffect, useRef } from "preact/hooks";
+import { useEffect, useRef } from "../vendor/hooks.module.js";
 import { html } from "../ui/html.js";
 import { t, has, named, lang } from "../i18n/index.js";
 import { money, percent } from "../ui/format.js";

@@ -2,7 +2,7 @@
 // My rounds, newest first, in pages: each with its local time (and zone), my net and stack, the
 // round as I saw it at its end (my own cards, every bet's result), its fairness data, a
 // step-by-step recall of the last 10, and "verify", which recomputes the deal in the page.
-import { useState } from "preact/hooks";
+import { useState } from "../vendor/hooks.module.js";
 import { html, cx } from "../ui/html.js";
 import { t, named } from "../i18n/index.js";
 import { localTime, money, signed } from "../ui/format.js";
@@ -18,7 +18,7 @@ export function HistoryView({ s, actions }) {
   const h = s.history;
   return html`<section class="view" id="view-history">
     <div class="lobby-head"><h2>${t("history")}</h2>
-      <button type="button" class="btn small ghost" onClick=${() => actions.go("#/lobby")}>${t("back_lobby")}</button>
+      <button type="button" class="btn small ghost" id="btn-history-back" onClick=${() => actions.go("#/lobby")}>${t("back_lobby")}</button>
       <span class="muted small">${t("times_local", { zone: Intl.DateTimeFormat().resolvedOptions().timeZone || "" })}</span></div>
     <div class="history-list" id="history-list">
       ${!h ? html`<p class="muted">…</p>` : h.rounds.length ? null : html`<p class="muted">${t("none_yet")}</p>`}

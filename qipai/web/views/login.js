@@ -1,5 +1,5 @@
 // @ts-check
-import { useState } from "preact/hooks";
+import { useState } from "../vendor/hooks.module.js";
 import { html } from "../ui/html.js";
 import { t } from "../i18n/index.js";
 import { Tile } from "../ui/tile.js";
@@ -8,7 +8,7 @@ import { ApiError, errorText } from "../api/errors.js";
 /** What is wrong with the form before it is sent (the server checks again). @param {string} user @param {string} pass */
 export function loginProblem(user, pass) {
   if (!/^[A-Za-z0-9_]{3,24}$/.test(user)) return { code: "invalid_input", field: "username" };
-  if (pass.length < 6) return { code: "invalid_input", field: "password" };
+  if (pass.length < 8) return { code: "invalid_input", field: "password" };
   return null;
 }
 

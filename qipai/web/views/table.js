@@ -2,7 +2,7 @@
 // The table screen: seats around the felt, the game's own drawing in the middle, my hand and my
 // actions together in the dock (so neither can cover the other), the side panels, and an
 // overlay that blocks input while the connection is down.
-import { useEffect } from "preact/hooks";
+import { useEffect } from "../vendor/hooks.module.js";
 import { html, cx } from "../ui/html.js";
 import { t, named, has } from "../i18n/index.js";
 import { money, signed, list } from "../ui/format.js";
@@ -98,6 +98,7 @@ export function TableView({ s, actions }) {
       ${round ? html`<span class="muted round-info">${t("round")} ${round.number} · ${phaseLabel(round.phase)}</span>` : null}
       <span class=${cx("badge", "table-status", status.state)} data-table-status=${status.state}>${statusText(status)}</span>
       <span class="spacer"></span>
+      <span id="conn-state" class=${cx("conn", s.conn === "open" ? "ok" : "bad")} title=${s.conn === "open" ? t("connected") : t("reconnecting")} aria-hidden="true">●</span>
       <button type="button" class="btn small ghost" id="btn-help" aria-expanded=${s.help ? "true" : "false"} onClick=${actions.toggleHelp}>${t("help")}</button>
       ${seated && table.free ? html`<button type="button" class="btn small" id="btn-bots" disabled=${!!s.busy.bots} onClick=${actions.fillBots}>${t("fill_bots")}</button>` : null}
       ${!seated && table.free ? html`<button type="button" class="btn small gold" id="btn-sit" onClick=${actions.sitDialog}>${t("sit")}</button>` : null}
@@ -105,7 +106,7 @@ export function TableView({ s, actions }) {
     </div>
     <div class="table-layout">
       <div class="table-main">
-        <div class="stage" data-seats=${table.seats.length}>
+        <div class="stage" id="stage" data-seats=${table.seats.length}>
           <${LastResult} s=${s} st=${st} />
           <div class="seat-slot slot-top">${slot("top")}</div>
           <div class="timer-slot"><${Timer} until=${until} total=${total} /></div>

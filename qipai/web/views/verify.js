@@ -2,7 +2,7 @@
 // "Verify" in the round history: the deal recomputed in this page from the revealed seed and the
 // round's public inputs with the fairness module (qipai/web/fairness/verify.js, written from
 // docs/fairness.md), compared card by card with what was dealt.
-import { useEffect, useState } from "preact/hooks";
+import { useEffect, useState } from "../vendor/hooks.module.js";
 import { html, cx } from "../ui/html.js";
 import { t } from "../i18n/index.js";
 import { sha256hex } from "./fairness.js";
