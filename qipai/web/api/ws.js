@@ -8,9 +8,6 @@
 /** The protocol version this client speaks (the server's `hello` must say the same). */
 export const PROTOCOL = 1;
 
-/** Also send the token in the address, for servers that read it there (remove once none do). */
-export const LEGACY_URL_TOKEN = true;
-
 /** A connection whose server says no `hello` within this many ms is dropped and tried again. */
 export const HELLO_TIMEOUT = 5000;
 
@@ -53,7 +50,6 @@ export class TableSocket {
     this.pending = new Map();
     this.timer = null;
     this.helloTimer = null;
-    this.authEcho = false;
     this.stopped = true;
   }
 
@@ -62,10 +58,8 @@ export class TableSocket {
     this.stopped = false;
     if (this.ws && (this.ws.readyState === 0 || this.ws.readyState === 1)) return;
     const Impl = this.opts.WebSocket || globalThis.WebSocket;
-    // authenticated by the first message (docs/protocol.md). Until every server does so, the
-    // token also rides in the address, which a server of the first-message kind ignores.
-    const token = this.opts.token();
-    const ws = new Impl(this.opts.url() + (LEGACY_URL_TOKEN && token ? `?token=${encodeURIComponent(token)}` : ""));
+    // authenticated by its first message (docs/protocol.md), never by the address
+    const ws = new Impl(this.opts.url());
     this.ws = ws;
     this.ready = false;
     this.setStatus(this.attempt === 0 && this.status !== "reconnecting" ? "connecting" : "reconnecting");
@@ -74,7 +68,6 @@ export class TableSocket {
     // connection: drop it and try again, so the overlay never waits for ever
     ws.onopen = () => {
       ws.send(JSON.stringify({ type: "auth", token: this.opts.token() }));
-      this.authEcho = LEGACY_URL_TOKEN;
       const h = timers.set(() => {
         if (this.ws === ws && !this.ready) ws.close();
       }, HELLO_TIMEOUT);
@@ -137,12 +130,6 @@ export class TableSocket {
 
   /** @param {any} m */
   receive(m) {
-    // a server that took the token from the address refuses the auth message as unknown: that
-    // one refusal is no news for the player
-    if (this.authEcho && m && m.type !== "hello") {
-      this.authEcho = false;
-      if (m.type === "error" && m.code === "invalid_message" && !m.client_id) return;
-    }
     if (m && m.type === "hello") {
       if (m.protocol !== PROTOCOL) {
         this.setStatus("outdated");
