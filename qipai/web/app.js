@@ -8,6 +8,7 @@ import { TableSocket } from "./api/ws.js";
 import { ApiError, errorText } from "./api/errors.js";
 import { setLang as setI18nLang, t } from "./i18n/index.js";
 import { sound } from "./ui/sound.js";
+import { reasonText } from "./views/table.js";
 
 /**
  * @typedef {import("./api/ws.js").ConnStatus} ConnStatus
@@ -388,7 +389,8 @@ function onMessage(m) {
       delete leaving[id];
       return { leaving };
     });
-    note(t("left_table", { amount: Number(m.cashed_out).toLocaleString("en-US") }));
+    const why = m.reason ? ` (${reasonText(m.reason)})` : "";
+    note(t("left_table", { amount: Number(m.cashed_out).toLocaleString("en-US") }) + why, !!m.reason);
     refreshMe();
     if (id && id === s.tableId) socket.subscribe(id);
   }

@@ -135,11 +135,21 @@ describe("Tien Gow hand", () => {
     const ok = selectionStatus(act.message, plays[0]);
     expect(ok.canPlay).toBe(true);
     const ids = act.message.round.view.hand.map((x) => x.id);
-    const bad = ids.slice(0, 3).filter((_, i, a) => a.length === 3);
-    const status = selectionStatus(act.message, bad);
-    if (!plays.some((p) => p.length === 3)) {
-      expect(status.canPlay).toBe(false);
-      expect(status.why).toBeTruthy();
+    // every selection of one to three tiles that is not a legal play gets a reason
+    const subsets = [];
+    for (let i = 0; i < ids.length; i++) {
+      subsets.push([ids[i]]);
+      for (let j = i + 1; j < ids.length; j++) {
+        subsets.push([ids[i], ids[j]]);
+        for (let k = j + 1; k < ids.length; k++) subsets.push([ids[i], ids[j], ids[k]]);
+      }
+    }
+    const key = (p) => [...p].sort((a, b) => a - b).join(",");
+    const legalSets = new Set(plays.map(key));
+    for (const sub of subsets) {
+      const status = selectionStatus(act.message, sub);
+      expect(status.canPlay).toBe(legalSets.has(key(sub)));
+      if (!status.canPlay) expect(status.why, key(sub)).toBeTruthy();
     }
   });
 });

@@ -45,16 +45,31 @@ export function tableStatus(table) {
   return { state: table.playing ? "playing" : "waiting", reason: null };
 }
 
-/** @param {{ state: string, reason: any }} status */
-function statusText(status) {
-  const base = has(`status_table_${status.state}`) ? t(`status_table_${status.state}`) : status.state;
-  if (!status.reason) return base;
-  if (typeof status.reason === "object") {
-    const r = status.reason;
-    if (r.code && has(`reason_${r.code}`)) return `${base}: ${t(`reason_${r.code}`, r)}`;
-    return `${base}: ${named(r) || r.message || ""}`;
+/**
+ * A status reason in the UI language. The tables layer words its waiting reasons in English
+ * ("2 of 4 players", "a player at the table": qipai/tables/table.py `wait_reason`), so those two
+ * are read back into their parts; a structured reason ({code, …}) is translated by its code; any
+ * other text (an operator's own words) is shown as written.
+ * @param {any} reason
+ */
+export function reasonText(reason) {
+  if (!reason) return "";
+  if (typeof reason === "object") {
+    if (reason.code && has(`reason_${reason.code}`)) return t(`reason_${reason.code}`, reason);
+    return named(reason) || reason.message || "";
   }
-  return `${base}: ${status.reason}`;
+  const players = /^(\d+) of (\d+) players?$/.exec(reason);
+  if (players) return t("reason_players", { n: players[1], of: players[2] });
+  if (reason === "a player at the table") return t("reason_need_human");
+  const low = /below the table's minimum of (\d+)/.exec(reason);
+  if (low) return t("reason_below_minimum", { min: Number(low[1]).toLocaleString("en-US") });
+  return reason;
+}
+
+/** @param {{ state: string, reason: any }} status */
+export function statusText(status) {
+  const base = has(`status_table_${status.state}`) ? t(`status_table_${status.state}`) : status.state;
+  return status.reason ? `${base}: ${reasonText(status.reason)}` : base;
 }
 
 /**
