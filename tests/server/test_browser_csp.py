@@ -80,7 +80,7 @@ def drive(server: Server, violations: list[str]) -> None:
             page.wait_for_selector("#view-lobby:not([hidden])")
             page.click("#btn-deposit")
             page.click(".chip-btn[data-amount='100000']")
-            page.click("#btn-deposit-go")
+            page.click("#dlg-deposit .go")
             page.wait_for_selector("#wallet:has-text('100,000')")
             page.click(".quick[data-game='pokdeng']")
             page.wait_for_selector("#view-table:not([hidden])")
