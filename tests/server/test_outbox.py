@@ -97,7 +97,7 @@ def test_a_never_read_outbox_stays_small() -> None:
         held = tracemalloc.get_traced_memory()[0] - before
         tracemalloc.stop()
         assert len(box) <= 8 + 1
-        assert held < 128 * 1024, held
+        assert held < 256 * 1024, held  # the goal per never-reading socket; unbounded: 20 MB
 
     with_loop(check)
 
