@@ -270,7 +270,7 @@ def test_view_shape_for_the_browser_table() -> None:
     assert "tiles" not in r.view(None)["trick"]["entries"][1]
     assert r.view(None)["hand"] == []
     assert view["deadline_s"] == 20.0 and view["last_trick"] is False and view["zun"] == []
-    with pytest.raises(InvalidInput):
+    with pytest.raises(OutOfTurn):
         r.view("X")
     # Once finished (module docstring): no trick, no turn, the result without its tricks.
     while not r.finished:

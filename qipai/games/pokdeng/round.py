@@ -323,10 +323,8 @@ class PokDengRound(Round[PokDengConfig]):
 
     def legal_actions(self, seat: str) -> list[ActionSpec]:
         """During betting, until `done`: bet / bets (spots with limits, the balance left),
-        clear (when the player has chips down) and done."""
-        if seat not in self._stacks:
-            raise OutOfTurn(f"seat {seat!r} is not in this round")
-        if self._phase != BETTING or seat in self._done:
+        clear (when the player has chips down) and done; nothing for a seat not in the round."""
+        if seat not in self._stacks or self._phase != BETTING or seat in self._done:
             return []
         options = {
             "spots": self.config.spots_json,

@@ -437,7 +437,7 @@ class TienGowRound(Round[TienGowConfig]):
 
     def view(self, seat: str | None) -> JSON:
         if seat is not None and seat not in self.seat_ids():
-            raise InvalidInput(f"seat {seat!r} is not in this round")
+            raise OutOfTurn(f"seat {seat!r} is not in this round")
         return {
             "game": self.game,
             "phase": self.phase,
