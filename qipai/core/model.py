@@ -236,3 +236,20 @@ def canonical_json(data: object) -> bytes:
     return json.dumps(
         data, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False
     ).encode("utf-8")
+
+
+class ViewModel(BaseModel):
+    """The shape of a view (what `Round.view(seat)` returns), for its JSON Schema and for tests
+    that check every view against it. Views are built as plain JSON; this model documents and
+    checks them (unknown keys refused, types as given)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", strict=True)
+
+
+class CommonView(ViewModel):
+    """The keys every game's view starts with (docs/schema/README.md, naming convention)."""
+
+    game: str
+    phase: str
+    countdown_s: float | None = Field(description="the current phase's countdown; null: none")
+    awaiting: list[str] = Field(description="seats whose action the phase still waits for")

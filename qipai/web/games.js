@@ -146,7 +146,7 @@ const PD_SPECIAL = {
 function pdHandLabel(h) {
   if (!h) return "";
   const sp = PD_SPECIAL[h.rank];
-  const name = sp ? sp[LANG === "zh" ? 0 : 1] : `${h.points}${LANG === "zh" ? "点" : h.points === 1 ? " point" : " points"}`;
+  const name = (LANG === "zh" ? h.zh : h.en) || (sp ? sp[LANG === "zh" ? 0 : 1] : `${h.points}${LANG === "zh" ? "点" : h.points === 1 ? " point" : " points"}`);
   return h.double ? `${name} · ${t("double")}` : name;
 }
 
@@ -204,7 +204,7 @@ const paigow = {
       el("span", { class: "muted small", text: `${v.tiles_left} ${t("tiles_left")}` })));
     const hands = el("div", { class: "pg-hands" });
     for (const s of v.seats) {
-      hands.append(el("div", { class: `pg-hand ${s.id === v.you ? "me" : ""} ${s.outcome ? "out-" + s.outcome : ""}`, "data-seat": s.id },
+      hands.append(el("div", { class: `pg-hand ${v.me && s.id === v.me.id ? "me" : ""} ${s.outcome ? "out-" + s.outcome : ""}`, "data-seat": s.id },
         el("div", { class: "label", title: seatName(s.id) }, s.banker ? el("span", { class: "mini-banker", text: t("banker") }) : null, seatName(s.id)),
         el("div", { class: "tile-row" }, s.tiles ? s.tiles.map((x) => tileEl(x)) : (v.deal_order ? [tileEl(null), tileEl(null)] : [])),
         s.hand ? el("div", { class: "hand-name", text: handLabel(s.hand) }) : null,
@@ -253,7 +253,7 @@ const niuniu = {
       el("span", { class: "muted small", text: `${t("base")} ${money(v.base)} · ${t("commission")} ${+(Number(v.commission) * 100).toFixed(2)}%` })));
     const hands = el("div", { class: "pg-hands" });
     for (const s of v.seats) {
-      if (s.id === v.you) continue;  // my own hand lies in front of me (mine())
+      if (v.me && s.id === v.me.id) continue;  // my own hand lies in front of me (mine())
       hands.append(el("div", { class: `pg-hand ${s.is_banker ? "banker" : ""}`, "data-seat": s.id },
         el("div", { class: "label", text: seatName(s.id) }),
         s.cards ? cardRow(s.cards, 0, "small") : cardRow(null, s.card_count, "small"),
@@ -274,7 +274,7 @@ const niuniu = {
       if (swapping) card.addEventListener("click", () => { if (niuniu.marked.has(c)) niuniu.marked.delete(c); else niuniu.marked.add(c); renderTable(); });
       row.append(card);
     }
-    const mineSeat = (v.seats || []).find((x) => x.id === v.you);
+    const mineSeat = (v.seats || []).find((x) => v.me && x.id === v.me.id);
     const hand = el("div", { class: "nn-hand" }, row,
       mineSeat && mineSeat.hand ? el("div", { class: "hand-name", text: `${LANG === "zh" ? mineSeat.hand.zh : mineSeat.hand.en} ×${mineSeat.hand.multiplier}` }) : null,
       v.me.received && v.me.received.length ? el("div", { class: "small muted received" }, `${t("received")}: `, el("span", { class: "tiny-cards" }, v.me.received.map((c) => cardEl(c, "tiny")))) : null);
@@ -336,14 +336,14 @@ const tiengow = {
         el("div", { class: "tile-row" }, e.action === "discard"
           ? (e.tiles ? e.tiles.map((x) => tileEl(x, "small facedown-own")) : Array.from({ length: e.count }, () => tileEl(null, "small")))
           : e.tiles.map((x) => tileEl(x, "small"))),
-        e.play ? el("div", { class: "hand-name", text: LANG === "zh" ? `${e.play.name || ""} ${e.play.kind_zh || ""}` : e.play.name_en || t("tg_kind_" + e.play.kind), title: `${e.play.name || ""} · ${LANG === "zh" ? e.play.kind_zh || "" : t("tg_kind_" + e.play.kind)}` }) : el("div", { class: "muted small", text: t("discard") })));
+        e.play ? el("div", { class: "hand-name", text: LANG === "zh" ? `${e.play.zh || ""} ${e.play.kind_zh || ""}` : e.play.en || t("tg_kind_" + e.play.kind), title: `${e.play.zh || ""} · ${LANG === "zh" ? e.play.kind_zh || "" : t("tg_kind_" + e.play.kind)}` }) : el("div", { class: "muted small", text: t("discard") })));
     }
     if (!entries.length && v.tricks && v.tricks.length) {
       const last = v.tricks[v.tricks.length - 1];
       trick.append(el("div", { class: "muted small", text: `${t("trick")} ${last.number}: ${seatName(last.winner)} +${last.dong} ${t("dong")}` }));
     }
     wrap.append(trick);
-    if (v.zun && v.zun.length) wrap.append(el("div", { class: "small" }, v.zun.map((z) => badge(`${z.name} ${seatName(z.seat)} +${z.units}`, "zun"))));
+    if (v.zun && v.zun.length) wrap.append(el("div", { class: "small" }, v.zun.map((z) => badge(`${LANG === "zh" ? z.zh : z.en} ${seatName(z.seat)} +${z.units}`, "zun"))));
     if (v.result) wrap.append(tiengow.breakdown(v));
     return wrap;
   },
@@ -368,18 +368,19 @@ const tiengow = {
   },
   mine(st) {
     const v = st.round.view;
-    if (!v.hand || !v.you) return null;
+    if (!v.me || !v.me.hand) return null;
+    const hand = v.me.hand;
     const canPlay = st.legal.length > 0;
-    const ids = new Set(v.hand.map((x) => x.id));
+    const ids = new Set(hand.map((x) => x.id));
     for (const id of [...tiengow.selected]) if (!ids.has(id)) tiengow.selected.delete(id);
     const row = el("div", { class: "tile-row mine" });
-    for (const x of v.hand) {
-      const node = tileEl({ pips: x.tile, zh: x.name, en: x.name_en }, (tiengow.selected.has(x.id) ? "selected " : "") + (canPlay ? "clickable" : ""));
+    for (const x of hand) {
+      const node = tileEl({ pips: x.tile, zh: x.zh, en: x.en }, (tiengow.selected.has(x.id) ? "selected " : "") + (canPlay ? "clickable" : ""));
       node.dataset.id = x.id;
       if (canPlay) node.addEventListener("click", () => { if (tiengow.selected.has(x.id)) tiengow.selected.delete(x.id); else tiengow.selected.add(x.id); renderTable(); });
       row.append(node);
     }
-    return el("div", { class: "tg-mine" }, row, el("div", { class: "small muted", text: t("tg_mine").replace("{d}", v.dong[v.you] || 0).replace("{k}", v.tricks ? v.tricks.length : 0) }));
+    return el("div", { class: "tg-mine" }, row, el("div", { class: "small muted", text: t("tg_mine").replace("{d}", v.dong[v.me.id] || 0).replace("{k}", v.tricks ? v.tricks.length : 0) }));
   },
   actions(st, act) {
     const picked = [...tiengow.selected];

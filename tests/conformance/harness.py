@@ -10,11 +10,15 @@ countdown expires.
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
+
+import jsonschema
 
 from qipai.core.errors import GameError
 from qipai.core.protocol import Round, Seat
@@ -115,6 +119,7 @@ def attempt(play: Playout, seat: str, action: Any) -> str | None:
     assert acted == checked, f"check said {checked}, act said {acted}: {seat} {action!r}"
     if acted is None:
         play.accepted += 1
+        check_action_json(play.spec, action)
     else:
         play.refused += 1
         play.codes.add(acted)
@@ -149,6 +154,51 @@ def run(play: Playout, rng: Rng, illegal_share: int = 3) -> Playout:
                 continue
         attempt(play, seat, action)
     raise AssertionError(f"{spec.name}: no end after {MAX_STEPS} steps")
+
+
+# ----- schemas ---------------------------------------------------------------------------------
+SCHEMA_DIR = Path(__file__).resolve().parents[2] / "docs" / "schema"
+
+
+@functools.cache
+def validator(name: str) -> Any:
+    """A JSON Schema validator for docs/schema/<name>.json (as checked in), or, for a game only
+    a test registers, for the schema generated from its models now."""
+    from qipai.core import schema as schemas
+
+    path = SCHEMA_DIR / f"{name}.json"
+    if path.exists():
+        document = json.loads(path.read_text(encoding="utf-8"))
+    else:
+        document = json.loads(schemas.render(schemas.sources()[name], name))
+    jsonschema.Draft202012Validator.check_schema(document)
+    return jsonschema.Draft202012Validator(document)
+
+
+def check_views(spec: GameSpec, round_: Round[Any]) -> None:
+    """Every seat's and the spectator's view validate against the game's view schema and carry
+    the common keys (docs/schema/README.md)."""
+    if spec.view_model is None:
+        return
+    check = validator(f"{spec.name}.view")
+    for seat in [None, *round_.seat_ids()]:
+        view = json.loads(json.dumps(round_.view(seat)))
+        errors = sorted(check.iter_errors(view), key=lambda e: list(e.path))
+        assert not errors, (
+            f"{spec.name} view of {seat}: {errors[0].message} at {list(errors[0].path)}"
+        )
+        assert {"game", "phase", "countdown_s", "awaiting", "me"} <= set(view)
+        assert view["game"] == spec.name and view["phase"] == round_.phase
+        assert (view["me"] is None) == (seat is None)
+        if seat is not None:
+            assert view["me"]["id"] == seat
+
+
+def check_action_json(spec: GameSpec, action: Any) -> None:
+    """The canonical JSON of an accepted action validates against the actions schema."""
+    canonical = spec.action_json(action)
+    errors = list(validator(f"{spec.name}.actions").iter_errors(canonical))
+    assert not errors, f"{spec.name} action {canonical}: {errors[0].message}"
 
 
 # ----- hidden information ------------------------------------------------------------------------

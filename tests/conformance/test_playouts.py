@@ -2,8 +2,10 @@
 
 For every game the registry knows (and every game a test registers): `check` and `act` agree on
 every action, every refusal changes nothing, no view shows another seat's private cards or tiles,
-the round ends, its postings balance and never ask a seat for more than its stack, and replaying
-the log gives the same round.
+every view validates against the game's JSON Schema (docs/schema/) with the common keys, every
+accepted action's canonical JSON against the actions schema, the round ends, its postings
+balance and never ask a seat for more than its stack, and replaying the log gives the same
+round.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from hypothesis import strategies as st
 from qipai.core.rng import Rng
 from qipai.core.spec import GameSpec
 
-from .harness import check_hidden, run, snapshot, spec_ids, specs, start
+from .harness import check_hidden, check_views, run, snapshot, spec_ids, specs, start
 
 
 @pytest.mark.parametrize("spec", specs(), ids=spec_ids())
@@ -27,6 +29,7 @@ def test_random_playouts(spec: GameSpec, seed: int) -> None:
     round_ = play.round
     shared = spec.name == "paigow"
     check_hidden(round_, shared)
+    check_views(spec, round_)
     steps_seen = 0
     original_act = round_.act
 
@@ -35,6 +38,7 @@ def test_random_playouts(spec: GameSpec, seed: int) -> None:
         events = original_act(seat, action)
         steps_seen += 1
         check_hidden(round_, shared)
+        check_views(spec, round_)
         return events
 
     round_.act = act_and_look  # type: ignore[method-assign]
