@@ -81,20 +81,61 @@ def settle(
 
 @app.command()
 def serve(
-    host: Annotated[str, typer.Option(help="Interface to listen on.")] = "127.0.0.1",
-    port: Annotated[int, typer.Option(help="TCP port.")] = 8000,
+    host: Annotated[str | None, typer.Option(help="Interface to listen on [127.0.0.1].")] = None,
+    port: Annotated[int | None, typer.Option(help="TCP port [8000].")] = None,
     db: Annotated[
         str | None, typer.Option(help="SQLite file or database URL (default: user data dir).")
     ] = None,
+    log_level: Annotated[
+        str | None, typer.Option(help="critical, error, warning, info or debug [warning].")
+    ] = None,
+    bot_delay: Annotated[float | None, typer.Option(help="Seconds a bot thinks [0.9].")] = None,
+    between_rounds: Annotated[
+        float | None, typer.Option(help="Seconds between two rounds [5].")
+    ] = None,
+    countdown_scale: Annotated[
+        float | None, typer.Option(help="Factor on every countdown [1].")
+    ] = None,
+    session_idle_s: Annotated[
+        float | None, typer.Option(help="A sign-in unused this long expires [43200].")
+    ] = None,
+    session_max_s: Annotated[
+        float | None, typer.Option(help="A sign-in expires this long after it began [604800].")
+    ] = None,
+    demo: Annotated[
+        bool | None,
+        typer.Option("--demo/--no-demo", help="Play-money deposits; off: operators approve [on]."),
+    ] = None,
 ) -> None:
-    """Start the card room: server, browser client and bots."""
+    """Start the card room: server, browser client and bots.
+
+    Every setting can also come from the environment as QIPAI_<NAME> (e.g. QIPAI_PORT,
+    QIPAI_DATABASE_URL, QIPAI_LOGIN_RATE; all of them in qipai/server/settings.py); a flag
+    overrides the environment."""
+    from pydantic import ValidationError
+
+    from qipai.server import Settings, run
+
+    flags: dict[str, Any] = {
+        "host": host,
+        "port": port,
+        "database_url": db,
+        "log_level": log_level,
+        "bot_delay": bot_delay,
+        "between_rounds": between_rounds,
+        "countdown_scale": countdown_scale,
+        "session_idle_s": session_idle_s,
+        "session_max_s": session_max_s,
+    }
+    if demo is not None:
+        flags["authority"] = {"demo": demo}
     try:
-        server = importlib.import_module("qipai.server")
-    except ImportError:
-        typer.echo("The card-room server is not built yet; available commands:\n")
-        typer.echo(typer.main.get_command(app).get_help(typer.Context(typer.main.get_command(app))))
-        return
-    server.run(host=host, port=port, db=db)
+        settings = Settings(**{k: v for k, v in flags.items() if v is not None})
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        name = ".".join(str(p) for p in first["loc"])
+        fail(f"setting {name}: {first['msg']}")
+    run(settings)
 
 
 @app.command()
