@@ -219,11 +219,24 @@ def audit(
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
     replay: Annotated[bool, typer.Option(help="Replay every settled round.")] = True,
+    heads: Annotated[
+        bool, typer.Option("--heads", help="Print each chain's head (keep it to check later).")
+    ] = False,
+    expect_heads: Annotated[
+        str | None,
+        typer.Option(help="A file of heads printed earlier by --heads: each must still be there."),
+    ] = None,
+    app_role: Annotated[
+        str | None,
+        typer.Option(help="PostgreSQL: the card room's role to check (default: this one)."),
+    ] = None,
 ) -> None:
-    """Check the ledger's invariants; exits non-zero on any violation."""
+    """Check the ledger's invariants and recompute its MAC chains; exits 1 on any violation."""
     from qipai.ledger.commands import audit_command
 
-    text, code = audit_command(db, as_json, replay)
+    text, code = audit_command(
+        db, as_json, replay, heads=heads, expect_heads=expect_heads, app_role=app_role
+    )
     typer.echo(text, err=code == 2)
     raise typer.Exit(code)
 
@@ -357,6 +370,25 @@ def schema(
         typer.echo(f"{directory}: every schema is current")
     else:
         typer.echo("\n".join(f"{name}.json" for name in schemas.sources()))
+
+
+@app.command()
+def migrate(
+    db: Annotated[
+        str | None, typer.Option(help="SQLite file or database URL (default: user data dir).")
+    ] = None,
+    app_role: Annotated[
+        str | None,
+        typer.Option(help="PostgreSQL: the card room's role to grant its privileges to."),
+    ] = None,
+) -> None:
+    """Bring the ledger's database to the latest schema (as its owner) and seal older records
+    into their chains; the card room then runs as `--app-role` (see docs/ledger.md)."""
+    from qipai.ledger.commands import migrate_command
+
+    text, code = migrate_command(db, app_role)
+    typer.echo(text, err=code == 2)
+    raise typer.Exit(code)
 
 
 # `qipai advise GAME CARDS`: each game with an advisor maps here to a function
