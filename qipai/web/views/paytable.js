@@ -4,7 +4,7 @@
 // of each bet — all as the server gives them (GameSpec.pay_table / rtp through /api/templates);
 // nothing is computed here.
 import { html } from "../ui/html.js";
-import { t, named, lang } from "../i18n/index.js";
+import { t, named, lang, has } from "../i18n/index.js";
 import { money } from "../ui/format.js";
 
 /** @param {{ pay: any }} props */
@@ -43,10 +43,16 @@ export function ReturnTable({ rtp, status }) {
   if (!rtp || !rtp.length) return status && status !== "ready" ? html`<p class="muted small">${t("rtp_missing")}</p>` : null;
   return html`<table class="rtp-table" data-rtp=""><thead><tr><th>${t("bet")}</th><th>${t("rtp")}</th><th>${t("pt_exact")}</th></tr></thead>
     <tbody>${rtp.map((/** @type {any} */ r, /** @type {number} */ i) => html`<tr key=${i} data-rtp-bet=${r.bet}>
-      <td>${named(r.label) || r.bet}${r.strategy ? html` <span class="muted small">(${t(`strategy_${r.strategy}`)})</span>` : null}</td>
+      <td>${named(r.label) || r.bet}${r.strategy ? html` <span class="muted small">(${strategyText(r.strategy)})</span>` : null}</td>
       <td class="rtp-percent">${r.rtp_percent ? `${r.rtp_percent}%` : `${(Number(r.rtp) * 100).toFixed(4)}%`}</td>
       <td class="mono small">${r.rtp_exact || ""}</td></tr>`)}</tbody></table>
     ${lang() === "en" && rtp[0] && rtp[0].note ? html`<p class="muted small">${rtp[0].note}</p>` : null}`;
+}
+
+/** A strategy's name ("optimal", "bot: sensible", "no swap") in the UI language; an unknown one as written. @param {string} s */
+export function strategyText(s) {
+  const key = `strategy_${String(s).toLowerCase().replace(/[^a-z]+/g, "_").replace(/^_|_$/g, "")}`;
+  return has(key) ? t(key) : String(s);
 }
 
 /** The buy-in range of an offer. @param {any} offer */
