@@ -28,8 +28,49 @@ export function PayTable({ pay }) {
       ${(pay.countdowns || []).map((/** @type {any} */ c) => html`<dt key=${`c-${c.phase}`}>${t("pt_countdown", { phase: named(c.label) || c.phase })}</dt><dd>${c.seconds} ${t("seconds")}</dd>`)}
       ${pay.min_buy_in !== undefined && pay.min_buy_in !== null ? html`<dt>${t("set_min_buy_in")}</dt><dd>${money(pay.min_buy_in)}</dd>` : null}
     </dl>
+    <${Extras} pay=${pay} />
     ${(pay.notes || []).length ? html`<ul class="pay-notes small">${pay.notes.map((/** @type {any} */ n, /** @type {number} */ i) => html`<li key=${i}>${named(n)}</li>`)}</ul>` : null}
   </div>`;
+}
+
+const KNOWN = new Set(["game", "mode", "bets", "limits", "commission", "base", "countdowns", "notes", "min_buy_in"]);
+
+/** A scalar of a pay table for people. @param {any} v */
+function scalar(v) {
+  if (typeof v === "number") return Number.isInteger(v) && Math.abs(v) >= 1000 ? money(v) : String(v);
+  if (typeof v === "boolean") return v ? t("yes") : t("no");
+  if (Array.isArray(v)) return v.map(scalar).join(", ");
+  return String(v);
+}
+
+/**
+ * The game's own parts of its pay table (Tien Gow scoring and 尊钱, Niu Niu hand multipliers,
+ * the Hold'em jackpot shares, caps, bid and bet choices): lists of labelled rows become tables,
+ * texts become paragraphs, other values a line each.
+ * @param {{ pay: any }} props
+ */
+function Extras({ pay }) {
+  const parts = Object.entries(pay).filter(([k, v]) => !KNOWN.has(k) && v !== null && v !== undefined);
+  if (!parts.length) return null;
+  return html`<div class="pay-extras">${parts.map(([k, v]) => html`<${Extra} key=${k} name=${k} value=${v} />`)}</div>`;
+}
+
+/** @param {{ name: string, value: any }} props */
+function Extra({ name, value }) {
+  const title = has(`set_${name}`) ? t(`set_${name}`) : name.replace(/_/g, " ");
+  if (value && typeof value === "object" && !Array.isArray(value) && ("zh" in value || "en" in value)) return html`<p class="small" data-extra=${name}>${named(value)}</p>`;
+  if (Array.isArray(value) && value.length && typeof value[0] === "object") {
+    const cols = [...new Set(value.flatMap((r) => Object.keys(r).filter((c) => c !== "label" && c !== "type" && c !== "category")))];
+    return html`<table class="pay-extra" data-extra=${name}><caption>${title}</caption><tbody>${value.map((r, i) => html`<tr key=${i}>
+      <th>${named(r.label) || r.type || r.category || ""}</th>${cols.map((c) => html`<td key=${c}>${r[c] === undefined ? "" : scalar(r[c])}</td>`)}</tr>`)}</tbody></table>`;
+  }
+  if (value && typeof value === "object" && !Array.isArray(value)) {
+    const { label, ...rest } = value;
+    return html`<div class="small" data-extra=${name}>${label ? html`<p>${named(label)}</p>` : html`<b>${title}</b>`}
+      <table class="pay-extra"><tbody>${Object.entries(rest).map(([k, x]) => html`<tr key=${k}><th>${has(`set_${k}`) ? t(`set_${k}`) : k.replace(/_/g, " ")}</th>
+        <td>${Array.isArray(x) && x.length && typeof x[0] === "object" ? x.map((r) => `${named(r.label) || r.category || ""} ${scalar(r.share ?? r.units ?? "")}`).join(" · ") : scalar(x)}</td></tr>`)}</tbody></table></div>`;
+  }
+  return html`<table class="pay-extra" data-extra=${name}><tbody><tr><th>${title}</th><td>${scalar(value)}</td></tr></tbody></table>`;
 }
 
 /** "1:1" / "push" / "11:1" in the UI language. @param {any} odds */
