@@ -37,6 +37,7 @@ const KNOWN = new Set(["game", "mode", "bets", "limits", "commission", "base", "
 
 /** A scalar of a pay table for people. @param {any} v */
 function scalar(v) {
+  if (typeof v === "string" && has(`val_${v}`)) return t(`val_${v}`);
   if (typeof v === "number") return Number.isInteger(v) && Math.abs(v) >= 1000 ? money(v) : String(v);
   if (typeof v === "boolean") return v ? t("yes") : t("no");
   if (Array.isArray(v)) return v.map(scalar).join(", ");
