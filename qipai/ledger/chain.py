@@ -77,19 +77,22 @@ def _raise(value: Any) -> Any:
     raise TypeError(f"{type(value).__name__} is not JSON")
 
 
-if _C_ENCODER is not None:
-    # the C encoder built once (JSONEncoder.encode builds one per call): the same output
-    _iterencode = _C_ENCODER(
+_iterencode = (
+    None
+    if _C_ENCODER is None
+    else _C_ENCODER(
         None, _raise, json.encoder.encode_basestring_ascii, None, ":", ",", True, False, False
     )
+)
+"""The C encoder built once (`JSONEncoder.encode` builds one per call): the same output."""
 
-    def _ENCODE(value: Any) -> str:
-        if isinstance(value, str):
-            return json.encoder.encode_basestring_ascii(value)
-        return "".join(_iterencode(value, 0))
 
-else:  # pragma: no cover
-    _ENCODE = _SLOW_ENCODE
+def _ENCODE(value: Any) -> str:
+    if isinstance(value, str):
+        return str(json.encoder.encode_basestring_ascii(value))
+    if _iterencode is None:  # pragma: no cover
+        return _SLOW_ENCODE(value)
+    return "".join(_iterencode(value, 0))
 
 
 def jtext(value: Any) -> JText:
@@ -117,7 +120,7 @@ def _encode(value: Any) -> str:
     if kind is JText:
         return value  # type: ignore[no-any-return]
     if kind is str:
-        return _ASCII(value)  # type: ignore[no-any-return]
+        return str(_ASCII(value))
     if kind is int:
         return int.__repr__(value)
     if value is None:
