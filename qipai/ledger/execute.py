@@ -77,9 +77,11 @@ class Raw:
     def ts(self, value: datetime) -> Any:
         if self.pg:
             return value
-        return (
-            value.astimezone(UTC).replace(tzinfo=None).isoformat(sep=" ", timespec="microseconds")
-        )
+        found = self._ts.get(value)
+        if found is None:
+            naive = value.astimezone(UTC).replace(tzinfo=None)
+            found = self._ts[value] = naive.isoformat(sep=" ", timespec="microseconds")
+        return found
 
     @staticmethod
     def js(value: Any) -> str | None:

@@ -24,7 +24,7 @@ import { reasonText } from "./views/table.js";
  *   leaving: Record<string, boolean>, lastBets: Record<string, {spot: string, amount: number}[]>,
  *   chipStack: {spot: string, amount: number}[], busy: Record<string, boolean>,
  *   note: Note | null, dialog: string | null, help: boolean, muted: boolean, outdated: boolean,
- *   history: any, tableInfo: Record<string, any>, ui: Record<string, any>,
+ *   history: any, tableInfo: Record<string, any>, ui: Record<string, any>, offers: any[] | null,
  * }} AppState
  */
 
@@ -72,6 +72,7 @@ export const store = createStore(/** @type {AppState} */ ({
   history: null,
   tableInfo: {},
   ui: {},
+  offers: null,
 }));
 
 export const http = createHttp({ token: () => store.get().token, onUnauthorized: () => signOut() });
@@ -196,9 +197,18 @@ export async function route() {
 }
 
 export async function loadLobby() {
-  const [me, , tables] = await Promise.all([refreshMe(), loadGames(), http.get("/api/tables")]);
-  void me;
+  const [, , tables] = await Promise.all([refreshMe(), loadGames(), http.get("/api/tables"), loadOffers()]);
   store.set({ tables: tables.tables });
+}
+
+/** The operator's offer (table templates with pay tables, limits, buy-in ranges and returns). */
+export async function loadOffers() {
+  try {
+    const r = await http.get("/api/templates");
+    store.set({ offers: r.templates || [] });
+  } catch {
+    store.set({ offers: [] });  // a server without templates: the lobby shows the games alone
+  }
 }
 
 // ------------------------------------------------------------------ lobby actions
@@ -256,7 +266,7 @@ async function openTable(tableId) {
   }
   socket.connect();
   socket.subscribe(tableId);
-  await Promise.all([refreshMe(), Object.keys(s.games).length ? null : loadGames(), loadTableInfo(tableId)]);
+  await Promise.all([refreshMe(), Object.keys(s.games).length ? null : loadGames(), loadTableInfo(tableId), s.offers ? null : loadOffers()]);
 }
 
 /** The table's public facts and terms (pay table, limits, return) for the help panel. @param {string} tableId */

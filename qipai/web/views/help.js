@@ -5,7 +5,8 @@
 import { useEffect, useRef } from "../vendor/hooks.module.js";
 import { html } from "../ui/html.js";
 import { t, has, named, lang } from "../i18n/index.js";
-import { money, percent } from "../ui/format.js";
+import { money } from "../ui/format.js";
+import { PayTable, ReturnTable } from "./paytable.js";
 
 /** A setting's label: translated when the key is known, else the key with spaces. @param {string} key */
 export function settingLabel(key) {
@@ -29,28 +30,6 @@ export function settingValue(key, v) {
 export function KeyTable({ data }) {
   return html`<table class="kv-table"><tbody>${Object.entries(data).map(([k, v]) => html`<tr key=${k} data-key=${k}>
     <th>${settingLabel(k)}</th><td>${settingValue(k, v)}</td></tr>`)}</tbody></table>`;
-}
-
-/**
- * The pay table: rows of {bet/name, pays/odds, …} or an object of bet → pays.
- * @param {{ pay: any }} props
- */
-export function PayTable({ pay }) {
-  if (!pay) return null;
-  if (Array.isArray(pay)) {
-    const cols = [...new Set(pay.flatMap((r) => Object.keys(r)))];
-    return html`<table class="pay-table" data-pay-table=""><thead><tr>${cols.map((c) => html`<th key=${c}>${settingLabel(c)}</th>`)}</tr></thead>
-      <tbody>${pay.map((r, i) => html`<tr key=${i}>${cols.map((c) => html`<td key=${c}>${settingValue(c, r[c])}</td>`)}</tr>`)}</tbody></table>`;
-  }
-  return html`<div class="pay-table" data-pay-table=""><${KeyTable} data=${pay} /></div>`;
-}
-
-/** The exact return to player of each bet, as the server computed it. @param {{ rtp: any[] }} props */
-export function ReturnTable({ rtp }) {
-  if (!rtp || !rtp.length) return null;
-  return html`<table class="rtp-table" data-rtp=""><thead><tr><th>${t("bet")}</th><th>${t("rtp")}</th></tr></thead>
-    <tbody>${rtp.map((r, i) => html`<tr key=${i}><td>${named(r.title) || (r.bet && has(`bet_${r.bet}`) ? t(`bet_${r.bet}`) : r.name || r.bet)}${r.strategy ? html` <span class="muted small">(${has(`strategy_${r.strategy}`) ? t(`strategy_${r.strategy}`) : r.strategy})</span>` : null}</td>
-      <td>${r.rtp !== undefined ? percent(r.rtp, 4) : r.percent || "–"}</td></tr>`)}</tbody></table>`;
 }
 
 /**
@@ -82,15 +61,15 @@ export function viewTerms(v) {
   return null;
 }
 
-/** @param {{ st: any, info: any, game: any, onClose: () => void }} props */
-export function HelpPanel({ st, info, game, onClose }) {
+/** @param {{ st: any, info: any, game: any, offer: any, onClose: () => void }} props */
+export function HelpPanel({ st, info, game, offer, onClose }) {
   const ref = useRef(/** @type {HTMLDialogElement | null} */ (null));
   useEffect(() => {
     const d = ref.current;
     if (d && !d.open && d.showModal) d.showModal();
   }, []);
   const g = st.table.game;
-  const terms = termsOf(info, st);
+  const terms = termsOf(offer || info, st);
   const view = st.round && st.round.view;
   const viewSettings = view ? viewTerms(view) : null;
   return html`<dialog class="dialog help" id="help" ref=${ref} onClose=${onClose} onCancel=${onClose} aria-labelledby="help-title">
@@ -98,7 +77,7 @@ export function HelpPanel({ st, info, game, onClose }) {
       <button type="button" class="btn small ghost" id="help-close" onClick=${onClose}>${t("close")}</button></div>
     <section class="help-rules"><h4>${t("rules")}</h4>
       <p>${has(`rules_${g}`) ? t(`rules_${g}`) : t("rules_generic")}</p>
-      ${terms.rules ? html`<p><a href=${typeof terms.rules === "string" ? `${terms.rules}${terms.rules.includes("?") ? "&" : "?"}lang=${lang()}` : "#"} target="_blank" rel="noopener">${t("rules_page")}</a></p>` : null}</section>
+      ${terms.rules ? html`<p><a href=${typeof terms.rules === "string" ? terms.rules : terms.rules[lang()] || terms.rules.en} target="_blank" rel="noopener">${t("rules_page")}</a></p>` : null}</section>
     <section class="help-pay"><h4>${t("pay_table")}</h4>
       ${terms.pay_table ? html`<${PayTable} pay=${terms.pay_table} />` : viewSettings ? html`<${KeyTable} data=${viewSettings} />` : html`<p class="muted">${t("pay_table_missing")}</p>`}</section>
     <section class="help-limits"><h4>${t("limits")}</h4>
@@ -108,6 +87,20 @@ export function HelpPanel({ st, info, game, onClose }) {
         max_buy_in: terms.max_buy_in ?? (game && game.max_buy_in) ?? null,
       }} /></section>
     <section class="help-rtp"><h4>${t("rtp")}</h4>
-      ${terms.rtp ? html`<${ReturnTable} rtp=${terms.rtp} />` : html`<p class="muted">${t("rtp_missing")}</p>`}</section>
+      ${terms.rtp ? html`<${ReturnTable} rtp=${terms.rtp} />` : html`<p class="muted">${t("rtp_missing")}</p>`}
+      ${offer ? html`<p class="muted small">${t("offer_is", { name: offer.template.name, version: offer.template.version })}</p>` : null}</section>
   </dialog>`;
+}
+
+/**
+ * The operator's offer a table was opened from: by its template id, else by its settings' hash
+ * (a table opened with a template's exact settings), from the state's table terms.
+ * @param {any[] | null} offers @param {any} table
+ */
+export function offerOf(offers, table) {
+  if (!offers || !table) return null;
+  const terms = table.terms || {};
+  const id = terms.template && terms.template.id;
+  const hash = terms.config_hash || table.config_hash;
+  return offers.find((o) => o.template && id && o.template.id === id) || offers.find((o) => hash && o.config_hash === hash) || null;
 }

@@ -10,6 +10,7 @@ import { renderer } from "../games/index.js";
 import { recallSteps } from "../games/recall.js";
 import { Net } from "../games/common.js";
 import { VerifyPanel } from "./verify.js";
+import { http } from "../app.js";
 
 export const RECALL_ROUNDS = 10;
 
@@ -50,11 +51,11 @@ function HistoryItem({ item, s, recall }) {
     <div class="row">
       ${recall && item.view ? html`<button type="button" class="btn small ghost" data-recall=${item.round_id} aria-expanded=${open === "recall" ? "true" : "false"}
         onClick=${() => setOpen(open === "recall" ? null : "recall")}>${t("recall")}</button>` : null}
-      ${canVerify || (item.game === "tiengow" && item.tiles) ? html`<button type="button" class="btn small ghost" data-verify=${item.round_id} aria-expanded=${open === "verify" ? "true" : "false"}
+      ${canVerify || item.game === "tiengow" ? html`<button type="button" class="btn small ghost" data-verify=${item.round_id} aria-expanded=${open === "verify" ? "true" : "false"}
         onClick=${() => setOpen(open === "verify" ? null : "verify")}>${t("verify")}</button>` : null}
     </div>
     ${open === "recall" ? html`<${Recall} item=${item} />` : null}
-    ${open === "verify" ? html`<${VerifyPanel} item=${item} />` : null}
+    ${open === "verify" ? html`<${VerifyPanel} item=${item} http=${http} />` : null}
   </article>`;
 }
 

@@ -12,7 +12,7 @@ import { renderer } from "../games/index.js";
 import { Net, phaseLabel, seatName, displayName } from "../games/common.js";
 import { errorText } from "../api/errors.js";
 import { FairnessPanel } from "./fairness.js";
-import { HelpPanel } from "./help.js";
+import { HelpPanel, offerOf } from "./help.js";
 
 /** Where the other seats go (after mine, in the table's seat order), by how many there are. */
 const SLOTS = /** @type {Record<number, string[]>} */ ({
@@ -154,7 +154,7 @@ export function TableView({ s, actions }) {
         <div class="panel"><h4>${t("log")}</h4><ol class="log" id="log">${s.log.map((e) => html`<li key=${e.id}>${describeEvent(st, e)}</li>`)}</ol></div>
       </aside>
     </div>
-    ${s.help ? html`<${HelpPanel} st=${st} info=${info} game=${s.games[table.game]} onClose=${actions.toggleHelp} />` : null}
+    ${s.help ? html`<${HelpPanel} st=${st} info=${info} offer=${offerOf(s.offers, table)} game=${s.games[table.game]} onClose=${actions.toggleHelp} />` : null}
     ${s.conn !== "open" ? html`<${Overlay} s=${s} />` : null}
   </section>`;
 }
