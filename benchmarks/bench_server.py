@@ -51,6 +51,7 @@ def prepare(db: Path, n: int) -> list[str]:
             [
                 {
                     "username": f"benchuser{i}",
+                    "username_key": f"benchuser{i}",
                     "salt": row.salt,
                     "pw_hash": row.pw_hash,
                     "created_at": 0.0,
@@ -102,10 +103,11 @@ async def client(
     )
     r.raise_for_status()
     table_id = r.json()["table_id"]
-    ws_url = url.replace("http", "ws") + f"/ws?token={token}"
+    ws_url = url.replace("http", "ws") + "/ws"
     async with websockets.connect(
         ws_url, max_queue=None, open_timeout=None, ping_interval=None, close_timeout=1
     ) as ws:
+        await ws.send(json.dumps({"type": "auth", "token": token}))
         await ws.send(json.dumps({"type": "subscribe", "table_id": table_id}))
         stats.ready += 1
         sent_at: float | None = None

@@ -30,6 +30,9 @@ from qipai.core.rng import Rng
 from qipai.games.tiengow.config import TienGowConfig
 from qipai.games.tiengow.round import TienGowRound
 
+# Stacks that no game can exhaust: the cap (RULES.md §5) changes nothing.
+RICH = 10**9
+
 SEATS = ("E", "S", "W", "N")
 STRONG = "E"
 
@@ -42,7 +45,7 @@ def play_table(job: tuple[int, int, int, str]) -> dict[str, Any]:
     """Play one table of `games` games; return the strong seat's totals and timings."""
     table_index, games, rollouts, seat_bot = job
     config = TienGowConfig()
-    seats = [Seat(s) for s in SEATS]
+    seats = [Seat(s, RICH) for s in SEATS]
     bots: dict[str, Any] = {s: RuleOfThumbBot() for s in SEATS}
     bots[STRONG] = StrongBot(rollouts=rollouts) if seat_bot == "strong" else RuleOfThumbBot()
     context: dict[str, Any] | None = None

@@ -81,20 +81,61 @@ def settle(
 
 @app.command()
 def serve(
-    host: Annotated[str, typer.Option(help="Interface to listen on.")] = "127.0.0.1",
-    port: Annotated[int, typer.Option(help="TCP port.")] = 8000,
+    host: Annotated[str | None, typer.Option(help="Interface to listen on [127.0.0.1].")] = None,
+    port: Annotated[int | None, typer.Option(help="TCP port [8000].")] = None,
     db: Annotated[
         str | None, typer.Option(help="SQLite file or database URL (default: user data dir).")
     ] = None,
+    log_level: Annotated[
+        str | None, typer.Option(help="critical, error, warning, info or debug [warning].")
+    ] = None,
+    bot_delay: Annotated[float | None, typer.Option(help="Seconds a bot thinks [0.9].")] = None,
+    between_rounds: Annotated[
+        float | None, typer.Option(help="Seconds between two rounds [5].")
+    ] = None,
+    countdown_scale: Annotated[
+        float | None, typer.Option(help="Factor on every countdown [1].")
+    ] = None,
+    session_idle_s: Annotated[
+        float | None, typer.Option(help="A sign-in unused this long expires [43200].")
+    ] = None,
+    session_max_s: Annotated[
+        float | None, typer.Option(help="A sign-in expires this long after it began [604800].")
+    ] = None,
+    demo: Annotated[
+        bool | None,
+        typer.Option("--demo/--no-demo", help="Play-money deposits; off: operators approve [on]."),
+    ] = None,
 ) -> None:
-    """Start the card room: server, browser client and bots."""
+    """Start the card room: server, browser client and bots.
+
+    Every setting can also come from the environment as QIPAI_<NAME> (e.g. QIPAI_PORT,
+    QIPAI_DATABASE_URL, QIPAI_LOGIN_RATE; all of them in qipai/server/settings.py); a flag
+    overrides the environment."""
+    from pydantic import ValidationError
+
+    from qipai.server import Settings, run
+
+    flags: dict[str, Any] = {
+        "host": host,
+        "port": port,
+        "database_url": db,
+        "log_level": log_level,
+        "bot_delay": bot_delay,
+        "between_rounds": between_rounds,
+        "countdown_scale": countdown_scale,
+        "session_idle_s": session_idle_s,
+        "session_max_s": session_max_s,
+    }
+    if demo is not None:
+        flags["authority"] = {"demo": demo}
     try:
-        server = importlib.import_module("qipai.server")
-    except ImportError:
-        typer.echo("The card-room server is not built yet; available commands:\n")
-        typer.echo(typer.main.get_command(app).get_help(typer.Context(typer.main.get_command(app))))
-        return
-    server.run(host=host, port=port, db=db)
+        settings = Settings(**{k: v for k, v in flags.items() if v is not None})
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        name = ".".join(str(p) for p in first["loc"])
+        fail(f"setting {name}: {first['msg']}")
+    run(settings)
 
 
 @app.command()
@@ -178,11 +219,24 @@ def audit(
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
     replay: Annotated[bool, typer.Option(help="Replay every settled round.")] = True,
+    heads: Annotated[
+        bool, typer.Option("--heads", help="Print each chain's head (keep it to check later).")
+    ] = False,
+    expect_heads: Annotated[
+        str | None,
+        typer.Option(help="A file of heads printed earlier by --heads: each must still be there."),
+    ] = None,
+    app_role: Annotated[
+        str | None,
+        typer.Option(help="PostgreSQL: the card room's role to check (default: this one)."),
+    ] = None,
 ) -> None:
-    """Check the ledger's invariants; exits non-zero on any violation."""
+    """Check the ledger's invariants and recompute its MAC chains; exits 1 on any violation."""
     from qipai.ledger.commands import audit_command
 
-    text, code = audit_command(db, as_json, replay)
+    text, code = audit_command(
+        db, as_json, replay, heads=heads, expect_heads=expect_heads, app_role=app_role
+    )
     typer.echo(text, err=code == 2)
     raise typer.Exit(code)
 
@@ -291,6 +345,25 @@ def operator_list(
             *(["locked"] if r["locked"] else []),
         ]
         typer.echo(f"{r['name']:<20} {r['role']:<9} {', '.join(flags)}")
+
+
+@app.command()
+def migrate(
+    db: Annotated[
+        str | None, typer.Option(help="SQLite file or database URL (default: user data dir).")
+    ] = None,
+    app_role: Annotated[
+        str | None,
+        typer.Option(help="PostgreSQL: the card room's role to grant its privileges to."),
+    ] = None,
+) -> None:
+    """Bring the ledger's database to the latest schema (as its owner) and seal older records
+    into their chains; the card room then runs as `--app-role` (see docs/ledger.md)."""
+    from qipai.ledger.commands import migrate_command
+
+    text, code = migrate_command(db, app_role)
+    typer.echo(text, err=code == 2)
+    raise typer.Exit(code)
 
 
 # `qipai advise GAME CARDS`: each game with an advisor maps here to a function

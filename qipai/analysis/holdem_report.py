@@ -20,6 +20,7 @@ from typing import Any
 from qipai.analysis.distribution import BetFigures, from_weights
 from qipai.analysis.report import Report, Table
 from qipai.core.cards import Card
+from qipai.core.spec import BetReturn
 
 # The simple strategy's flop decision: fold 2-3 … 2-7 offsuit, the published rule of thumb
 # (casinosite.net/?p=882: "the only hands worth folding are unsuited hands from 2/3 through 2/7").
@@ -326,3 +327,54 @@ def analyse(mode: str | None = None, recompute: bool = False) -> list[Report]:
             ),
         )
     ]
+
+
+def rtp_for(config: Any) -> list[BetReturn]:
+    """The exact return of every bet of a Hold'em Bonus table with these settings
+    (GameSpec.rtp), under RULES.md §3's source rule, which the engine plays.
+
+    * main bets per ante: under the optimal strategy; under the simple strategy; and under the
+      table's default bot, which plays the optimal strategy (`qipai.bots.holdem_bonus.
+      optimal_bot`), so its figure is the optimal one. The `sensible` bot's rule of thumb is not
+      priced exactly (the exact kernels price the optimal and simple strategies only).
+    * bonus: the table's pay table.
+    * pool: per stake, with the pool at the table's seed (its floor); it grows with the pool.
+    """
+    from qipai.analysis.holdem_strategy_exact import load_or_compute
+    from qipai.core.spec import label
+
+    sums = load_or_compute(False)
+    optimal, _ = strategy_figures(sums, 0)
+    simple, _ = strategy_figures(sums, 2)
+    main = label("底注 + 翻牌/转牌/河牌 (每单位底注)", "ante + flop/turn/river (per ante)")
+    out = [
+        BetReturn("main", main, optimal.rtp, "optimal", "per ante, source rule, exact"),
+        BetReturn("main", main, simple.rtp, "simple", SIMPLE_RULE_TEXT),
+        BetReturn(
+            "main",
+            main,
+            optimal.rtp,
+            "bot: optimal",
+            "the table's default bot plays the optimal strategy exactly, so this is the "
+            "optimal figure; the 'sensible' bot's rule of thumb is not computed exactly",
+        ),
+        BetReturn(
+            "bonus",
+            label("奖金注", "bonus"),
+            bonus_figures(config.bonus_table).rtp,
+            None,
+            f"{config.bonus_table} pay table, hole cards only (paid even after a fold)",
+        ),
+    ]
+    if config.pool_stake:
+        out.append(
+            BetReturn(
+                "pool",
+                label("彩池注", "pool"),
+                pool_return(config.pool_seed, config.pool_stake, config.pool_rates),
+                None,
+                f"per stake with the pool at its seed ({config.pool_seed}); the return grows "
+                "with the pool (one pool bettor per round)",
+            )
+        )
+    return out

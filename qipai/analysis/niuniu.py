@@ -30,6 +30,7 @@ from numba import njit
 
 from qipai.analysis.distribution import BetFigures, from_weights
 from qipai.analysis.report import Report, Table
+from qipai.core.spec import BetReturn
 
 N_TYPES = 15
 _C = np.array([[math.comb(n, k) for k in range(6)] for n in range(5)], dtype=np.int64)
@@ -270,9 +271,12 @@ def multiplier_swap() -> tuple[npt.NDArray[np.int64], list[Fraction]]:
     return masks, distribution_after(masks)
 
 
-def player_ev_no_swap() -> Fraction:
-    """A player's exact expectation per unit against the banker, no swaps (either side)."""
+def player_ev_no_swap(commission: Fraction | None = None) -> Fraction:
+    """A player's exact expectation per unit against the banker, no swaps (either side), at
+    the rules' 4 % commission or the given one."""
     _, mult, rate = _game()
+    if commission is not None:
+        rate = commission
     g = pair_value(mult, rate)
     j = joint_types()
     total = int(j.sum())
@@ -428,11 +432,13 @@ def analyse(mode: str | None = None, rounds: int = 400_000, seed: int = 2026) ->
     )
 
 
-def no_swap_figures() -> BetFigures:
+def no_swap_figures(commission: Fraction | None = None) -> BetFigures:
     """A player's bet against the banker, no swaps: the exact distribution of its net per unit
     (win ×m less commission, or lose ×m of the banker's hand). Same-type pairings are split
     evenly between the two sides (exchangeable hands, no ties)."""
     _, mult, rate = _game()
+    if commission is not None:
+        rate = commission
     keep = 1 - rate
     j = joint_types()
     weights: dict[tuple[str, Fraction], int] = {}
@@ -457,11 +463,32 @@ def no_swap_figures() -> BetFigures:
     return from_weights(
         "player vs banker, no swap",
         weights,
-        "per unit of base × banker multiple × own multiple, 4 % commission on a win; with one "
-        "player the banker's bet is the mirror image (same figures)",
+        f"per unit of base × banker multiple × own multiple, {float(rate) * 100:g} % commission "
+        "on a win; with one player the banker's bet is the mirror image (same figures)",
         order,
     )
 
 
 def _ci(v: tuple[float, float]) -> str:
     return f"{v[0]:+.5f} ± {v[1]:.5f}"
+
+
+def rtp_for(config: Any) -> list[BetReturn]:
+    """The exact return of a Niu Niu table's bet with these settings (GameSpec.rtp): a player
+    against the banker when neither swaps. With swaps the figure depends on both sides'
+    choices; it is not computed exactly (the report's Monte Carlo estimates it)."""
+    from qipai.core.money import to_rate
+    from qipai.core.spec import label
+
+    figures = no_swap_figures(to_rate(config.commission))
+    return [
+        BetReturn(
+            "player",
+            label("闲家对庄家 (不换牌)", "player against the banker (no swap)"),
+            figures.rtp,
+            "no swap",
+            "per unit of base × banker multiple × player multiple, after the commission; with "
+            "one player the banker's side is the mirror image; with swaps not exact (both "
+            "sides' choices matter); the cap is ignored (stacks large enough)",
+        )
+    ]

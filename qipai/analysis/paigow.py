@@ -25,6 +25,7 @@ import numpy.typing as npt
 
 from qipai.analysis.distribution import BetFigures, from_weights
 from qipai.analysis.report import Report, Table
+from qipai.core.spec import BetReturn
 
 _ORDER = ("player wins", "push", "banker wins (higher hand)", "banker wins (equal hands)")
 
@@ -212,3 +213,31 @@ def analyse(mode: str | None = None, samples: int = 300, seed: int = 2026) -> li
             )
         )
     return reports
+
+
+def rtp_for(config: Any) -> list[BetReturn]:
+    """The exact return of a Pai Gow table's bets with these settings (GameSpec.rtp): a player
+    against the banker, per unit of A·X·Y, and the banker against one player."""
+    from qipai.core.spec import label
+
+    commission = config.commission_rate
+    player = player_figures(config.high_nine, config.tie_policy, commission)
+    banker = 1 + banker_ev(player, commission)
+    cap = "; the cap (防以小博大) is ignored (stacks large enough)"
+    return [
+        BetReturn(
+            "player",
+            label("闲家对庄家", "player against the banker"),
+            player.rtp,
+            None,
+            "per unit of A·X·Y, round 1 (round 2's exact average is the same)" + cap,
+        ),
+        BetReturn(
+            "banker",
+            label("庄家对一位闲家", "the banker against one player"),
+            banker,
+            None,
+            "per unit of A·X·Y against one player; with several players the commission is "
+            "charged on the banker's net, so this is a bound" + cap,
+        ),
+    ]

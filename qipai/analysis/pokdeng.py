@@ -22,6 +22,7 @@ import numpy.typing as npt
 from qipai.analysis.distribution import BetFigures, from_weights
 from qipai.analysis.report import Report, Table
 from qipai.core.cards import Card
+from qipai.core.spec import BetReturn
 
 Classes = tuple[list[Any], npt.NDArray[np.int64], npt.NDArray[np.int64]]
 
@@ -77,12 +78,16 @@ def _label(outcome: str, multiple: int) -> str:
     return "tie" if outcome == "tie" else f"{outcome} {multiple}x"
 
 
-def analyse(mode: str = "classic", decks: int = 8) -> Report:
-    """Every bet of one mode: outcome probabilities, return, house edge, sd (exact)."""
+def analyse(mode: str = "classic", decks: int = 8, config: Any = None) -> Report:
+    """Every bet of one mode: outcome probabilities, return, house edge, sd (exact). `config`
+    (a PokDengConfig) gives the pay rates, pair odds, mode and decks of a table; without it the
+    rules' defaults."""
     from qipai.games.pokdeng.config import PokDengConfig
     from qipai.games.pokdeng.payout import banker_player_side, classic_position
 
-    config = PokDengConfig(mode=mode)  # type: ignore[arg-type]  # the default rates and odds
+    if config is None:
+        config = PokDengConfig(mode=mode, decks=decks)  # type: ignore[arg-type]
+    mode, decks = config.mode, config.decks
     reps, weights = hand_classes(decks)
     rates = config.rates
     # An amount that makes every pay rate a whole number of units, so no rounding enters.
@@ -170,3 +175,28 @@ def _gcd(a: int, b: int) -> int:
     while b:
         a, b = b, a % b
     return a
+
+
+def rtp_for(config: Any) -> list[BetReturn]:
+    """The exact return of every bet of a Pok Deng table with these settings (GameSpec.rtp)."""
+    from qipai.core.spec import label
+
+    report = analyse(config=config)
+    labels = {
+        "Pn": label("闲位 P1–P5", "position P1–P5"),
+        "Bn": label("庄位 B1–B5", "banker bet B1–B5"),
+        "pair": label("对子", "pair bets"),
+    }
+    keys = {"Pn": "player", "Bn": "banker"}
+    out = []
+    for figures in report.bets:
+        name = "pair" if "pair" in figures.bet else figures.bet
+        key = keys.get(name, "pair")
+        note = "per unit staked, off the top of a full shoe (the cut card does not change it)"
+        if config.mode == "banker-player" and key != "pair":
+            note += (
+                "; for bets whose pay is a whole number of minor units (the fraction of a "
+                "0.95:1 pay on other amounts goes to the rounding account)"
+            )
+        out.append(BetReturn(key, labels[name], figures.rtp, None, note))
+    return out

@@ -1,8 +1,11 @@
 """Fair, reproducible randomness: seeds, commit-reveal, an HMAC-SHA256 counter stream.
 
-A deal is drawn from a 256-bit seed made by `secrets`. Before play the table publishes
-`commitment(seed)` (SHA-256 of the seed); after the round it reveals the seed and anyone can
-`verify(seed, commitment)` and recompute the deal. The stream is HMAC-SHA256(seed, label ‖ counter);
+docs/fairness.md (deal-spec/1) specifies every byte. A deal is drawn from a 256-bit seed made by
+`secrets`. Before play the table publishes `commitment(seed)` (SHA-256 of the seed); when the
+deal unit ends it reveals the seed, and `verify(seed, commitment)` checks that it is the one
+committed to (only that: recomputing the deal is `qipai.fairness` / `docs/verify_deal.py`). The
+stream's key is the unit key (`qipai.fairness.unit_key`: the seed itself without client seeds);
+block i of the stream labelled L is HMAC-SHA256(key, L ‖ 0x00 ‖ i as 8 bytes big-endian);
 integers are drawn by rejection sampling (never a biased modulo) and shuffles are Fisher–Yates.
 Nothing in qipai deals with the `random` module.
 """

@@ -12,8 +12,10 @@
 game's own round engine. Keywords of the environment itself: `players` (how many seats are played;
 default per game), `stack` (what each seat brings to every round, minor units; default 10,000),
 `ladder` (Pok Deng and Hold'em Bonus: the bet sizes offered, as multiples of the table minimum),
-`reward_scale` (rewards are net money in minor units times this; default 1) and `render_mode`
-(`None`, `"ansi"` or `"human"`). Every other keyword is a table setting of the game, validated by
+`reward_scale` (rewards are net money in minor units times this; default 1), `bots` (levels of
+the game's own bots for the last seats, e.g. `bots=["paigow-sensible"] * 3`: they act by
+themselves from their own view, and only the other seats are agents) and `render_mode` (`None`,
+`"ansi"` or `"human"`). Every other keyword is a table setting of the game, validated by
 the game's own config (an unknown or out-of-bounds setting raises `InvalidInput`).
 """
 
@@ -83,6 +85,7 @@ def raw_env(
     ladder: tuple[int, ...] | None = None,
     reward_scale: float = 1.0,
     render_mode: str | None = None,
+    bots: tuple[str, ...] | list[str] = (),
     **settings: Any,
 ) -> QipaiEnv:
     """The environment without PettingZoo's checking wrappers (see `env`)."""
@@ -98,7 +101,16 @@ def raw_env(
     low, high = encoder.player_range(int(spec.min_players), len(spec.seat_ids))
     if not low <= n <= high:
         raise InvalidInput(f"{game} is played by {low}–{high} players here, got {n}")
-    return QipaiEnv(spec, encoder, stack=stack, reward_scale=reward_scale, render_mode=render_mode)
+    if isinstance(bots, str) or not all(isinstance(b, str) for b in bots):
+        raise InvalidInput(f"bots is a list of bot levels, got {bots!r}")
+    return QipaiEnv(
+        spec,
+        encoder,
+        stack=stack,
+        reward_scale=reward_scale,
+        render_mode=render_mode,
+        bots=bots,
+    )
 
 
 def env(game: str, **settings: Any) -> Any:

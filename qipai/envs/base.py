@@ -155,6 +155,7 @@ class QipaiEnv(AECEnv):  # type: ignore[misc]
         stack: int,
         reward_scale: float = 1.0,
         render_mode: str | None = None,
+        bots: Sequence[str] = (),
     ) -> None:
         super().__init__()
         self.spec = spec
@@ -170,8 +171,23 @@ class QipaiEnv(AECEnv):  # type: ignore[misc]
             "is_parallelizable": False,
         }
         self.seats = encoder.seat_ids(spec.seat_ids)
-        self.possible_agents = [f"player_{i}" for i in range(len(self.seats))]
-        self._seat_of = dict(zip(self.possible_agents, self.seats, strict=True))
+        bots = tuple(bots)
+        if len(bots) >= len(self.seats):
+            raise InvalidInput(f"bots take {len(bots)} of {len(self.seats)} seats: no agent left")
+        unknown = sorted({level for level in bots if level not in spec.bots})
+        if unknown:
+            raise InvalidInput(
+                f"unknown {spec.name} bot level(s) {', '.join(map(repr, unknown))}; "
+                f"the game's bots are {', '.join(spec.bots)}"
+            )
+        agent_seats = self.seats[: len(self.seats) - len(bots)]
+        # The last seats are the game's own bots: they see only their view, like the card room's.
+        self._bots = {
+            seat: spec.bots[level]()
+            for seat, level in zip(self.seats[len(agent_seats) :], bots, strict=True)
+        }
+        self.possible_agents = [f"player_{i}" for i in range(len(agent_seats))]
+        self._seat_of = dict(zip(self.possible_agents, agent_seats, strict=True))
         self._agent_of = {seat: agent for agent, seat in self._seat_of.items()}
         n_actions = len(encoder.actions)
         obs_space = spaces.Dict(
@@ -229,9 +245,13 @@ class QipaiEnv(AECEnv):  # type: ignore[misc]
         seats = [Seat(s, self.stack) for s in self.seats]
         round_ = self.spec.round_type.start(self.config, seats, Rng(round_seed), context or None)
         self._legal_cache.clear()
+        self._bot_rng = Rng(hashlib.sha256(round_seed + b"qipai.envs.bots").digest())
         self._round = round_
         self._table = Table(round_, self.seats, self.config, self.stack)
         self.encoder.start(self._table, same_unit)
+        self._play_bots()
+        if round_.finished:  # no agent was needed (every agent seat sat the round out)
+            raise AssertionError(f"{self.spec.name}: the round finished before any agent acted")
         self.agents = list(self.possible_agents)
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -249,6 +269,17 @@ class QipaiEnv(AECEnv):  # type: ignore[misc]
         """The round being played (for inspection and tests; agents should use `observe`)."""
         assert self._round is not None, "call reset() first"
         return self._round
+
+    def _play_bots(self) -> None:
+        """Let the bots act while the round waits for one of them before any agent."""
+        round_ = self.round
+        while self._bots and not round_.finished:
+            waiting = set(round_.awaiting())
+            seat = next((s for s in self.seats if s in waiting and self._specs(s)), None)
+            if seat is None or seat not in self._bots:
+                return
+            action = self._bots[seat].choose(round_.view(seat), self._specs(seat), self._bot_rng)
+            round_.act(seat, action)
 
     def _select(self) -> None:
         round_ = self.round
@@ -308,6 +339,7 @@ class QipaiEnv(AECEnv):  # type: ignore[misc]
         assert self._table is not None
         seat = self._seat_of[agent]
         self.round.act(seat, self.encoder.action(self._table, seat, index))
+        self._play_bots()
         self._cumulative_rewards[agent] = 0.0
         if self.round.finished:
             result = self.round.result()

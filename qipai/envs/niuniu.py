@@ -65,7 +65,8 @@ class NiuniuEncoder(Encoder):
         )
 
     def player_range(self, spec_min: int, spec_max: int) -> tuple[int, int]:
-        return max(2, self.config.min_seats), min(self.config.max_seats, spec_max)
+        # The card room's table has four seats; the rules (and the config) allow up to five.
+        return self.config.min_seats, self.config.max_seats
 
     def seat_ids(self, spec_seats: Sequence[str]) -> tuple[str, ...]:
         seats = list(spec_seats)

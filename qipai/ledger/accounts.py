@@ -5,12 +5,16 @@ Names are the ledger's public handles: `wallet:<user>`, `stack:<user>:<table>`,
 outside world: deposits come from it, withdrawals go to it), and two house accounts that fund what
 the house puts at risk: `house-bots` (the bot bankroll: bots buy in from it and cash out to it, so
 the house's result from bot play is its balance plus what bots hold at tables) and `house-jackpot`
-(seeds and tops up the jackpot pools). Only the house accounts and `external` may go negative;
-every player account and every jackpot pool is kept non-negative by the database.
+(seeds and tops up the jackpot pools). A round's house, commission and rounding postings land on
+the table's own `house:<table>`, `commission:<table>` and `rounding:<table>` (no account shared by
+every table: each settles without waiting for another's row lock); `Ledger.balance("house")` and
+the audit sum the table accounts with the plain one. Only the house accounts and `external` may
+go negative; every player account and every jackpot pool is kept non-negative by the database.
 """
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 
@@ -64,6 +68,17 @@ def stack(user_id: str, table_id: str) -> str:
     return f"stack:{check_id(user_id, 'user')}:{check_id(table_id, 'table')}"
 
 
+SPLIT = (HOUSE, COMMISSION, ROUNDING)
+"""House-side accounts kept per table (`house:<table>` …) and summed in reports."""
+
+
+def per_table(kind: str, table_id: str) -> str:
+    """The table's own house, commission or rounding account."""
+    if kind not in SPLIT:
+        raise UnknownAccount(f"{kind!r} is not kept per table")
+    return f"{kind}:{check_id(table_id, 'table')}"
+
+
 def jackpot(pool: str) -> str:
     return f"{JACKPOT_PREFIX}{check_id(pool, 'pool')}"
 
@@ -76,6 +91,7 @@ def hold_account(source: str) -> str:
     return f"hold:{source}"
 
 
+@functools.lru_cache(maxsize=65_536)
 def parse(name: str) -> AccountSpec:
     """Kind, owner and table of an account from its name; UnknownAccount for a malformed name."""
     if name in {HOUSE, COMMISSION, ROUNDING, EXTERNAL}:
@@ -90,6 +106,8 @@ def parse(name: str) -> AccountSpec:
             return AccountSpec(
                 name, "stack", check_id(parts[1], "user"), check_id(parts[2], "table")
             )
+        if parts[0] in SPLIT and len(parts) == 2:
+            return AccountSpec(name, parts[0], None, check_id(parts[1], "table"))
         if parts[0] == "jackpot" and len(parts) == 2:
             return AccountSpec(name, "jackpot", None, check_id(parts[1], "pool"))
         if parts[0] == "hold" and len(parts) >= 3:

@@ -7,7 +7,14 @@ idempotency key; the database keeps player accounts non-negative; settlement of 
 database transaction. The round journal keeps what `qipai verify` needs to replay any round.
 
 Every method either commits completely or raises a `LedgerError` and changes nothing. Methods are
-safe to call from many threads (and many processes on PostgreSQL) at once.
+safe to call from many threads (and many processes on PostgreSQL) at once; writes that arrive
+together commit together (group commit, `book.Writer`).
+
+Tamper evidence (`docs/ledger.md`): nothing that carries meaning is ever updated, and every record
+— transaction, round header, journal record, seed reveal — carries a chained HMAC-SHA256 under the
+ledger's key, kept outside the database (`keys.py`); one chain per table plus the ledger's
+(`chain.py`); `qipai audit` recomputes them. Seeds of deal units in play are stored AES-GCM-sealed
+(`sealing.py`). Table leases with epochs fence stale owners (`leases.py`).
 
 Example::
 
@@ -24,22 +31,23 @@ Example::
 
 from __future__ import annotations
 
-import time
+import threading
 import uuid
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from sqlalchemy import Connection, Engine, select
+from sqlalchemy import Connection, Engine, func, or_, select
 from sqlalchemy.exc import IntegrityError, OperationalError
 
 from qipai.core.protocol import JACKPOT, Event, Posting, RecordedAction, RoundResult, Seat
 from qipai.ledger import accounts as acct
+from qipai.ledger import book, journal, sealing
 from qipai.ledger import db as dbm
 from qipai.ledger import holds as holds_mod
-from qipai.ledger import journal
 from qipai.ledger import keys as keys_mod
 from qipai.ledger import leases as leases_mod
 from qipai.ledger.errors import LedgerError, MissingReason, UnknownAccount
+from qipai.ledger.execute import Counters
 from qipai.ledger.holds import Hold
 from qipai.ledger.keys import Keys
 from qipai.ledger.leases import Fence, Lease
@@ -47,17 +55,14 @@ from qipai.ledger.posting import (
     Entry,
     FaultHook,
     TxResult,
-    any_key_used,
     balance_of,
     ensure_account,
     ensure_user,
-    find_tx,
     load_tx,
     no_fault,
     positive,
-    post,
 )
-from qipai.ledger.schema import accounts, entries, rounds, transactions, users
+from qipai.ledger.schema import accounts, entries, round_ends, rounds, transactions
 
 if TYPE_CHECKING:
     from qipai.ledger.audit import AuditReport
@@ -83,8 +88,12 @@ class Ledger:
         """The MAC and seed key (kept outside the database; `qipai.ledger.keys`)."""
         self.fault: FaultHook = no_fault
         """Test seam: called at named points inside write transactions; raising aborts them."""
-        self._last_seq: dict[str, int] = {}
-        """Open round → the last sequence number this object journaled for it (a hint)."""
+        self.cache = book.Cache()
+        """What this process knows of each table's chain (the fast path of `book`)."""
+        self.counters = Counters()
+        """Statements and commits sent (the benchmark's per-round figures)."""
+        self.writer = book.Writer(self, grouped=True)
+        """Commits operations, together when several threads write at once (group commit)."""
 
     # ----- lifecycle ------------------------------------------------------------------------
     @classmethod
@@ -96,6 +105,7 @@ class Ledger:
         migrate: bool = True,
         pool_size: int = 10,
         keys: Keys | None = None,
+        app_role: str | None = None,
     ) -> Ledger:
         """Open (and by default migrate to the latest schema) the ledger at `db`.
 
@@ -105,7 +115,9 @@ class Ledger:
         `keys`: the MAC and seed key (default: `QIPAI_KEY`, `QIPAI_KEY_FILE`, else the database's
         default key file, see `qipai.ledger.keys`); a key that does not match the one the database
         was written with, or a missing key file for a database that has one, raises
-        `KeyMismatch` / `KeyMissing` before anything is written.
+        `KeyMismatch` / `KeyMissing` before anything is written. PostgreSQL with separate roles:
+        migrate as the schema's owner with `app_role` (or `QIPAI_APP_ROLE`) to grant the card
+        room's role its privileges (`db.grant_app`), and open as that role.
         """
         url = dbm.resolve_url(db)
         engine = dbm.create(url, schema=schema, pool_size=pool_size)
@@ -113,11 +125,14 @@ class Ledger:
             if schema is not None and migrate:
                 dbm.create_schema(engine, schema)
             if migrate:
-                dbm.migrate(engine)
+                dbm.migrate(engine, app_role=app_role)
             loaded = keys_mod.load(
                 url, schema, given=keys, recorded_id=lambda: dbm.recorded_key_id(engine)
             )
             dbm.record_key_id(engine, loaded.key_id)
+            from qipai.ledger.legacy import seal_legacy
+
+            seal_legacy(engine, loaded)
         except BaseException:
             engine.dispose()
             raise
@@ -138,8 +153,8 @@ class Ledger:
         return self.engine.dialect.name
 
     def _write(self, work: Callable[[Connection], T]) -> T:
-        """Run `work` in one write transaction, retrying only races the database reports
-        (a concurrent insert of the same key, a PostgreSQL deadlock or serialization failure)."""
+        """Run `work` in one write transaction that writes no chained record (users, leases),
+        retrying only races the database reports."""
         for attempt in range(6):
             try:
                 with self.engine.begin() as conn:
@@ -150,9 +165,9 @@ class Ledger:
             except OperationalError as exc:
                 code = getattr(exc.orig, "sqlstate", None)
                 locked = "database is locked" in str(exc.orig)
-                if (code not in _RETRYABLE_SQLSTATES and not locked) or attempt == 5:
+                if (code not in book._RETRYABLE_SQLSTATES and not locked) or attempt == 5:
                     raise
-                time.sleep(0.005 * (attempt + 1))
+                threading.Event().wait(0.005 * (attempt + 1))
         raise AssertionError("unreachable")  # pragma: no cover
 
     def _read(self, work: Callable[[Connection], T]) -> T:
@@ -173,7 +188,18 @@ class Ledger:
         return self._write(work)
 
     def balance(self, account: str) -> int:
-        """The balance of any account by name (0 for a well-formed account never used)."""
+        """The balance of any account by name (0 for a well-formed account never used).
+        `house`, `commission` and `rounding` are the sums over every table's own account
+        (`house:<table>` …) and the plain one; ask for `house:<table>` for one table."""
+        if account in acct.SPLIT:
+
+            def total(conn: Connection) -> int:
+                query = select(func.coalesce(func.sum(accounts.c.balance), 0)).where(
+                    or_(accounts.c.name == account, accounts.c.name.like(f"{account}:%"))
+                )
+                return int(conn.execute(query).scalar_one())
+
+            return self._read(total)
         return self._read(lambda c: balance_of(c, account))
 
     def wallet(self, user_id: str) -> int:
@@ -233,7 +259,13 @@ class Ledger:
         return self._read(work)
 
     def transaction(self, tx_id: int) -> TxResult:
-        return self._read(lambda c: load_tx(c, tx_id))
+        def work(conn: Connection) -> TxResult:
+            try:
+                return load_tx(conn, tx_id)
+            except LookupError:
+                raise LedgerError(f"no transaction {tx_id}") from None
+
+        return self._read(work)
 
     # ----- money movements ------------------------------------------------------------------
     def _move(
@@ -248,29 +280,18 @@ class Ledger:
         need_user: str | None = None,
     ) -> TxResult:
         positive(amount)
+        acct.parse(src), acct.parse(dst)
         body = {"kind": kind, "from": src, "to": dst, "amount": amount}
-
-        def work(conn: Connection) -> TxResult:
-            earlier = find_tx(conn, key, body)
-            if earlier is not None:
-                return earlier
-            if (
-                need_user is not None
-                and conn.execute(select(users.c.id).where(users.c.id == need_user)).first() is None
-            ):
-                raise UnknownAccount(f"no user {need_user!r}")
-            return post(
-                conn,
-                key=key,
-                kind=kind,
-                legs={src: -amount, dst: amount},
-                body=body,
-                memo=memo,
-                fault=self.fault,
-                checked=True,
-            )
-
-        return self._write(work)
+        op = book.Move(
+            key=key,
+            kind=kind,
+            body=body,
+            legs={src: -amount, dst: amount},
+            memo=memo,
+            need_user=need_user,
+        )
+        result: TxResult = self.writer.run(op)
+        return result
 
     def deposit(self, user_id: str, amount: int, key: str) -> TxResult:
         """Money in from outside to the user's wallet; `key` is the client's (e.g. a bank ref)."""
@@ -324,25 +345,9 @@ class Ledger:
         if amount is not None:
             return self._move(key=key, kind=kind, src=stack, dst=dst, amount=amount, need_user=user)
         body = {"kind": kind, "from": stack, "to": dst, "amount": "all"}
-
-        def work(conn: Connection) -> TxResult:
-            earlier = find_tx(conn, key, body)
-            if earlier is not None:
-                return earlier
-            ensure_account(conn, stack)
-            have = balance_of(conn, stack)
-            return post(
-                conn,
-                key=key,
-                kind=kind,
-                legs={stack: -have, dst: have},
-                body=body,
-                allow_empty=True,
-                fault=self.fault,
-                checked=True,
-            )
-
-        return self._write(work)
+        op = book.Move(key=key, kind=kind, body=body, need_user=user, empty_from=(stack, dst))
+        result: TxResult = self.writer.run(op)
+        return result
 
     def fund_pool(self, pool_id: str, amount: int, key: str) -> TxResult:
         """The house jackpot account (`house-jackpot`) → jackpot pool `jackpot:<pool_id>`:
@@ -405,18 +410,16 @@ class Ledger:
         net: dict[str, int] = {}
         for name, amount in legs:
             net[name] = net.get(name, 0) + amount
-        return self._write(
-            lambda c: post(
-                c,
-                key=f"adjust:{key}",
-                kind="adjustment",
-                legs=net,
-                body=body,
-                memo=reason,
-                detail={"operator": operator, "reason": reason},
-                fault=self.fault,
-            )
+        op = book.Move(
+            key=f"adjust:{key}",
+            kind="adjustment",
+            body=body,
+            legs=net,
+            memo=reason,
+            detail={"operator": operator, "reason": reason},
         )
+        result: TxResult = self.writer.run(op)
+        return result
 
     def transfer(
         self,
@@ -435,19 +438,14 @@ class Ledger:
         body = {"kind": kind, "legs": sorted(legs), "memo": memo, "round_id": round_id}
         net: dict[str, int] = {}
         for name, amount in legs:
+            if isinstance(amount, bool) or not isinstance(amount, int):
+                from qipai.ledger.errors import InvalidAmount
+
+                raise InvalidAmount(f"amount for {name!r} must be an integer, got {amount!r}")
             net[name] = net.get(name, 0) + amount
-        return self._write(
-            lambda c: post(
-                c,
-                key=key,
-                kind=kind,
-                legs=net,
-                body=body,
-                memo=memo,
-                round_id=round_id,
-                fault=self.fault,
-            )
-        )
+        op = book.Move(key=key, kind=kind, body=body, legs=net, memo=memo, round_id=round_id)
+        result: TxResult = self.writer.run(op)
+        return result
 
     def reverse(
         self,
@@ -473,27 +471,16 @@ class Ledger:
             detail = {"operator": operator, "reason": reason}
             memo = reason
 
-        def work(conn: Connection) -> TxResult:
-            earlier = find_tx(conn, key, body)
-            if earlier is not None:
-                return earlier
-            original = load_tx(conn, tx_id)
-            legs = {e.account: -e.amount for e in original.entries}
-            return post(
-                conn,
-                key=key,
-                kind="reversal",
-                legs=legs,
-                body=body,
-                memo=memo or f"reverses {tx_id}",
-                round_id=original.round_id,
-                detail=detail,
-                reverses=tx_id,
-                fault=self.fault,
-                checked=True,
-            )
-
-        return self._write(work)
+        op = book.Move(
+            key=key,
+            kind="reversal",
+            body=body,
+            memo=memo or f"reverses {tx_id}",
+            detail=detail,
+            reverses=tx_id,
+        )
+        result: TxResult = self.writer.run(op)
+        return result
 
     # ----- holds ----------------------------------------------------------------------------
     def authorize(
@@ -508,42 +495,39 @@ class Ledger:
     ) -> Hold:
         """Reserve `amount` of a wallet or table stack in its hold account (InsufficientFunds if
         short). Use `journal.seat_key(round_id, seat, purpose)` as the key for a round's bets."""
-        return self._write(
-            lambda c: holds_mod.authorize(
-                c,
-                account=account,
-                amount=amount,
-                key=key,
-                round_id=round_id,
-                seat=seat,
-                purpose=purpose,
-                fault=self.fault,
-            )
+        op = book.Authorize(
+            account=account,
+            amount=amount,
+            key=key,
+            round_id=round_id,
+            seat=seat,
+            purpose=purpose,
         )
+        hold: Hold = self.writer.run(op)
+        return hold
 
     def capture(
         self, hold_id: int, amount: int, to_account: str, *, key: str | None = None
     ) -> TxResult:
         """Close a hold: `amount` of it goes to `to_account`, the rest back to its source.
         A hold closes exactly once: HoldClosed after a capture or void."""
-        return self._write(
-            lambda c: holds_mod.capture(
-                c,
-                hold_id=hold_id,
-                amount=amount,
-                to_account=to_account,
-                key=key or f"hold:{hold_id}:capture",
-                fault=self.fault,
-            )
+        acct.parse(to_account)
+        op = book.CloseHold(
+            hold_id=hold_id,
+            key=key or f"hold:{hold_id}:capture",
+            amount=amount,
+            to_account=to_account,
         )
+        result: TxResult = self.writer.run(op)
+        return result
 
     def void(self, hold_id: int, *, key: str | None = None) -> TxResult:
         """Close a hold by returning all of it to its source (exactly once, like `capture`)."""
-        return self._write(
-            lambda c: holds_mod.void(
-                c, hold_id=hold_id, key=key or f"hold:{hold_id}:void", fault=self.fault
-            )
+        op = book.CloseHold(
+            hold_id=hold_id, key=key or f"hold:{hold_id}:void", amount=None, to_account=None
         )
+        result: TxResult = self.writer.run(op)
+        return result
 
     def hold(self, hold_id: int) -> Hold:
         return self._read(lambda c: holds_mod.get(c, hold_id))
@@ -580,66 +564,21 @@ class Ledger:
         current lease epoch (`claim_table`), checked in the same database transaction.
         """
         rid = round_id or uuid.uuid4().hex
-        meta_json = journal.check_meta(meta)
-
-        def work(conn: Connection) -> str:
-            leases_mod.check_fence(conn, fence, table_id)
-            also = [
-                acct.hold_account(acct.stack(players[seat], table_id))
-                for seat in holds or {}
-                if seat in players
-            ]
-            rows = journal.open_round(
-                conn,
-                round_id=rid,
-                table_id=table_id,
-                game=game,
-                config=config,
-                seats=seats,
-                players=players,
-                seed=seed,
-                context=context,
-                meta=meta_json,
-                also=also,
-            )
-            stakes = dict(holds or {})
-            for seat in stakes:
-                if seat not in players:
-                    raise UnknownAccount(f"hold for seat {seat!r}, which has no player")
-            stacks = {seat: acct.stack(players[seat], table_id) for seat in stakes}
-            keys = {seat: journal.seat_key(rid, seat, "stake") for seat in stakes}
-            # One look-up of every key and every account instead of one per seat; when any key
-            # was used before, each seat checks its own (the idempotent-repeat path).
-            fresh = bool(stakes) and not any_key_used(conn, keys.values())
-            known = rows if fresh else None  # every stack and hold account, read just now
-            if known is not None and len(set(stacks.values())) == len(stacks):
-                # every seat's hold in four statements (each still its own transaction row)
-                holds_mod.authorize_many(
-                    conn,
-                    [
-                        (stacks[seat], amount, keys[seat], rid, seat, "stake")
-                        for seat, amount in stakes.items()
-                    ],
-                    known=known,
-                    fault=self.fault,
-                )
-                return rid
-            for seat, amount in stakes.items():
-                holds_mod.authorize(
-                    conn,
-                    account=stacks[seat],
-                    amount=amount,
-                    key=keys[seat],
-                    round_id=rid,
-                    seat=seat,
-                    purpose="stake",
-                    fault=self.fault,
-                    checked=fresh,
-                    known=known,
-                )
-            return rid
-
-        return self._write(work)
+        op = book.OpenRound(
+            round_id=rid,
+            table_id=table_id,
+            game=game,
+            config=config,
+            seats=seats,
+            players=players,
+            seed=seed,
+            context=context,
+            meta=journal.check_meta(meta),
+            stakes=dict(holds or {}),
+            fence=fence,
+        )
+        result: str = self.writer.run(op)
+        return result
 
     def append(
         self,
@@ -653,7 +592,7 @@ class Ledger:
         their JSON (`{"type": …, …, "to": [seat ids]}`; without "to" an event is public — recall
         shows a player only the events addressed to them or to everyone). `fence`: as for
         `open_round` (the round's table)."""
-        return self._write(lambda c: journal.append(c, round_id, items, client_id, fence=fence))
+        return self.append_groups(round_id, [(items, client_id)], fence=fence)
 
     def append_groups(
         self,
@@ -665,13 +604,7 @@ class Ledger:
         """Several `append`s — each (items, client_id) — in one transaction, in order (the
         simultaneous moves of a table's bots: all journaled, or none). `fence` as for `append`."""
 
-        def work(conn: Connection) -> int:
-            # taken out: a retry (someone else appended: the insert was refused) reads the journal
-            last = self._last_seq.pop(round_id, None)
-            return journal.append_groups(conn, round_id, groups, last_seq=last, fence=fence)
-
-        seq = self._write(work)
-        self._last_seq[round_id] = seq
+        seq: int = self.writer.run(book.Append(round_id=round_id, groups=groups, fence=fence))
         return seq
 
     def settle_round(
@@ -698,38 +631,29 @@ class Ledger:
         `also(conn)` runs in the same database transaction (the card room saves the table's
         layout with its settlement). `fence` as for `open_round` (the round's table).
         """
-        self._last_seq.pop(round_id, None)
         mapping = dict(accounts or {})
         if jackpot_pool is not None:
             mapping.setdefault(JACKPOT, acct.jackpot(jackpot_pool))
-
-        def work(conn: Connection) -> TxResult:
-            tx = journal.settle(
-                conn,
-                round_id=round_id,
-                result=result,
-                accounts=mapping,
-                reveal_seed=reveal_seed,
-                fault=self.fault,
-                fence=fence,
-            )
-            if also is not None:
-                also(conn)
-            return tx
-
-        return self._write(work)
+        op = book.Settle(
+            round_id=round_id,
+            result=result,
+            accounts=mapping,
+            reveal_seed=reveal_seed,
+            fence=fence,
+            also=also,
+        )
+        tx: TxResult = self.writer.run(op)
+        return tx
 
     def void_round(self, round_id: str, reason: str, *, fence: Fence | None = None) -> TxResult:
         """Cancel an unfinished round: release every open hold, status `voided` (idempotent).
         `reason` is required (MissingReason); `fence` as for `open_round`."""
         if not isinstance(reason, str) or not reason.strip():
             raise MissingReason("voiding a round needs its reason")
-        self._last_seq.pop(round_id, None)
-        return self._write(
-            lambda c: journal.void_round(
-                c, round_id=round_id, reason=reason, fault=self.fault, fence=fence
-            )
+        tx: TxResult = self.writer.run(
+            book.VoidRound(round_id=round_id, reason=reason.strip(), fence=fence)
         )
+        return tx
 
     # ----- table leases (one owner per table; fencing) ---------------------------------------
     def claim_table(self, table_id: str, host: str, ttl_s: float) -> int | None:
@@ -759,22 +683,40 @@ class Ledger:
 
     def reveal_seed(self, seed_commitment: str) -> int:
         """Reveal the seed of every round dealt from this commitment (its shoe has ended)."""
-        return self._write(lambda c: journal.reveal(c, seed_commitment))
+        count: int = self.writer.run(book.Reveal(seed_commitment))
+        return count
+
+    def seal(self, data: bytes, context: str) -> str:
+        """Seal a small secret the card room keeps beside the ledger (e.g. a table layout's seed
+        of the deal unit in play) with the ledger's seed key; `context` names it and must be
+        given again to `unseal` (AES-256-GCM, `qipai.ledger.sealing`)."""
+        return sealing.seal_bytes(self.keys.seed_key, data, context)
+
+    def unseal(self, sealed: str, context: str) -> bytes:
+        """The secret `seal` sealed (KeyMismatch if the key or context differ)."""
+        return sealing.open_bytes(self.keys.seed_key, sealed, context)
 
     def round(self, round_id: str, *, include_seed: bool = False) -> dict[str, Any]:
         """The full journal of a round (header, players, log, holds, result, status) as JSON.
         The seed appears once revealed, or always with `include_seed=True` (operators)."""
-        return self._read(lambda c: journal.fetch(c, round_id, include_seed=include_seed))
+        return self._read(
+            lambda c: journal.fetch(
+                c, round_id, include_seed=include_seed, seed_key=self.keys.seed_key
+            )
+        )
 
     def open_rounds(self, table_id: str | None = None) -> list[dict[str, Any]]:
         """Every round neither settled nor voided (crash recovery), oldest first, with seeds."""
 
         def work(conn: Connection) -> list[dict[str, Any]]:
-            query = select(rounds.c.id).where(rounds.c.status == "open")
+            query = select(rounds.c.id).where(~rounds.c.id.in_(select(round_ends.c.round_id)))
             if table_id is not None:
                 query = query.where(rounds.c.table_id == table_id)
             ids = [str(r[0]) for r in conn.execute(query.order_by(rounds.c.opened_at))]
-            return [journal.fetch(conn, rid, include_seed=True) for rid in ids]
+            return [
+                journal.fetch(conn, rid, include_seed=True, seed_key=self.keys.seed_key)
+                for rid in ids
+            ]
 
         return self._read(work)
 
@@ -791,12 +733,29 @@ class Ledger:
 
         return verify_round(self, round_id)
 
-    def audit(self, *, replay: bool = True) -> AuditReport:
-        """Check every ledger invariant (`audit.AuditReport`); `.ok` is False on any violation.
-        `replay=False` skips replaying every settled round."""
+    def audit(
+        self,
+        *,
+        replay: bool = True,
+        expect_heads: Mapping[str, tuple[int, str]] | None = None,
+        app_role: str | None = None,
+    ) -> AuditReport:
+        """Check every ledger invariant and recompute every chain (`audit.AuditReport`); `.ok`
+        is False on any violation. `replay=False` skips replaying every settled round;
+        `expect_heads` (chain → (seq, mac), printed before) must still be in their chains;
+        `app_role` (PostgreSQL): the role whose privileges are checked (default: this one)."""
         from qipai.ledger.audit import audit
 
-        return audit(self, replay=replay)
+        return audit(
+            self,
+            replay=replay,
+            expect_heads=None if expect_heads is None else dict(expect_heads),
+            app_role=app_role,
+        )
+
+    def stats(self) -> dict[str, int]:
+        """Statements, commits, batches and plans this object has sent (benchmarks)."""
+        return self.counters.snapshot()
 
 
 def _why(reason: str | None, operator: str | None) -> tuple[str, str]:

@@ -1,15 +1,31 @@
-"""The invariant checker behind `qipai audit`: money is never created, lost or overdrawn, and every
-settled round's money matches a replay.
+"""The checker behind `qipai audit`: every record is where its chain says and carries the MAC
+of its contents; money is never created, lost or overdrawn; nothing derived disagrees with the
+records; and (with `--replay`) every settled round's money matches a replay of its journal.
 
-Checks (each violation is one line of the report):
-* every transaction's entries sum to zero;
-* every account's balance equals the sum of its entries, and each entry's `balance_after` equals
-  the previous entry's plus its amount (the chain of balances is intact);
+Checks (each violation is one line of the report, naming the record):
+* chains (`qipai.ledger.chain`): every chained row has a position and a MAC; positions run 1, 2,
+  3… without gap or repeat; each MAC is HMAC(key, previous MAC ‖ the record) — the first record
+  whose MAC does not match is named (an edit, an insertion, a deletion or a reordering breaks
+  it); each record is in the chain it belongs to; the writers' heads (`chain_heads`) equal the
+  chains' last records; heads printed earlier (`--expect-heads`) are still in their chains;
+* every transaction's entries sum to zero; every account's balance equals the sum of its entries,
+  and each entry's `balance_after` equals the previous entry's plus its amount;
 * no account that must stay non-negative is (or ever was) negative;
 * only deposits, withdrawals and their reversals touch the outside world, and the sum of all
   accounts equals deposits minus withdrawals;
-* each hold account holds exactly its open holds, and no settled or voided round has an open hold;
-* every settled round replays to the money the ledger recorded (`verify.verify_round`).
+* holds: each hold account holds exactly its open holds (holds without a closure); each hold's
+  authorization moved exactly its amount; each closure agrees with the transaction that made it
+  (capture/settlement captured, void released); no round that ended has an open hold;
+* rounds: a settled round has exactly one settlement and no void; a voided round exactly one void
+  (with its reason) and no settlement, and that void returned exactly the holds it closed; a
+  settlement moved exactly what its recorded result says (without replaying);
+* the append-only triggers exist on every table that carries meaning; on PostgreSQL the
+  application role can neither UPDATE nor DELETE those tables nor change the schema;
+* with `--replay` (the default): every settled round replays to the money it moved
+  (`verify.verify_round`).
+
+The report also gives, as their own lines, the house's result at the tables, its result from
+bot play, the jackpot pools' movements and the operators' adjustments (issue 14).
 """
 
 from __future__ import annotations
@@ -17,10 +33,23 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import Connection, and_, func, not_, select
+from sqlalchemy import Connection, and_, func, not_, select, text
 
+from qipai.ledger import accounts as acct
+from qipai.ledger import chain as chain_mod
+from qipai.ledger import records as records_mod
 from qipai.ledger.accounts import EXTERNAL
-from qipai.ledger.schema import accounts, entries, holds, rounds, transactions
+from qipai.ledger.schema import (
+    APPEND_ONLY,
+    accounts,
+    chain_heads,
+    entries,
+    hold_closures,
+    holds,
+    round_ends,
+    rounds,
+    transactions,
+)
 
 if TYPE_CHECKING:
     from qipai.ledger.api import Ledger
@@ -32,16 +61,49 @@ class AuditReport:
 
     violations: list[str] = field(default_factory=list)
     stats: dict[str, int] = field(default_factory=dict)
+    house: dict[str, Any] = field(default_factory=dict)
+    """The house's side: result at the tables, from bot play, jackpot pools, adjustments."""
+    heads: dict[str, tuple[int, str]] = field(default_factory=dict)
+    """Each chain's last record (seq, mac), as recomputed."""
 
     @property
     def ok(self) -> bool:
         return not self.violations
 
     def to_json(self) -> dict[str, Any]:
-        return {"ok": self.ok, "violations": self.violations, "stats": self.stats}
+        return {
+            "ok": self.ok,
+            "violations": self.violations,
+            "stats": self.stats,
+            "house": self.house,
+            "heads": {c: {"seq": s, "mac": m} for c, (s, m) in sorted(self.heads.items())},
+        }
+
+    def house_lines(self) -> list[str]:
+        h = self.house
+        if not h:
+            return []
+        out = [f"house result at the tables: {h['tables']}"]
+        out += [f"  table {t}: {v}" for t, v in sorted(h["by_table"].items())]
+        bots = h["bots"]
+        out.append(
+            f"house result from bot play: {bots['result']} (bankroll {bots['bankroll']}, "
+            f"{bots['at_tables']} still at tables)"
+        )
+        jp = h["jackpot"]
+        out.append(f"jackpot funding from the house: {jp['funded']} (house-jackpot {jp['fund']})")
+        for pool, p in sorted(jp["pools"].items()):
+            out.append(
+                f"  jackpot pool {pool}: funded {p['funded']}, contributions {p['contributed']}, "
+                f"paid out {p['paid']}, balance {p['balance']}"
+            )
+        adj = h["adjustments"]
+        out.append(f"operator adjustments: {adj['count']} (reversals {adj['reversals']})")
+        return out
 
     def lines(self) -> list[str]:
         out = [f"{k}: {v}" for k, v in self.stats.items()]
+        out += self.house_lines()
         out += [f"VIOLATION: {v}" for v in self.violations]
         out.append("audit OK" if self.ok else f"audit FAILED: {len(self.violations)} violation(s)")
         return out
@@ -139,9 +201,10 @@ def _check_conservation(conn: Connection, report: AuditReport) -> None:
 
 
 def _check_holds(conn: Connection, report: AuditReport) -> None:
+    closed = select(hold_closures.c.hold_id)
     open_sum = (
         select(holds.c.hold_account_id, func.sum(holds.c.amount).label("held"))
-        .where(holds.c.status == "open")
+        .where(~holds.c.id.in_(closed))
         .group_by(holds.c.hold_account_id)
         .subquery()
     )
@@ -156,27 +219,438 @@ def _check_holds(conn: Connection, report: AuditReport) -> None:
         f"hold account {n} holds {b} but its open holds total {h}" for n, b, h in wrong
     ]
     stale = conn.execute(
-        select(holds.c.id, rounds.c.id, rounds.c.status)
-        .join(rounds, rounds.c.id == holds.c.round_id)
-        .where(and_(holds.c.status == "open", rounds.c.status != "open"))
+        select(holds.c.id, round_ends.c.round_id, round_ends.c.status)
+        .join(round_ends, round_ends.c.round_id == holds.c.round_id)
+        .where(~holds.c.id.in_(closed))
     ).all()
     report.violations += [f"hold {h} is still open in {s} round {r}" for h, r, s in stale]
-    no_tx = conn.execute(
-        select(rounds.c.id).where(
-            and_(rounds.c.status == "settled", rounds.c.settlement_tx.is_(None))
+
+    names = {int(i): str(n) for i, n in conn.execute(select(accounts.c.id, accounts.c.name))}
+    legs: dict[int, dict[str, int]] = {}
+    for tx_id, aid, amount in conn.execute(
+        select(entries.c.tx_id, entries.c.account_id, entries.c.amount)
+    ):
+        legs.setdefault(int(tx_id), {})[names[int(aid)]] = int(amount)
+    txs = {
+        int(i): (str(k), r)
+        for i, k, r in conn.execute(
+            select(transactions.c.id, transactions.c.kind, transactions.c.round_id)
         )
-    ).all()
-    report.violations += [f"settled round {r} has no settlement transaction" for (r,) in no_tx]
+    }
+    for row in conn.execute(select(holds)).mappings():
+        src, dst = names[int(row["source_account_id"])], names[int(row["hold_account_id"])]
+        amount = int(row["amount"])
+        if legs.get(int(row["authorize_tx"]), {}) != {src: -amount, dst: amount}:
+            report.violations.append(
+                f"hold {row['id']}'s authorization did not move exactly {amount} "
+                f"from {src} to {dst}"
+            )
+    hold_rows = {int(r["id"]): r for r in conn.execute(select(holds)).mappings()}
+    allowed = {
+        "settle": "captured",
+        "capture": "captured",
+        "void": "voided",
+        "void_round": "voided",
+    }
+    for row in conn.execute(select(hold_closures)).mappings():
+        hold = hold_rows.get(int(row["hold_id"]))
+        kind, round_id = txs.get(int(row["tx_id"]), ("?", None))
+        if hold is None:
+            continue  # (the foreign key makes this impossible)
+        if allowed.get(kind) != row["status"]:
+            report.violations.append(
+                f"hold {row['hold_id']} is recorded {row['status']} by a {kind} transaction"
+            )
+        if int(row["captured"]) > int(hold["amount"]) or (
+            row["status"] == "voided" and int(row["captured"]) != 0
+        ):
+            report.violations.append(
+                f"hold {row['hold_id']} closure captured {row['captured']} of {hold['amount']}"
+            )
+        if kind in ("settle", "void_round") and round_id != hold["round_id"]:
+            report.violations.append(
+                f"hold {row['hold_id']} of round {hold['round_id']} was closed by round "
+                f"{round_id}'s {kind}"
+            )
 
 
-def audit(ledger: Ledger, *, replay: bool = True) -> AuditReport:
+def _check_rounds(conn: Connection, report: AuditReport) -> None:
+    from qipai.core.protocol import Posting, RoundResult
+    from qipai.ledger.book import settlement_legs
+
+    per_round: dict[str, dict[str, list[int]]] = {}
+    for tx_id, kind, round_id in conn.execute(
+        select(transactions.c.id, transactions.c.kind, transactions.c.round_id).where(
+            and_(
+                transactions.c.round_id.is_not(None),
+                transactions.c.kind.in_(["settle", "void_round"]),
+            )
+        )
+    ):
+        per_round.setdefault(str(round_id), {}).setdefault(str(kind), []).append(int(tx_id))
+    ends = {str(r["round_id"]): r for r in conn.execute(select(round_ends)).mappings()}
+    all_rounds = {str(r) for (r,) in conn.execute(select(rounds.c.id))}
+    names = {int(i): str(n) for i, n in conn.execute(select(accounts.c.id, accounts.c.name))}
+    legs: dict[int, dict[str, int]] = {}
+    for tx_id, aid, amount in conn.execute(
+        select(entries.c.tx_id, entries.c.account_id, entries.c.amount).where(
+            entries.c.tx_id.in_(select(round_ends.c.tx_id))
+        )
+    ):
+        legs.setdefault(int(tx_id), {})[names[int(aid)]] = int(amount)
+    kinds = {
+        int(i): (str(k), str(m), r)
+        for i, k, m, r in conn.execute(
+            select(
+                transactions.c.id, transactions.c.kind, transactions.c.memo, transactions.c.round_id
+            ).where(transactions.c.id.in_(select(round_ends.c.tx_id)))
+        )
+    }
+    closed_by: dict[int, list[Any]] = {}
+    for row in conn.execute(
+        select(
+            hold_closures.c.tx_id,
+            holds.c.amount,
+            holds.c.source_account_id,
+            holds.c.hold_account_id,
+        )
+        .join(holds, holds.c.id == hold_closures.c.hold_id)
+        .where(hold_closures.c.tx_id.in_(select(round_ends.c.tx_id)))
+    ):
+        closed_by.setdefault(int(row[0]), []).append(row)
+    for round_id in sorted(all_rounds | set(per_round)):
+        found = per_round.get(round_id, {})
+        settles, voids = found.get("settle", []), found.get("void_round", [])
+        end = ends.get(round_id)
+        status = "open" if end is None else str(end["status"])
+        if status == "settled":
+            if len(settles) != 1:
+                report.violations.append(
+                    f"settled round {round_id} has {len(settles)} settlement transactions, not 1"
+                )
+            if voids:
+                report.violations.append(f"settled round {round_id} also has a void transaction")
+        elif status == "voided":
+            if settles:
+                report.violations.append(
+                    f"voided round {round_id} has {len(settles)} settlement transaction(s)"
+                )
+            if len(voids) != 1:
+                report.violations.append(
+                    f"voided round {round_id} has {len(voids)} void transactions, not 1"
+                )
+        elif settles or voids:
+            report.violations.append(
+                f"round {round_id} is open but has {len(settles)} settlement and {len(voids)} void "
+                "transaction(s)"
+            )
+        if end is None:
+            continue
+        tx_id = int(end["tx_id"])
+        kind, memo, tx_round = kinds.get(tx_id, ("?", "", None))
+        want = {"settled": "settle", "voided": "void_round"}[status]
+        if kind != want or tx_round != round_id:
+            report.violations.append(
+                f"round {round_id} ended {status} by transaction {tx_id}, a {kind} of "
+                f"round {tx_round}"
+            )
+            continue
+        moved = legs.get(tx_id, {})
+        released: dict[str, int] = {}
+        for _, amount, src, dst in closed_by.get(tx_id, []):
+            released[names[int(dst)]] = released.get(names[int(dst)], 0) - int(amount)
+            released[names[int(src)]] = released.get(names[int(src)], 0) + int(amount)
+        released = {k: v for k, v in released.items() if v}
+        if status == "voided":
+            if not (end["reason"] or "").strip() or not memo.strip():
+                report.violations.append(f"voided round {round_id} has no reason")
+            if moved != released:
+                report.violations.append(
+                    f"voided round {round_id}'s void moved {moved}, not the refund of its holds "
+                    f"{released}"
+                )
+            continue
+        try:
+            data = end["result"] or {}
+            result = RoundResult(
+                tuple(
+                    Posting(str(p["account"]), int(p["amount"]), str(p.get("memo", "")))
+                    for p in data.get("postings", [])
+                ),
+                data.get("details", {}),
+            )
+            mapping = dict(end["accounts"] or {})
+
+            class _H:
+                def __init__(self, amount: int, src: int, dst: int) -> None:
+                    self.amount, self.account, self.hold_account = amount, names[src], names[dst]
+
+            expected = settlement_legs(
+                result,
+                mapping,
+                [_H(int(a), int(s), int(d)) for _, a, s, d in closed_by.get(tx_id, [])],
+            )
+        except Exception as exc:
+            report.violations.append(
+                f"settled round {round_id}'s recorded result is unreadable: {exc}"
+            )
+            continue
+        if expected != moved:
+            diff = {
+                k: (expected.get(k, 0), moved.get(k, 0))
+                for k in sorted(set(expected) | set(moved))
+                if expected.get(k, 0) != moved.get(k, 0)
+            }
+            report.violations.append(
+                f"settled round {round_id}'s settlement does not move what its result says "
+                f"(expected, moved): {diff}"
+            )
+
+
+def check_chains(
+    conn: Connection,
+    mac_key: bytes,
+    report: AuditReport,
+    expect: dict[str, tuple[int, str]] | None = None,
+) -> None:
+    """Recompute every chain; name the first broken record of each."""
+    found = records_mod.load(conn)
+    chains: dict[str, list[records_mod.Record]] = {}
+    for record in found:
+        if record.chain is None or record.seq is None or record.mac is None:
+            report.violations.append(f"{record.label} is in no chain (it has no MAC)")
+            continue
+        if record.chain != record.home:
+            report.violations.append(
+                f"{record.label} is in chain {record.chain} but belongs in {record.home}"
+            )
+        chains.setdefault(record.chain, []).append(record)
+    report.stats["chains"] = len(chains)
+    report.stats["chained_records"] = sum(len(v) for v in chains.values())
+    for chain, items in sorted(chains.items()):
+        items.sort(key=lambda r: int(r.seq or 0))
+        previous, expected_seq = chain_mod.GENESIS, 1
+        macs: dict[int, str] = {}
+        last = (0, chain_mod.GENESIS)
+        for record in items:
+            seq = int(record.seq or 0)
+            if seq < expected_seq:
+                report.violations.append(
+                    f"chain {chain}: two records at position {seq}: {record.label} repeats it"
+                )
+                break
+            if seq > expected_seq:
+                report.violations.append(
+                    f"chain {chain}: record {expected_seq} is missing "
+                    f"({expected_seq - 1} is followed by {seq}, {record.label})"
+                )
+                break
+            value = chain_mod.mac(mac_key, previous, record.build(chain, seq))
+            if value != record.mac:
+                report.violations.append(
+                    f"chain {chain} breaks at record {seq} ({record.label}): its MAC does not "
+                    "match its contents and the record before it"
+                )
+                break
+            macs[seq] = value
+            previous, expected_seq, last = value, seq + 1, (seq, value)
+        report.heads[chain] = last
+        if expect is not None and chain in expect:
+            want_seq, want_mac = expect[chain]
+            if want_seq > last[0] and len(macs) == len(items):
+                report.violations.append(
+                    f"chain {chain} ends at record {last[0]}, but record {want_seq} was its head "
+                    "before: records were deleted"
+                )
+            elif want_seq in macs and macs[want_seq] != want_mac:
+                report.violations.append(
+                    f"chain {chain}: record {want_seq} is not the one it was (its MAC differs "
+                    "from the head printed before): the chain was rewritten"
+                )
+    for chain in sorted(set(expect or {}) - set(chains)):
+        report.violations.append(f"chain {chain} is gone (it had {expect[chain][0]} records)")  # type: ignore[index]
+    stored = {
+        str(c): (int(s), str(m))
+        for c, s, m in conn.execute(
+            select(chain_heads.c.chain, chain_heads.c.seq, chain_heads.c.mac)
+        )
+    }
+    for chain in sorted(set(stored) | set(chains)):
+        have = stored.get(chain)
+        if have is None:
+            report.violations.append(f"chain {chain} has records but no head")
+        elif chain not in chains:
+            report.violations.append(
+                f"chain {chain}'s head says {have[0]} records, but it has none"
+            )
+        elif have != report.heads[chain] and len(chains[chain]) == report.heads[chain][0]:
+            report.violations.append(
+                f"chain {chain}'s head says record {have[0]}, but its last record is "
+                f"{report.heads[chain][0]}: records were deleted or the head was changed"
+            )
+
+
+def check_triggers(conn: Connection, report: AuditReport) -> None:
+    if conn.dialect.name == "postgresql":
+        present = {
+            str(n)
+            for (n,) in conn.execute(
+                text(
+                    "SELECT tgname FROM pg_trigger t JOIN pg_class c ON c.oid = t.tgrelid "
+                    "JOIN pg_namespace n ON n.oid = c.relnamespace "
+                    "WHERE n.nspname = current_schema() AND NOT t.tgisinternal AND t.tgenabled <> 'D'"
+                )
+            )
+        }
+        wanted = {f"{t}_append_only" for t in APPEND_ONLY}
+    else:
+        present = {
+            str(n)
+            for (n,) in conn.execute(text("SELECT name FROM sqlite_master WHERE type = 'trigger'"))
+        }
+        wanted = {f"{t}_append_only_{v}" for t in APPEND_ONLY for v in ("update", "delete")}
+    for name in sorted(wanted - present):
+        report.violations.append(f"append-only trigger {name} is missing (or disabled)")
+
+
+def check_privileges(conn: Connection, report: AuditReport, role: str | None) -> None:
+    """PostgreSQL: the application role may not UPDATE/DELETE append-only tables, own them or
+    create in their schema (migrations run as a separate owner role)."""
+    if conn.dialect.name != "postgresql":
+        return
+    who = role or str(conn.execute(text("SELECT current_user")).scalar_one())
+    exists = conn.execute(text("SELECT 1 FROM pg_roles WHERE rolname = :r"), {"r": who}).first()
+    if exists is None:
+        report.violations.append(f"application role {who!r} does not exist")
+        return
+    superuser = conn.execute(
+        text("SELECT rolsuper FROM pg_roles WHERE rolname = :r"), {"r": who}
+    ).scalar_one()
+    if superuser:
+        report.violations.append(
+            f"application role {who!r} is a superuser: it can change every append-only table "
+            "(run the card room as a role without the owner's rights)"
+        )
+        return
+    for table in APPEND_ONLY:
+        qualified = f"{conn.execute(text('SELECT current_schema()')).scalar_one()}.{table}"
+        for privilege in ("UPDATE", "DELETE", "TRUNCATE"):
+            if conn.execute(
+                text("SELECT has_table_privilege(:r, :t, :p)"),
+                {"r": who, "t": qualified, "p": privilege},
+            ).scalar_one():
+                report.violations.append(f"application role {who!r} may {privilege} {table}")
+        owner = conn.execute(
+            text(
+                "SELECT tableowner FROM pg_tables WHERE schemaname = current_schema() AND tablename = :t"
+            ),
+            {"t": table},
+        ).scalar()
+        if owner == who:
+            report.violations.append(
+                f"application role {who!r} owns {table} (it could drop its triggers)"
+            )
+    if conn.execute(
+        text("SELECT has_schema_privilege(:r, current_schema(), 'CREATE')"), {"r": who}
+    ).scalar_one():
+        report.violations.append(f"application role {who!r} may change the schema (CREATE)")
+
+
+def house_report(conn: Connection) -> dict[str, Any]:
+    """The house's side of the books, by what moved it (issue 14)."""
+    balances = {
+        str(n): int(b) for n, b in conn.execute(select(accounts.c.name, accounts.c.balance))
+    }
+    by_table: dict[str, int] = {}
+    for name, bal in balances.items():
+        spec = acct.parse(name)
+        if spec.kind in acct.SPLIT and name not in (acct.BOTS, acct.JACKPOT_FUND):
+            key = spec.table_id or "(no table)"
+            by_table[key] = by_table.get(key, 0) + bal
+    bot_stacks = {
+        str(n)
+        for (n,) in conn.execute(
+            select(accounts.c.name)
+            .join(entries, entries.c.account_id == accounts.c.id)
+            .join(transactions, transactions.c.id == entries.c.tx_id)
+            .where(and_(transactions.c.kind == "bot_buy_in", accounts.c.kind == "stack"))
+            .distinct()
+        )
+    }
+    at_tables = sum(balances.get(s, 0) + balances.get(acct.hold_account(s), 0) for s in bot_stacks)
+    flows: dict[tuple[str, str], int] = {}
+    for kind, name, amount in conn.execute(
+        select(transactions.c.kind, accounts.c.name, func.sum(entries.c.amount))
+        .join(entries, entries.c.tx_id == transactions.c.id)
+        .join(accounts, accounts.c.id == entries.c.account_id)
+        .where(accounts.c.kind == "jackpot")
+        .group_by(transactions.c.kind, accounts.c.name)
+    ):
+        flows[(str(kind), str(name))] = int(amount)
+    pools: dict[str, dict[str, int]] = {}
+    for name, bal in balances.items():
+        if name.startswith(acct.JACKPOT_PREFIX):
+            pools[name[len(acct.JACKPOT_PREFIX) :]] = {
+                "funded": 0,
+                "contributed": 0,
+                "paid": 0,
+                "balance": bal,
+            }
+    for (kind, name), amount in flows.items():
+        pool = pools.setdefault(
+            name[len(acct.JACKPOT_PREFIX) :],
+            {"funded": 0, "contributed": 0, "paid": 0, "balance": 0},
+        )
+        if kind == "fund_pool":
+            pool["funded"] += amount
+        elif amount >= 0:
+            pool["contributed"] += amount
+        else:
+            pool["paid"] += -amount
+    contributions_paid = conn.execute(
+        select(func.count()).select_from(transactions).where(transactions.c.kind == "adjustment")
+    ).scalar_one()
+    reversals = conn.execute(
+        select(func.count())
+        .select_from(transactions)
+        .where(and_(transactions.c.kind == "reversal", transactions.c.detail.is_not(None)))
+    ).scalar_one()
+    return {
+        "tables": sum(by_table.values()),
+        "by_table": by_table,
+        "bots": {
+            "bankroll": balances.get(acct.BOTS, 0),
+            "at_tables": at_tables,
+            "result": balances.get(acct.BOTS, 0) + at_tables,
+        },
+        "jackpot": {
+            "fund": balances.get(acct.JACKPOT_FUND, 0),
+            "funded": -balances.get(acct.JACKPOT_FUND, 0),
+            "pools": pools,
+        },
+        "adjustments": {"count": int(contributions_paid), "reversals": int(reversals)},
+    }
+
+
+def audit(
+    ledger: Ledger,
+    *,
+    replay: bool = True,
+    expect_heads: dict[str, tuple[int, str]] | None = None,
+    app_role: str | None = None,
+) -> AuditReport:
     """Run every check; `replay=False` skips replaying the settled rounds (faster)."""
     from qipai.ledger.verify import verify_round
 
     report = AuditReport()
 
     def books(conn: Connection) -> list[str]:
+        check_chains(conn, ledger.keys.mac_key, report, expect_heads)
         check_books(conn, report)
+        _check_rounds(conn, report)
+        check_triggers(conn, report)
+        check_privileges(conn, report, app_role)
+        report.house = house_report(conn)
         for name, table in (
             ("accounts", accounts),
             ("transactions", transactions),
@@ -189,7 +663,9 @@ def audit(ledger: Ledger, *, replay: bool = True) -> AuditReport:
         return [
             str(r[0])
             for r in conn.execute(
-                select(rounds.c.id).where(rounds.c.status == "settled").order_by(rounds.c.opened_at)
+                select(round_ends.c.round_id)
+                .where(round_ends.c.status == "settled")
+                .order_by(round_ends.c.closed_at)
             )
         ]
 
@@ -203,3 +679,28 @@ def audit(ledger: Ledger, *, replay: bool = True) -> AuditReport:
                     report.violations.append(f"round {round_id}: {check.name}: {check.detail}")
         report.stats["rounds_replayed"] = len(settled)
     return report
+
+
+def read_heads(text_: str) -> dict[str, tuple[int, str]]:
+    """Heads as `qipai audit --heads` prints them: `<chain> <seq> <mac>` per line (or its JSON)."""
+    stripped = text_.strip()
+    if stripped.startswith("{"):
+        import json
+
+        data = json.loads(stripped)
+        data = data.get("heads", data)
+        return {str(c): (int(v["seq"]), str(v["mac"])) for c, v in data.items()}
+    out: dict[str, tuple[int, str]] = {}
+    for n, line in enumerate(stripped.splitlines(), 1):
+        line = line.strip()
+        if not line or line.startswith("#"):
+            continue
+        parts = line.split()
+        if len(parts) != 3 or not parts[1].isdigit() or len(parts[2]) != 64:
+            raise ValueError(f"line {n} is not '<chain> <seq> <mac>': {line!r}")
+        out[parts[0]] = (int(parts[1]), parts[2])
+    return out
+
+
+def heads_text(heads: dict[str, tuple[int, str]]) -> str:
+    return "\n".join(f"{c} {s} {m}" for c, (s, m) in sorted(heads.items()))

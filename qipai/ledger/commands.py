@@ -35,8 +35,30 @@ def verify_command(round_id: str, db: str | None, as_json: bool) -> tuple[str, i
     return text, 0 if report.ok else 1
 
 
-def audit_command(db: str | None, as_json: bool, replay: bool = True) -> tuple[str, int]:
-    """Check every ledger invariant; exit code 1 on any violation."""
+def audit_command(
+    db: str | None,
+    as_json: bool,
+    replay: bool = True,
+    *,
+    heads: bool = False,
+    expect_heads: str | None = None,
+    app_role: str | None = None,
+) -> tuple[str, int]:
+    """Check every ledger invariant and recompute every chain; exit code 1 on any violation.
+
+    `heads`: print only the chains' heads (`<chain> <seq> <mac>` lines, or JSON), to keep and
+    check later with `expect_heads` (a file of such lines): deleting the newest records of a
+    chain leaves a shorter valid chain, which only an earlier head shows."""
+    from pathlib import Path
+
+    from qipai.ledger.audit import heads_text, read_heads
+
+    expected = None
+    if expect_heads is not None:
+        try:
+            expected = read_heads(Path(expect_heads).read_text(encoding="utf-8"))
+        except (OSError, ValueError) as exc:
+            return f"error: cannot read the heads file {expect_heads}: {exc}", 2
     try:
         ledger = _open(db)
     except LedgerError as exc:
@@ -44,8 +66,41 @@ def audit_command(db: str | None, as_json: bool, replay: bool = True) -> tuple[s
     except (SQLAlchemyError, ValueError, OSError) as exc:
         return f"error: cannot open the database: {exc}", 2
     try:
-        report = ledger.audit(replay=replay)
+        report = ledger.audit(replay=replay, expect_heads=expected, app_role=app_role)
     finally:
         ledger.close()
+    if heads:
+        if as_json:
+            text = json.dumps(report.to_json()["heads"], indent=2)
+        else:
+            text = heads_text(report.heads)
+        if not report.ok:
+            text += "\n" + "\n".join(f"# VIOLATION: {v}" for v in report.violations)
+        return text, 0 if report.ok else 1
     text = json.dumps(report.to_json(), indent=2) if as_json else "\n".join(report.lines())
     return text, 0 if report.ok else 1
+
+
+def migrate_command(db: str | None, app_role: str | None) -> tuple[str, int]:
+    """Migrate (and seal a database written before the chains); exit 2 on failure."""
+    try:
+        ledger = Ledger.open(db, app_role=app_role)
+    except LedgerError as exc:
+        return f"error: {exc.message}", 2
+    except (SQLAlchemyError, ValueError, OSError) as exc:
+        return f"error: cannot migrate the database: {exc}", 2
+    try:
+        from sqlalchemy import text
+
+        with ledger.engine.connect() as conn:
+            heads = sorted(
+                str(v) for (v,) in conn.execute(text("SELECT version_num FROM alembic_version"))
+            )
+        granted = (
+            f"; privileges granted to {app_role}"
+            if app_role and ledger.dialect == "postgresql"
+            else ""
+        )
+        return f"database at {', '.join(heads)} (key id {ledger.keys.key_id}){granted}", 0
+    finally:
+        ledger.close()

@@ -21,6 +21,8 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.exc import OperationalError, ProgrammingError
 
 ENV_URL = "QIPAI_DATABASE_URL"
+ENV_APP_ROLE = "QIPAI_APP_ROLE"
+_ROLE = re.compile(r"^[a-z_][a-z0-9_]{0,62}$")
 MIGRATIONS = Path(__file__).with_name("migrations")
 _SCHEMA = re.compile(r"^[a-z_][a-z0-9_]{0,62}$")
 
@@ -98,13 +100,20 @@ def _sqlite_events(engine: Engine) -> None:
 
 
 def create_schema(engine: Engine, schema: str) -> None:
-    """Create a PostgreSQL schema (used to isolate test runs and tenants)."""
+    """Create a PostgreSQL schema if it does not exist (used to isolate test runs and tenants;
+    an existing schema is left alone, so a role without CREATE on the database may open it)."""
     if not _SCHEMA.match(schema):
         raise ValueError(f"invalid schema name {schema!r}")
     plain = create_engine(engine.url)
-    with plain.begin() as conn:
-        conn.execute(text(f'CREATE SCHEMA IF NOT EXISTS "{schema}"'))
-    plain.dispose()
+    try:
+        with plain.begin() as conn:
+            found = conn.execute(
+                text("SELECT 1 FROM pg_namespace WHERE nspname = :s"), {"s": schema}
+            ).first()
+            if found is None:
+                conn.execute(text(f'CREATE SCHEMA IF NOT EXISTS "{schema}"'))
+    finally:
+        plain.dispose()
 
 
 def drop_schema(engine: Engine, schema: str) -> None:
@@ -156,17 +165,81 @@ def _at_head(engine: Engine) -> bool:
     return frozenset(found) == head_revisions() and len(found) == len(head_revisions())
 
 
-def migrate(engine: Engine, revision: str = "heads") -> None:
+def migrate(engine: Engine, revision: str = "heads", *, app_role: str | None = None) -> None:
     """Bring the schema to `revision` (default: the head of every branch) with Alembic,
-    serialized against concurrent openers (a database already at the heads costs one query)."""
+    serialized against concurrent openers (a database already at the heads costs one query).
+
+    PostgreSQL: run this as the schema's owner; `app_role` (or `QIPAI_APP_ROLE`) is then granted
+    what the card room needs and no more (`grant_app`). SQLite rebuilds a table to alter it;
+    foreign keys are switched off for the migration (as SQLite's ALTER TABLE procedure
+    requires) and checked before it commits."""
+    app_role = app_role or os.environ.get(ENV_APP_ROLE) or None
     if revision in ("head", "heads") and _at_head(engine):
+        if app_role and engine.dialect.name == "postgresql":
+            grant_app(engine, app_role)
         return
     if revision == "head":
         revision = "heads"
+    if engine.dialect.name != "sqlite":
+        with engine.begin() as conn:
+            if conn.dialect.name == "postgresql":
+                conn.execute(text("SELECT pg_advisory_xact_lock(7240917)"))
+            command.upgrade(alembic_config(conn), revision)
+        if app_role and engine.dialect.name == "postgresql":
+            grant_app(engine, app_role)
+        return
+    with engine.connect() as conn:
+        raw = conn.connection.dbapi_connection
+        assert raw is not None
+        raw.execute("PRAGMA foreign_keys=OFF")  # outside any transaction, as SQLite needs
+        try:
+            with conn.begin():
+                command.upgrade(alembic_config(conn), revision)
+                broken = conn.exec_driver_sql("PRAGMA foreign_key_check").all()
+                if broken:
+                    raise RuntimeError(f"migration broke foreign keys: {broken[:5]}")
+        finally:
+            raw.execute("PRAGMA foreign_keys=ON")
+
+
+def grant_app(engine: Engine, role: str) -> None:
+    """PostgreSQL: give the application role exactly what the card room needs in this schema —
+    SELECT and INSERT everywhere; UPDATE and DELETE only on tables that are not append-only (no
+    table of `schema.APPEND_ONLY`, none with an `…append_only…` trigger: the ledger's caches
+    and leases, the card room's sessions and layouts); no TRUNCATE, no ownership, no CREATE.
+    Run as the owner (the role that migrates)."""
+    from qipai.ledger.schema import APPEND_ONLY
+
+    if not _ROLE.match(role):
+        raise ValueError(f"invalid role name {role!r}")
     with engine.begin() as conn:
-        if conn.dialect.name == "postgresql":
-            conn.execute(text("SELECT pg_advisory_xact_lock(7240917)"))
-        command.upgrade(alembic_config(conn), revision)
+        schema = str(conn.execute(text("SELECT current_schema()")).scalar_one())
+        tables = [
+            str(t)
+            for (t,) in conn.execute(
+                text("SELECT tablename FROM pg_tables WHERE schemaname = :s"), {"s": schema}
+            )
+        ]
+        guarded = {
+            str(t)
+            for (t,) in conn.execute(
+                text(
+                    "SELECT DISTINCT c.relname FROM pg_trigger g JOIN pg_class c ON c.oid = g.tgrelid "
+                    "JOIN pg_namespace n ON n.oid = c.relnamespace "
+                    "WHERE n.nspname = :s AND NOT g.tgisinternal AND g.tgname LIKE '%append_only%'"
+                ),
+                {"s": schema},
+            )
+        }
+        conn.execute(text(f'GRANT USAGE ON SCHEMA "{schema}" TO "{role}"'))
+        conn.execute(text(f'REVOKE CREATE ON SCHEMA "{schema}" FROM "{role}"'))
+        for table in tables:
+            conn.execute(text(f'REVOKE ALL ON "{schema}"."{table}" FROM "{role}"'))
+            verbs = "SELECT, INSERT"
+            if table not in APPEND_ONLY and table not in guarded:
+                verbs += ", UPDATE, DELETE"
+            conn.execute(text(f'GRANT {verbs} ON "{schema}"."{table}" TO "{role}"'))
+        conn.execute(text(f'GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA "{schema}" TO "{role}"'))
 
 
 def current_revision(engine: Engine) -> str | None:

@@ -1,19 +1,17 @@
-"""Double-entry posting inside one database transaction: idempotency, guarded debits, entries.
+"""Double-entry basics shared by the ledger's writers and readers: entries and transaction
+results, money checks (positive integer amounts, balanced legs), idempotency (a transaction's key
+is unique in the database; a repeat with the same body returns the first result, a different
+body is an `IdempotencyConflict`), account look-up and creation, and reading transactions back.
 
-`post` is the only code that changes balances. It nets the legs per account, refuses anything that
-does not sum to zero, updates every account of the transaction in ONE guarded statement
-(`UPDATE … SET balance = balance + CASE id … END WHERE id IN (…) AND (allow_negative OR balance +
-CASE id … END >= 0) RETURNING id, balance`: an account the guard refuses is missing from the
-returned rows, and the CHECK constraint backs the guard up), after locking the rows in account-id
-order on PostgreSQL so that concurrent transactions never deadlock (SQLite runs one writer at a
-time), and appends one entry per account with the balance after. The
-transaction row carries the idempotency key (unique in the database): a repeat with the same body
-returns the first result and posts nothing; a different body is an `IdempotencyConflict`.
+Balances change only in `qipai.ledger.execute`: ONE guarded UPDATE per database transaction for
+every account it moves (`UPDATE … WHERE allow_negative OR balance + delta >= 0 RETURNING …`: an
+account the guard refuses is missing from the returned rows, and the CHECK constraint backs the
+guard up), rows locked in account-id order on PostgreSQL so that writers never deadlock (SQLite
+runs one writer at a time), and one entry per account with the balance after.
 """
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import json
 from collections.abc import Callable, Iterable, Mapping
@@ -21,15 +19,13 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Connection, TextClause, bindparam, select, text
+from sqlalchemy import Connection, bindparam, select
 from sqlalchemy.dialects import postgresql, sqlite
 
 from qipai.ledger import accounts as acct
 from qipai.ledger.errors import (
     IdempotencyConflict,
-    InsufficientFunds,
     InvalidAmount,
-    UnbalancedTransaction,
     UnknownAccount,
 )
 from qipai.ledger.schema import accounts, entries, transactions, users, utcnow
@@ -66,6 +62,18 @@ class TxResult:
     round_id: str | None = None
     detail: Mapping[str, Any] = field(default_factory=dict)
     replayed: bool = False
+    chain: str | None = None
+    chain_seq: int | None = None
+    mac: str | None = None
+    """Where the transaction sits in its tamper-evident chain (`qipai.ledger.chain`): a
+    settlement's `head` is what the table shows players after the round."""
+
+    @property
+    def head(self) -> dict[str, Any] | None:
+        """{chain, seq, mac} of this transaction's record (the chain head right after it)."""
+        if self.chain is None:
+            return None
+        return {"chain": self.chain, "seq": self.chain_seq, "mac": self.mac}
 
     def amount(self, account: str) -> int:
         """The net movement of one account in this transaction (0 when untouched)."""
@@ -87,6 +95,7 @@ class TxResult:
             "created_at": self.created_at.isoformat(),
             "entries": [e.to_json() for e in self.entries],
             "detail": dict(self.detail),
+            "head": self.head,
         }
 
 
@@ -131,52 +140,6 @@ def ensure_user(conn: Connection, user_id: str, name: str | None = None) -> None
     )
 
 
-_LOCK_IDS = (
-    select(accounts.c.id)
-    .where(accounts.c.id.in_(bindparam("ids", expanding=True)))
-    .order_by(accounts.c.id)
-    .with_for_update()
-)
-
-
-@functools.cache
-def _apply_deltas(n: int) -> TextClause:
-    """The guarded UPDATE of `n` accounts at once (parameters i0…, a0…: id and signed amount).
-    Rows whose guard fails are not changed and not returned."""
-    cases = " ".join(f"WHEN :i{k} THEN CAST(:a{k} AS BIGINT)" for k in range(n))
-    delta = f"(CASE id {cases} END)"
-    ids = ", ".join(f":i{k}" for k in range(n))
-    return text(
-        f"UPDATE {accounts.name} SET balance = balance + {delta} "
-        f"WHERE id IN ({ids}) AND (allow_negative OR balance + {delta} >= 0) "
-        "RETURNING id, balance"
-    )
-
-
-def apply_deltas(
-    conn: Connection, deltas: Mapping[int, int], names: Mapping[int, str]
-) -> dict[int, int]:
-    """Add each signed amount to its account (id → amount) in one guarded statement; returns
-    id → balance after. InsufficientFunds (nothing may be committed: the caller's transaction
-    is rolled back by the exception) when an account that may not go negative would."""
-    ids = sorted(deltas)
-    if not ids:
-        return {}
-    if conn.dialect.name == "postgresql":  # row locks in id order: no deadlock between writers
-        conn.execute(_LOCK_IDS, {"ids": ids}).all()
-    params: dict[str, int] = {}
-    for k, aid in enumerate(ids):
-        params[f"i{k}"] = aid
-        params[f"a{k}"] = deltas[aid]
-    after = {int(i): int(b) for i, b in conn.execute(_apply_deltas(len(ids)), params)}
-    for aid in ids:
-        if aid not in after:
-            name = names[aid]
-            have = balance_of(conn, name)
-            raise InsufficientFunds(f"{name} holds {have}, cannot pay {-deltas[aid]}")
-    return after
-
-
 _BY_NAMES = select(accounts.c.name, accounts.c.id, accounts.c.balance).where(
     accounts.c.name.in_(bindparam("names", expanding=True))
 )
@@ -186,8 +149,6 @@ _TX_BY_KEY = select(transactions.c.id, transactions.c.body_hash).where(
 _KEYS_USED = select(transactions.c.key).where(
     transactions.c.key.in_(bindparam("keys", expanding=True))
 )
-_INSERT_TX = transactions.insert().returning(transactions.c.id)
-_INSERT_ENTRY = entries.insert()
 
 
 def account_rows(conn: Connection, names: Iterable[str]) -> dict[str, tuple[int, int]]:
@@ -249,7 +210,10 @@ def balance_of(conn: Connection, name: str) -> int:
 
 
 def load_tx(conn: Connection, tx_id: int, *, replayed: bool = False) -> TxResult:
-    tx = conn.execute(select(transactions).where(transactions.c.id == tx_id)).mappings().one()
+    """A committed transaction; LookupError if there is none with this id."""
+    tx = conn.execute(select(transactions).where(transactions.c.id == tx_id)).mappings().first()
+    if tx is None:
+        raise LookupError(f"no transaction {tx_id}")
     rows = conn.execute(
         select(accounts.c.name, entries.c.amount, entries.c.balance_after)
         .join(accounts, accounts.c.id == entries.c.account_id)
@@ -266,6 +230,9 @@ def load_tx(conn: Connection, tx_id: int, *, replayed: bool = False) -> TxResult
         round_id=tx["round_id"],
         detail=dict(tx["detail"] or {}),
         replayed=replayed,
+        chain=tx["chain"],
+        chain_seq=tx["chain_seq"],
+        mac=tx["mac"],
     )
 
 
@@ -282,93 +249,3 @@ def find_tx(conn: Connection, key: str, body: Mapping[str, Any]) -> TxResult | N
     if row[1] != body_hash(body):
         raise IdempotencyConflict(f"idempotency key {key!r} was already used for another request")
     return load_tx(conn, int(row[0]), replayed=True)
-
-
-def post(
-    conn: Connection,
-    *,
-    key: str,
-    kind: str,
-    legs: Mapping[str, int],
-    body: Mapping[str, Any],
-    memo: str = "",
-    round_id: str | None = None,
-    detail: Mapping[str, Any] | None = None,
-    reverses: int | None = None,
-    allow_empty: bool = False,
-    fault: FaultHook = no_fault,
-    checked: bool = False,
-    ids_out: dict[str, int] | None = None,
-    known: Mapping[str, tuple[int, int]] | None = None,
-) -> TxResult:
-    """Post one balanced transaction in the caller's database transaction.
-
-    `legs` maps account names to signed amounts. `post` looks the idempotency key up first
-    unless the caller already did in this same database transaction (`checked=True`);
-    `ids_out`, if given, receives the ids of the accounts posted to. `known` (name → (id, _)
-    from `account_rows` in this same database transaction) saves looking those accounts up again.
-    """
-    if not checked:
-        earlier = find_tx(conn, key, body)
-        if earlier is not None:
-            return earlier
-    legs = net_legs(legs.items())
-    if sum(legs.values()) != 0:
-        raise UnbalancedTransaction(f"postings sum to {sum(legs.values())}, not 0: {legs}")
-    if not legs and not allow_empty:
-        raise UnbalancedTransaction("a transaction needs at least one non-zero posting")
-    if known is not None and all(name in known for name in legs):
-        ids = {name: known[name] for name in legs}
-    else:
-        ids = account_rows(conn, legs)
-    if ids_out is not None:
-        ids_out.update({name: row[0] for name, row in ids.items()})
-    resolved = sorted((ids[name][0], name, amount) for name, amount in legs.items())
-    now = utcnow()
-    tx_id = int(
-        conn.execute(
-            _INSERT_TX,
-            {
-                "key": key,
-                "kind": kind,
-                "body_hash": body_hash(body),
-                "round_id": round_id,
-                "reverses": reverses,
-                "memo": memo,
-                "detail": dict(detail or {}),
-                "created_at": now,
-            },
-        ).scalar_one()
-    )
-    fault("after_tx_insert")
-    after = apply_deltas(
-        conn, {aid: amount for aid, _, amount in resolved}, {aid: n for aid, n, _ in resolved}
-    )
-    if resolved:
-        fault("after_first_update")
-    lines = [Entry(name, amount, after[aid]) for aid, name, amount in resolved]
-    if lines:
-        conn.execute(
-            _INSERT_ENTRY,
-            [
-                {
-                    "tx_id": tx_id,
-                    "account_id": aid,
-                    "amount": line.amount,
-                    "balance_after": line.balance_after,
-                    "created_at": now,
-                }
-                for (aid, _, _), line in zip(resolved, lines, strict=True)
-            ],
-        )
-    fault("before_commit")
-    return TxResult(
-        tx_id=tx_id,
-        key=key,
-        kind=kind,
-        entries=tuple(lines),
-        created_at=now,
-        memo=memo,
-        round_id=round_id,
-        detail=dict(detail or {}),
-    )

@@ -9,8 +9,8 @@ from sqlalchemy import Connection, select
 
 from qipai.core.protocol import COMMISSION
 from qipai.ledger import holds as holds_mod
-from qipai.ledger.journal import log_of
-from qipai.ledger.schema import round_players, rounds
+from qipai.ledger.journal import log_of, results_of
+from qipai.ledger.schema import round_ends, round_players, rounds, seed_reveals
 
 
 def recall(conn: Connection, user_id: str, limit: int = 10) -> list[dict[str, Any]]:
@@ -29,19 +29,18 @@ def recall(conn: Connection, user_id: str, limit: int = 10) -> list[dict[str, An
                 round_players.c.user_id,
                 round_players.c.account,
                 round_players.c.start_balance,
-                round_players.c.end_balance,
-                round_players.c.net,
                 rounds.c.table_id,
                 rounds.c.game,
-                rounds.c.status,
+                round_ends.c.status,
                 rounds.c.opened_at,
-                rounds.c.closed_at,
-                rounds.c.result,
+                round_ends.c.closed_at,
+                round_ends.c.result,
                 rounds.c.seed_commitment,
-                rounds.c.seed,
-                rounds.c.seed_revealed,
+                seed_reveals.c.seed,
             )
             .join(rounds, rounds.c.id == round_players.c.round_id)
+            .outerjoin(round_ends, round_ends.c.round_id == rounds.c.id)
+            .outerjoin(seed_reveals, seed_reveals.c.seed_commitment == rounds.c.seed_commitment)
             .where(round_players.c.user_id == user_id)
             .order_by(
                 round_players.c.opened_at.desc(),
@@ -53,8 +52,11 @@ def recall(conn: Connection, user_id: str, limit: int = 10) -> list[dict[str, An
         .mappings()
         .all()
     )
+    nets = results_of(conn, sorted({str(r["round_id"]) for r in rows if r["status"] is not None}))
     out: list[dict[str, Any]] = []
     for row in rows:
+        ended = row["status"] is not None
+        net = nets.get((str(row["round_id"]), str(row["account"])), 0) if ended else None
         seat = str(row["seat"])
         log = log_of(conn, str(row["round_id"]))
         actions = [e["payload"] for e in log if e["kind"] == "action" and e["seat"] == seat]
@@ -78,13 +80,13 @@ def recall(conn: Connection, user_id: str, limit: int = 10) -> list[dict[str, An
                 "round_id": row["round_id"],
                 "table_id": row["table_id"],
                 "game": row["game"],
-                "status": row["status"],
+                "status": row["status"] or "open",
                 "opened_at": row["opened_at"].isoformat(),
                 "closed_at": None if row["closed_at"] is None else row["closed_at"].isoformat(),
                 "seat": seat,
                 "start_balance": row["start_balance"],
-                "end_balance": row["end_balance"],
-                "net": row["net"],
+                "end_balance": None if net is None else int(row["start_balance"]) + net,
+                "net": net,
                 "actions": actions,
                 "events": events,
                 "wagers": wagers,
@@ -93,7 +95,7 @@ def recall(conn: Connection, user_id: str, limit: int = 10) -> list[dict[str, An
                 "commission": commission,
                 "details": result.get("details", {}),
                 "seed_commitment": row["seed_commitment"],
-                "seed": row["seed"] if row["seed_revealed"] else None,
+                "seed": row["seed"],
             }
         )
     return out

@@ -2,8 +2,10 @@
 
 This metadata is what the code queries; the Alembic migrations in `migrations/` create the same
 tables (a test compares the migrated database with this metadata). Non-negative balances are a
-CHECK constraint here and a guarded UPDATE in `posting.py`; entries are append-only (triggers
-installed by the migration refuse UPDATE and DELETE).
+CHECK constraint here and a guarded UPDATE in `posting.py`. Everything that carries meaning is
+append-only (triggers installed by the migrations refuse UPDATE and DELETE, `APPEND_ONLY`) and
+chained (`qipai.ledger.chain`); the only rows ever updated are caches audit recomputes
+(`accounts.balance`, `chain_heads`) and the table leases.
 """
 
 from __future__ import annotations
@@ -39,6 +41,25 @@ NAMING = {
 }
 
 metadata = MetaData(naming_convention=NAMING)
+
+APPEND_ONLY = (
+    "users",
+    "transactions",
+    "entries",
+    "holds",
+    "hold_closures",
+    "rounds",
+    "round_players",
+    "round_ends",
+    "round_log",
+    "seed_reveals",
+    "ledger_meta",
+)
+"""Tables whose rows are never updated or deleted (triggers, and on PostgreSQL the app role's
+privileges)."""
+
+CHAINED = ("transactions", "rounds", "round_log", "seed_reveals")
+"""Tables whose rows carry (chain, chain_seq, mac)."""
 
 
 class UtcDateTime(TypeDecorator[datetime]):
@@ -94,6 +115,16 @@ accounts = Table(
     Index("ix_accounts_owner", "owner"),
 )
 
+
+def _chained() -> list[Column[Any]]:
+    """Where a record sits in its chain and its MAC (`qipai.ledger.chain`)."""
+    return [
+        Column("chain", String(80), nullable=True),
+        Column("chain_seq", BigInteger, nullable=True),
+        Column("mac", String(64), nullable=True),
+    ]
+
+
 transactions = Table(
     "transactions",
     metadata,
@@ -106,8 +137,10 @@ transactions = Table(
     Column("memo", Text, nullable=False),
     Column("detail", JSON, nullable=False),
     Column("created_at", UtcDateTime(), nullable=False),
+    *_chained(),
     Index("ix_transactions_kind", "kind"),
     Index("ix_transactions_round_id", "round_id"),
+    Index("uq_transactions_chain", "chain", "chain_seq", unique=True),
 )
 
 entries = Table(
@@ -131,19 +164,29 @@ holds = Table(
     Column("source_account_id", Integer, ForeignKey("accounts.id"), nullable=False),
     Column("hold_account_id", Integer, ForeignKey("accounts.id"), nullable=False),
     Column("amount", BigInteger, nullable=False),
-    Column("status", String(10), nullable=False),
     Column("round_id", String(64), nullable=True),
     Column("seat", String(64), nullable=True),
     Column("purpose", String(64), nullable=False),
     Column("authorize_tx", Integer, ForeignKey("transactions.id"), nullable=False, unique=True),
-    Column("close_tx", Integer, ForeignKey("transactions.id"), nullable=True),
-    Column("captured", BigInteger, nullable=True),
     Column("created_at", UtcDateTime(), nullable=False),
-    Column("closed_at", UtcDateTime(), nullable=True),
     CheckConstraint("amount > 0", name="positive"),
-    CheckConstraint("status IN ('open', 'captured', 'voided')", name="status"),
-    Index("ix_holds_round", "round_id", "status"),
+    Index("ix_holds_round", "round_id"),
 )
+"""A hold as authorized (immutable); it is open until it has a closure."""
+
+hold_closures = Table(
+    "hold_closures",
+    metadata,
+    Column("hold_id", Integer, ForeignKey("holds.id"), primary_key=True),
+    Column("tx_id", Integer, ForeignKey("transactions.id"), nullable=False),
+    Column("status", String(10), nullable=False),
+    Column("captured", BigInteger, nullable=False),
+    Column("closed_at", UtcDateTime(), nullable=False),
+    CheckConstraint("status IN ('captured', 'voided')", name="status"),
+    CheckConstraint("captured >= 0", name="captured"),
+    Index("ix_hold_closures_tx", "tx_id"),
+)
+"""How a hold closed (at most once: the primary key), written by the closing transaction."""
 
 rounds = Table(
     "rounds",
@@ -156,18 +199,28 @@ rounds = Table(
     Column("context", JSON, nullable=True),
     Column("meta", JSON, nullable=True),
     Column("seed_commitment", String(64), nullable=False),
-    Column("seed", String(64), nullable=False),
-    Column("seed_revealed", Boolean, nullable=False),
-    Column("status", String(10), nullable=False),
-    Column("accounts", JSON, nullable=True),
-    Column("result", JSON, nullable=True),
-    Column("settlement_tx", Integer, ForeignKey("transactions.id"), nullable=True),
+    Column("seed", String(200), nullable=False),
     Column("opened_at", UtcDateTime(), nullable=False),
-    Column("closed_at", UtcDateTime(), nullable=True),
-    CheckConstraint("status IN ('open', 'settled', 'voided')", name="status"),
+    *_chained(),
     Index("ix_rounds_table", "table_id", "opened_at"),
     Index("ix_rounds_commitment", "seed_commitment"),
+    Index("uq_rounds_chain", "chain", "chain_seq", unique=True),
 )
+"""A round's header as opened (immutable; `seed` sealed, `qipai.ledger.sealing`)."""
+
+round_ends = Table(
+    "round_ends",
+    metadata,
+    Column("round_id", String(64), ForeignKey("rounds.id"), primary_key=True),
+    Column("status", String(10), nullable=False),
+    Column("tx_id", Integer, ForeignKey("transactions.id"), nullable=False, unique=True),
+    Column("result", JSON, nullable=True),
+    Column("accounts", JSON, nullable=True),
+    Column("reason", Text, nullable=True),
+    Column("closed_at", UtcDateTime(), nullable=False),
+    CheckConstraint("status IN ('settled', 'voided')", name="status"),
+)
+"""How a round ended (at most once: the primary key), written by its settlement or void."""
 
 round_log = Table(
     "round_log",
@@ -181,8 +234,10 @@ round_log = Table(
     Column("visible_to", JSON, nullable=True),
     Column("client_id", String(100), nullable=True),
     Column("created_at", UtcDateTime(), nullable=False),
+    *_chained(),
     CheckConstraint("kind IN ('action', 'event')", name="kind"),
     UniqueConstraint("round_id", "seq", name="uq_round_log_round_seq"),
+    Index("uq_round_log_chain", "chain", "chain_seq", unique=True),
 )
 
 round_players = Table(
@@ -193,11 +248,30 @@ round_players = Table(
     Column("user_id", String(64), ForeignKey("users.id"), nullable=False),
     Column("account", String(200), nullable=False),
     Column("start_balance", BigInteger, nullable=False),
-    Column("end_balance", BigInteger, nullable=True),
-    Column("net", BigInteger, nullable=True),
     Column("opened_at", UtcDateTime(), nullable=False),
     Index("ix_round_players_user", "user_id", "opened_at"),
 )
+
+seed_reveals = Table(
+    "seed_reveals",
+    metadata,
+    Column("seed_commitment", String(64), primary_key=True),
+    Column("seed", String(64), nullable=False),
+    Column("revealed_at", UtcDateTime(), nullable=False),
+    *_chained(),
+    Index("uq_seed_reveals_chain", "chain", "chain_seq", unique=True),
+)
+"""A deal unit's seed made public when the unit ended (seeds of units in play are sealed)."""
+
+chain_heads = Table(
+    "chain_heads",
+    metadata,
+    Column("chain", String(80), primary_key=True),
+    Column("seq", BigInteger, nullable=False),
+    Column("mac", String(64), nullable=False),
+    Column("updated_at", UtcDateTime(), nullable=False),
+)
+"""Each chain's last record (a writers' cache; audit recomputes it from the records)."""
 
 table_leases = Table(
     "table_leases",

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 from qipai.core.protocol import RecordedAction, RoundResult, Seat
 from qipai.core.rng import verify as verify_seed
 from qipai.ledger import holds as holds_mod
-from qipai.ledger.journal import settlement_legs
+from qipai.ledger.book import settlement_legs
 from qipai.ledger.posting import load_tx
 
 if TYPE_CHECKING:
@@ -85,9 +85,7 @@ def replay_round(record: dict[str, Any]) -> Any:
     actions = [
         RecordedAction(e["seat"], e["payload"]) for e in record["log"] if e["kind"] == "action"
     ]
-    return package.ROUND.replay(
-        config, seats, round_key(record), actions, record["context"]
-    )
+    return package.ROUND.replay(config, seats, round_key(record), actions, record["context"])
 
 
 def verify_round(ledger: Ledger, round_id: str) -> VerifyReport:

@@ -1,41 +1,49 @@
-"""The card-room server: `run(host, port, db)` starts FastAPI + the browser client + bots."""
+"""The card-room server: `run(settings)` starts FastAPI + the browser client + bots."""
 
 from __future__ import annotations
 
-import os
+import sys
 
-from qipai.tables.table import Timing
+from qipai.server.settings import Settings
 
 
-def timing_from_env() -> Timing:
-    """Pauses from the environment (tests and benchmarks speed the room up)."""
-    return Timing(
-        bot_delay=float(os.environ.get("QIPAI_BOT_DELAY", "0.9")),
-        between_rounds=float(os.environ.get("QIPAI_BETWEEN_ROUNDS", "5")),
-        countdown_scale=float(os.environ.get("QIPAI_COUNTDOWN_SCALE", "1")),
+def run(settings: Settings | None = None) -> None:
+    """Serve the card room until interrupted (SIGINT/SIGTERM stop it within about
+    `shutdown_timeout_s` + a few seconds); prints the address to open."""
+    import uvicorn
+    from sqlalchemy.engine import make_url
+
+    from qipai.ledger.db import resolve_url
+    from qipai.ledger.errors import LedgerKeyError
+    from qipai.server.app import create_app
+    from qipai.server.dblock import DatabaseInUse
+    from qipai.server.serving import QipaiWebSocketProtocol
+
+    settings = settings or Settings()
+    try:
+        app = create_app(settings=settings)
+    except DatabaseInUse as exc:
+        print(f"error: {exc}", file=sys.stderr, flush=True)
+        raise SystemExit(3) from None
+    except LedgerKeyError as exc:
+        print(f"error: {exc}", file=sys.stderr, flush=True)
+        raise SystemExit(2) from None
+    host, port = settings.host, settings.port
+    shown = "localhost" if host in ("127.0.0.1", "0.0.0.0", "::") else host
+    url = make_url(resolve_url(settings.database_url)).render_as_string(hide_password=True)
+    print(f"qipai card room: http://{shown}:{port}/  (database: {url})", flush=True)
+    uvicorn.run(
+        app,
+        host=host,
+        port=port,
+        log_level=settings.log_level,
+        ws=QipaiWebSocketProtocol,
+        ws_max_size=4 * settings.max_frame_bytes,
+        timeout_graceful_shutdown=int(settings.shutdown_timeout_s + 0.999),
+        # uvicorn's access log would print every path; no token is ever in one (the
+        # WebSocket authenticates by its first message), but the log stays opt-in
+        access_log=settings.log_level in ("info", "debug"),
     )
 
 
-def _load_extra_games() -> None:
-    """`QIPAI_EXTRA_GAMES=module,…`: modules that register extra games (the test suite's)."""
-    import importlib
-
-    for name in filter(None, os.environ.get("QIPAI_EXTRA_GAMES", "").split(",")):
-        importlib.import_module(name.strip())
-
-
-def run(host: str = "127.0.0.1", port: int = 8000, db: str | None = None) -> None:
-    """Serve the card room until interrupted; prints the address to open."""
-    import uvicorn
-
-    from qipai.ledger.db import resolve_url
-    from qipai.server.app import create_app
-
-    _load_extra_games()
-    app = create_app(db, timing=timing_from_env())
-    shown = "localhost" if host in ("127.0.0.1", "0.0.0.0", "::") else host
-    print(f"qipai card room: http://{shown}:{port}/  (database: {resolve_url(db)})", flush=True)
-    uvicorn.run(app, host=host, port=port, log_level=os.environ.get("QIPAI_LOG_LEVEL", "warning"))
-
-
-__all__ = ["run", "timing_from_env"]
+__all__ = ["Settings", "run"]

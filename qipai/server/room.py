@@ -1,40 +1,54 @@
 """The card room: every table of the process, their timers, and the clients listening to them.
 
-All table work runs on the server's event loop (one thread), so a table's state changes in one
-order. One scheduler task keeps every table's next due moment (a countdown, a bot's move, the
-next round) in a heap and ticks the due tables, oldest first, in slices of at most `slice_s`
-seconds, letting the network in between slices. Under load (more due table work than one core
-can do) tables therefore fall behind fairly, while a person's action, a sign-in or a seating
-request still waits at most about one slice for its turn: with a task per table, every request
-waited for every due table's work first, so seating 1,000 clients took many minutes.
+Table work never runs on the event loop. Each table is an actor: its work (a tick, a player's
+sit/leave/act, a lobby read) is a job in the table's own mailbox, and a small pool of worker
+threads runs the mailboxes, one job of a table at a time, in order. A scheduler thread keeps
+every table's next due moment (a countdown, a bot's move, the next round) in a heap and posts a
+tick to the table's mailbox when it is due. The server's handlers `await room.call(table_id,
+fn)`: `fn(table)` runs in the table's mailbox and its result (or exception) comes back to the
+coroutine. So a slow table (a huge shuffle, a slow database write) delays its own work and one
+worker thread, never the event loop or another table's clients; and a table that fails is
+suspended alone (`Table.suspend`), never the room.
+
+Messages to clients are handed from the worker threads to the event loop in batches
+(`call_soon_threadsafe`), in the order the tables produced them.
+
+Without `start()` (tests on a virtual clock) nothing runs by itself: `run_due()` ticks the due
+tables inline and `call()` runs `fn` inline.
 """
 
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import functools
 import heapq
 import itertools
 import logging
+import queue
 import secrets
+import threading
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from qipai.core.errors import InvalidInput
 from qipai.core.protocol import JSON
 from qipai.tables import games as games_mod
 from qipai.tables.ports import Clock, LedgerPort, TableRepo
 from qipai.tables.table import GameInProgress, NotSeated, Table, Timing
+from qipai.tables.terms import TableTerms, default_terms
 
 log = logging.getLogger("qipai.room")
+T = TypeVar("T")
 
 
 @dataclass(eq=False)
 class Connection:
-    """One WebSocket: its outgoing queue and the tables it listens to."""
+    """One WebSocket: its outgoing queue and the tables it listens to (used on the event loop
+    only; the room hands it messages from the table threads through the loop)."""
 
     player: str
     queue: asyncio.Queue[JSON] = field(default_factory=lambda: asyncio.Queue(maxsize=2000))
@@ -49,9 +63,79 @@ class Connection:
             self.queue.put_nowait(message)
 
 
+class _Mailbox:
+    """One table's pending jobs; `running` while a worker drains it."""
+
+    __slots__ = ("jobs", "running", "tick_queued")
+
+    def __init__(self) -> None:
+        self.jobs: collections.deque[Callable[[], None]] = collections.deque()
+        self.running = False
+        self.tick_queued = False
+
+
+class _Workers:
+    """A fixed set of daemon threads running submitted callables (daemon: a table stuck in a
+    job can never keep the process from exiting on SIGTERM)."""
+
+    def __init__(self, count: int) -> None:
+        self._jobs: queue.SimpleQueue[Callable[[], None] | None] = queue.SimpleQueue()
+        self._threads = [
+            threading.Thread(target=self._run, name=f"table-worker-{i}", daemon=True)
+            for i in range(count)
+        ]
+        self._busy = 0
+        self._lock = threading.Lock()
+        self._idle = threading.Condition(self._lock)
+        self._pending = 0
+        for thread in self._threads:
+            thread.start()
+
+    def submit(self, job: Callable[[], None]) -> None:
+        with self._lock:
+            self._pending += 1
+        self._jobs.put(job)
+
+    def _run(self) -> None:
+        while True:
+            job = self._jobs.get()
+            if job is None:
+                return
+            try:
+                job()
+            except BaseException:  # a job's own errors are handled inside it; never lose a thread
+                log.exception("table job failed")
+            finally:
+                with self._lock:
+                    self._pending -= 1
+                    if self._pending == 0:
+                        self._idle.notify_all()
+
+    def drain(self, timeout: float) -> bool:
+        """Wait until no job is pending or running (at most `timeout` s); True if idle."""
+        end = time.monotonic() + timeout
+        with self._lock:
+            while self._pending:
+                left = end - time.monotonic()
+                if left <= 0:
+                    return False
+                self._idle.wait(left)
+        return True
+
+    def stop(self) -> None:
+        for _ in self._threads:
+            self._jobs.put(None)
+
+
 class Room:
     def __init__(
-        self, ledger: LedgerPort, repo: TableRepo, clock: Clock, timing: Timing | None = None
+        self,
+        ledger: LedgerPort,
+        repo: TableRepo,
+        clock: Clock,
+        timing: Timing | None = None,
+        *,
+        workers: int = 4,
     ) -> None:
         self.ledger = ledger
         self.repo = repo
@@ -60,20 +144,27 @@ class Room:
         self.tables: dict[str, Table] = {}
         self.connections: dict[str, set[Connection]] = {}
         self.recovery: dict[str, str] = {}
-        self.slice_s = 0.002
-        """Longest run of table work between two looks at the network (seconds). An action
-        waits for about three slices (read, handled, sent): bench_server at 100 clients
-        measured p50 57 ms with 10 ms slices, 27 ms with 4 ms, 15 ms with 2 ms, and the same
-        rounds per second (a slice holds about one table's step)."""
+        self.unrestorable: dict[str, str] = {}
+        """Saved layouts that could not be rebuilt at start-up: table id -> why."""
+        self.worker_count = workers
         self._heap: list[tuple[float, int, str]] = []
         self._due: dict[str, float] = {}  # table id -> its live entry in the heap
         self._order = itertools.count()
-        self._kick: asyncio.Event | None = None
-        self._task: asyncio.Task[None] | None = None
+        self._cond = threading.Condition(threading.Lock())
+        self._mail: dict[str, _Mailbox] = {}
+        self._mail_lock = threading.Lock()
+        self._workers: _Workers | None = None
+        self._scheduler: threading.Thread | None = None
+        self._stopping = False
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._loop_thread: int | None = None
+        self._outbox: list[tuple[Connection, JSON]] = []
+        self._outbox_lock = threading.Lock()
+        self._flush_pending = False
 
     # ----- tables ---------------------------------------------------------------------------
-    def _make(self, table_id: str, game: str, name: str, config: Mapping[str, Any] | None) -> Table:
-        info = games_mod.get(game)
+    def _make(self, table_id: str, terms: TableTerms, name: str, owner: str | None = None) -> Table:
+        info = games_mod.get(terms.game)
         table = Table(
             table_id,
             info,
@@ -81,7 +172,8 @@ class Room:
             self.clock,
             repo=self.repo,
             name=name,
-            config=config,
+            terms=terms,
+            owner=owner,
             timing=self.timing,
             send=functools.partial(self._deliver, table_id),
         )
@@ -89,15 +181,21 @@ class Room:
         return table
 
     def create_table(
-        self, game: str, name: str = "", config: Mapping[str, Any] | None = None
+        self,
+        terms: TableTerms | str,
+        name: str = "",
+        config: Mapping[str, Any] | None = None,
+        *,
+        owner: str | None = None,
     ) -> Table:
-        table_id = secrets.token_hex(6)
-        try:
-            table = self._make(table_id, game, name, config)
-        except Exception as exc:  # a config the game refuses
-            if isinstance(exc, InvalidInput):
-                raise
-            raise InvalidInput(f"bad table settings: {exc}") from None
+        """Open a table on `terms` (built by the operator's template store). A game name instead
+        builds the game's default terms (with `config` over the defaults, for operators' tools
+        and tests until every table comes from a template)."""
+        if isinstance(terms, str):
+            terms = default_terms(games_mod.get(terms), config)
+        elif config is not None:
+            raise InvalidInput("a table's settings come from its terms only")
+        table = self._make(secrets.token_hex(6), terms, name, owner)
         table._save()
         self._start_runner(table)
         return table
@@ -108,15 +206,41 @@ class Room:
             raise InvalidInput(f"no table {table_id!r}")
         return table
 
-    def automatch(self, player: str, name: str, game: str, buy_in: int) -> Table:
-        """自动配桌: seat the player at the liveliest table of the game with a free seat (moving
-        them from a table where they sit alone with bots), or open a new table with bots."""
-        games_mod.get(game)
-        current = [t for t in self.tables.values() if t.game.name == game and t.seat_of(player)]
+    # ----- operators --------------------------------------------------------------------------
+    def suspend(self, table_id: str, reason: str) -> None:
+        """Stop a table (its open round ends by the interrupted-game policy)."""
+        self.table(table_id).suspend(reason or "suspended by an operator")
+        self.wake(table_id)
+
+    def resume(self, table_id: str) -> None:
+        self.table(table_id).resume()
+        self.wake(table_id)
+
+    def close(self, table_id: str) -> None:
+        """Close a table for good: every seat stood up and cashed out."""
+        self.table(table_id).close()
+        self.wake(table_id)
+
+    def automatch(self, player: str, name: str, game: TableTerms | str, buy_in: int) -> Table:
+        """自动配桌: seat the player at the liveliest table of the game (or of the same template
+        when `game` is a template's terms) with a free seat, moving them from a table where they
+        sit alone with bots, or open a new table with bots."""
+        if isinstance(game, str):
+            games_mod.get(game)
+
+        def same(t: Table) -> bool:
+            if t.status().state in ("suspended", "closed") or t.terms.private:
+                return False
+            if isinstance(game, str):
+                return t.game.name == game
+            return (t.terms.template_id, t.terms.template_version) == (
+                game.template_id,
+                game.template_version,
+            ) and t.terms.game == game.game
+
+        current = [t for t in self.tables.values() if same(t) and t.seat_of(player)]
         candidates = [
-            t
-            for t in self.tables.values()
-            if t.game.name == game and t.free_seats() and not t.seat_of(player)
+            t for t in self.tables.values() if same(t) and t.free_seats() and not t.seat_of(player)
         ]
         candidates.sort(key=lambda t: (-len(t.humans()), -len(t.seats) + len(t.free_seats())))
         if current:
@@ -136,7 +260,7 @@ class Room:
         else:
             target = self.create_table(game)
         target.sit(player, name, buy_in)
-        if target.free_seats() and len(target.humans()) == 1:
+        if target.terms.bot_policy and target.free_seats() and len(target.humans()) == 1:
             # alone: fill all but one seat with bots so another person can still join
             for _ in range(max(0, len(target.free_seats()) - 1)):
                 target.add_bot()
@@ -145,112 +269,260 @@ class Room:
         self.wake(target.id)
         return target
 
-    # ----- the scheduler --------------------------------------------------------------------
+    # ----- running table work -----------------------------------------------------------------
+    async def call(self, table_id: str, fn: Callable[[Table], T]) -> T:
+        """Run `fn(table)` where that table's work runs (its mailbox on a worker thread) and
+        return its result, or raise its exception. InvalidInput for an unknown table."""
+        table = self.table(table_id)
+        workers = self._workers
+        if workers is None:  # not started: inline
+            try:
+                return fn(table)
+            finally:
+                self.wake(table_id)
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[T] = loop.create_future()
+
+        def job() -> None:
+            try:
+                result = fn(table)
+            except BaseException as exc:
+                loop.call_soon_threadsafe(_fail_future, future, exc)
+            else:
+                loop.call_soon_threadsafe(_resolve_future, future, result)
+            finally:
+                self.wake(table_id)
+
+        self._submit(table_id, job)
+        return await future
+
+    def _submit(self, table_id: str, job: Callable[[], None]) -> None:
+        workers = self._workers
+        if workers is None:
+            job()
+            return
+        with self._mail_lock:
+            box = self._mail.get(table_id)
+            if box is None:
+                box = self._mail[table_id] = _Mailbox()
+            box.jobs.append(job)
+            if box.running:
+                return
+            box.running = True
+        workers.submit(functools.partial(self._drain, table_id, box))
+
+    def _drain(self, table_id: str, box: _Mailbox) -> None:
+        """Run a table's jobs in order (a few at a time, then let other tables' turn come)."""
+        for _ in range(32):
+            with self._mail_lock:
+                if not box.jobs:
+                    box.running = False
+                    return
+                job = box.jobs.popleft()
+            try:
+                job()
+            except Exception:
+                log.exception("table %s: job failed", table_id)
+        workers = self._workers
+        if workers is None:
+            with self._mail_lock:
+                box.running = False
+            return
+        workers.submit(functools.partial(self._drain, table_id, box))
+
+    def _tick_job(self, table_id: str) -> None:
+        with self._mail_lock:
+            box = self._mail.get(table_id)
+            if box is not None:
+                box.tick_queued = False
+        table = self.tables.get(table_id)
+        if table is None:
+            return
+        self._tick(table)
+
+    def _tick(self, table: Table) -> None:
+        now = self.clock.now()
+        try:
+            table.tick()  # never raises for the table's own failures (it suspends itself)
+        except Exception as exc:  # pragma: no cover - a bug outside the table's containment
+            log.exception("table %s tick failed", table.id)
+            table.suspend(f"tick failed: {type(exc).__name__}: {exc}")
+        due = table.next_wakeup()
+        if due is not None:  # never again in this pass: others first
+            self._schedule(table.id, max(due, now + 0.005))
+
+    # ----- the scheduler ----------------------------------------------------------------------
     def _start_runner(self, table: Table) -> None:
         """Tick `table` as soon as the scheduler runs (it is started by `start`)."""
         self._schedule(table.id, self.clock.now())
 
     def _schedule(self, table_id: str, when: float) -> None:
         """Make sure `table_id` is ticked no later than `when` (an earlier entry stands)."""
-        current = self._due.get(table_id)
-        if current is not None and current <= when:
-            return
-        self._due[table_id] = when
-        heapq.heappush(self._heap, (when, next(self._order), table_id))
-        if self._kick is not None:
-            self._kick.set()
+        with self._cond:
+            current = self._due.get(table_id)
+            if current is not None and current <= when:
+                return
+            self._due[table_id] = when
+            heapq.heappush(self._heap, (when, next(self._order), table_id))
+            self._cond.notify()
 
     def start(self) -> None:
-        """Start the scheduler on the running loop (every known table is ticked at once)."""
-        if self._task is not None:
+        """Start the worker threads and the scheduler (every known table is ticked at once)."""
+        if self._scheduler is not None:
             return
         try:
-            loop = asyncio.get_running_loop()
+            self._loop = asyncio.get_running_loop()
+            self._loop_thread = threading.get_ident()
         except RuntimeError:
-            return  # no loop yet: called again once there is one
+            self._loop = None
+        self._stopping = False
+        self._workers = _Workers(self.worker_count)
         for table in self.tables.values():
             self._start_runner(table)
-        self._kick = asyncio.Event()
-        self._task = loop.create_task(self._scheduler())
+        self._scheduler = threading.Thread(
+            target=self._run_scheduler, name="table-scheduler", daemon=True
+        )
+        self._scheduler.start()
 
-    async def stop(self) -> None:
-        task, self._task = self._task, None
-        if task is not None:
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
-        self._kick = None
+    async def stop(self, timeout_s: float = 8.0) -> None:
+        """Stop promptly: no new table work starts; the work in progress finishes (every action
+        is journaled before it is applied, so every open round is in its journal); then every
+        table's layout is saved. Returns within about `timeout_s` even if a table is stuck."""
+        scheduler, self._scheduler = self._scheduler, None
+        workers = self._workers
+        with self._cond:
+            self._stopping = True
+            self._cond.notify_all()
+        if scheduler is not None:
+            await asyncio.to_thread(scheduler.join, 1.0)
+        if workers is not None:
+            idle = await asyncio.to_thread(workers.drain, max(0.1, timeout_s - 1.0))
+            if not idle:
+                log.warning("stopping with table work still running (it is journaled first)")
+            self._workers = None
+            workers.stop()
+        for table in list(self.tables.values()):
+            with contextlib.suppress(Exception):
+                await asyncio.to_thread(table.save_now)
+        self._flush()
+        self._loop = None
 
     def wake(self, table_id: str) -> None:
         """Something happened at the table (a seat, an action): let it look at once."""
         if table_id in self.tables:
             self._schedule(table_id, self.clock.now())
 
+    def _pop_due(self, now: float) -> str | None:
+        with self._cond:
+            while self._heap and self._heap[0][0] <= now:
+                when, _, table_id = heapq.heappop(self._heap)
+                if self._due.get(table_id) != when:
+                    continue  # superseded by an earlier wake
+                del self._due[table_id]
+                return table_id
+        return None
+
     def run_due(self, budget_s: float | None = None) -> int:
-        """Tick the due tables, the longest overdue first, until none is due or `budget_s`
-        (CPU-bound work, measured in wall time) is spent; returns how many were ticked."""
+        """Tick the due tables inline, the longest overdue first, until none is due or
+        `budget_s` is spent; returns how many were ticked (tests; the threads do it otherwise)."""
         stop_at = None if budget_s is None else time.perf_counter() + budget_s
         now = self.clock.now()
         ticked = 0
-        while self._heap and self._heap[0][0] <= now:
-            when, _, table_id = heapq.heappop(self._heap)
-            if self._due.get(table_id) != when:
-                continue  # superseded by an earlier wake
-            del self._due[table_id]
+        while True:
+            table_id = self._pop_due(now)
+            if table_id is None:
+                break
             table = self.tables.get(table_id)
             if table is None:
                 continue
-            try:
-                table.tick()
-            except Exception:  # a bug must not stop the table's clock forever
-                log.exception("table %s tick failed", table_id)
+            self._tick(table)
             ticked += 1
-            due = table.next_wakeup()
-            if due is not None:  # never again in this pass: others first
-                self._schedule(table_id, max(due, now + 0.005))
             if stop_at is not None and time.perf_counter() >= stop_at:
                 break
         return ticked
 
     def _next_due(self) -> float | None:
-        while self._heap and self._due.get(self._heap[0][2]) != self._heap[0][0]:
-            heapq.heappop(self._heap)  # drop superseded entries
-        return self._heap[0][0] if self._heap else None
+        with self._cond:
+            while self._heap and self._due.get(self._heap[0][2]) != self._heap[0][0]:
+                heapq.heappop(self._heap)  # drop superseded entries
+            return self._heap[0][0] if self._heap else None
 
-    async def _scheduler(self) -> None:
-        kick = self._kick
-        assert kick is not None
+    def _run_scheduler(self) -> None:
         while True:
-            self.run_due(self.slice_s)
-            due = self._next_due()
-            if due is not None and due <= self.clock.now():
-                await asyncio.sleep(0)  # more is due: let the network in, then go on
-                continue
-            kick.clear()
-            timeout = None if due is None else max(0.0, due - self.clock.now()) + 0.005
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(kick.wait(), timeout)
+            with self._cond:
+                if self._stopping:
+                    return
+                now = self.clock.now()
+                due = self._heap[0][0] if self._heap else None
+                if due is None or due > now:
+                    self._cond.wait(None if due is None else min(1.0, due - now))
+                    continue
+            while not self._stopping:
+                table_id = self._pop_due(self.clock.now())
+                if table_id is None:
+                    break
+                self._post_tick(table_id)
+
+    def _post_tick(self, table_id: str) -> None:
+        with self._mail_lock:
+            box = self._mail.get(table_id)
+            if box is None:
+                box = self._mail[table_id] = _Mailbox()
+            if box.tick_queued:
+                return  # one tick already waits in the mailbox: it does everything due
+            box.tick_queued = True
+        self._submit(table_id, functools.partial(self._tick_job, table_id))
 
     # ----- recovery -------------------------------------------------------------------------
     def recover(self) -> dict[str, str]:
-        """Rebuild every table from its saved layout, then resume (or void) every open round."""
+        """Rebuild every table from its saved layout, then resume (or void) every open round.
+
+        Never raises because of what is in the database: a layout that cannot be rebuilt is
+        listed in `unrestorable`; a table whose open round cannot be resumed or settled is
+        suspended with the reason (`Table.recover`); every other table plays on."""
         for data in self.repo.load_tables():
+            table_id = str(data.get("table_id"))
             try:
-                table = self._make(
-                    data["table_id"], data["game"], data.get("name", ""), data.get("config")
+                if data.get("closed"):
+                    continue  # closed for good: every seat was cashed out
+                info = games_mod.get(str(data["game"]))
+                saved_terms = data.get("terms")
+                terms = (
+                    TableTerms.from_json(info, saved_terms)
+                    if isinstance(saved_terms, Mapping)
+                    else default_terms(info, data.get("config"))
                 )
+                table = self._make(table_id, terms, data.get("name", ""), data.get("owner"))
+                table.restore_snapshot(data)
             except Exception as exc:
-                log.warning("table %s cannot be restored: %s", data.get("table_id"), exc)
-                continue
-            table.restore_snapshot(data)
+                self.tables.pop(table_id, None)
+                self.unrestorable[table_id] = f"{type(exc).__name__}: {exc}"
+                log.error("table %s cannot be restored: %s", table_id, exc)
         outcome: dict[str, str] = {}
-        for open_round in self.ledger.open_rounds():
+        try:
+            open_rounds = self.ledger.open_rounds()
+        except Exception as exc:
+            log.exception("the open rounds cannot be read")
+            for table in self.tables.values():
+                table.suspend(f"its open rounds could not be read: {type(exc).__name__}: {exc}")
+            open_rounds = []
+        for open_round in open_rounds:
+            round_id = open_round.record.round_id
             owner = self.tables.get(open_round.record.table_id)
-            if owner is None:
-                self.ledger.void_round(open_round.record.round_id, "its table no longer exists")
-                outcome[open_round.record.round_id] = "voided"
-                continue
-            outcome[open_round.record.round_id] = owner.recover(open_round)
+            try:
+                if owner is None:
+                    if open_round.record.table_id in self.unrestorable:
+                        outcome[round_id] = "unrestorable"
+                        continue  # its table's layout is kept; the holds stay for an operator
+                    self.ledger.void_round(round_id, "its table no longer exists")
+                    outcome[round_id] = "voided"
+                    continue
+                outcome[round_id] = owner.recover(open_round)
+            except Exception as exc:
+                log.exception("round %s cannot be recovered", round_id)
+                outcome[round_id] = "failed"
+                if owner is not None:
+                    owner.suspend(f"recovery failed: {type(exc).__name__}: {exc}"[:300])
         self.recovery = outcome
         return outcome
 
@@ -267,15 +539,32 @@ class Room:
             self.connections.pop(conn.player, None)
 
     def subscribe(self, conn: Connection, table_id: str) -> None:
+        """Listen to a table: this connection gets the table's state now (after any countdown
+        that already ran out was applied), then after every change. From async code prefer
+        `await room.watch(conn, table_id)`, which does the table's part in its mailbox."""
         table = self.table(table_id)
         conn.tables.add(table_id)
-        table.connected.add(conn.player)
-        # only this connection needs the catch-up state
+        self._post(conn, self._join(table, conn.player))
+
+    async def watch(self, conn: Connection, table_id: str) -> None:
+        """`subscribe` with the table's part run where the table's work runs."""
+        conn.tables.add(table_id)
+        try:
+            await self.call(
+                table_id, lambda table: self._post(conn, self._join(table, conn.player))
+            )
+        except Exception:
+            conn.tables.discard(table_id)
+            raise
+
+    @staticmethod
+    def _join(table: Table, player: str) -> JSON:
         from qipai.tables.messages import state_message
 
         with table.lock:
+            table.connected.add(player)
             table.catch_up()  # a countdown that ran out is applied before the state is shown
-            conn.push({**state_message(table, conn.player, [], False), "table_id": table_id})
+            return {**state_message(table, player, [], False), "table_id": table.id}
 
     def unsubscribe(self, conn: Connection, table_id: str) -> None:
         conn.tables.discard(table_id)
@@ -287,6 +576,48 @@ class Room:
             table.disconnect(conn.player)
 
     def _deliver(self, table_id: str, player: str, message: JSON) -> None:
-        for conn in self.connections.get(player, ()):
+        for conn in list(self.connections.get(player, ())):
             if table_id in conn.tables or message.get("type") == "left":
-                conn.push({**message, "table_id": table_id})
+                self._post(conn, {**message, "table_id": table_id})
+
+    def _post(self, conn: Connection, message: JSON) -> None:
+        """Hand a message to a connection: at once on the event loop's thread, else through the
+        loop in order (a batch per loop turn)."""
+        loop = self._loop
+        if loop is None:
+            conn.push(message)
+            return
+        if threading.get_ident() == self._loop_thread:
+            # on the loop (a handler calling a table directly): what the threads handed over
+            # first goes first, so that no client sees an older state after a newer one
+            self._flush()
+            conn.push(message)
+            return
+        with self._outbox_lock:
+            self._outbox.append((conn, message))
+            if self._flush_pending:
+                return
+            self._flush_pending = True
+        try:
+            loop.call_soon_threadsafe(self._flush)
+        except RuntimeError:  # the loop is closed: nobody is listening any more
+            with self._outbox_lock:
+                self._outbox.clear()
+                self._flush_pending = False
+
+    def _flush(self) -> None:
+        with self._outbox_lock:
+            batch, self._outbox = self._outbox, []
+            self._flush_pending = False
+        for conn, message in batch:
+            conn.push(message)
+
+
+def _resolve_future(future: asyncio.Future[T], result: T) -> None:
+    if not future.done():
+        future.set_result(result)
+
+
+def _fail_future(future: asyncio.Future[Any], exc: BaseException) -> None:
+    if not future.done():
+        future.set_exception(exc)

@@ -1,17 +1,28 @@
 """The card room's own tables, beside the ledger's in the same database: user credentials,
 session tokens and table layouts (game, settings, who sits where).
 
-Passwords are hashed with scrypt and a per-user salt; session tokens are random and stored only
-as their SHA-256, so a stolen database does not let anyone act for a player.
+The tables are made by Alembic (the `room` branch of `qipai/ledger/migrations`, upgraded with
+the ledger's by `qipai.ledger.db.migrate`); `metadata` here is what those migrations must
+produce (tests/server/test_migrations.py compares them).
+
+Passwords are hashed with scrypt and a per-user salt (`qipai.server.passwords`, off the event
+loop); session tokens are random and stored only as their SHA-256, so a stolen database does
+not let anyone act for a player. Usernames are unique without regard to case: `username_key`
+(the lower-case name) carries the unique index, `username` keeps the spelling chosen at
+sign-up, which is the player's id everywhere else.
+
+Every method here does blocking database work: the server calls them in worker threads.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
-import hmac
 import re
 import secrets
 import time
+from collections.abc import Iterator
+from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import (
@@ -23,6 +34,7 @@ from sqlalchemy import (
     MetaData,
     String,
     Table,
+    UniqueConstraint,
     bindparam,
     delete,
     insert,
@@ -32,6 +44,7 @@ from sqlalchemy import (
 from sqlalchemy.exc import IntegrityError
 
 from qipai.core.errors import InvalidInput
+from qipai.server.errors import Conflict
 
 metadata = MetaData()
 
@@ -39,9 +52,11 @@ room_users = Table(
     "room_users",
     metadata,
     Column("username", String(32), primary_key=True),
+    Column("username_key", String(32), nullable=False),
     Column("salt", String(64), nullable=False),
     Column("pw_hash", String(128), nullable=False),
     Column("created_at", Float, nullable=False),
+    UniqueConstraint("username_key", name="uq_room_users_username_key"),
 )
 
 room_sessions = Table(
@@ -49,6 +64,8 @@ room_sessions = Table(
     metadata,
     Column("token_hash", String(64), primary_key=True),
     Column("username", String(32), nullable=False, index=True),
+    Column("created_at", Float, nullable=False),
+    Column("last_used_at", Float, nullable=False),
     Column("expires_at", Float, nullable=False),
 )
 
@@ -77,94 +94,172 @@ _SAVE_INSERT = insert(room_tables).values(
 )
 
 USERNAME = re.compile(r"^[A-Za-z0-9_]{3,24}$")
-SESSION_S = 7 * 24 * 3600.0
+TOUCH_S = 60.0
+"""A session's `last_used_at` is rewritten at most this often (idle expiry has this grain)."""
 
 
-class AuthError(InvalidInput):
-    code = "auth_failed"
+def username_key(username: str) -> str:
+    """The case-insensitive identity of a username (usernames are ASCII: `lower` suffices)."""
+    return username.lower()
 
 
-class Conflict(InvalidInput):
-    code = "conflict"
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8", "replace")).hexdigest()
 
 
-def _hash(password: str, salt: bytes) -> str:
-    return hashlib.scrypt(password.encode("utf-8"), salt=salt, n=2**14, r=8, p=1).hex()
+@dataclass(frozen=True)
+class Credentials:
+    username: str
+    salt: bytes
+    pw_hash: str
 
 
-def _token_hash(token: str) -> str:
-    return hashlib.sha256(token.encode("ascii", "replace")).hexdigest()
+@dataclass(frozen=True)
+class Session:
+    username: str
+    token_hash: str
+    expires_at: float
+    """When the session dies at the latest if it stays in use (the absolute lifetime)."""
 
 
 class RoomStore:
     """Accounts, sessions and table layouts (also the `TableRepo` of the runtime)."""
 
-    def __init__(self, engine: Engine) -> None:
+    def __init__(
+        self,
+        engine: Engine,
+        *,
+        session_idle_s: float = 12 * 3600.0,
+        session_max_s: float = 7 * 24 * 3600.0,
+    ) -> None:
         self.engine = engine
-        metadata.create_all(engine)
+        self.session_idle_s = session_idle_s
+        self.session_max_s = session_max_s
 
     # ----- accounts -------------------------------------------------------------------------
-    def create_user(self, username: str, password: str) -> None:
-        if not isinstance(username, str) or not USERNAME.match(username):
+    def insert_user(self, username: str, salt: bytes, pw_hash: str) -> None:
+        """Store a new account (its password already hashed); Conflict if the name is taken
+        in any spelling."""
+        if not USERNAME.match(username):
             raise InvalidInput("a username is 3-24 letters, digits or _")
-        if not isinstance(password, str) or len(password) < 6 or len(password) > 200:
-            raise InvalidInput("a password is 6-200 characters")
-        salt = secrets.token_bytes(16)
         try:
             with self.engine.begin() as conn:
                 conn.execute(
                     insert(room_users).values(
                         username=username,
+                        username_key=username_key(username),
                         salt=salt.hex(),
-                        pw_hash=_hash(password, salt),
+                        pw_hash=pw_hash,
                         created_at=time.time(),
                     )
                 )
         except IntegrityError:
             raise Conflict(f"the username {username!r} is taken") from None
 
-    def check_password(self, username: str, password: str) -> bool:
-        with self.engine.connect() as conn:
+    def create_user(self, username: str, password: str) -> None:
+        """Hash and store in one call (scripts and benchmarks; the server hashes in its pool)."""
+        from qipai.server.passwords import hash_password
+
+        salt = secrets.token_bytes(16)
+        self.insert_user(username, salt, hash_password(password, salt))
+
+    def credentials(self, name: str) -> Credentials | None:
+        """The stored credentials of the account called `name` in any spelling."""
+        with self._read() as conn:
             row = conn.execute(
-                select(room_users.c.salt, room_users.c.pw_hash).where(
-                    room_users.c.username == username
+                select(room_users.c.username, room_users.c.salt, room_users.c.pw_hash).where(
+                    room_users.c.username_key == username_key(name)
                 )
             ).first()
-        if row is None or not isinstance(password, str):
-            _hash("x", b"0" * 16)  # same work either way
-            return False
-        return hmac.compare_digest(_hash(password, bytes.fromhex(row[0])), row[1])
+        if row is None:
+            return None
+        return Credentials(str(row[0]), bytes.fromhex(row[1]), str(row[2]))
 
+    # ----- sessions -------------------------------------------------------------------------
     def new_session(self, username: str) -> str:
         token = secrets.token_urlsafe(32)
+        now = time.time()
         with self.engine.begin() as conn:
             conn.execute(
                 insert(room_sessions).values(
-                    token_hash=_token_hash(token),
+                    token_hash=token_hash(token),
                     username=username,
-                    expires_at=time.time() + SESSION_S,
+                    created_at=now,
+                    last_used_at=now,
+                    expires_at=now + self.session_max_s,
                 )
             )
         return token
 
-    def session_user(self, token: str | None) -> str | None:
-        if not token:
+    def session(self, token: str | None) -> Session | None:
+        """The live session of `token` (None if unknown, idle too long or too old); marks it
+        used."""
+        if not token or len(token) > 256:
             return None
-        with self.engine.connect() as conn:
-            row = conn.execute(
-                select(room_sessions.c.username, room_sessions.c.expires_at).where(
-                    room_sessions.c.token_hash == _token_hash(token)
-                )
-            ).first()
-        if row is None or row[1] < time.time():
-            return None
-        return str(row[0])
+        return self.session_by_hash(token_hash(token))
 
-    def end_session(self, token: str) -> None:
+    def session_by_hash(self, digest: str) -> Session | None:
+        """The live session whose token hashes to `digest` (see `session`)."""
+        now = time.time()
+        with self._read() as conn:
+            row = conn.execute(
+                select(
+                    room_sessions.c.username,
+                    room_sessions.c.last_used_at,
+                    room_sessions.c.expires_at,
+                ).where(room_sessions.c.token_hash == digest)
+            ).first()
+        if row is None:
+            return None
+        username, last_used, expires = str(row[0]), float(row[1]), float(row[2])
+        if now >= expires or now - last_used >= self.session_idle_s:
+            self.end_session_hash(digest)
+            return None
+        if now - last_used >= TOUCH_S:
+            with self.engine.begin() as conn:
+                conn.execute(
+                    update(room_sessions)
+                    .where(room_sessions.c.token_hash == digest)
+                    .values(last_used_at=now)
+                )
+        return Session(username, digest, expires)
+
+    def session_hash_alive(self, digest: str) -> bool:
+        return self.session_by_hash(digest) is not None
+
+    @contextlib.contextmanager
+    def _read(self) -> Iterator[Connection]:
+        """A read-only connection (on SQLite a deferred transaction: no write lock)."""
+        with self.engine.connect() as conn:
+            conn = conn.execution_options(qipai_read=True)
+            with conn.begin():
+                yield conn
+
+    def session_user(self, token: str | None) -> str | None:
+        found = self.session(token)
+        return None if found is None else found.username
+
+    def end_session(self, token: str) -> str:
+        """End one session; returns its token hash (to close its sockets)."""
+        digest = token_hash(token)
+        self.end_session_hash(digest)
+        return digest
+
+    def end_session_hash(self, digest: str) -> None:
         with self.engine.begin() as conn:
-            conn.execute(
-                delete(room_sessions).where(room_sessions.c.token_hash == _token_hash(token))
-            )
+            conn.execute(delete(room_sessions).where(room_sessions.c.token_hash == digest))
+
+    def end_all_sessions(self, username: str) -> list[str]:
+        """End every session of `username`; returns their token hashes."""
+        with self.engine.begin() as conn:
+            digests = [
+                str(r[0])
+                for r in conn.execute(
+                    select(room_sessions.c.token_hash).where(room_sessions.c.username == username)
+                )
+            ]
+            conn.execute(delete(room_sessions).where(room_sessions.c.username == username))
+        return digests
 
     # ----- table layouts (TableRepo) --------------------------------------------------------
     def save_table(self, table_id: str, data: dict[str, Any]) -> None:
@@ -182,6 +277,19 @@ class RoomStore:
             conn.execute(delete(room_tables).where(room_tables.c.id == table_id))
 
     def load_tables(self) -> list[dict[str, Any]]:
-        with self.engine.connect() as conn:
+        with self._read() as conn:
             rows = conn.execute(select(room_tables.c.data).order_by(room_tables.c.updated_at))
             return [dict(r[0]) for r in rows]
+
+
+__all__ = [
+    "Credentials",
+    "RoomStore",
+    "Session",
+    "metadata",
+    "room_sessions",
+    "room_tables",
+    "room_users",
+    "token_hash",
+    "username_key",
+]

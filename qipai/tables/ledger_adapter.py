@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import contextlib
+from collections.abc import Mapping, Sequence
 from typing import Any, Protocol
 
 from sqlalchemy import Connection
 
-from qipai.core.protocol import JSON, RecordedAction, RoundResult, Seat
+from qipai.core.protocol import JSON, Event, RecordedAction, RoundResult, Seat
 from qipai.ledger import InsufficientFunds as LedgerFunds
 from qipai.ledger import Ledger, UnknownRound
+from qipai.ledger.accounts import HOUSE
+from qipai.ledger.accounts import stack as stack_account
+from qipai.ledger.errors import RoundStateError
 from qipai.tables.ports import (
     InsufficientFunds,
     JournalEntry,
@@ -84,7 +88,7 @@ class LedgerAdapter:
     def append(self, round_id: str, *entries: JournalEntry) -> None:
         self.ledger.append_groups(
             round_id,
-            [([RecordedAction(e.seat, e.action), *e.events], e.client_id) for e in entries],
+            [([*e.events, RecordedAction(e.seat, e.action)], e.client_id) for e in entries],
         )
 
     def settle_round(
@@ -95,7 +99,13 @@ class LedgerAdapter:
         pool_id: str,
         reveal_seed: bool,
         layout: tuple[str, JSON] | None = None,
+        events: Sequence[Event] = (),
     ) -> None:
+        if events:
+            # TODO(B): journal these in the settlement's own transaction once `settle_round`
+            # takes them; the journal refuses appends to a settled round.
+            with contextlib.suppress(RoundStateError):  # settled already: its log is complete
+                self.ledger.append_groups(round_id, [(list(events), None)])
         also = None
         if layout is not None:
             if self.layouts is None:
@@ -107,6 +117,17 @@ class LedgerAdapter:
 
         self.ledger.settle_round(
             round_id, result, jackpot_pool=pool_id, reveal_seed=reveal_seed, also=also
+        )
+
+    def pay_interrupted(
+        self, round_id: str, table_id: str, player: str, amount: int, reason: str
+    ) -> None:
+        self.ledger.transfer(
+            {HOUSE: -amount, stack_account(player, table_id): amount},
+            key=f"interrupted:{round_id}:{player}",
+            kind="interrupted_game",
+            memo=f"interrupted game: {reason}"[:200],
+            round_id=round_id,
         )
 
     def reveal(self, commitment: str) -> None:

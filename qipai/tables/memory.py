@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import copy
 import threading
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-from qipai.core.protocol import JSON, RoundResult
+from qipai.core.protocol import JSON, Event, RoundResult
 from qipai.tables.ports import (
     InsufficientFunds,
     JournalEntry,
@@ -115,6 +115,7 @@ class MemoryLedger:
         pool_id: str,
         reveal_seed: bool,
         layout: tuple[str, JSON] | None = None,
+        events: Sequence[Event] = (),
     ) -> None:
         with self.lock:
             info = self.rounds[round_id]
@@ -144,6 +145,15 @@ class MemoryLedger:
             info["result"] = result.to_json()
             info["revealed"] = reveal_seed
 
+    def pay_interrupted(
+        self, round_id: str, table_id: str, player: str, amount: int, reason: str
+    ) -> None:
+        with self.lock:
+            if amount <= 0 or not self._once(f"interrupted:{round_id}:{player}"):
+                return
+            self.house["house"] = self.house.get("house", 0) - amount
+            self.stacks[(player, table_id)] = self.stack(player, table_id) + amount
+
     def reveal(self, commitment: str) -> None:
         for info in self.rounds.values():
             if info["record"].commitment == commitment:
@@ -155,7 +165,7 @@ class MemoryLedger:
             if info is None or info["status"] != "open":
                 return
             self._release(round_id, {})
-            info["status"] = "void"
+            info["status"] = "voided"
             info["result"] = {"void": reason}
 
     def open_rounds(self) -> list[OpenRound]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import copy
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -90,7 +90,11 @@ class RoundRecord:
 
 @dataclass(frozen=True)
 class JournalEntry:
-    """One journaled action (seat None = the countdown expired), with the client's action id."""
+    """One journaled action (seat None = the countdown expired), with the client's action id.
+
+    `events` are what the round's earlier changes produced and the journal has not yet kept:
+    an action is journaled before it is applied, so its own events travel with the next write
+    (the next action, or the settlement). They are journaled before the action."""
 
     seq: int
     seat: str | None
@@ -154,12 +158,20 @@ class LedgerPort(Protocol):
         pool_id: str,
         reveal_seed: bool,
         layout: tuple[str, JSON] | None = None,
+        events: Sequence[Event] = (),
     ) -> None:
         """In one transaction: release the holds, post the result's postings (seat ids are the
         round's players' stacks, `jackpot` the pool `pool_id`), mark the round settled.
         Idempotent on round_id. `reveal_seed` False while the deal unit (shoe) goes on.
         `layout` (table id, layout): saved in the same transaction — only given to a ledger
-        whose `layouts` attribute is the table's `TableRepo` (same database)."""
+        whose `layouts` attribute is the table's `TableRepo` (same database). `events`: the
+        last events of the round, journaled before it settles."""
+
+    def pay_interrupted(
+        self, round_id: str, table_id: str, player: str, amount: int, reason: str
+    ) -> None:
+        """The interrupted-game policy's payment (`interrupt.py`): `amount` > 0 from the house
+        to the player's table stack, tied to the voided round. Idempotent per round and player."""
 
     def reveal(self, commitment: str) -> None:
         """Reveal the seed of every round dealt from this commitment (its deal unit ended)."""

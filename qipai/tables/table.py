@@ -11,12 +11,20 @@ first) or judged against the state after the default (and refused if no longer l
 both, and the default is applied exactly once.
 
 Clients hear only what `round.view(seat)` and the events addressed to them say (`messages.py`).
+
+Journal first (`actions.py`): every action, default on silence and bot move is checked by the
+round, journaled, and only then applied; a failed journal write refuses the action and leaves the
+round as it was. Containment: any exception in a tick, a recovery or a settlement suspends this
+table alone (`suspend`): its open round ends by the interrupted-game policy (`interrupt.py`), its
+deal unit ends and is revealed, and the table waits for an operator to resume or close it.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
+import logging
 import threading
 import uuid
 from collections import OrderedDict
@@ -27,6 +35,9 @@ from typing import Any
 from qipai.core.errors import GameError, InvalidInput, WrongPhase
 from qipai.core.protocol import JSON, Event, RecordedAction, Round, Seat
 from qipai.core.rng import Rng, commitment, new_seed
+from qipai.tables import actions as journal_first
+from qipai.tables import interrupt
+from qipai.tables.actions import JournalUnavailable
 from qipai.tables.games import Game
 from qipai.tables.ports import (
     Clock,
@@ -37,8 +48,11 @@ from qipai.tables.ports import (
     RoundRecord,
     TableRepo,
 )
+from qipai.tables.status import CLOSED, PLAYING, TableStatus, suspended, waiting
+from qipai.tables.terms import TableTerms, default_terms
 
 Send = Callable[[str, JSON], None]
+log = logging.getLogger("qipai.tables")
 
 # A layout saved before layouts named the round they count last: they were saved when each
 # round started, so an open round is the one they count.
@@ -61,6 +75,24 @@ class SeatTaken(TableError):
 
 class Funds(TableError):
     code = "insufficient_funds"
+
+
+class BuyInRange(TableError):
+    """RULES.md "Decision (buy-in)": a seat's stack is within the table's buy-in range."""
+
+    code = "buy_in_out_of_range"
+
+
+class BotsNotAllowed(TableError):
+    code = "bots_not_allowed"
+
+
+class TableSuspended(TableError):
+    code = "table_suspended"
+
+
+class TableClosed(TableError):
+    code = "table_closed"
 
 
 class GameInProgress(TableError):
@@ -120,6 +152,8 @@ class Table:
     """One table of one game. All public methods are thread-safe and never block on I/O
     other than the ledger's own transactions."""
 
+    MAX_JOURNAL_RETRIES = 8
+
     def __init__(
         self,
         table_id: str,
@@ -130,6 +164,8 @@ class Table:
         repo: TableRepo | None = None,
         name: str = "",
         config: Mapping[str, Any] | None = None,
+        terms: TableTerms | None = None,
+        owner: str | None = None,
         timing: Timing | None = None,
         send: Send | None = None,
         seed_source: Callable[[], bytes] = new_seed,
@@ -140,8 +176,21 @@ class Table:
         self.clock = clock
         self.repo = repo
         self.name = name or f"{game.title.get('en', game.name)} {table_id[:4]}"
-        self.config_json: JSON = dict(config or {})
-        self.config = game.config(self.config_json)
+        if terms is None:
+            terms = default_terms(game, config)
+        elif terms.game != game.name:
+            raise InvalidInput(f"terms for {terms.game!r} given to a {game.name!r} table")
+        self.terms = terms
+        self.owner = owner
+        self.config_json: JSON = dict(terms.config_json)
+        self.config = terms.config
+        self.suspension: str | None = None  # the reason, while suspended
+        self.closed = False
+        # what the last broadcast told: the status, and whether a next round was announced
+        self._shown: tuple[TableStatus, bool] | None = None
+        self._unjournaled: list[Event] = []  # events journaled with the next write
+        self._journal_failures = 0  # consecutive failed journal writes of ticks
+        self._retry_at = 0.0  # after a failed journal write, the tick waits until then
         self.timing = timing or Timing()
         self.send: Send = send or (lambda player, message: None)
         self.seed_source = seed_source
@@ -212,6 +261,7 @@ class Table:
     ) -> str:
         """Seat a player (one seat per player per table) and move `buy_in` from the wallet."""
         with self.lock:
+            self._require_open()
             existing = self.seat_of(player)
             if existing is not None:
                 self.seats[existing].leaving = False
@@ -226,8 +276,7 @@ class Table:
                 raise InvalidInput(f"no seat {seat!r} at this table")
             if self.seats[seat].player is not None:
                 raise SeatTaken(f"seat {seat} is taken")
-            if buy_in < self.game.min_stack and self.ledger_stack(player) <= 0:
-                raise InvalidInput(f"the buy-in must be at least {self.game.min_stack}")
+            self._check_buy_in(player, buy_in)
             if buy_in > 0:
                 try:
                     self.ledger.buy_in(player, self.id, buy_in, key or f"buyin:{uuid.uuid4().hex}")
@@ -241,16 +290,45 @@ class Table:
             self._broadcast_state([])
             return seat
 
+    def _require_open(self) -> None:
+        if self.closed:
+            raise TableClosed("the table is closed")
+        if self.suspension is not None:
+            raise TableSuspended(f"the table is suspended: {self.suspension}")
+
+    def _check_buy_in(self, player: str, buy_in: int) -> None:
+        """RULES.md "Decision (buy-in)": the stack a player sits with is within the table's
+        range (what is already on the table counts: a player standing up in mid-round keeps it)."""
+        if not isinstance(buy_in, int) or isinstance(buy_in, bool) or buy_in < 0:
+            raise InvalidInput("the buy-in is a whole number of minor units, at least 0")
+        low, high = self.terms.min_buy_in, self.terms.max_buy_in
+        total = self.ledger_stack(player) + buy_in
+        if total < low or (buy_in > 0 and total > high):
+            raise BuyInRange(
+                f"the buy-in at this table is {low} to {high}; you would sit with {total}"
+            )
+
     def add_bot(self, level: str | None = None, seat: str | None = None) -> str:
         """Fill a free seat with a bot of the game (house money, a fresh buy-in)."""
         with self.lock:
+            self._require_open()
             free = self.free_seats()
             if not free:
                 raise SeatTaken("the table is full")
             seat = seat or free[0]
-            level = level or self.game.default_bot()
+            if not self.terms.bot_policy:
+                raise BotsNotAllowed("this table allows no bots")
+            if level is None:
+                level = self.game.default_bot()
+                if level not in self.terms.bot_policy:
+                    level = self.terms.bot_policy[-1]
             if level not in self.game.bot_levels:
                 raise InvalidInput(f"unknown bot level {level!r}")
+            if level not in self.terms.bot_policy:
+                raise BotsNotAllowed(
+                    f"bots of level {level!r} are not allowed here; "
+                    f"allowed: {', '.join(self.terms.bot_policy)}"
+                )
             player = f"bot.{self.id}.{seat}"
             self._fund_bot(player)
             self.seats[seat] = SeatState(seat, player, f"{level} bot {seat}", bot=level)
@@ -265,8 +343,8 @@ class Table:
 
     def _fund_bot(self, player: str) -> None:
         stack = self.ledger_stack(player)
-        want = self.game.default_buy_in
-        if stack < want // 2:
+        want = min(max(self.game.default_buy_in, 2 * self.terms.min_buy_in), self.terms.max_buy_in)
+        if stack < max(want // 2, self.terms.min_buy_in):
             key = f"botfund.{self.id}.{uuid.uuid4().hex}"
             self.ledger.deposit(player, want - stack, key)
             self.ledger.buy_in(player, self.id, want - stack, key + ".buyin")
@@ -313,13 +391,17 @@ class Table:
                 self._stand_up(seat)
             self._broadcast_state([])
 
-    def _stand_up(self, seat: str) -> int:
+    def _stand_up(self, seat: str, reason: str | None = None) -> int:
         state = self.seats[seat]
         assert state.player is not None
         amount = self.ledger.cash_out(state.player, self.id, f"cashout.{uuid.uuid4().hex}")
         self._money_moved()
-        self.send(state.player, {"type": "left", "table": self.id, "cashed_out": amount})
+        message: JSON = {"type": "left", "table": self.id, "cashed_out": amount}
+        if reason is not None:
+            message["reason"] = reason
+        self.send(state.player, message)
         self.seats[seat] = SeatState(seat)
+        self._bots.pop(seat, None)
         self._save()
         return amount
 
@@ -343,19 +425,43 @@ class Table:
     def next_wakeup(self) -> float | None:
         """When `tick` next has something to do (None: only an outside event can wake it)."""
         with self.lock:
+            if self.suspension is not None or self.closed:
+                return None
             times = [t for t in (self.deadline_at, self.next_start_at) if t is not None]
             times += self.bot_due.values()
-            return min(times) if times else None
+            return max(min(times), self._retry_at) if times else None
 
     def tick(self) -> None:
-        """Do everything that is due: expire a countdown, let bots act, start a round."""
+        """Do everything that is due: expire a countdown, let bots act, start a round.
+
+        Never raises: a failure suspends this table (and only this table)."""
         with self.lock:
-            for _ in range(1000):
-                if not self._step():
+            if self.suspension is not None or self.closed:
+                return
+            try:
+                for _ in range(1000):
+                    if not self._step():
+                        break
+            except JournalUnavailable as exc:
+                # the database refused a write: nothing changed; try again a little later, and
+                # give up (suspend) only if it keeps failing
+                self._journal_failures += 1
+                if self._journal_failures > self.MAX_JOURNAL_RETRIES:
+                    self._fail("journal", exc.__cause__ or exc)
                     return
+                self._retry_at = self.clock.now() + min(30.0, 0.25 * 2**self._journal_failures)
+                return
+            except Exception as exc:
+                self._fail("tick", exc)
+                return
+            self._journal_failures = 0
+            if self._told() != self._shown:
+                self._broadcast_state([])  # e.g. it now waits for players: say so, once
 
     def _step(self) -> bool:
         now = self.clock.now()
+        if now < self._retry_at:
+            return False
         if self._expire_if_due():
             return True
         due_bots = [
@@ -375,38 +481,79 @@ class Table:
             return False
         if self.clock.now() < self.deadline_at:
             return False
+        self._journal(None, {"type": "expire"}, None)  # the default is journaled first
         events = self.round.expire()
-        self._journal(None, {"type": "expire"}, None, events)
+        self._unjournaled += events
         self._after_change(events, force_timer=True)
         return True
 
     # ----- rounds ---------------------------------------------------------------------------
+    def _playable(self, s: SeatState) -> bool:
+        """A seat that may be dealt the next round (bots are topped up at the deal)."""
+        if s.player is None or s.leaving:
+            return False
+        return bool(s.bot) or self.ledger_stack(s.player) >= self.terms.min_buy_in
+
     def eligible(self) -> list[SeatState]:
         bound = self.bound_seats()
         if bound:  # the game's next round is dealt to the same seats, whatever they ask
             return [s for s in self.seats.values() if s.seat in bound and s.player is not None]
         out = []
         for s in self.seats.values():
-            if s.player is None or s.leaving:
+            if not self._playable(s):
                 continue
             if s.bot:
-                self._fund_bot(s.player)
-            if self.ledger_stack(s.player) >= self.game.min_stack:
-                out.append(s)
+                self._fund_bot(s.player or "")
+            out.append(s)
         return out
 
+    def wait_reason(self) -> str | None:
+        """What the table waits for before it can deal (None: it can deal, or it is dealing)."""
+        if self.round is not None or self.bound_seats():
+            return None
+        players = [s for s in self.seats.values() if self._playable(s)]
+        need = self.game.min_players
+        if len(players) < need:
+            return f"{len(players)} of {need} players"
+        if not any(not s.bot for s in players):
+            return "a player at the table"  # bots never play among themselves
+        return None
+
+    def status(self) -> TableStatus:
+        if self.closed:
+            return CLOSED
+        if self.suspension is not None:
+            return suspended(self.suspension)
+        reason = self.wait_reason()
+        return PLAYING if reason is None else waiting(reason)
+
+    def _stand_up_short_stacks(self) -> None:
+        """RULES.md "Decision (buy-in)": before each deal, a person whose stack fell below the
+        minimum buy-in is stood up and its stack returned to its wallet (not during a game of
+        several rounds on one deal, whose seats are bound)."""
+        if self.bound_seats():
+            return
+        low = self.terms.min_buy_in
+        for state in list(self.seats.values()):
+            if state.player and not state.bot and self.ledger_stack(state.player) < low:
+                self._stand_up(state.seat, f"your stack is below the table's minimum of {low}")
+
     def _try_start(self) -> bool:
+        self._stand_up_short_stacks()
+        if self.wait_reason() is not None:
+            self.next_start_at = None  # woken again by a seat change
+            return False
         players = self.eligible()
         bound = bool(self.bound_seats())
         if not bound and (
             len(players) < self.game.min_players or not any(not s.bot for s in players)
         ):
-            self.next_start_at = None  # woken again by a seat change
+            self.next_start_at = None
             return False
         seats = [Seat(s.seat, self.ledger_stack(s.player or "")) for s in players]
         context = dict(self.carry_context)
         if "pool" in self.game.context_keys:
-            context["pool"] = self.ledger.pool(self.game.name)
+            context["pool"] = self.ledger.pool(self.terms.pool_id)
         seed = self.carry_seed or self.seed_source()
         try:
             try:
@@ -448,6 +595,7 @@ class Table:
         self._numbered = record.round_id
         self.round, self.record = round_, record
         self.journal_count = 0
+        self._unjournaled = []
         self.next_start_at = None
         self._phase, self._awaiting = None, ()
         if new_unit:  # a new deal unit's commitment is kept at once
@@ -460,53 +608,71 @@ class Table:
         return True
 
     def act(self, player: str, action: Mapping[str, Any], client_id: str | None = None) -> JSON:
-        """A player's action. Returns the reply for that client: an ack or a typed error."""
+        """A player's action. Returns the reply for that client: an ack or a typed error.
+
+        Journal first: the action is made canonical, checked by the round, journaled, and only
+        then applied; any refusal (including a failed journal write) changes nothing."""
         with self.lock:
-            self._expire_if_due()
-            if client_id is not None and client_id in self.client_ids:
-                return {"type": "ack", "client_id": client_id, "duplicate": True}
-            seat = self.seat_of(player)
             try:
+                if self.closed:
+                    raise TableClosed("the table is closed")
+                if self.suspension is not None:
+                    raise TableSuspended(f"the table is suspended: {self.suspension}")
+                if client_id is not None:
+                    journal_first.storable_text(client_id, "client_id")
+                self._expire_if_due()
+                if client_id is not None and client_id in self.client_ids:
+                    return {"type": "ack", "client_id": client_id, "duplicate": True}
+                seat = self.seat_of(player)
                 if seat is None:
                     raise NotSeated("you are not seated at this table")
                 if self.round is None or self.record is None:
                     raise WrongPhase("no round is running; the next one starts soon")
                 if seat not in self.round.seat_ids():
                     raise WrongPhase("you are not in this round; you play from the next one")
-                events = self.round.act(seat, action)
+                taken = journal_first.canonical(self.game, action)
+                journal_first.check(self.round, seat, taken)
+                self._journal(seat, taken, client_id)
             except GameError as exc:
                 return {"type": "error", "client_id": client_id, **exc.to_json()}
-            self._journal(seat, dict(action), client_id, events)
+            except Exception as exc:  # the expiry before the action failed in its settlement
+                self._fail("action", exc)
+                return {"type": "error", "client_id": client_id, **self._suspended_error()}
             if client_id is not None:
                 self.client_ids[client_id] = player
                 while len(self.client_ids) > 5000:
                     self.client_ids.popitem(last=False)
-            self._after_change(events)
+            try:
+                events = self.round.act(seat, taken)
+                self._unjournaled += events
+                self._after_change(events)
+            except Exception as exc:  # journaled but not applied, or its settlement failed
+                self._fail("action", exc)
             return {"type": "ack", "client_id": client_id, "duplicate": False}
 
+    def _suspended_error(self) -> dict[str, str]:
+        return TableSuspended(f"the table is suspended: {self.suspension}").to_json()
+
     def _bots_act(self, seats: list[str]) -> None:
-        """The bots whose thinking time is over move, in order; their moves are journaled in
-        one transaction and heard in one state message (all bots of a betting phase are due at
-        the same moment: one journal write and one broadcast instead of one per bot)."""
-        entries: list[JournalEntry] = []
+        """The bots whose thinking time is over move, in order, each journaled before it is
+        applied; all of them are heard in one state message."""
         events: list[Event] = []
+        moved = False
         for seat in seats:
             if self.round is None or self.round.finished:
                 break
-            moved = self._bot_move(seat)
-            if moved is None:
+            produced = self._bot_move(seat)
+            if produced is None:
                 continue
-            action, produced = moved
-            entries.append(self._entry(seat, action, None, produced))
+            moved = True
             events += produced
             if not self.round.finished:
                 self._update_timers()  # as if each move were heard at once (countdowns, bots)
-        if entries:
-            self._journal_entries(entries)
+        if moved:
             self._after_change(events)
 
-    def _bot_move(self, seat: str) -> tuple[JSON, list[Event]] | None:
-        """One bot's move on the round (not yet journaled), or None if it has none to make."""
+    def _bot_move(self, seat: str) -> list[Event] | None:
+        """One bot's move, journaled then applied, or None if it has none to make."""
         if self.round is None or seat not in self.round.awaiting():
             return None
         state = self.seats.get(seat)
@@ -519,33 +685,36 @@ class Table:
         if not legal:
             return None
         try:
-            action = bot.choose(self.round.view(seat), legal, self.bot_rng)
-            events = self.round.act(seat, action)
+            choice = bot.choose(self.round.view(seat), legal, self.bot_rng)
+            action = journal_first.canonical(self.game, choice)
+            journal_first.check(self.round, seat, action)
         except GameError:
             return None  # the countdown's default will act for it
-        return action, events
+        self._journal(seat, action, None)
+        produced = self.round.act(seat, action)
+        self._unjournaled += produced
+        return produced
 
-    def _entry(
-        self, seat: str | None, action: JSON, client_id: str | None, events: list[Event]
-    ) -> JournalEntry:
-        self.journal_count += 1
-        return JournalEntry(
-            seq=self.journal_count,
+    def _journal(self, seat: str | None, action: JSON, client_id: str | None) -> None:
+        """Journal one action durably BEFORE it is applied (with the events of the changes
+        before it); JournalUnavailable if the write failed (nothing was journaled)."""
+        assert self.record is not None
+        entry = JournalEntry(
+            seq=self.journal_count + 1,
             seat=seat,
             action=action,
             client_id=client_id,
-            events=tuple(events),
+            events=tuple(self._unjournaled),
         )
-
-    def _journal(
-        self, seat: str | None, action: JSON, client_id: str | None, events: list[Event]
-    ) -> None:
-        """Journal durably BEFORE anything is broadcast (the caller broadcasts afterwards)."""
-        self._journal_entries([self._entry(seat, action, client_id, events)])
-
-    def _journal_entries(self, entries: list[JournalEntry]) -> None:
-        assert self.record is not None
-        self.ledger.append(self.record.round_id, *entries)
+        try:
+            self.ledger.append(self.record.round_id, entry)
+        except Exception as exc:
+            log.warning("table %s: journal write failed: %s", self.id, exc)
+            raise JournalUnavailable(
+                "the action could not be journaled and was not taken; try again"
+            ) from exc
+        self.journal_count += 1
+        self._unjournaled = []
 
     def _after_change(self, events: list[Event], force_timer: bool = False) -> None:
         round_ = self.round
@@ -598,21 +767,27 @@ class Table:
         self.last_result = {"round_id": record.round_id, "number": record.number, "nets": nets}
         self.results = [*self.results, self.last_result][-30:]
         reveal = self.game.reveal_seed and not nxt.reuse_seed
+        events_left, self._unjournaled = tuple(self._unjournaled), []
         if self.repo is not None and getattr(self.ledger, "layouts", None) is self.repo:
             # the layout and the settlement in one transaction
             data, text = self._layout()
             self.ledger.settle_round(
                 record.round_id,
                 result,
-                pool_id=self.game.name,
+                pool_id=self.terms.pool_id,
                 reveal_seed=reveal,
                 layout=(self.id, data),
+                events=events_left,
             )
             self._saved = text
         else:
             self._save()
             self.ledger.settle_round(
-                record.round_id, result, pool_id=self.game.name, reveal_seed=reveal
+                record.round_id,
+                result,
+                pool_id=self.terms.pool_id,
+                reveal_seed=reveal,
+                events=events_left,
             )
         self._stacks_settled(record, nets)
         if not nxt.reuse_seed:
@@ -647,8 +822,95 @@ class Table:
     def wake(self) -> None:
         """A seat changed: a waiting table may be able to start a round now."""
         with self.lock:
+            if self.suspension is not None or self.closed:
+                return
             if self.round is None and self.next_start_at is None:
                 self.next_start_at = self.clock.now() + 0.5
+
+    # ----- containment ----------------------------------------------------------------------
+    def _fail(self, where: str, exc: BaseException) -> None:
+        """Something raised in this table's tick, recovery or settlement: suspend it alone."""
+        log.error("table %s: %s failed, suspending it", self.id, where, exc_info=exc)
+        self.suspend(f"{where} failed: {type(exc).__name__}: {exc}"[:300])
+
+    def suspend(self, reason: str) -> None:
+        """Stop the table: its open round ends by the interrupted-game policy (`interrupt.py`),
+        its deal unit ends (the seed is revealed where the game reveals seeds), no round starts
+        until an operator resumes it. Players may stand up. Never raises."""
+        with self.lock:
+            if self.closed:
+                return
+            self.suspension = reason or "suspended"
+            self.deadline_at, self.next_start_at = None, None
+            self.bot_due.clear()
+            try:
+                self._interrupt(self.suspension)
+            except Exception:  # the ledger itself fails: the round stays open for `resume`
+                log.exception("table %s: the interrupted round could not be closed", self.id)
+            self._quietly(self._save)
+            self._quietly(lambda: self._broadcast_state([]))
+
+    def resume(self) -> None:
+        """An operator's decision: the suspended table plays again (from a new deal unit)."""
+        with self.lock:
+            if self.closed:
+                raise TableClosed("the table is closed")
+            if self.suspension is None:
+                return
+            if self.record is not None:  # the interruption could not be settled before
+                self._interrupt(self.suspension)
+            self.suspension = None
+            self.next_start_at = self.clock.now()
+            self._save()
+            self._broadcast_state([])
+
+    def close(self, reason: str = "closed by the operator") -> None:
+        """Close for good: the open round ends by the interrupted-game policy, the deal unit
+        ends, every seat is stood up and cashed out. Raises if the ledger refuses (nothing is
+        then marked closed, and closing again retries)."""
+        with self.lock:
+            if self.closed:
+                return
+            self.deadline_at, self.next_start_at = None, None
+            self.bot_due.clear()
+            self._interrupt(reason)
+            self._reveal_current()
+            for state in list(self.seats.values()):
+                if state.player:
+                    self._stand_up(state.seat, "the table closed")
+            self.closed = True
+            self.suspension = None
+            self._save()
+            self._broadcast_state([])
+
+    def _quietly(self, work: Callable[[], object]) -> None:
+        try:
+            work()
+        except Exception:
+            log.exception("table %s: cleanup step failed", self.id)
+
+    def _interrupt(self, reason: str) -> None:
+        """End the open round by the interrupted-game policy: every stake returned, and what a
+        player had already won paid by the house (`interrupt.py`). Then the deal unit ends."""
+        record = self.record
+        if record is None:
+            return
+        players = {seat: player for seat, player, _ in record.seats}
+        pay = interrupt.payouts(self.round, players)
+        self.ledger.void_round(record.round_id, f"interrupted: {reason}"[:300])
+        for player, amount in sorted(pay.items()):
+            self.ledger.pay_interrupted(record.round_id, self.id, player, amount, reason)
+        self._money_moved()
+        self.last_round, self.last_record = self.round, record
+        self.round, self.record = None, None
+        self._unjournaled = []
+        self._phase, self._awaiting = None, ()
+        seed = bytes.fromhex(record.seed_hex)
+        self._reveal_current(seed)  # a void ends its deal unit: the next round has a new seed
+        self.carry_seed, self.carry_context = None, {}
+        for state in list(self.seats.values()):
+            if state.player and state.leaving:
+                self._quietly(functools.partial(self._stand_up, state.seat))
 
     # ----- crash recovery -------------------------------------------------------------------
     def recover(self, open_round: OpenRound) -> str:
@@ -670,11 +932,16 @@ class Table:
                 round_ = self.game.round_type.replay(
                     config, seats, bytes.fromhex(record.seed_hex), actions, record.context
                 )
-            except Exception as exc:  # any failure to rebuild: void, releasing every hold
-                self.ledger.void_round(record.round_id, f"could not resume: {exc}")
-                self._money_moved()
-                self.next_start_at = self.clock.now() + self.timing.between_rounds
-                return "voided"
+            except Exception as exc:  # cannot rebuild: the table is suspended, the round voided
+                self.record, self.round = record, None
+                if not self.reveals or self.reveals[-1].commitment != record.commitment:
+                    self.reveals.append(Reveal(record.commitment, None, [record.round_id]))
+                self.suspend(
+                    f"round {record.round_id} could not be resumed: {type(exc).__name__}: {exc}"[
+                        :300
+                    ]
+                )
+                return "voided" if self.record is None else "suspended"
             self.round, self.record = round_, record
             self.number = max(self.number, record.number)
             self._numbered = record.round_id
@@ -690,7 +957,11 @@ class Table:
             self._phase, self._awaiting = None, ()
             self.deadline_at = None
             was_finished = round_.finished
-            self._after_change([Event("resumed", {"round_id": record.round_id})])
+            try:
+                self._after_change([Event("resumed", {"round_id": record.round_id})])
+            except Exception as exc:  # e.g. its settlement fails: this table alone stops
+                self._fail("recovery", exc)
+                return "suspended"
             return "settled" if was_finished else "resumed"
 
     # ----- persistence ----------------------------------------------------------------------
@@ -708,6 +979,10 @@ class Table:
             "carry_context": self.carry_context,
             "reveals": [r.to_json() for r in self.reveals[-20:]],
             "results": self.results[-30:],
+            "terms": self.terms.to_json(),
+            "owner": self.owner,
+            "suspended": self.suspension,
+            "closed": self.closed,
         }
 
     def restore_snapshot(self, data: Mapping[str, Any]) -> None:
@@ -737,11 +1012,20 @@ class Table:
             ]
             self.results = list(data.get("results", []))
             self.last_result = self.results[-1] if self.results else None
+            self.owner = data.get("owner", self.owner)
+            reason = data.get("suspended")
+            self.suspension = str(reason) if reason else None
+            self.closed = bool(data.get("closed", False))
 
     def _layout(self) -> tuple[JSON, str]:
         """The layout to persist and its canonical text (what `_saved` compares)."""
         data = self.snapshot()
         return data, json.dumps(data, sort_keys=True)
+
+    def save_now(self) -> None:
+        """Persist the layout now (the room's stop)."""
+        with self.lock:
+            self._save()
 
     def _save(self) -> None:
         """Persist the layout if it changed since the last save (a database write saved)."""
@@ -755,6 +1039,7 @@ class Table:
     def public_info(self) -> JSON:
         """The lobby's view of the table: no cards, no seeds of running deal units."""
         with self.lock:
+            status = self.status()
             return {
                 "id": self.id,
                 "game": self.game.name,
@@ -773,8 +1058,15 @@ class Table:
                 "free": len(self.free_seats()),
                 "humans": len(self.humans()),
                 "playing": self.round is not None,
+                "status": status.state,
+                "status_reason": status.reason,
                 "number": self.number,
-                "bot_levels": list(self.game.bot_levels),
+                "bot_levels": [b for b in self.game.bot_levels if self.terms.allows_bot(b)],
+                "min_buy_in": self.terms.min_buy_in,
+                "max_buy_in": self.terms.max_buy_in,
+                "private": self.terms.private,
+                "owner": self.owner,
+                "terms": self.terms.public_json(),
             }
 
     def _stack(self, player: str) -> int:
@@ -784,7 +1076,11 @@ class Table:
             stack += sum(st for _, p, st in self.record.seats if p == player)
         return stack
 
+    def _told(self) -> tuple[TableStatus, bool]:
+        return self.status(), self.round is None and self.next_start_at is not None
+
     def _broadcast_state(self, events: list[Event], finished: bool = False) -> None:
+        self._shown = self._told()
         for player in list(self.connected):
             self._send_state(player, events, finished)
 

@@ -162,10 +162,11 @@ async function showHistory() {
 function connect() {
   if (S.ws && (S.ws.readyState === 0 || S.ws.readyState === 1)) return;
   const proto = location.protocol === "https:" ? "wss" : "ws";
-  const ws = new WebSocket(`${proto}://${location.host}/ws?token=${encodeURIComponent(S.token)}`);
+  const ws = new WebSocket(`${proto}://${location.host}/ws`);
   S.ws = ws;
   setConn(false);
   ws.onopen = () => {
+    ws.send(JSON.stringify({ type: "auth", token: S.token })); // never in the URL (docs/protocol.md)
     S.wsReady = true; setConn(true);
     if (S.tableId) send({ type: "subscribe", table_id: S.tableId });
   };
@@ -500,6 +501,7 @@ function init() {
   document.getElementById("btn-lang").addEventListener("click", () => { setLang(LANG === "zh" ? "en" : "zh"); route(); });
   document.getElementById("btn-deposit").addEventListener("click", openDeposit);
   document.getElementById("btn-history").addEventListener("click", () => { location.hash = "#/history"; });
+  document.getElementById("btn-history-back").addEventListener("click", () => { location.hash = "#/lobby"; });
   document.getElementById("btn-deposit-go").addEventListener("click", doDeposit);
   for (const b of document.querySelectorAll(".chip-btn")) b.addEventListener("click", () => { document.getElementById("deposit-amount").value = b.dataset.amount; });
   document.getElementById("btn-buyin-go").addEventListener("click", doBuyIn);

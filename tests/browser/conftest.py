@@ -44,7 +44,9 @@ def browser() -> Iterator[Any]:
 @pytest.fixture
 def page(browser: Any) -> Iterator[Any]:
     OUT.mkdir(exist_ok=True)
-    context = browser.new_context(viewport={"width": 1400, "height": 950})
+    # Playwright's wait_for_function evaluates strings, which the server's CSP forbids
+    # (script-src 'self'); the client itself under the CSP: tests/server/test_browser_csp.py
+    context = browser.new_context(viewport={"width": 1400, "height": 950}, bypass_csp=True)
     pg = context.new_page()
     errors: list[str] = []
     pg.on("pageerror", lambda e: errors.append(str(e)))

@@ -139,6 +139,7 @@ def set_lang(page: Any, lang: str) -> None:
     """`switch_lang` on a table screen, then let it redraw."""
     switch_lang(page, lang)
     page.wait_for_selector("#balances .kv.me")
+    page.wait_for_function("S.state !== null")  # the redraw re-subscribes: its state is back
     page.wait_for_timeout(300)
 
 
@@ -326,7 +327,7 @@ def test_a_spectator_sees_the_table_without_a_seat(page: Any, browser: Any, serv
     sign_up_and_deposit(page, server)
     quick_start(page, game)
     table_url = page.url
-    context = browser.new_context(viewport=DESKTOP)
+    context = browser.new_context(viewport=DESKTOP, bypass_csp=True)  # see conftest.py
     watcher = context.new_page()
     errors: list[str] = []
     watcher.on("pageerror", lambda e: errors.append(str(e)))

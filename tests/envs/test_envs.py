@@ -40,6 +40,29 @@ def test_pettingzoo_api_test(game: str) -> None:
     api_test(env(game), num_cycles=300)
 
 
+@pytest.mark.parametrize(
+    ("game", "settings"),
+    [
+        ("pokdeng", {"players": 1}),
+        ("pokdeng", {"players": 5, "mode": "banker-player"}),
+        ("holdem-bonus", {"players": 1, "pool_stake": 0}),
+        ("holdem-bonus", {"players": 7, "bonus_table": "with-small-pairs"}),
+        ("niuniu", {"players": 2, "hints": False}),
+        ("niuniu", {"players": 5}),
+        ("paigow", {"tie_policy": "push", "high_nine": "named", "bid_choices": [2, 3]}),
+        ("tiengow", {"wen_zun": True}),
+        ("paigow", {"bots": ["paigow-sensible"] * 3}),
+        ("tiengow", {"bots": ["rule-of-thumb", "random"]}),
+        ("niuniu", {"players": 3, "bots": ["sensible"]}),
+        ("pokdeng", {"players": 3, "bots": ["sensible", "random"]}),
+        ("holdem-bonus", {"players": 3, "bots": ["sensible", "random"]}),
+    ],
+)
+@pytest.mark.filterwarnings("ignore::UserWarning")
+def test_pettingzoo_api_test_other_tables(game: str, settings: dict[str, Any]) -> None:
+    api_test(env(game, **settings), num_cycles=100)
+
+
 @pytest.mark.parametrize("game", GAMES)
 def test_pettingzoo_seed_test(game: str) -> None:
     seed_test(lambda: env(game), num_cycles=100)
@@ -199,11 +222,31 @@ def test_an_illegal_action_is_refused_and_changes_nothing() -> None:
         ("pokdeng", {"ladder": (0,)}, "ladder"),
         ("tiengow", {"stack": 0}, "stack"),
         ("holdem-bonus", {"render_mode": "rgb_array"}, "render_mode"),
+        ("paigow", {"bots": ["paigow-sensible"] * 4}, "no agent left"),
+        ("niuniu", {"bots": ["clever"]}, "unknown niuniu bot level"),
+        ("tiengow", {"bots": "random"}, "list of bot levels"),
     ],
 )
 def test_bad_settings_are_refused(game: str, settings: dict[str, Any], message: str) -> None:
     with pytest.raises(InvalidInput, match=message):
         raw_env(game, **settings)
+
+
+def test_bots_play_the_last_seats_and_agents_get_their_own_money() -> None:
+    e = raw_env("paigow", bots=["paigow-sensible"] * 3)
+    assert e.possible_agents == ["player_0"] and e.seats == ("E", "S", "W", "N")
+    for seed in range(4):
+        e.reset(seed=seed)
+        won = 0.0
+        for agent in e.agent_iter():
+            assert agent == "player_0"
+            obs, reward, terminated, _, _ = e.last()
+            won += reward
+            e.step(None if terminated else int(np.flatnonzero(obs["action_mask"])[0]))
+        result = e.round.result()
+        assert won == result.net("E")
+        acted = {entry.seat for entry in e.round.log if entry.seat is not None}
+        assert acted == {"E", "S", "W", "N"}  # the bots bid, bet and revealed themselves
 
 
 def test_settings_reach_the_game() -> None:

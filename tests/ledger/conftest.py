@@ -1,12 +1,17 @@
-"""Ledger fixtures: every test runs on SQLite and on PostgreSQL (a fresh schema per test).
+"""Ledger fixtures: every test runs on SQLite and on PostgreSQL (a fresh schema per run, emptied
+for each test).
 
 PostgreSQL is the server this machine starts (127.0.0.1:5432, database `test`, trust auth) or
 `QIPAI_TEST_PG_URL`. Without it the PostgreSQL half is skipped with the reason; under CI=true it
-fails (`require_service`).
+fails (`require_service`). As in production, the schema belongs to an owner role that migrates
+(`qipai_owner`) and the ledger runs as an application role (`qipai_app`) that cannot UPDATE or
+DELETE the append-only tables nor change the schema (`.ci/run` creates both roles; so does
+`pg_roles` when they are missing). `pg_database()` gives other tests such a schema too.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import uuid
 from collections.abc import Callable, Iterator
@@ -14,12 +19,18 @@ from pathlib import Path
 
 import pytest
 from sqlalchemy import create_engine, text
+from sqlalchemy.engine import make_url
+from sqlalchemy.exc import DBAPIError
 
 from qipai.ledger import Ledger
 from qipai.ledger import db as dbm
 from tests.conftest import port_open, require_service
 
 PG_URL = os.environ.get("QIPAI_TEST_PG_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
+OWNER_ROLE = "qipai_owner"
+APP_ROLE = "qipai_app"
+OWNER_URL = make_url(PG_URL).set(username=OWNER_ROLE, password=None).render_as_string(False)
+APP_URL = make_url(PG_URL).set(username=APP_ROLE, password=None).render_as_string(False)
 
 _pg_ok: bool | None = None
 
@@ -53,21 +64,55 @@ def backend(request: pytest.FixtureRequest) -> str:
 
 
 TABLES = (
-    "round_players, round_log, rounds, holds, entries, transactions, accounts, users, table_leases"
+    "round_players, round_log, round_ends, hold_closures, seed_reveals, rounds, holds, entries,"
+    " transactions, accounts, users, table_leases, chain_heads"
 )
+
+
+def ensure_roles() -> None:
+    """The owner and application roles (cluster-wide; `.ci/run` makes them too)."""
+    engine = create_engine(PG_URL, isolation_level="AUTOCOMMIT")
+    database = make_url(PG_URL).database
+    try:
+        with engine.connect() as conn:
+            for role in (OWNER_ROLE, APP_ROLE):
+                if conn.execute(
+                    text("SELECT 1 FROM pg_roles WHERE rolname = :r"), {"r": role}
+                ).first():
+                    continue
+                with contextlib.suppress(DBAPIError):  # created meanwhile by a parallel run
+                    conn.execute(text(f"CREATE ROLE {role} LOGIN"))
+            with contextlib.suppress(DBAPIError):  # a parallel run granted it at the same moment
+                conn.execute(text(f'GRANT CREATE ON DATABASE "{database}" TO {OWNER_ROLE}'))
+    finally:
+        engine.dispose()
+
+
+@contextlib.contextmanager
+def pg_database(prefix: str = "qipai_t") -> Iterator[tuple[str, str, str]]:
+    """A fresh schema owned by the owner role, migrated by it, with the application role granted
+    its privileges: yields (app URL, owner URL, schema); dropped afterwards. Open the ledger as
+    `Ledger.open(app_url, schema=schema)`."""
+    require_service(postgres_available(), f"PostgreSQL ({PG_URL})")
+    ensure_roles()
+    schema = f"{prefix}_{uuid.uuid4().hex[:12]}"
+    admin = create_engine(PG_URL)
+    with admin.begin() as conn:
+        conn.execute(text(f'CREATE SCHEMA "{schema}" AUTHORIZATION {OWNER_ROLE}'))
+    try:
+        Ledger.open(OWNER_URL, schema=schema, app_role=APP_ROLE).close()
+        yield APP_URL, OWNER_URL, schema
+    finally:
+        dbm.drop_schema(admin, schema)
+        admin.dispose()
 
 
 @pytest.fixture(scope="session")
 def pg_schema() -> Iterator[str]:
     """One PostgreSQL schema for this test run (migrated once, dropped at the end); each test
     starts from empty tables."""
-    require_service(postgres_available(), f"PostgreSQL ({PG_URL})")
-    schema = f"qipai_t_{uuid.uuid4().hex[:12]}"
-    Ledger.open(PG_URL, schema=schema).close()
-    yield schema
-    engine = create_engine(PG_URL)
-    dbm.drop_schema(engine, schema)
-    engine.dispose()
+    with pg_database() as (_, _, schema):
+        yield schema
 
 
 @pytest.fixture
@@ -80,11 +125,11 @@ def ledger_factory(
     schema: str | None = None
     if backend == "postgresql":
         schema = request.getfixturevalue("pg_schema")
-        engine = dbm.create(PG_URL, schema=schema)
+        engine = dbm.create(OWNER_URL, schema=schema)
         with engine.begin() as conn:
             conn.execute(text(f"TRUNCATE {TABLES} RESTART IDENTITY CASCADE"))
         engine.dispose()
-        url = PG_URL
+        url = APP_URL
     else:
         url = str(tmp_path / "ledger.sqlite3")
 

@@ -117,3 +117,95 @@ def test_tables_settling_at_once_share_the_house_safely(
     report = ledger.audit()
     assert report.ok, report.violations
     assert report.stats["rounds_replayed"] == 12
+
+
+def _concurrent_settles(ledger: Ledger, crooked_table: str | None) -> dict[str, object]:
+    """Open a round at each of 4 tables, then settle them from 4 threads while the first
+    settlement's commit is held until the other three are queued behind it."""
+    import threading
+    import time
+
+    from qipai.core.protocol import HOUSE, Posting, RoundResult
+    from tests.ledger.helpers import play_coin
+
+    rounds = {}
+    for table in ("ga", "gb", "gc", "gd"):
+        user = f"{table}-p"
+        ledger.create_user(user)
+        ledger.deposit(user, 1_000, "d")
+        ledger.buy_in(user, table, 1_000, "b")
+        rounds[table] = play_coin(ledger, {"P1": 10}, {"P1": user}, table=table, settle=False)
+    before = ledger.stats()
+    release = threading.Event()
+
+    def hold_first_commit(point: str) -> None:
+        if point == "before_commit" and not release.is_set():
+            for _ in range(3000):  # until the other three are queued behind this commit
+                if len(ledger.writer._queue) == 3:
+                    break
+                time.sleep(0.01)
+            release.set()
+
+    ledger.fault = hold_first_commit
+    answers: dict[str, object] = {}
+
+    def settle(table: str) -> None:
+        rid, round_ = rounds[table]
+        result = round_.result()
+        if table == crooked_table:  # more than the stack holds: refused at commit
+            result = RoundResult((Posting("P1", -5_000), Posting(HOUSE, 5_000)))
+        try:
+            answers[table] = ledger.settle_round(rid, result)
+        except BaseException as exc:
+            answers[table] = exc
+
+    first = threading.Thread(target=settle, args=("ga",))
+    first.start()
+    while not ledger.writer._leading:
+        time.sleep(0.001)
+    others = [threading.Thread(target=settle, args=(t,)) for t in ("gb", "gc", "gd")]
+    for t in others:
+        t.start()
+    for t in (first, *others):
+        t.join(60)
+    ledger.fault = lambda point: None
+    assert release.is_set()
+    after = ledger.stats()
+    answers["commits"] = after["commits"] - before["commits"]
+    answers["batches"] = after["batches"] - before["batches"]
+    for table in ("ga", "gb", "gc", "gd"):
+        answers[f"{table}-status"] = ledger.round(rounds[table][0])["status"]
+    return answers
+
+
+def test_tables_settling_at_the_same_moment_share_one_commit(
+    ledger: Ledger, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Group commit: settlements that arrive while another commits go in ONE database
+    transaction together."""
+    from qipai.games import PACKAGES
+
+    monkeypatch.setitem(PACKAGES, "coin", "tests.ledger.coin_game")
+    answers = _concurrent_settles(ledger, None)
+    assert all(answers[f"{t}-status"] == "settled" for t in ("ga", "gb", "gc", "gd"))
+    assert answers["commits"] == 2 and answers["batches"] == 1  # ga alone; gb, gc, gd together
+    report = ledger.audit()
+    assert report.ok, report.violations
+
+
+def test_one_refused_settlement_costs_the_others_of_its_commit_nothing(
+    ledger: Ledger, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A batch that fails is rolled back whole and each of its operations runs again alone:
+    the refused one gets its own error, the others commit."""
+    from qipai.games import PACKAGES
+    from qipai.ledger import InsufficientFunds
+
+    monkeypatch.setitem(PACKAGES, "coin", "tests.ledger.coin_game")
+    answers = _concurrent_settles(ledger, "gc")
+    assert isinstance(answers["gc"], InsufficientFunds), answers["gc"]
+    assert answers["gc-status"] == "open"
+    assert all(answers[f"{t}-status"] == "settled" for t in ("ga", "gb", "gd"))
+    assert answers["batches"] == 0 and answers["commits"] == 3  # ga; then gb and gd alone
+    report = ledger.audit()
+    assert report.ok, report.violations

@@ -33,11 +33,18 @@ def state(ledger: Ledger) -> tuple[object, ...]:
     with ledger.engine.connect() as conn:
         counts = tuple(
             conn.execute(text(f"SELECT COUNT(*) FROM {t}")).scalar_one()
-            for t in ("transactions", "entries", "round_log")
+            for t in (
+                "transactions",
+                "entries",
+                "round_log",
+                "round_ends",
+                "hold_closures",
+                "seed_reveals",
+                "chain_heads",
+            )
         )
-        statuses = conn.execute(text("SELECT id, status FROM rounds ORDER BY id")).all()
-        holds = conn.execute(text("SELECT id, status FROM holds ORDER BY id")).all()
-    return ledger.balances(), counts, statuses, holds
+        heads = conn.execute(text("SELECT chain, seq, mac FROM chain_heads ORDER BY chain")).all()
+    return ledger.balances(), counts, heads
 
 
 def test_settlement_moves_the_money_and_records_everything(funded: Ledger) -> None:

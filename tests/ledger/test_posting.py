@@ -18,6 +18,7 @@ from qipai.ledger import (
     UnbalancedTransaction,
     UnknownAccount,
 )
+from qipai.ledger import db as dbm
 
 
 def snapshot(ledger: Ledger) -> tuple[dict[str, int], int]:
@@ -99,15 +100,41 @@ def test_database_check_constraint_backs_the_guard(funded: Ledger) -> None:
 
 
 def test_entries_and_transactions_are_append_only(funded: Ledger) -> None:
-    for sql in (
-        "UPDATE entries SET amount = amount + 1",
-        "DELETE FROM entries",
-        "UPDATE transactions SET memo = 'x'",
-        "DELETE FROM transactions",
-    ):
-        with pytest.raises(DBAPIError, match="append-only"), funded.engine.begin() as conn:
-            conn.execute(text(sql))
-    assert funded.audit().ok
+    """The triggers refuse UPDATE and DELETE of every table that carries meaning — even for the
+    schema's owner; on PostgreSQL the card room's role is refused before (no privilege)."""
+    from qipai.ledger.schema import APPEND_ONLY
+    from tests.ledger.conftest import OWNER_URL
+    from tests.ledger.helpers import play_coin
+
+    play_coin(funded, {"P1": 100}, {"P1": "alice"})  # a round: header, players, log, holds, end
+    pg = funded.dialect == "postgresql"
+    owner = dbm.create(OWNER_URL, schema=funded.schema) if pg else funded.engine
+    try:
+        for table in APPEND_ONLY:
+            for sql in (
+                f"UPDATE {table} SET {_a_column(table)} = {_a_column(table)}",
+                f"DELETE FROM {table}",
+            ):
+                if pg:
+                    with (
+                        pytest.raises(DBAPIError, match="permission denied"),
+                        funded.engine.begin() as conn,
+                    ):
+                        conn.execute(text(sql))
+                with pytest.raises(DBAPIError, match="append-only"), owner.begin() as conn:
+                    found = conn.execute(text(f"SELECT COUNT(*) FROM {table}")).scalar_one()
+                    assert found, f"{table} has no row to try"
+                    conn.execute(text(sql))
+    finally:
+        if pg:
+            owner.dispose()
+    assert funded.audit(replay=False).ok
+
+
+def _a_column(table: str) -> str:
+    from qipai.ledger.schema import metadata
+
+    return next(c.name for c in metadata.tables[table].columns if not c.primary_key)
 
 
 def test_idempotent_repeat_returns_first_result_and_posts_nothing(funded: Ledger) -> None:

@@ -11,6 +11,7 @@ from qipai.core.protocol import RecordedAction, Seat
 from qipai.core.rng import Rng, commitment, new_seed
 from qipai.ledger import Ledger
 from qipai.ledger.journal import seat_key
+from tests.ledger.tamper import tampering
 
 pokdeng = pytest.importorskip("qipai.games.pokdeng")
 
@@ -75,7 +76,7 @@ def test_pokdeng_rounds_verify_from_the_journal(funded: Ledger) -> None:
 
 def test_a_doctored_pokdeng_journal_fails_verification(funded: Ledger) -> None:
     rid, _ = play_round(funded, new_seed(), None, {"alice": 100, "bob": 100})
-    with funded.engine.begin() as conn:  # the journal claims the deal came from later in the shoe
+    with tampering(funded) as conn:  # the journal claims the deal came from later in the shoe
         conn.execute(
             text("UPDATE rounds SET context = :c WHERE id = :r"),
             {"c": '{"position": 12}', "r": rid},
@@ -84,3 +85,5 @@ def test_a_doctored_pokdeng_journal_fails_verification(funded: Ledger) -> None:
     failed = {c.name for c in report.checks if not c.ok}
     assert "deal and result match the replay" in failed, report.lines()
     assert report.checks[0].ok  # the seed itself is still the committed one
+    audit = funded.audit(replay=False)  # and the chain names the edited record without a replay
+    assert any(f"round {rid} (header)" in v and "MAC" in v for v in audit.violations)

@@ -15,6 +15,7 @@ from qipai.core.protocol import HOUSE, Posting, RoundResult
 from qipai.games import PACKAGES
 from qipai.ledger import Ledger
 from tests.ledger.helpers import play_coin
+from tests.ledger.tamper import tampering
 
 PLAYERS = {"P1": "alice", "P2": "bob"}
 runner = CliRunner()
@@ -53,8 +54,8 @@ def test_verify_passes_for_an_honest_round(funded: Ledger) -> None:
 
 def test_verify_catches_a_swapped_seed(funded: Ledger) -> None:
     rid, _ = play_coin(funded, {"P1": 100, "P2": 55}, PLAYERS)
-    with funded.engine.begin() as conn:
-        conn.execute(text("UPDATE rounds SET seed = :s WHERE id = :r"), {"s": "ab" * 32, "r": rid})
+    with tampering(funded) as conn:  # the revealed seed is swapped for another
+        conn.execute(text("UPDATE seed_reveals SET seed = :s"), {"s": "ab" * 32})
     report = funded.verify_round(rid)
     assert not report.ok and not report.checks[0].ok
     out = runner.invoke(app, ["verify", rid, "--db", cli_db(funded)])
@@ -117,13 +118,13 @@ def test_audit_passes_on_a_busy_honest_ledger(funded: Ledger) -> None:
             "UPDATE accounts SET balance = balance + 5 WHERE name = 'hold:stack:alice:t1'",
             "open holds",
         ),
-        ("UPDATE holds SET status = 'open' WHERE id = 1", "still open"),
+        ("DELETE FROM hold_closures WHERE hold_id = 1", "still open"),
     ],
 )
 def test_audit_catches_tampering(funded: Ledger, sql: str, expect: str) -> None:
     play_coin(funded, {"P1": 100, "P2": 55}, PLAYERS)
     assert funded.audit().ok
-    with funded.engine.begin() as conn:
+    with tampering(funded) as conn:
         conn.execute(text(sql))
     report = funded.audit()
     assert not report.ok and any(expect in v for v in report.violations), report.violations

@@ -188,7 +188,10 @@ class Workload:
         for seat, u in players.items():
             self.model.move(f"hold:stack:{u}:{table}", f"stack:{u}:{table}", bets[seat])
         for p in result.postings:
-            account = f"stack:{players[p.account]}:{table}" if p.account in players else p.account
+            if p.account in players:
+                account = f"stack:{players[p.account]}:{table}"
+            else:  # the house side of a round lands on the table's own accounts
+                account = f"{p.account}:{table}"
             self.model.balances[account] = self.model.get(account) + p.amount
 
     OPS = (
@@ -307,9 +310,9 @@ def test_workload_catches_a_broken_ledger_and_names_the_seed(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Negative control (SQLite): a settlement that moves one unit wrongly is caught."""
-    from qipai.ledger import journal
+    from qipai.ledger import book
 
-    honest = journal.settlement_legs
+    honest = book.settlement_legs
 
     def leaky(*args: object, **kwargs: object) -> dict[str, int]:
         legs = honest(*args, **kwargs)  # type: ignore[arg-type]
@@ -320,6 +323,6 @@ def test_workload_catches_a_broken_ledger_and_names_the_seed(
                 break
         return {k: v for k, v in legs.items() if v}
 
-    monkeypatch.setattr(journal, "settlement_legs", leaky)
+    monkeypatch.setattr(book, "settlement_legs", leaky)
     with pytest.raises(AssertionError, match=r"seed=20261129 step=\d+"):
         run(lambda: Ledger.open(str(tmp_path / "broken.sqlite3")), 20261129, steps=60)

@@ -55,7 +55,8 @@ def test_kill_9_mid_round_then_resume(tmp_path: Path) -> None:
         http.post(f"/api/tables/{tid}/sit", json={"buy_in": 100}, headers=alice)
         http.post(f"/api/tables/{tid}/sit", json={"buy_in": 100}, headers=bob)
         ws_url = server.url.replace("http", "ws")
-        with connect(f"{ws_url}/ws?token={tokens['alice']}") as ws:
+        with connect(f"{ws_url}/ws") as ws:
+            ws.send(json.dumps({"type": "auth", "token": tokens["alice"]}))
             ws.send(json.dumps({"type": "subscribe", "table_id": tid}))
             before = until(ws, lambda m: m["type"] == "state" and m["legal"])
             ws.send(
@@ -77,9 +78,11 @@ def test_kill_9_mid_round_then_resume(tmp_path: Path) -> None:
         server.start()
         http = httpx.Client(base_url=server.url, timeout=60)
         with (
-            connect(f"{ws_url}/ws?token={tokens['alice']}") as wa,
-            connect(f"{ws_url}/ws?token={tokens['bob']}") as wb,
+            connect(f"{ws_url}/ws") as wa,
+            connect(f"{ws_url}/ws") as wb,
         ):
+            wa.send(json.dumps({"type": "auth", "token": tokens["alice"]}))
+            wb.send(json.dumps({"type": "auth", "token": tokens["bob"]}))
             wa.send(json.dumps({"type": "subscribe", "table_id": tid}))
             wb.send(json.dumps({"type": "subscribe", "table_id": tid}))
             back = until(wa, lambda m: m["type"] == "state" and m["round"] is not None)

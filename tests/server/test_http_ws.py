@@ -81,9 +81,11 @@ def test_play_a_round_over_the_websocket(client: TestClient) -> None:
     token_a = alice["Authorization"].split()[1]
     token_b = bob["Authorization"].split()[1]
     with (
-        client.websocket_connect(f"/ws?token={token_a}") as wa,
-        client.websocket_connect(f"/ws?token={token_b}") as wb,
+        client.websocket_connect("/ws") as wa,
+        client.websocket_connect("/ws") as wb,
     ):
+        wa.send_json({"type": "auth", "token": token_a})
+        wb.send_json({"type": "auth", "token": token_b})
         assert wa.receive_json()["type"] == "hello"
         assert wb.receive_json()["type"] == "hello"
         wa.send_json({"type": "subscribe", "table_id": tid})
@@ -164,7 +166,8 @@ def test_play_a_round_over_the_websocket(client: TestClient) -> None:
 def test_websocket_requires_a_session(client: TestClient) -> None:
     from starlette.websockets import WebSocketDisconnect
 
-    with pytest.raises(WebSocketDisconnect), client.websocket_connect("/ws?token=bad") as ws:
+    with pytest.raises(WebSocketDisconnect), client.websocket_connect("/ws") as ws:
+        ws.send_json({"type": "auth", "token": "bad"})
         ws.receive_json()
 
 
@@ -178,7 +181,8 @@ def test_reconnecting_client_gets_its_private_view_back(client: TestClient) -> N
     client.post(f"/api/tables/{tid}/sit", json={"buy_in": 100}, headers=alice)
     client.post(f"/api/tables/{tid}/sit", json={"buy_in": 100}, headers=bob)
     token_a = alice["Authorization"].split()[1]
-    with client.websocket_connect(f"/ws?token={token_a}") as ws:
+    with client.websocket_connect("/ws") as ws:
+        ws.send_json({"type": "auth", "token": token_a})
         ws.send_json({"type": "subscribe", "table_id": tid})
         first = recv_until(ws, lambda m: m["type"] == "state" and m["legal"])
         ws.send_json(
@@ -191,7 +195,8 @@ def test_reconnecting_client_gets_its_private_view_back(client: TestClient) -> N
         )
         recv_until(ws, lambda m: m["type"] == "ack")
     # the connection dropped; a new one subscribes and gets the same private state back
-    with client.websocket_connect(f"/ws?token={token_a}") as ws:
+    with client.websocket_connect("/ws") as ws:
+        ws.send_json({"type": "auth", "token": token_a})
         ws.send_json({"type": "subscribe", "table_id": tid})
         back = recv_until(ws, lambda m: m["type"] == "state" and m["round"] is not None)
     assert back["round"]["round_id"] == first["round"]["round_id"]

@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import asyncio
+import threading
+from collections.abc import Callable, Coroutine
+from typing import Any, TypeVar
+
 import helpers  # registers the toy game
 
 from qipai.server.room import Room
@@ -10,6 +15,28 @@ from qipai.tables.ports import ManualClock, MemoryTableRepo
 from qipai.tables.table import Timing
 
 assert helpers.TOY
+T = TypeVar("T")
+
+
+def run_in_fresh_loop(scenario: Callable[[], Coroutine[Any, Any, T]]) -> T:
+    """`asyncio.run(scenario())` in a thread of its own (another test's library may have left
+    an event loop running in this one)."""
+    out: list[T] = []
+    errors: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            out.append(asyncio.run(scenario()))
+        except BaseException as exc:
+            errors.append(exc)
+
+    thread = threading.Thread(target=run)
+    thread.start()
+    thread.join(60)
+    if errors:
+        raise errors[0]
+    assert out, "the scenario did not finish"
+    return out[0]
 
 
 def make_room(ledger: MemoryLedger | None = None, repo: MemoryTableRepo | None = None) -> Room:
@@ -128,3 +155,172 @@ def test_subscribing_never_shows_a_countdown_that_already_ran_out() -> None:
     assert state["round"]["phase"] != "betting"
     assert all(a["type"] != "bet" for a in state["legal"])
     assert table.round.view(None)["bets"] == {"A": 1, "B": 1}  # the defaults, applied once
+
+
+def test_recovery_of_each_table_is_isolated() -> None:
+    """A table whose open round cannot be replayed is suspended with the reason; its stakes
+    come back; every other table resumes and plays; nothing raises."""
+    from qipai.tables.ports import JournalEntry
+
+    ledger, repo = MemoryLedger(), MemoryTableRepo()
+    room = make_room(ledger, repo)
+    tables = []
+    for i, (a, b) in enumerate((("alice", "bob"), ("carol", "dave"))):
+        table = room.create_table("toy", name=f"t{i}")
+        for p in (a, b):
+            ledger.deposit(p, 1000, f"d-{p}")
+            table.sit(p, p, 100)
+        table.tick()
+        assert table.record is not None
+        tables.append(table)
+    bad, good = tables
+    bad_round = bad.record.round_id  # type: ignore[union-attr]
+    ledger.append(bad_round, JournalEntry(1, "A", {"type": "bet", "amount": 999}, None))
+    again = make_room(ledger, repo)
+    outcome = again.recover()
+    assert outcome[bad_round] == "voided"
+    assert outcome[good.record.round_id] == "resumed"  # type: ignore[union-attr]
+    restored_bad, restored_good = again.tables[bad.id], again.tables[good.id]
+    status = restored_bad.public_info()
+    assert status["status"] == "suspended" and "could not be resumed" in status["status_reason"]
+    assert ledger.stack("alice", bad.id) == 100 and ledger.stack("bob", bad.id) == 100
+    assert restored_good.round is not None and restored_good.status().state == "playing"
+    restored_good.act("carol", {"type": "bet", "amount": 2}, "c")
+    assert restored_good.round.view(None)["bets"] == {"A": 2}
+
+
+def test_a_layout_that_cannot_be_rebuilt_does_not_stop_the_others() -> None:
+    ledger, repo = MemoryLedger(), MemoryTableRepo()
+    room = make_room(ledger, repo)
+    good = room.create_table("toy")
+    repo.save_table("broken", {"table_id": "broken", "game": "no-such-game", "seats": []})
+    again = make_room(ledger, repo)
+    again.recover()
+    assert good.id in again.tables and "broken" not in again.tables
+    assert "no-such-game" in again.unrestorable["broken"]
+
+
+def test_operators_suspend_resume_and_close_through_the_room() -> None:
+    room = make_room()
+    ledger = room.ledger
+    assert isinstance(ledger, MemoryLedger)
+    table = room.create_table("toy")
+    for p in ("alice", "bob"):
+        ledger.deposit(p, 1000, f"d-{p}")
+        table.sit(p, p, 100)
+    room.run_due()
+    assert table.round is not None
+    room.suspend(table.id, "dealer change")
+    assert table.public_info()["status"] == "suspended" and table.round is None
+    assert room.run_due() == 0 or table.round is None  # a suspended table does not deal
+    room.resume(table.id)
+    room.run_due()
+    assert table.round is not None
+    room.close(table.id)
+    assert table.public_info()["status"] == "closed"
+    assert ledger.wallet("alice") == ledger.wallet("bob") == 1000
+    again = make_room(ledger, room.repo)  # type: ignore[arg-type]
+    again.recover()
+    assert table.id not in again.tables  # a closed table is not rebuilt
+
+
+def test_room_call_runs_table_work_off_the_event_loop() -> None:
+    """With the room started, `await room.call(id, fn)` runs fn in the table's worker thread,
+    returns its result or raises its error, and the scheduler ticks tables on its own."""
+    from qipai.tables.ports import SystemClock
+    from qipai.tables.table import NotSeated
+
+    async def scenario() -> None:
+        ledger, repo = MemoryLedger(), MemoryTableRepo()
+        room = Room(ledger, repo, SystemClock(), Timing(0.01, 0.05))
+        for p in ("alice", "bob"):
+            ledger.deposit(p, 1000, f"d-{p}")
+        table = room.create_table("toy")
+        room.start()
+        try:
+            loop_thread = threading.get_ident()
+            where = await room.call(table.id, lambda t: threading.get_ident())
+            assert where != loop_thread
+            seat = await room.call(table.id, lambda t: t.sit("alice", "alice", 100))
+            assert seat == "A"
+            await room.call(table.id, lambda t: t.sit("bob", "bob", 100))
+            try:
+                await room.call(table.id, lambda t: t.leave("carol"))
+            except NotSeated:
+                pass
+            else:
+                raise AssertionError("the table's error did not reach the caller")
+            for _ in range(200):  # the scheduler thread starts the round by itself
+                if await room.call(table.id, lambda t: t.round is not None):
+                    break
+                await asyncio.sleep(0.01)
+            assert await room.call(table.id, lambda t: t.round is not None)
+        finally:
+            await room.stop()
+
+    run_in_fresh_loop(scenario)
+
+
+def test_messages_from_table_threads_reach_the_connection_in_order() -> None:
+    from qipai.server.room import Connection
+    from qipai.tables.ports import SystemClock
+
+    async def scenario() -> list[str]:
+        ledger, repo = MemoryLedger(), MemoryTableRepo()
+        room = Room(ledger, repo, SystemClock(), Timing(0.01, 0.05))
+        ledger.deposit("alice", 1000, "d")
+        table = room.create_table("toy")
+        room.start()
+        try:
+            conn = Connection("alice")
+            room.attach(conn)
+            await room.watch(conn, table.id)
+            await room.call(table.id, lambda t: t.sit("alice", "alice", 100))
+            await room.call(table.id, lambda t: t.leave("alice"))
+            got = []
+            while len(got) < 4:
+                msg = await asyncio.wait_for(conn.queue.get(), 5)
+                got.append(msg["type"])
+            return got
+        finally:
+            await room.stop()
+
+    kinds = run_in_fresh_loop(scenario)
+    assert kinds[0] == "state" and "left" in kinds
+
+
+def test_messages_keep_their_order_when_a_handler_calls_a_table_on_the_loop() -> None:
+    """A state produced on a table thread and handed to the loop must reach the socket before a
+    later state produced by a handler that calls the table directly on the loop."""
+    from qipai.server.room import Connection
+    from qipai.tables.ports import SystemClock
+
+    async def scenario() -> list[int]:
+        ledger, repo = MemoryLedger(), MemoryTableRepo()
+        room = Room(ledger, repo, SystemClock(), Timing(0.01, 0.05))
+        ledger.deposit("alice", 1000, "d")
+        table = room.create_table("toy")
+        room.start()
+        try:
+            conn = Connection("alice")
+            room.attach(conn)
+            conn.tables.add(table.id)
+            table.connected.add("alice")
+            table.name = "first"
+            # produced on another thread: it waits in the outbox for the loop's next turn,
+            # which does not come before the handler below runs (no await in between)
+            worker = threading.Thread(target=lambda: table._broadcast_state([]))
+            worker.start()
+            worker.join()
+            table.name = "second"
+            table._broadcast_state([])  # produced on the loop thread itself, later
+            await asyncio.sleep(0.05)
+            names = []
+            while not conn.queue.empty():
+                names.append(conn.queue.get_nowait()["table"]["name"])
+            return [["first", "second"].index(n) for n in names]
+        finally:
+            await room.stop()
+
+    order = run_in_fresh_loop(scenario)
+    assert order == sorted(order) and set(order) == {0, 1}, order

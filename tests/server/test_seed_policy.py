@@ -54,7 +54,8 @@ def _play(
     bot, rng = info.make_bot(info.default_bot()), Rng(b"seed-policy-test" * 2)
     texts: list[str] = []
     ws: WebSocketTestSession
-    with client.websocket_connect(f"/ws?token={token}") as ws:
+    with client.websocket_connect("/ws") as ws:
+        ws.send_json({"type": "auth", "token": token})
         ws.send_json({"type": "subscribe", "table_id": tid})
         n = 0
         deadline = time.monotonic() + 120

@@ -180,9 +180,10 @@ def test_bots_fill_seats_and_play_a_whole_round() -> None:
     assert sum(table.last_result["nets"].values()) == 0
 
 
-def test_bots_due_together_are_journaled_in_one_write_and_heard_in_one_message() -> None:
-    """Both bots of the betting phase are due at the same moment: their bets are journaled in
-    one ledger write (all or nothing) BEFORE the one state message that tells of both."""
+def test_bots_due_together_are_each_journaled_before_applied_and_heard_in_one_message() -> None:
+    """Both bots of the betting phase are due at the same moment: each bet is journaled before
+    the round takes it (journal first: at each write the round does not have it yet), and the
+    one state message that tells of both comes after both were journaled."""
     table, ledger, clock, inbox = make_table()
     ledger.deposit("alice", 1000, "d")
     table.sit("alice", "Alice", 100)
@@ -192,10 +193,12 @@ def test_bots_due_together_are_journaled_in_one_write_and_heard_in_one_message()
     assert table.round is not None and table.record is not None
     rid = table.record.round_id
     writes: list[tuple[JournalEntry, ...]] = []
+    applied_at_write: list[int] = []
     real_append = ledger.append
 
     def spy_append(round_id: str, *entries: JournalEntry) -> None:
         writes.append(entries)
+        applied_at_write.append(len(table.round.log))  # type: ignore[union-attr]
         real_append(round_id, *entries)
 
     heard: list[int] = []
@@ -210,8 +213,9 @@ def test_bots_due_together_are_journaled_in_one_write_and_heard_in_one_message()
     before = len(inbox.to("alice"))
     clock.advance(1.0)  # bot_delay: both bots think for exactly this long
     table.tick()
-    assert [sorted(e.seat or "" for e in w) for w in writes] == [["B", "C"]]
-    assert [e.seq for e in writes[0]] == [1, 2]
+    assert [[e.seat for e in w] for w in writes] == [["B"], ["C"]]
+    assert [e.seq for w in writes for e in w] == [1, 2]
+    assert applied_at_write == [0, 1]  # each bet journaled before the round took it
     assert heard == [2]  # one message, after both bets were journaled
     state = inbox.to("alice")[before:]
     assert len(state) == 1

@@ -9,6 +9,9 @@ from qipai.core.tiles import Tile, full_set, parse_tiles
 from qipai.games.tiengow.config import TienGowConfig
 from qipai.games.tiengow.round import TienGowRound
 
+# Stacks that no game can exhaust: the cap (RULES.md §5) changes nothing.
+RICH = 10**9
+
 SEATS = ["E", "S", "W", "N"]
 
 
@@ -34,7 +37,9 @@ def make_round(
     config: TienGowConfig | None = None,
 ) -> TienGowRound:
     deck = deck_for(hands, banker)
-    return TienGowRound(config or TienGowConfig(), [Seat(s) for s in SEATS], deck, banker, streak)
+    return TienGowRound(
+        config or TienGowConfig(), [Seat(s, RICH) for s in SEATS], deck, banker, streak
+    )
 
 
 def ids(round_: TienGowRound, seat: str, tiles: str) -> list[int]:

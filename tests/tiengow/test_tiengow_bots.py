@@ -23,6 +23,9 @@ from qipai.games.tiengow.sim import FACE_INDEX, FACES, State, play_out, rule_of_
 from .helpers import SEATS, discard, ids, make_round, play
 from .test_tiengow_round import HANDS, run_singles
 
+# Stacks that no game can exhaust: the cap (RULES.md §5) changes nothing.
+RICH = 10**9
+
 
 def test_sim_table_is_every_play() -> None:
     for wen_zun in (False, True):
@@ -61,7 +64,7 @@ def test_rule_of_thumb_games_agree_between_engine_and_simulator(
 ) -> None:
     """The same deal played by four rule-of-thumb bots gives the same money in both engines."""
     config = TienGowConfig()
-    seats = [Seat(s) for s in SEATS]
+    seats = [Seat(s, RICH) for s in SEATS]
     ctx = {"banker": banker, "banker_streak": streak}
     r = TienGowRound.start(config, seats, Rng(seed.to_bytes(32, "big")), ctx)
     hands = [tuple(sorted(FACE_INDEX[r.deck[i]] for i in r.hands[s])) for s in SEATS]
@@ -74,7 +77,7 @@ def test_rule_of_thumb_games_agree_between_engine_and_simulator(
 
 
 def test_observation_sees_exactly_what_the_view_shows() -> None:
-    r = TienGowRound.start(TienGowConfig(), [Seat(s) for s in SEATS], Rng(b"\x05" * 32))
+    r = TienGowRound.start(TienGowConfig(), [Seat(s, RICH) for s in SEATS], Rng(b"\x05" * 32))
     rng = Rng(b"\x06" * 32)
     bot = RandomBot()
     for _ in range(9):
@@ -116,7 +119,7 @@ def test_every_bot_plays_only_legal_actions_to_the_end() -> None:
     for seed in range(6):
         r = TienGowRound.start(
             TienGowConfig(wen_zun=seed % 2 == 1),
-            [Seat(s) for s in SEATS],
+            [Seat(s, RICH) for s in SEATS],
             Rng(seed.to_bytes(32, "big")),
         )
         play_game(r, bots, Rng(bytes([seed + 1]) * 32))  # act() refuses any illegal choice
@@ -124,7 +127,7 @@ def test_every_bot_plays_only_legal_actions_to_the_end() -> None:
 
 
 def test_strong_bot_is_deterministic_for_a_seed() -> None:
-    r = TienGowRound.start(TienGowConfig(), [Seat(s) for s in SEATS], Rng(b"\x09" * 32))
+    r = TienGowRound.start(TienGowConfig(), [Seat(s, RICH) for s in SEATS], Rng(b"\x09" * 32))
     seat = r.turn
     assert seat is not None
     view, legal = r.view(seat), r.legal_actions(seat)

@@ -18,6 +18,9 @@ from qipai.games.tiengow.round import TienGowRound, lowest_first, silence_order
 from .helpers import SEATS, discard, make_round, play
 from .test_tiengow_round import HANDS
 
+# Stacks that no game can exhaust: the cap (RULES.md §5) changes nothing.
+RICH = 10**9
+
 
 def tile_ids(data: Any) -> set[int]:
     """Every tile id mentioned anywhere in a JSON document ({"id": n, "tile": ...} objects)."""
@@ -95,7 +98,7 @@ def test_silence_leads_the_lowest_single_then_discards_the_lowest_tiles() -> Non
 def play_random(
     seed: int, expire_every: int, context: dict[str, Any] | None = None
 ) -> TienGowRound:
-    seats = [Seat(s) for s in SEATS]
+    seats = [Seat(s, RICH) for s in SEATS]
     r = TienGowRound.start(TienGowConfig(), seats, Rng(seed.to_bytes(32, "big")), context)
     bot, rng, step = RandomBot(), Rng(b"bot-stream-0000-" + seed.to_bytes(16, "big")), 0
     while not r.finished:
@@ -118,7 +121,7 @@ def test_discards_stay_hidden_from_everyone_else_forever(seed: int, expire_every
 def check_hidden(seed: int, expire_every: int) -> None:
     """Play a random game; after every move, each viewer's view, history and visible events
     mention only its own hand, face-up plays and its own discards; the result only face-up."""
-    seats = [Seat(s) for s in SEATS]
+    seats = [Seat(s, RICH) for s in SEATS]
     r = TienGowRound.start(TienGowConfig(), seats, Rng(seed.to_bytes(32, "big")))
     bot, rng, step = RandomBot(), Rng(b"bot-stream-0000-" + seed.to_bytes(16, "big")), 0
     seen: dict[str | None, set[int]] = {s: set(r.hands[s]) for s in SEATS}
@@ -163,7 +166,7 @@ def test_replay_rebuilds_the_game_exactly(seed: int, expire_every: int) -> None:
     r = play_random(seed, expire_every, {"banker": "S", "banker_streak": 2})
     again = TienGowRound.replay(
         TienGowConfig(),
-        [Seat(s) for s in SEATS],
+        [Seat(s, RICH) for s in SEATS],
         seed.to_bytes(32, "big"),
         r.log,
         {"banker": "S", "banker_streak": 2},

@@ -17,6 +17,9 @@ from qipai.games.tiengow.round import TienGowRound
 
 from .helpers import SEATS, discard, ids, make_round, play
 
+# Stacks that no game can exhaust: the cap (RULES.md §5) changes nothing.
+RICH = 10**9
+
 HANDS = {
     "E": "5-6 5-6 6-6 1-1 4-4 1-3 3-3 2-2",
     "S": "6-6 1-1 4-6 4-6 1-6 4-5 2-6 2-5",
@@ -32,7 +35,7 @@ def snapshot(round_: TienGowRound) -> str:
 
 
 def seeded(n: int, context: dict[str, Any] | None = None) -> TienGowRound:
-    seats = [Seat(s) for s in SEATS]
+    seats = [Seat(s, RICH) for s in SEATS]
     return TienGowRound.start(TienGowConfig(), seats, Rng(n.to_bytes(32, "big")), context)
 
 
@@ -278,7 +281,7 @@ def test_view_shape_for_the_browser_table() -> None:
     assert done["result"] == {k: v for k, v in details.items() if k != "tricks"}
     assert set(done["result"]) == {
         "winner", "banker", "banker_streak", "multiplier", "base", "dong", "units", "net",
-        "breakdown", "next_banker", "next_banker_streak",
+        "raw_net", "capped", "stacks", "breakdown", "next_banker", "next_banker_streak",
     }  # fmt: skip
     assert set(done["result"]["breakdown"][0]) == {
         "from", "to", "units", "base_units", "multiplier", "reason", "amount",

@@ -65,7 +65,9 @@ def pay_table(config: HoldemBonusConfig) -> JSON:
     }
     bonus = {
         "bet": "bonus",
-        "label": label("奖金注 (等于底注, 只看两张底牌)", "bonus (equal to the ante; hole cards only)"),
+        "label": label(
+            "奖金注 (等于底注, 只看两张底牌)", "bonus (equal to the ante; hole cards only)"
+        ),
         "pays": [pays(*_BONUS_LABELS[line], f"{line.odds}:1") for line in bonus_lines(config)],
         "loses": [pays("其他", "otherwise", "1x")],
     }
@@ -152,6 +154,7 @@ SPEC = GameSpec(
     },
     min_buy_in_of=min_buy_in,
     pay_table_of=pay_table,
+    rtp_of=lazy("qipai.analysis.holdem_report:rtp_for"),
     settle_doc=lazy("qipai.games.holdem_bonus.settle:settle"),
     context_keys=("pool",),  # the jackpot balance comes from the ledger
     hint=_hint,

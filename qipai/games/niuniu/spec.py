@@ -37,12 +37,8 @@ def pay_table(config: NiuniuConfig) -> JSON:
                     "底注 × 庄倍数 × 闲倍数 × 赢方牌型倍数",
                     "base × banker multiple × player multiple × the winning hand's multiplier",
                 ),
-                "pays": [
-                    {"when": label("闲家牌大", "the player's hand is higher"), "odds": "1:1"}
-                ],
-                "loses": [
-                    {"when": label("庄家牌大", "the banker's hand is higher"), "odds": "1x"}
-                ],
+                "pays": [{"when": label("闲家牌大", "the player's hand is higher"), "odds": "1:1"}],
+                "loses": [{"when": label("庄家牌大", "the banker's hand is higher"), "odds": "1x"}],
             }
         ],
         "hands": hands,
@@ -86,6 +82,7 @@ SPEC = GameSpec(
     },
     min_buy_in_of=min_buy_in,
     pay_table_of=pay_table,
+    rtp_of=lazy("qipai.analysis.niuniu:rtp_for"),
     settle_doc=lazy("qipai.games.niuniu.settle:settle"),
     engine_version="2",
     order=40,

@@ -83,6 +83,7 @@ SPEC = GameSpec(
     },
     min_buy_in_of=min_buy_in,
     pay_table_of=pay_table,
+    rtp_of=lazy("qipai.analysis.paigow:rtp_for"),
     settle_doc=lazy("qipai.games.paigow.settle:settle"),
     engine_version="2",
     order=20,

@@ -129,6 +129,7 @@ SPEC = GameSpec(
     },
     min_buy_in_of=min_buy_in,
     pay_table_of=pay_table,
+    rtp_of=lazy("qipai.analysis.pokdeng:rtp_for"),
     settle_doc=lazy("qipai.games.pokdeng.settle:settle"),
     engine_version="2",
     order=10,

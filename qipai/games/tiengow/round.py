@@ -55,6 +55,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, Self
 
 from qipai.core.errors import IllegalAction, InvalidInput, OutOfTurn, WrongPhase
+from qipai.core.money import require_amount
 from qipai.core.protocol import (
     JSON,
     ActionSpec,
@@ -81,7 +82,13 @@ from qipai.games.tiengow.plays import (
     may_win_last_trick,
     tile_json,
 )
-from qipai.games.tiengow.scoring import Transfer, banker_multiplier, net_units, score
+from qipai.games.tiengow.scoring import (
+    Transfer,
+    banker_multiplier,
+    capped_nets,
+    net_units,
+    score,
+)
 
 HAND_SIZE = 8
 DEAL_BATCH = 4
@@ -155,6 +162,8 @@ class TienGowRound(Round[TienGowConfig]):
         super().__init__(config, seats)
         if len(self.seats) != SEATS:
             raise InvalidInput(f"Tien Gow is played by exactly {SEATS} seats")
+        # The stacks brought into the game bound what each seat can win or lose (the cap).
+        self.stacks = {s.id: require_amount(s.stack, f"stack of seat {s.id}") for s in self.seats}
         self.deck: tuple[Tile, ...] = tuple(deck)
         self.banker = banker
         self.banker_streak = banker_streak
@@ -471,6 +480,33 @@ class TienGowRound(Round[TienGowConfig]):
         ]
         return out + score(ids, self.banker, self.banker_streak, self.winner, self.dong)
 
+    def settled_nets(self) -> tuple[dict[str, int], dict[str, int], bool]:
+        """(each seat's net after the cap, before it, whether the cap changed anything), in
+        minor units (RULES.md §5 Decision, cap)."""
+        assert self.winner is not None
+        ids = self.seat_ids()
+        units = net_units(ids, self.transfers())
+        base = self.config.base
+        nets, capped = capped_nets(ids, self.winner, units, base, self.stacks)
+        return nets, {s: u * base for s, u in units.items()}, capped
+
+    def won_so_far(self) -> dict[str, int]:
+        """The 尊钱 paid so far (RULES.md §5: paid at once when 至尊 is played), each payer's
+        payments limited to its stack; once finished, the whole settled result."""
+        if self.winner is not None:
+            return self.settled_nets()[0]
+        each = self.config.zun_units * self.config.base
+        left = dict(self.stacks)
+        nets = dict.fromkeys(self.seat_ids(), 0)
+        for player, _, _ in self.zun:
+            for payer in self.seat_ids():
+                if payer != player:
+                    paid = min(each, left[payer])
+                    left[payer] -= paid
+                    nets[payer] -= paid
+                    nets[player] += paid
+        return {s: n for s, n in nets.items() if n}
+
     def _details(self) -> JSON:
         assert self.winner is not None
         ids = self.seat_ids()
@@ -478,6 +514,7 @@ class TienGowRound(Round[TienGowConfig]):
         units = net_units(ids, transfers)
         base = self.config.base
         nxt = self.next_context()
+        nets, raw, capped = self.settled_nets()
         return {
             "winner": self.winner,
             "banker": self.banker,
@@ -486,22 +523,32 @@ class TienGowRound(Round[TienGowConfig]):
             "base": base,
             "dong": dict(self.dong),
             "units": units,
-            "net": {s: u * base for s, u in units.items()},
+            "net": nets,
+            "raw_net": raw,
+            "capped": capped,
+            "stacks": dict(self.stacks),
             "breakdown": [{**t.to_json(), "amount": t.units * base} for t in transfers],
             "next_banker": nxt["banker"],
             "next_banker_streak": nxt["banker_streak"],
         }
 
     def result(self) -> RoundResult:
+        """Postings: 尊钱 and the score as two lines per seat, or, when the cap changed a result,
+        one line per seat with the capped net."""
         self.require_finished()
         base = self.config.base
         postings: list[Posting] = []
-        for memo, reasons in (
-            ("tiengow 尊钱", {"zun"}),
-            ("tiengow score", {"short", "empty", "ru"}),
-        ):
-            units = net_units(self.seat_ids(), [t for t in self.transfers() if t.reason in reasons])
-            postings += [Posting(s, u * base, memo) for s, u in units.items() if u]
+        nets, _, capped = self.settled_nets()
+        if capped:
+            postings = [Posting(s, n, "tiengow (capped)") for s, n in nets.items() if n]
+        else:
+            for memo, reasons in (
+                ("tiengow 尊钱", {"zun"}),
+                ("tiengow score", {"short", "empty", "ru"}),
+            ):
+                transfers = [t for t in self.transfers() if t.reason in reasons]
+                units = net_units(self.seat_ids(), transfers)
+                postings += [Posting(s, u * base, memo) for s, u in units.items() if u]
         details = self._details()
         details["tricks"] = [self._trick_json(t, None) for t in self.tricks]
         return RoundResult(tuple(postings), details)
@@ -516,4 +563,3 @@ class TienGowRound(Round[TienGowConfig]):
     def next_round(self) -> NextRound:
         self.require_finished()
         return NextRound(reuse_seed=False, context=self.next_context())
-

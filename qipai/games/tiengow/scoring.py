@@ -14,6 +14,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from qipai.core.errors import InvalidInput
+from qipai.core.settlement import settle_banker_game
 
 EVEN_DONG = 4
 EMPTY_PENALTY = 5  # 空栋: 4 − 0 + 1
@@ -101,9 +102,27 @@ def net_units(seats: Sequence[str], transfers: Sequence[Transfer]) -> dict[str, 
     return net
 
 
+def capped_nets(
+    seats: Sequence[str],
+    winner: str,
+    units: Mapping[str, int],
+    base: int,
+    stacks: Mapping[str, int],
+) -> tuple[dict[str, int], bool]:
+    """RULES.md §5 Decision (cap, as §2's 防以小博大): nobody wins or loses more in one game than
+    the stack it brought. §2's cap algorithm settles the game with the winner (结) in the
+    banker's place: each other seat's raw result is its whole net (score and 尊钱, in minor
+    units) — a 入 is a pairing the winner loses — capped at its stack, then the winner's side is
+    scaled to the winner's stack (largest-remainder shares, no commission). Returns (each seat's
+    net in minor units, whether any cap changed a result)."""
+    raw = {s: units[s] * base for s in seats if s != winner}
+    settled = settle_banker_game(winner, raw, stacks, 0)
+    return settled.nets(), settled.capped
+
+
 def max_loss_units(banker_streak: int, zun_units: int = 1, wen_zun: bool = False) -> int:
-    """The most any seat can lose in one game, in base units: 空栋 against (or as) a banker
-    winning or losing at multiplier m (5·m), plus 尊钱 for every 至尊 another seat may play.
-    A table can require stacks of at least this many base units (RULES.md §5 sets no cap)."""
+    """The most any seat can lose in one game, in base units, before the cap: 空栋 against (or
+    as) a banker winning or losing at multiplier m (5·m), plus 尊钱 for every 至尊 another seat
+    may play."""
     zun_plays = 2 if wen_zun else 1
     return EMPTY_PENALTY * banker_multiplier(banker_streak) + zun_plays * zun_units

@@ -5,8 +5,11 @@ Input: `{"game": "tiengow", "base": 100, "banker": "E", "banker_streak": 1, "win
 至尊, each collecting `zun_units` base units, default 1, from every other seat) and `"wen_zun"`
 (the table's 文尊 setting, default false: then the set holds one 至尊, so `zun` names at most one
 seat; with 文尊 on, at most two plays, 武尊 and 文尊). `banker_streak` is
-1 for the banker's first bank, 2 for the second, …. Output: each seat's `net` in minor units,
-`units` in base units, and the breakdown of every transfer.
+1 for the banker's first bank, 2 for the second, …. Optionally `"stacks": {seat: minor units}`,
+the stacks brought into the game: then RULES.md §5's cap applies (nobody wins or loses more than
+its stack; §2's cap algorithm with the winner in the banker's place). Output: each seat's `net`
+in minor units (after the cap), `raw_net` (before it), `capped`, `units` in base units (the
+rules' score and 尊钱, before the cap), and the breakdown of every transfer.
 """
 
 from __future__ import annotations
@@ -15,7 +18,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from qipai.core.errors import InvalidInput
-from qipai.games.tiengow.scoring import Transfer, banker_multiplier, net_units, score
+from qipai.core.money import require_amount
+from qipai.games.tiengow.scoring import Transfer, banker_multiplier, capped_nets, net_units, score
 
 TOTAL_DONG = 8
 FIELDS = {
@@ -28,6 +32,8 @@ FIELDS = {
     "zun",
     "zun_units",
     "wen_zun",
+    "stacks",
+    "note",
 }
 
 
@@ -73,6 +79,15 @@ def settle(doc: Mapping[str, Any]) -> dict[str, Any]:
     for player in zun:
         transfers += zun_transfers(seats, player, zun_units)
     units = net_units(seats, transfers)
+    raw = {seat: u * base for seat, u in units.items()}
+    nets, capped = raw, False
+    if "stacks" in doc:
+        stacks = doc["stacks"]
+        if not isinstance(stacks, Mapping) or set(stacks) != set(seats):
+            raise InvalidInput("stacks must give the stack of each of the 4 seats")
+        for seat, stack in stacks.items():
+            require_amount(stack, f"stack of {seat}")
+        nets, capped = capped_nets(seats, winner, units, base, stacks)
     return {
         "game": "tiengow",
         "base": base,
@@ -82,6 +97,8 @@ def settle(doc: Mapping[str, Any]) -> dict[str, Any]:
         "winner": winner,
         "dong": dict(dong),
         "units": units,
-        "net": {seat: u * base for seat, u in units.items()},
+        "net": nets,
+        "raw_net": raw,
+        "capped": capped,
         "breakdown": [{**t.to_json(), "amount": t.units * base} for t in transfers],
     }

@@ -1,0 +1,1 @@
+"""The server's routers, one per concern; `create_app` includes them in this order."""

@@ -1,0 +1,412 @@
+"""Abuse against one `qipai serve` process: does anyone else notice?
+
+A baseline client measures `GET /api/games` and WebSocket ping→pong latency (sequentially, about
+20 of each per second) while a Pok Deng table with bots plays. First without abuse, then under
+each abuse in turn:
+
+  (a) 20 wrong sign-ins per second (random existing accounts, one address);
+  (b) one client flooding 5,000 frames per second (reconnecting whenever it is closed);
+  (c) 100 sockets that never read (subscribed to the busy table, receive window 4 kB);
+  (d) 2,000 idle signed-in sockets.
+
+Prints p50/p99 of both latencies beside the no-abuse baseline (and the ratio of the p99s), the
+event-loop lag during the phase (the server's own `qipai_event_loop_lag` histogram: p99 bucket
+and max of the sampled gauge), the server's resident memory and, for (c)/(d), the memory per
+socket. Goal (issue 15): p99 under abuse <= 3 x the baseline p99 and <= 50 ms; memory per
+never-reading socket <= 256 kB.
+
+    uv run python benchmarks/bench_abuse.py                 # every scenario, 10 s each
+    uv run python benchmarks/bench_abuse.py --seconds 5 --only a,b
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import os
+import random
+import re
+import resource
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+import httpx
+import websockets
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def prepare(db: Path, n: int) -> list[str]:
+    """`n` accounts with wallets and session tokens, straight into the database (one scrypt)."""
+    from sqlalchemy import insert
+
+    from qipai.ledger import Ledger
+    from qipai.server.store import RoomStore, room_users
+
+    ledger = Ledger.open(str(db))
+    store = RoomStore(ledger.engine)
+    store.create_user("abuser0", "a-long-password")
+    with ledger.engine.connect() as conn:
+        row = conn.execute(room_users.select()).first()
+    assert row is not None
+    with ledger.engine.begin() as conn:
+        conn.execute(
+            insert(room_users),
+            [
+                {
+                    "username": f"abuser{i}",
+                    "username_key": f"abuser{i}",
+                    "salt": row.salt,
+                    "pw_hash": row.pw_hash,
+                    "created_at": 0.0,
+                }
+                for i in range(1, n)
+            ],
+        )
+    tokens = []
+    for i in range(n):
+        if i < 3:
+            ledger.create_user(f"abuser{i}", f"abuser{i}")
+            ledger.deposit(f"abuser{i}", 1_000_000, f"bench-{i}")
+        tokens.append(store.new_session(f"abuser{i}"))
+    ledger.close()
+    return tokens
+
+
+def rss_kb(pid: int) -> int:
+    text = Path(f"/proc/{pid}/status").read_text()
+    found = re.search(r"VmRSS:\s+(\d+) kB", text)
+    return int(found.group(1)) if found else 0
+
+
+def pct(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def lag_histogram(text: str) -> dict[float, float]:
+    out: dict[float, float] = {}
+    for m in re.finditer(r'qipai_event_loop_lag_bucket\{le="([^"]+)"\} ([0-9.e+]+)', text):
+        out[float(m.group(1))] = float(m.group(2))
+    return out
+
+
+def lag_p99(before: dict[float, float], after: dict[float, float]) -> float:
+    bounds = sorted(after)
+    total = after[bounds[-1]] - before.get(bounds[-1], 0.0)
+    if total <= 0:
+        return float("nan")
+    for b in bounds:
+        if after[b] - before.get(b, 0.0) >= 0.99 * total:
+            return b
+    return float("inf")
+
+
+class Probe:
+    """The baseline client: GET /api/games and WebSocket ping, one after the other."""
+
+    def __init__(self, url: str, token: str) -> None:
+        self.url = url
+        self.token = token
+        self.http: list[float] = []
+        self.ping: list[float] = []
+        self.lag_seen: list[float] = []
+        self.errors = 0
+
+    async def run(self, stop: asyncio.Event) -> None:
+        async with (
+            httpx.AsyncClient(base_url=self.url, timeout=30) as http,
+            websockets.connect(self.url.replace("http", "ws") + "/ws", ping_interval=None) as ws,
+        ):
+            await ws.send(json.dumps({"type": "auth", "token": self.token}))
+            assert json.loads(await ws.recv())["type"] == "hello"
+            n = 0
+            while not stop.is_set():
+                t0 = time.perf_counter()
+                try:
+                    r = await http.get("/api/games")
+                    r.raise_for_status()
+                    self.http.append(time.perf_counter() - t0)
+                except httpx.HTTPError:
+                    self.errors += 1
+                n += 1
+                t0 = time.perf_counter()
+                await ws.send(json.dumps({"type": "ping", "client_id": f"probe{n}"}))
+                while True:
+                    msg = json.loads(await ws.recv())
+                    if msg.get("type") == "pong" and msg.get("client_id") == f"probe{n}":
+                        break
+                self.ping.append(time.perf_counter() - t0)
+                if n % 10 == 0:
+                    text = (await http.get("/metrics")).text
+                    found = re.search(r"^qipai_event_loop_lag_seconds ([0-9.e+-]+)$", text, re.M)
+                    if found:
+                        self.lag_seen.append(float(found.group(1)))
+                await asyncio.sleep(0.05)
+
+
+async def wrong_logins(url: str, stop: asyncio.Event, rate: float = 20.0) -> None:
+    async with httpx.AsyncClient(base_url=url, timeout=30) as http:
+        pending: set[asyncio.Task[Any]] = set()
+        while not stop.is_set():
+            body = {"username": f"abuser{random.randrange(1, 500)}", "password": "wrong-guess-1"}
+            task = asyncio.create_task(http.post("/api/login", json=body))
+            pending.add(task)
+            task.add_done_callback(pending.discard)
+            await asyncio.sleep(1 / rate)
+        for task in pending:
+            task.cancel()
+
+
+async def flood(url: str, token: str, stop: asyncio.Event, rate: float = 5000.0) -> dict[str, int]:
+    """One client sending `rate` frames per second, reconnecting whenever it is closed."""
+    counts = {"frames": 0, "connections": 0}
+    frame = json.dumps({"type": "ping", "client_id": "flood"})
+    batch = 50
+    while not stop.is_set():
+        try:
+            async with websockets.connect(
+                url.replace("http", "ws") + "/ws", ping_interval=None, max_queue=None
+            ) as ws:
+                counts["connections"] += 1
+                await ws.send(json.dumps({"type": "auth", "token": token}))
+                next_at = time.perf_counter()
+                while not stop.is_set():
+                    for _ in range(batch):
+                        await ws.send(frame)
+                    counts["frames"] += batch
+                    next_at += batch / rate
+                    await asyncio.sleep(max(0.0, next_at - time.perf_counter()))
+        except (websockets.ConnectionClosed, OSError):
+            await asyncio.sleep(0)
+    return counts
+
+
+def raw_ws(port: int, token: str, rcvbuf: int | None, subscribe: str | None) -> socket.socket:
+    """A WebSocket by hand (never read after the handshake): auth (+ subscribe)."""
+    raw = socket.socket()
+    if rcvbuf is not None:
+        raw.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, rcvbuf)
+    raw.connect(("127.0.0.1", port))
+    raw.sendall(
+        b"GET /ws HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+        b"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
+    )
+    head = b""
+    while b"\r\n\r\n" not in head:
+        head += raw.recv(1)
+    assert b" 101 " in head, head
+
+    def frame(text: str) -> bytes:
+        data = text.encode()
+        mask = b"\x01\x02\x03\x04"
+        body = bytes(b ^ mask[i % 4] for i, b in enumerate(data))
+        if len(data) < 126:
+            return bytes([0x81, 0x80 | len(data)]) + mask + body
+        return bytes([0x81, 0xFE]) + len(data).to_bytes(2, "big") + mask + body
+
+    raw.sendall(frame(json.dumps({"type": "auth", "token": token})))
+    if subscribe is not None:
+        raw.sendall(frame(json.dumps({"type": "subscribe", "table_id": subscribe})))
+    return raw
+
+
+async def phase(
+    name: str,
+    url: str,
+    pid: int,
+    probe_token: str,
+    seconds: float,
+    abuse: Callable[[asyncio.Event], Awaitable[Any]] | None,
+    warmup: float = 2.0,
+) -> dict[str, Any]:
+    stop_abuse = asyncio.Event()
+    task = asyncio.create_task(abuse(stop_abuse)) if abuse is not None else None
+    await asyncio.sleep(warmup if abuse is not None else 0.5)
+    async with httpx.AsyncClient(base_url=url, timeout=30) as http:
+        before = lag_histogram((await http.get("/metrics")).text)
+        rss0 = rss_kb(pid)
+        probe = Probe(url, probe_token)
+        stop = asyncio.Event()
+        runner = asyncio.create_task(probe.run(stop))
+        await asyncio.sleep(seconds)
+        stop.set()
+        await runner
+        after = lag_histogram((await http.get("/metrics")).text)
+        rss1 = rss_kb(pid)
+    stop_abuse.set()
+    extra = None
+    if task is not None:
+        extra = await task
+    return {
+        "name": name,
+        "http_p50": pct(probe.http, 0.5) * 1e3,
+        "http_p99": pct(probe.http, 0.99) * 1e3,
+        "ping_p50": pct(probe.ping, 0.5) * 1e3,
+        "ping_p99": pct(probe.ping, 0.99) * 1e3,
+        "samples": len(probe.http),
+        "lag_p99": lag_p99(before, after) * 1e3,
+        "lag_max": max(probe.lag_seen, default=float("nan")) * 1e3,
+        "rss_mb": max(rss0, rss1) / 1024,
+        "extra": extra,
+        "errors": probe.errors,
+    }
+
+
+async def main_async(seconds: float, only: set[str]) -> None:
+    _soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, 20_000), hard))
+    with tempfile.TemporaryDirectory() as tmp:
+        db = Path(tmp) / "abuse.db"
+        tokens = prepare(db, 2_200)
+        port = 18700 + os.getpid() % 200
+        env = {
+            **os.environ,
+            "QIPAI_BOT_DELAY": "0.2",
+            "QIPAI_BETWEEN_ROUNDS": "1",
+            "QIPAI_SIGNUP_RATE": "10/minute",
+        }
+        log = (Path(tmp) / "server.log").open("wb")
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "qipai.cli", "serve", "--port", str(port), "--db", str(db)],
+            cwd=ROOT,
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=log,
+        )
+        url = f"http://127.0.0.1:{port}"
+        results: list[dict[str, Any]] = []
+        held: list[socket.socket] = []
+        try:
+            for _ in range(600):
+                try:
+                    httpx.get(url + "/api/health", timeout=5)
+                    break
+                except httpx.HTTPError:
+                    time.sleep(0.2)
+            async with httpx.AsyncClient(base_url=url, timeout=60) as http:
+                r = await http.post(
+                    "/api/automatch",
+                    json={"game": "pokdeng", "buy_in": 100_000},
+                    headers={"Authorization": f"Bearer {tokens[0]}"},
+                )
+                r.raise_for_status()
+                table_id = r.json()["table_id"]
+            probe_token = tokens[1]
+            results.append(await phase("baseline", url, proc.pid, probe_token, seconds, None))
+            if "a" in only:
+                results.append(
+                    await phase(
+                        "(a) 20 wrong sign-ins/s",
+                        url,
+                        proc.pid,
+                        probe_token,
+                        seconds,
+                        lambda stop: wrong_logins(url, stop),
+                    )
+                )
+            if "b" in only:
+                results.append(
+                    await phase(
+                        "(b) 5,000 frames/s flood",
+                        url,
+                        proc.pid,
+                        probe_token,
+                        seconds,
+                        lambda stop: flood(url, tokens[2], stop),
+                    )
+                )
+            for key, label, count, rcvbuf, sub in (
+                ("c", "(c) 100 never-reading sockets", 100, 4096, table_id),
+                ("d", "(d) 2,000 idle sockets", 2000, None, None),
+            ):
+                if key not in only:
+                    continue
+                base_rss = rss_kb(proc.pid)
+
+                async def hold(
+                    stop: asyncio.Event,
+                    count: int = count,
+                    rcvbuf: int | None = rcvbuf,
+                    sub: str | None = sub,
+                ) -> None:
+                    for i in range(count):
+                        held.append(
+                            await asyncio.to_thread(raw_ws, port, tokens[100 + i], rcvbuf, sub)
+                        )
+                    await stop.wait()
+
+                result = await phase(
+                    label, url, proc.pid, probe_token, seconds, hold, warmup=max(5.0, count / 200)
+                )
+                async with httpx.AsyncClient(base_url=url, timeout=30) as http:
+                    open_now = (await http.get("/api/health")).json()["sockets"]
+                result["extra"] = {
+                    "per_socket_kb": (result["rss_mb"] * 1024 - base_rss) / count,
+                    "sockets_open_at_end": open_now,
+                }
+                results.append(result)
+                for s in held:
+                    with contextlib.suppress(OSError):
+                        s.close()
+                held.clear()
+                await asyncio.sleep(2)
+        finally:
+            proc.terminate()
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                proc.wait(15)
+            if proc.poll() is None:
+                proc.kill()
+            log.close()
+        tracebacks = (Path(tmp) / "server.log").read_text(errors="replace").count("Traceback")
+    base = results[0]
+    load = os.getloadavg()
+    print(f"bench_abuse: {seconds:.0f} s per phase, load average {load[0]:.2f} {load[1]:.2f}")
+    print(
+        f"{'phase':32} {'GET p50':>8} {'GET p99':>8} {'x base':>7} {'ping p50':>9} "
+        f"{'ping p99':>9} {'x base':>7} {'lag p99':>8} {'lag max':>8} {'RSS MB':>7}  notes"
+    )
+    for r in results:
+        ratio_h = r["http_p99"] / base["http_p99"]
+        ratio_p = r["ping_p99"] / base["ping_p99"]
+        notes = []
+        extra = r["extra"]
+        if isinstance(extra, dict) and "per_socket_kb" in extra:
+            notes.append(f"{extra['per_socket_kb']:.0f} kB/socket")
+            notes.append(f"{extra['sockets_open_at_end']} sockets open")
+        elif isinstance(extra, dict):
+            notes.append(f"{extra['frames']} frames sent, {extra['connections']} connections")
+        if r["errors"]:
+            notes.append(f"{r['errors']} probe errors")
+        print(
+            f"{r['name']:32} {r['http_p50']:7.1f}ms {r['http_p99']:7.1f}ms {ratio_h:6.1f}x "
+            f"{r['ping_p50']:8.1f}ms {r['ping_p99']:8.1f}ms {ratio_p:6.1f}x "
+            f"{r['lag_p99']:6.0f}ms {r['lag_max']:6.1f}ms {r['rss_mb']:7.0f}  {', '.join(notes)}"
+        )
+    print(
+        f"({statistics.mean(r['samples'] for r in results):.0f} probe samples per phase; lag p99 "
+        f"is the upper bound of the server's histogram bucket; server log tracebacks: {tracebacks})"
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=10.0, help="measured seconds per phase")
+    parser.add_argument("--only", default="a,b,c,d", help="scenarios to run (a,b,c,d)")
+    args = parser.parse_args()
+    asyncio.run(main_async(args.seconds, set(args.only.split(","))))
+
+
+if __name__ == "__main__":
+    main()

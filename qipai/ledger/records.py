@@ -1,0 +1,239 @@
+"""Every chained record as stored, rebuilt from the database rows into the exact objects whose
+canonical bytes the writer MACed (`qipai.ledger.chain`) — what `qipai audit` recomputes, and what
+sealing a database written before the chains existed (`legacy`) MACs for the first time."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import Connection, select
+from sqlalchemy.orm import aliased
+
+from qipai.ledger import chain as chain_mod
+from qipai.ledger.schema import (
+    accounts,
+    entries,
+    hold_closures,
+    holds,
+    round_ends,
+    round_log,
+    round_players,
+    rounds,
+    seed_reveals,
+    transactions,
+)
+
+
+@dataclass
+class Record:
+    """One chained row. `build(chain, seq)` is its canonical object at that position."""
+
+    table: str
+    key: Any
+    """The row's primary key (id, round id or commitment)."""
+    label: str
+    """How a report names it: `transaction 12 'round:…:settle'`."""
+    chain: str | None
+    seq: int | None
+    mac: str | None
+    at: datetime
+    home: str
+    """The chain the record belongs in by what it is (its table's, or the ledger's)."""
+    build: Callable[[str, int], dict[str, Any]]
+    order: int
+
+
+def load(conn: Connection) -> list[Record]:
+    """Every record of every chain (and every row that should be in one), unsorted."""
+    table_of_round = {
+        str(r): str(t) for r, t in conn.execute(select(rounds.c.id, rounds.c.table_id))
+    }
+    names = {int(i): str(n) for i, n in conn.execute(select(accounts.c.id, accounts.c.name))}
+    keys = {int(i): str(k) for i, k in conn.execute(select(transactions.c.id, transactions.c.key))}
+
+    legs: dict[int, list[tuple[str, int]]] = {}
+    for tx_id, aid, amount in conn.execute(
+        select(entries.c.tx_id, entries.c.account_id, entries.c.amount)
+    ):
+        legs.setdefault(int(tx_id), []).append((names[int(aid)], int(amount)))
+    opened: dict[int, list[tuple[str, str, int, str | None, str | None, str]]] = {}
+    authorize_of: dict[int, int] = {}
+    for row in conn.execute(select(holds)).mappings():
+        authorize_of[int(row["id"])] = int(row["authorize_tx"])
+        opened.setdefault(int(row["authorize_tx"]), []).append(
+            (
+                names[int(row["source_account_id"])],
+                names[int(row["hold_account_id"])],
+                int(row["amount"]),
+                row["round_id"],
+                row["seat"],
+                str(row["purpose"]),
+            )
+        )
+    closed: dict[int, list[tuple[str, str, int]]] = {}
+    for row in conn.execute(select(hold_closures)).mappings():
+        authorize = authorize_of.get(int(row["hold_id"]))
+        closed.setdefault(int(row["tx_id"]), []).append(
+            (
+                keys.get(authorize, f"#missing-hold-{row['hold_id']}") if authorize else "",
+                str(row["status"]),
+                int(row["captured"]),
+            )
+        )
+    ends: dict[int, dict[str, Any]] = {}
+    for row in conn.execute(select(round_ends)).mappings():
+        ends[int(row["tx_id"])] = chain_mod.end_fields(
+            str(row["status"]), row["result"], row["accounts"], row["reason"], row["closed_at"]
+        )
+
+    def home_of(round_id: str | None) -> str:
+        table = None if round_id is None else table_of_round.get(round_id)
+        return chain_mod.LEDGER_CHAIN if table is None else chain_mod.table_chain(table)
+
+    out: list[Record] = []
+    for row in conn.execute(select(transactions)).mappings():
+        tid = int(row["id"])
+
+        def build_tx(chain: str, seq: int, row: Any = row, tid: int = tid) -> dict[str, Any]:
+            return chain_mod.tx_record(
+                chain=chain,
+                seq=seq,
+                key=str(row["key"]),
+                kind=str(row["kind"]),
+                body_hash=str(row["body_hash"]),
+                round_id=row["round_id"],
+                reverses=None if row["reverses"] is None else keys.get(int(row["reverses"])),
+                memo=str(row["memo"]),
+                detail=row["detail"],
+                created_at=row["created_at"],
+                entries=legs.get(tid, []),
+                holds=opened.get(tid, []),
+                closes=closed.get(tid, []),
+                end=ends.get(tid),
+            )
+
+        out.append(
+            Record(
+                "transactions",
+                tid,
+                f"transaction {tid} {row['key']!r}",
+                row["chain"],
+                row["chain_seq"],
+                row["mac"],
+                row["created_at"],
+                home_of(row["round_id"]),
+                build_tx,
+                1,
+            )
+        )
+
+    players: dict[str, list[tuple[str, str, str, int]]] = {}
+    for row in conn.execute(select(round_players)).mappings():
+        players.setdefault(str(row["round_id"]), []).append(
+            (str(row["seat"]), str(row["user_id"]), str(row["account"]), int(row["start_balance"]))
+        )
+    for row in conn.execute(select(rounds)).mappings():
+        rid = str(row["id"])
+
+        def build_round(chain: str, seq: int, row: Any = row, rid: str = rid) -> dict[str, Any]:
+            return chain_mod.round_record(
+                chain=chain,
+                seq=seq,
+                round_id=rid,
+                table_id=str(row["table_id"]),
+                game=str(row["game"]),
+                config=row["config"],
+                seats=row["seats"],
+                context=row["context"],
+                meta=row["meta"],
+                commitment=str(row["seed_commitment"]),
+                seed=str(row["seed"]),
+                opened_at=row["opened_at"],
+                players=players.get(rid, []),
+            )
+
+        out.append(
+            Record(
+                "rounds",
+                rid,
+                f"round {rid} (header)",
+                row["chain"],
+                row["chain_seq"],
+                row["mac"],
+                row["opened_at"],
+                chain_mod.table_chain(str(row["table_id"])),
+                build_round,
+                0,
+            )
+        )
+
+    for row in conn.execute(select(round_log)).mappings():
+        lid = int(row["id"])
+
+        def build_log(chain: str, seq: int, row: Any = row) -> dict[str, Any]:
+            return chain_mod.log_record(
+                chain=chain,
+                seq=seq,
+                round_id=str(row["round_id"]),
+                n=int(row["seq"]),
+                kind=str(row["kind"]),
+                seat=row["seat"],
+                payload=row["payload"],
+                visible_to=row["visible_to"],
+                client_id=row["client_id"],
+                created_at=row["created_at"],
+            )
+
+        out.append(
+            Record(
+                "round_log",
+                lid,
+                f"journal record {row['seq']} of round {row['round_id']}",
+                row["chain"],
+                row["chain_seq"],
+                row["mac"],
+                row["created_at"],
+                home_of(str(row["round_id"])),
+                build_log,
+                2,
+            )
+        )
+
+    first_round = aliased(rounds)
+    revealed_home = {
+        str(c): chain_mod.table_chain(str(t))
+        for c, t in conn.execute(select(first_round.c.seed_commitment, first_round.c.table_id))
+    }
+    for row in conn.execute(select(seed_reveals)).mappings():
+        commitment = str(row["seed_commitment"])
+
+        def build_reveal(chain: str, seq: int, row: Any = row) -> dict[str, Any]:
+            return chain_mod.reveal_record(
+                chain=chain,
+                seq=seq,
+                commitment=str(row["seed_commitment"]),
+                seed=str(row["seed"]),
+                revealed_at=row["revealed_at"],
+            )
+
+        out.append(
+            Record(
+                "seed_reveals",
+                commitment,
+                f"seed reveal of {commitment[:16]}…",
+                row["chain"],
+                row["chain_seq"],
+                row["mac"],
+                row["revealed_at"],
+                revealed_home.get(commitment, chain_mod.LEDGER_CHAIN),
+                build_reveal,
+                3,
+            )
+        )
+    return out
+
+
+__all__ = ["Record", "load"]

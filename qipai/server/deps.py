@@ -1,0 +1,170 @@
+"""What every router shares: the `Services` of one app, and the FastAPI dependencies that say
+who may call an endpoint.
+
+* `Anyone` — no dependency.
+* `current_player` — a signed-in player (a live session token in `Authorization: Bearer …`);
+  401 `auth_required` otherwise.
+* `current_operator` — a signed-in player whose roles include `operator` (403 `forbidden`).
+* `current_auditor_or_operator` — roles include `auditor` or `operator`.
+
+Roles come from `Services.roles`, a function player -> role names that operator authority
+(`qipai.authority`, issue 14) supplies; until it does, nobody has a role.
+
+Blocking work (database, replays) runs off the event loop: `Services.db(fn, …)` in a worker
+thread, `Services.at_table(table_id, fn)` where that table's work runs.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Annotated, Any, TypeVar
+
+from fastapi import Depends, Header
+from starlette.requests import HTTPConnection
+
+from qipai.ledger import Ledger
+from qipai.server.errors import ApiError
+from qipai.server.metrics import Metrics
+from qipai.server.passwords import Hasher
+from qipai.server.room import Room
+from qipai.server.settings import Settings
+from qipai.server.sockets import SocketRegistry
+from qipai.server.store import RoomStore, Session
+from qipai.server.throttle import Backoff, Rates
+from qipai.tables.ledger_adapter import LedgerAdapter
+from qipai.tables.table import Table
+
+T = TypeVar("T")
+
+RoleLookup = Callable[[str], frozenset[str]]
+"""player id -> the player's roles ("operator", "auditor", …); called in a worker thread."""
+
+OPERATOR = "operator"
+AUDITOR = "auditor"
+
+
+def no_roles(_player: str) -> frozenset[str]:
+    return frozenset()
+
+
+@dataclass
+class Services:
+    """Everything one app runs on (built by `create_app`, on `app.state.services`)."""
+
+    settings: Settings
+    ledger: Ledger
+    store: RoomStore
+    adapter: LedgerAdapter
+    room: Room
+    hasher: Hasher
+    rates: Rates
+    account_backoff: Backoff
+    address_backoff: Backoff
+    sockets: SocketRegistry
+    metrics: Metrics
+    roles: RoleLookup = field(default=no_roles)
+
+    async def db(self, fn: Callable[..., T], *args: Any) -> T:
+        """Run blocking work (the database, a replay) in a worker thread."""
+        return await asyncio.to_thread(fn, *args)
+
+    async def at_table(self, table_id: str, fn: Callable[[Table], T]) -> T:
+        """Run `fn(table)` where the table's work runs (the room's `call` once it has one,
+        else a worker thread: `Table` methods take the table's lock), then let the table look
+        at what changed."""
+        table = self.room.table(table_id)
+        call = getattr(self.room, "call", None)
+        if call is not None:
+            result = call(table_id, fn)
+            out: T = await result if inspect.isawaitable(result) else result
+        else:
+            out = await asyncio.to_thread(fn, table)
+        self.room.wake(table_id)
+        return out
+
+
+def services(conn: HTTPConnection) -> Services:
+    found: Services = conn.app.state.services
+    return found
+
+
+ServicesDep = Annotated[Services, Depends(services)]
+
+
+def bearer(authorization: str | None) -> str:
+    return (authorization or "").removeprefix("Bearer ").strip()
+
+
+async def current_session(
+    svc: ServicesDep, authorization: Annotated[str | None, Header()] = None
+) -> Session:
+    """The live session of the request's token (401 without one)."""
+    token = bearer(authorization)
+    found = await svc.db(svc.store.session, token) if token else None
+    if found is None:
+        raise ApiError(401, "auth_required", "sign in first")
+    return found
+
+
+SessionDep = Annotated[Session, Depends(current_session)]
+
+
+async def current_player(session: SessionDep) -> str:
+    """The player of the request's session (401 without a valid one)."""
+    return session.username
+
+
+Player = Annotated[str, Depends(current_player)]
+
+
+async def player_roles(svc: ServicesDep, player: Player) -> frozenset[str]:
+    return await svc.db(svc.roles, player)
+
+
+async def current_operator(
+    player: Player, roles: Annotated[frozenset[str], Depends(player_roles)]
+) -> str:
+    """A signed-in operator (403 for anyone else)."""
+    if OPERATOR not in roles:
+        raise ApiError(403, "forbidden", "operators only")
+    return player
+
+
+async def current_auditor_or_operator(
+    player: Player, roles: Annotated[frozenset[str], Depends(player_roles)]
+) -> str:
+    """A signed-in auditor or operator (403 for anyone else)."""
+    if not roles & {AUDITOR, OPERATOR}:
+        raise ApiError(403, "forbidden", "auditors and operators only")
+    return player
+
+
+Operator = Annotated[str, Depends(current_operator)]
+AuditorOrOperator = Annotated[str, Depends(current_auditor_or_operator)]
+
+
+def client_address(conn: HTTPConnection) -> str:
+    return conn.client.host if conn.client is not None else "unknown"
+
+
+Address = Annotated[str, Depends(client_address)]
+
+__all__ = [
+    "AUDITOR",
+    "OPERATOR",
+    "Address",
+    "AuditorOrOperator",
+    "Operator",
+    "Player",
+    "RoleLookup",
+    "Services",
+    "ServicesDep",
+    "SessionDep",
+    "current_auditor_or_operator",
+    "current_operator",
+    "current_player",
+    "current_session",
+]

@@ -1,0 +1,104 @@
+"""A player's history and a round's fairness data, rebuilt from the journal (off the loop)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Query
+
+from qipai.core.errors import GameError
+from qipai.core.protocol import JSON, RecordedAction, Seat
+from qipai.ledger import Ledger
+from qipai.server.deps import Player, ServicesDep
+from qipai.server.errors import ApiError
+from qipai.server.models import HistoryOut, RoundOut
+from qipai.tables import games as games_mod
+
+router = APIRouter(prefix="/api", tags=["history"])
+
+
+def replayed_view(ledger: Ledger, info: Mapping[str, Any], seat: str | None) -> JSON | None:
+    """The finished round as `seat` saw it at the end (rebuilt from the journal)."""
+    try:
+        game = games_mod.get(str(info["game"]))
+        config = game.config_type.from_json(info["config"])
+        seats = [Seat.from_json(s) for s in info["seats"]]
+        actions = [
+            RecordedAction(e["seat"], e["payload"]) for e in info["log"] if e["kind"] == "action"
+        ]
+        seed = bytes.fromhex(ledger.round(str(info["round_id"]), include_seed=True)["seed"])
+        round_ = game.round_type.replay(config, seats, seed, actions, info.get("context"))
+    except Exception:
+        return None
+    if not round_.finished:
+        return None
+    view: JSON = round_.view(seat)
+    return view
+
+
+def shows_seed(game: str) -> bool:
+    """Tien Gow's seeds are never shown to players (GameInfo.reveal_seed), even for a voided
+    round, whose seed the ledger marks revealed."""
+    try:
+        return games_mod.get(game).reveal_seed
+    except GameError:
+        return True
+
+
+def round_summary(ledger: Ledger, info: Mapping[str, Any], player: str | None) -> RoundOut:
+    seat = next((p["seat"] for p in info["players"] if p["user_id"] == player), None)
+    reveal = shows_seed(str(info["game"]))
+    return RoundOut.model_validate(
+        {
+            "round_id": info["round_id"],
+            "table_id": info["table_id"],
+            "game": info["game"],
+            "status": info["status"],
+            "opened_at": info["opened_at"],
+            "closed_at": info["closed_at"],
+            "seat": seat,
+            "players": [
+                {k: p[k] for k in ("seat", "user_id", "start_balance", "end_balance", "net")}
+                for p in info["players"]
+            ],
+            "commitment": info["seed_commitment"],
+            "seed": info["seed"] if reveal else None,
+            "seed_policy": "after_deal" if reveal else "operator_only",
+            "view": replayed_view(ledger, info, seat) if info["status"] == "settled" else None,
+        }
+    )
+
+
+@router.get("/history", response_model=HistoryOut)
+async def history(
+    svc: ServicesDep, player: Player, limit: Annotated[int, Query(ge=1, le=50)] = 10
+) -> HistoryOut:
+    """**A signed-in player.** Your last rounds, newest first, each as you saw it at its end
+    (never others' hidden cards), with your start/end stack, your net and the fairness data."""
+
+    def work() -> HistoryOut:
+        items = svc.ledger.recall(player, limit)
+        return HistoryOut(
+            rounds=[
+                round_summary(svc.ledger, svc.ledger.round(str(item["round_id"])), player)
+                for item in items
+            ]
+        )
+
+    return await svc.db(work)
+
+
+@router.get("/rounds/{round_id}", response_model=RoundOut)
+async def round_detail(round_id: str, svc: ServicesDep, player: Player) -> RoundOut:
+    """**A signed-in player.** One round's fairness data: the commitment always, the seed once
+    revealed, and the round as you saw it (a spectator's view if you were not in it)."""
+
+    def work() -> RoundOut | None:
+        info = svc.adapter.round_info(round_id)
+        return None if info is None else round_summary(svc.ledger, info, player)
+
+    found = await svc.db(work)
+    if found is None:
+        raise ApiError(404, "unknown_round", "no such round", field="round_id")
+    return found

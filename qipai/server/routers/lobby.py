@@ -1,0 +1,158 @@
+"""The lobby: games, tables, seats, bots and automatch."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter
+
+from qipai.server.deps import Player, ServicesDep
+from qipai.server.errors import ApiError
+from qipai.server.models import (
+    AutomatchIn,
+    AutomatchOut,
+    BotsIn,
+    BotsOut,
+    CreateTableIn,
+    GameOut,
+    GamesOut,
+    JSONObject,
+    LeftOut,
+    Ok,
+    SatOut,
+    SitIn,
+    TablesOut,
+)
+from qipai.tables import games as games_mod
+from qipai.tables.table import Table
+
+router = APIRouter(prefix="/api", tags=["lobby"])
+
+
+def _known(svc: ServicesDep, table_id: str) -> None:
+    if table_id not in svc.room.tables:
+        raise ApiError(404, "unknown_table", f"no table {table_id!r}", field="table_id")
+
+
+@router.get("/games", response_model=GamesOut)
+async def list_games(svc: ServicesDep) -> GamesOut:
+    """**Anyone.** The games of this room: titles (zh/en), seats, minimum players, bot levels,
+    default buy-in, and how many tables each has."""
+    counts: dict[str, int] = {}
+    for table in list(svc.room.tables.values()):
+        counts[table.game.name] = counts.get(table.game.name, 0) + 1
+    return GamesOut(
+        games=[
+            GameOut(
+                game=info.name,
+                title=dict(info.title),
+                seats=list(info.seat_ids),
+                min_players=info.min_players,
+                bot_levels=list(info.bot_levels),
+                default_buy_in=info.default_buy_in,
+                tables=counts.get(info.name, 0),
+            )
+            for info in games_mod.available().values()
+        ]
+    )
+
+
+@router.get("/tables", response_model=TablesOut)
+async def list_tables(svc: ServicesDep, game: str | None = None) -> TablesOut:
+    """**Anyone.** Every table's public facts (seats, stacks, playing, round number), or only
+    those of `game`."""
+    tables = [t for t in list(svc.room.tables.values()) if game in (None, t.game.name)]
+    return TablesOut(tables=[t.public_info() for t in tables])
+
+
+@router.post("/tables", response_model=JSONObject)
+async def create_table(body: CreateTableIn, svc: ServicesDep, player: Player) -> JSONObject:
+    """**A signed-in player.** Open a table of `game` (`config`: the game's settings JSON);
+    answers the table's public facts."""
+    table = svc.room.create_table(body.game, body.name, body.config)
+    info: JSONObject = table.public_info()
+    return info
+
+
+@router.get("/tables/{table_id}", response_model=JSONObject)
+async def get_table(table_id: str, svc: ServicesDep) -> JSONObject:
+    """**Anyone.** One table's public facts."""
+    _known(svc, table_id)
+    info: JSONObject = svc.room.table(table_id).public_info()
+    return info
+
+
+@router.post("/tables/{table_id}/sit", response_model=SatOut)
+async def sit(table_id: str, body: SitIn, svc: ServicesDep, player: Player) -> SatOut:
+    """**A signed-in player.** Sit down (one seat per player per table): `buy_in` moves from
+    the wallet to the table stack."""
+    _known(svc, table_id)
+
+    def work(table: Table) -> SatOut:
+        seat = table.sit(player, player, body.buy_in, body.seat)
+        return SatOut(
+            table_id=table_id,
+            seat=seat,
+            stack=table._stack(player),
+            wallet=svc.adapter.wallet(player),
+        )
+
+    return await svc.at_table(table_id, work)
+
+
+@router.post("/tables/{table_id}/leave", response_model=LeftOut)
+async def leave(table_id: str, svc: ServicesDep, player: Player) -> LeftOut:
+    """**A signed-in player** seated there. Stand up: cashes out now, or after the running
+    round if you are in it (`after_round`)."""
+    _known(svc, table_id)
+
+    def work(table: Table) -> LeftOut:
+        cashed = table.leave(player)
+        return LeftOut(
+            table_id=table_id,
+            cashed_out=cashed,
+            after_round=cashed is None,
+            wallet=svc.adapter.wallet(player),
+        )
+
+    return await svc.at_table(table_id, work)
+
+
+@router.post("/tables/{table_id}/bots", response_model=BotsOut)
+async def add_bots(table_id: str, body: BotsIn, svc: ServicesDep, player: Player) -> BotsOut:
+    """**A signed-in player seated at the table.** Fill empty seats with bots (`count`,
+    default all)."""
+    _known(svc, table_id)
+
+    def work(table: Table) -> BotsOut:
+        if table.seat_of(player) is None:
+            raise ApiError(403, "not_seated", "sit down first")
+        seats = []
+        for _ in range(body.count or len(table.free_seats())):
+            if not table.free_seats():
+                break
+            seats.append(table.add_bot(body.level))
+        return BotsOut(table_id=table_id, bots=seats)
+
+    return await svc.at_table(table_id, work)
+
+
+@router.delete("/tables/{table_id}/bots/{seat}", response_model=Ok)
+async def remove_bot(table_id: str, seat: str, svc: ServicesDep, player: Player) -> Ok:
+    """**A signed-in player seated at the table.** Remove the bot in `seat` (after the round it
+    plays)."""
+    _known(svc, table_id)
+
+    def work(table: Table) -> Ok:
+        if table.seat_of(player) is None:
+            raise ApiError(403, "not_seated", "sit down first")
+        table.remove_bot(seat)
+        return Ok()
+
+    return await svc.at_table(table_id, work)
+
+
+@router.post("/automatch", response_model=AutomatchOut)
+async def automatch(body: AutomatchIn, svc: ServicesDep, player: Player) -> AutomatchOut:
+    """**A signed-in player.** 自动配桌: a seat at the liveliest table of the game with a free
+    seat, or a new table with bots."""
+    table = svc.room.automatch(player, player, body.game, body.buy_in)
+    return AutomatchOut(table_id=table.id, seat=table.seat_of(player), table=table.public_info())

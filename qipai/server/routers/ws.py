@@ -1,0 +1,236 @@
+"""Table play over the WebSocket `/ws` (messages in docs/protocol.md).
+
+**A signed-in player.** The token never travels in the URL: the first message must be
+`{"type": "auth", "token": "…"}` within `QIPAI_WS_AUTH_TIMEOUT_S`; a bad or missing token
+closes the socket with 4401. Then every frame is bounded (size, depth, no NaN, storable text)
+and rate-limited per socket and, for actions, per player; refusals are typed errors, and a
+socket that keeps sending refused frames is closed (1008). Outgoing messages go through the
+socket's `Outbox` (newest state per table; a reader that stays behind is closed, 4408).
+Ending the session (logout, logout everywhere) closes the socket (4401).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import time
+from typing import Any
+
+from fastapi import APIRouter, WebSocket
+from starlette.websockets import WebSocketDisconnect, WebSocketState
+
+from qipai.core.errors import GameError
+from qipai.core.protocol import JSON
+from qipai.server.deps import Services
+from qipai.server.inputs import FrameError, parse_frame, storable
+from qipai.server.sockets import SIGNED_OUT, SLOW, ClientConnection, Outbox
+from qipai.tables.table import Table
+
+router = APIRouter(tags=["play"])
+log = logging.getLogger("qipai.server.ws")
+
+ABUSE = 1008
+"""Close code of a socket that kept sending refused frames (policy violation)."""
+SESSION_RECHECK_S = 30.0
+
+
+def error(code: str, message: str, **extra: Any) -> JSON:
+    """The WebSocket's error message (the HTTP error's code/message/field, plus context)."""
+    out: JSON = {"type": "error", "code": code, "message": message}
+    out.update({k: v for k, v in extra.items() if v is not None})
+    return out
+
+
+async def _close(ws: WebSocket, code: int, reason: str) -> None:
+    if ws.application_state == WebSocketState.CONNECTED:
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(ws.close(code, reason), 2.0)
+
+
+async def _authenticate(ws: WebSocket, svc: Services) -> tuple[str, str] | None:
+    """Wait for the auth message; (player, session token hash) or None (socket closed)."""
+    settings = svc.settings
+    try:
+        text = await asyncio.wait_for(ws.receive_text(), settings.ws_auth_timeout_s)
+        msg = parse_frame(text, max_bytes=1024, max_depth=2)
+    except (TimeoutError, FrameError, WebSocketDisconnect, KeyError, RuntimeError):
+        await _close(ws, SIGNED_OUT, "sign in first")
+        return None
+    token = msg.get("token") if isinstance(msg, dict) else None
+    if not isinstance(msg, dict) or msg.get("type") != "auth" or not isinstance(token, str):
+        await _close(ws, SIGNED_OUT, 'the first message must be {"type": "auth", "token"}')
+        return None
+    session = await svc.db(svc.store.session, token)
+    if session is None:
+        await _close(ws, SIGNED_OUT, "sign in first")
+        return None
+    return session.username, session.token_hash
+
+
+@router.websocket("/ws")
+async def play(ws: WebSocket) -> None:
+    """**A signed-in player** (authenticated by the first message)."""
+    svc: Services = ws.app.state.services
+    await ws.accept()
+    who = await _authenticate(ws, svc)
+    if who is None:
+        return
+    player, session = who
+    conn = ClientConnection(
+        player, session, Outbox(asyncio.get_running_loop(), svc.settings.send_queue)
+    )
+    svc.sockets.add(conn)
+    svc.room.attach(conn)
+    svc.metrics.sockets.inc()
+    conn.push({"type": "hello", "player": player, "protocol": 1})
+    reader = asyncio.create_task(_read(ws, svc, conn))
+    writer = asyncio.create_task(_write(ws, svc, conn))
+    try:
+        await asyncio.wait({reader, writer}, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        for task in (reader, writer):
+            task.cancel()
+        for task in (reader, writer):
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        svc.room.detach(conn)
+        svc.sockets.remove(conn)
+        svc.metrics.sockets.dec()
+        code, reason = conn.closing or (1000, "")
+        if code == SLOW:
+            svc.metrics.closed_slow.inc()
+        await _close(ws, code, reason)
+
+
+async def _write(ws: WebSocket, svc: Services, conn: ClientConnection) -> None:
+    """Send the outbox until it is closed; a send that waits `send_stall_s` means the client
+    stays behind: close it."""
+    stall = svc.settings.send_stall_s
+    while True:
+        message = await conn.outbox.get()
+        if message is None:
+            if conn.outbox.overflowed:
+                conn.end(SLOW, "too far behind")
+            return
+        text = json.dumps(message, ensure_ascii=False, separators=(",", ":"))
+        try:
+            await asyncio.wait_for(ws.send_text(text), stall)
+        except TimeoutError:
+            conn.end(SLOW, "too far behind")
+            return
+        except Exception:
+            return  # the socket is gone: the reader sees it too
+
+
+async def _read(ws: WebSocket, svc: Services, conn: ClientConnection) -> None:
+    settings = svc.settings
+    rates = svc.rates
+    socket_key = f"socket:{id(conn)}"
+    strikes = 0
+    checked = time.monotonic()
+    while True:
+        try:
+            frame = await ws.receive()
+        except RuntimeError:
+            return
+        if frame["type"] == "websocket.disconnect":
+            return
+        if not rates.hit("frame", socket_key):
+            strikes += 1
+            svc.metrics.refused.labels("frame").inc()
+            if strikes >= settings.abuse_strikes:
+                conn.end(ABUSE, "too many messages")
+                return
+            if strikes == 1 or strikes % 10 == 0:  # a flood is not answered frame by frame
+                conn.push(error("rate_limited", "too many messages: slow down"))
+            continue
+        strikes = 0
+        text = frame.get("text")
+        if text is None:
+            conn.push(error("invalid_message", "messages are JSON text frames"))
+            continue
+        if time.monotonic() - checked > SESSION_RECHECK_S:
+            checked = time.monotonic()
+            if await svc.db(svc.store.session_hash_alive, conn.session) is False:
+                conn.end(SIGNED_OUT, "the session has ended")
+                return
+        reply = await handle(svc, conn, text)
+        if reply is not None:
+            conn.push(reply)
+
+
+async def handle(svc: Services, conn: ClientConnection, text: str) -> JSON | None:
+    """One client message -> at most one reply (typed errors change nothing)."""
+    settings = svc.settings
+    try:
+        msg = parse_frame(
+            text, max_bytes=settings.max_frame_bytes, max_depth=settings.max_json_depth
+        )
+    except FrameError as exc:
+        return error(exc.code, exc.message, field=exc.field)
+    if not isinstance(msg, dict) or not isinstance(msg.get("type"), str):
+        return error("invalid_message", "a message is an object with a string 'type'")
+    kind = msg["type"]
+    client_id = msg.get("client_id")
+    if client_id is not None and (not isinstance(client_id, str) or not 1 <= len(client_id) <= 64):
+        return error(
+            "invalid_message", "client_id is a string of 1-64 characters", field="client_id"
+        )
+    if kind == "ping":
+        return {"type": "pong", "client_id": client_id}
+    if kind == "auth":
+        return error("invalid_message", "already signed in", client_id=client_id)
+    table_id = msg.get("table_id")
+    if not isinstance(table_id, str) or table_id not in svc.room.tables:
+        return error(
+            "unknown_table", f"no table {table_id!r}", field="table_id", client_id=client_id
+        )
+    if kind == "subscribe":
+        svc.room.subscribe(conn, table_id)
+        return None
+    if kind == "unsubscribe":
+        svc.room.unsubscribe(conn, table_id)
+        return {"type": "unsubscribed", "table_id": table_id}
+    if kind == "action":
+        return await _act(svc, conn, msg, table_id, client_id)
+    return error(
+        "invalid_message", f"unknown message type {kind!r}", field="type", client_id=client_id
+    )
+
+
+async def _act(
+    svc: Services, conn: ClientConnection, msg: JSON, table_id: str, client_id: str | None
+) -> JSON:
+    action = msg.get("action")
+    if not isinstance(action, dict):
+        return error(
+            "invalid_message", "'action' must be an object", field="action", client_id=client_id
+        )
+    if client_id is None:
+        return error("invalid_message", "every action carries a client_id", field="client_id")
+    storable(client_id)  # checked with the whole frame already; kept for clarity
+    if not svc.rates.hit("action", conn.player):
+        svc.metrics.refused.labels("action").inc()
+        return error(
+            "rate_limited", "too many actions: slow down", client_id=client_id, table_id=table_id
+        )
+    player = conn.player
+
+    def work(table: Table) -> JSON:
+        reply: JSON = table.act(player, action, client_id)
+        return reply
+
+    try:
+        reply = await svc.at_table(table_id, work)
+    except GameError as exc:
+        field = getattr(exc, "field", None)
+        return error(
+            exc.code,
+            exc.message,
+            field=field if isinstance(field, str) else None,
+            client_id=client_id,
+            table_id=table_id,
+        )
+    return {**reply, "table_id": table_id}

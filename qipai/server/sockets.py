@@ -1,0 +1,154 @@
+"""One WebSocket's outgoing side: a bounded queue that keeps only the newest state per table,
+and the registry that closes a session's sockets when the session ends.
+
+A client that reads slowly (or never) costs at most one pending `state` per table it watches
+plus `limit` other messages: a newer state of a table replaces the older one still waiting (a
+state is the whole picture, so nothing is lost). A socket whose other messages overflow the
+queue, or that accepts nothing for `stall_s` while messages wait, is closed (`SLOW`, 4408).
+
+`push` may be called from any thread (tables work off the event loop): it only touches the
+queue under a lock and wakes the sender through the loop.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import threading
+from collections import OrderedDict
+from collections.abc import Hashable
+
+from qipai.core.protocol import JSON
+from qipai.server.room import Connection
+
+SLOW = 4408
+"""Close code of a socket that stays behind (its reader never catches up)."""
+SIGNED_OUT = 4401
+"""Close code of a socket whose session ended (logout, expiry) or never began."""
+
+
+class Outbox:
+    """Pending messages of one socket, newest state per table only."""
+
+    def __init__(self, loop: asyncio.AbstractEventLoop, limit: int) -> None:
+        self._loop = loop
+        self._limit = limit
+        self._items: OrderedDict[Hashable, JSON] = OrderedDict()
+        self._others = 0  # queued messages that are not states
+        self._order = itertools.count()
+        self._lock = threading.Lock()
+        self._ready = asyncio.Event()
+        self.overflowed = False
+        self.closed = False
+
+    def put(self, message: JSON) -> None:
+        with self._lock:
+            if self.closed:
+                return
+            table_id = message.get("table_id")
+            if message.get("type") == "state" and isinstance(table_id, str):
+                key: Hashable = ("state", table_id)
+                self._items.pop(key, None)  # the newer state replaces it, at the end
+            else:
+                if self._others >= self._limit:
+                    self.overflowed = True
+                    self._wake()
+                    return
+                key = next(self._order)
+                self._others += 1
+            self._items[key] = message
+        self._wake()
+
+    def _wake(self) -> None:
+        try:
+            running = asyncio.get_running_loop()
+        except RuntimeError:
+            running = None
+        if running is self._loop:
+            self._ready.set()
+        else:
+            self._loop.call_soon_threadsafe(self._ready.set)
+
+    async def get(self) -> JSON | None:
+        """The oldest pending message; None once the outbox overflowed or was closed."""
+        while True:
+            with self._lock:
+                if self.overflowed or self.closed:
+                    return None
+                if self._items:
+                    key, message = self._items.popitem(last=False)
+                    if not isinstance(key, tuple):
+                        self._others -= 1
+                    return message
+                self._ready.clear()
+            await self._ready.wait()
+
+    def close(self) -> None:
+        with self._lock:
+            self.closed = True
+            self._items.clear()
+        self._wake()
+
+    def __len__(self) -> int:
+        with self._lock:
+            return len(self._items)
+
+
+class ClientConnection(Connection):
+    """The room's view of one WebSocket (player, watched tables, `push`) with an `Outbox` as
+    its queue, and the session it belongs to."""
+
+    def __init__(self, player: str, session: str, outbox: Outbox) -> None:
+        super().__init__(player)
+        self.session = session
+        self.outbox = outbox
+        self.closing: tuple[int, str] | None = None
+        self.closed = asyncio.Event()
+
+    def push(self, message: JSON) -> None:
+        self.outbox.put(message)
+
+    def end(self, code: int, reason: str) -> None:
+        """Ask the socket's handler to close it (from any thread)."""
+        if self.closing is None:
+            self.closing = (code, reason)
+        self.outbox.close()
+
+
+class SocketRegistry:
+    """Live sockets per session token hash and per player (to close them when sessions end)."""
+
+    def __init__(self) -> None:
+        self._by_session: dict[str, set[ClientConnection]] = {}
+        self._lock = threading.Lock()
+
+    def add(self, conn: ClientConnection) -> None:
+        with self._lock:
+            self._by_session.setdefault(conn.session, set()).add(conn)
+
+    def remove(self, conn: ClientConnection) -> None:
+        with self._lock:
+            conns = self._by_session.get(conn.session)
+            if conns is not None:
+                conns.discard(conn)
+                if not conns:
+                    del self._by_session[conn.session]
+
+    def end_sessions(self, sessions: list[str], reason: str = "signed out") -> int:
+        """Close every socket of these sessions; returns how many."""
+        with self._lock:
+            doomed = [c for s in sessions for c in self._by_session.get(s, ())]
+        for conn in doomed:
+            conn.end(SIGNED_OUT, reason)
+        return len(doomed)
+
+    def count(self) -> int:
+        with self._lock:
+            return sum(len(v) for v in self._by_session.values())
+
+    def all(self) -> list[ClientConnection]:
+        with self._lock:
+            return [c for conns in self._by_session.values() for c in conns]
+
+
+__all__ = ["SIGNED_OUT", "SLOW", "ClientConnection", "Outbox", "SocketRegistry"]

@@ -1,0 +1,116 @@
+"""Rate limits (the `limits` library, in memory: one process owns its database) and the
+sign-in back-off.
+
+* `Rates`: named moving-window limits ("40/second;600/minute") hit per key — frames per socket,
+  actions per player, sign-ups and sign-in attempts per address.
+* `Backoff`: after `free` wrong passwords in a row for one key (an account, an address), every
+  attempt is refused without looking at the password until the back-off has passed; it starts
+  at `base_s` and doubles with each further failure up to `max_s`. A right password resets the
+  account's count. So 40 wrong passwords in 2.5 s followed by the right one do not sign in:
+  the right one arrives during the back-off and is refused like the others.
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from limits import RateLimitItem, parse_many
+from limits.storage import MemoryStorage
+from limits.strategies import MovingWindowRateLimiter
+
+
+class Rates:
+    """Several named rate limits over one in-memory store."""
+
+    def __init__(self, **limits: str) -> None:
+        self._storage = MemoryStorage()
+        self._limiter = MovingWindowRateLimiter(self._storage)
+        self._items: dict[str, list[RateLimitItem]] = {
+            name: parse_many(text) for name, text in limits.items()
+        }
+
+    def hit(self, name: str, key: str) -> bool:
+        """Count one event of `key` under limit `name`; False if over the limit (then the
+        event is not counted)."""
+        items = self._items[name]
+        if not all(self._limiter.test(item, key) for item in items):
+            return False
+        for item in items:
+            self._limiter.hit(item, key)
+        return True
+
+    def retry_after(self, name: str, key: str) -> int:
+        """Whole seconds until `key` may try again under `name`."""
+        waits = [0.0]
+        for item in self._items[name]:
+            reset, remaining = self._limiter.get_window_stats(item, key)
+            if remaining <= 0:
+                waits.append(reset - time.time())
+        return max(1, math.ceil(max(waits)))
+
+
+@dataclass
+class _Failures:
+    count: int = 0
+    last: float = 0.0
+
+
+class Backoff:
+    """Exponential back-off after repeated failures per key (thread-safe)."""
+
+    def __init__(
+        self,
+        free: int,
+        base_s: float,
+        max_s: float,
+        clock: Callable[[], float] = time.monotonic,
+        max_keys: int = 100_000,
+    ) -> None:
+        self.free = free
+        self.base_s = base_s
+        self.max_s = max_s
+        self.clock = clock
+        self.max_keys = max_keys
+        self._failures: dict[str, _Failures] = {}
+        self._lock = threading.Lock()
+
+    def _delay(self, count: int) -> float:
+        if count < self.free:
+            return 0.0
+        return float(min(self.max_s, self.base_s * 2.0 ** min(count - self.free, 60)))
+
+    def wait_s(self, key: str) -> float:
+        """Seconds `key` must still wait before an attempt is looked at (0: go ahead)."""
+        with self._lock:
+            entry = self._failures.get(key)
+            if entry is None:
+                return 0.0
+            left = entry.last + self._delay(entry.count) - self.clock()
+            if left <= 0 and self.clock() - entry.last > self.max_s:
+                del self._failures[key]  # quiet for longer than any back-off: forgotten
+            return max(0.0, left)
+
+    def fail(self, key: str) -> None:
+        with self._lock:
+            if key not in self._failures and len(self._failures) >= self.max_keys:
+                self._forget_oldest()
+            entry = self._failures.setdefault(key, _Failures())
+            entry.count += 1
+            entry.last = self.clock()
+
+    def succeed(self, key: str) -> None:
+        with self._lock:
+            self._failures.pop(key, None)
+
+    def _forget_oldest(self) -> None:
+        """Bounded memory: drop the longest-quiet tenth when the table is full."""
+        ordered = sorted(self._failures.items(), key=lambda kv: kv[1].last)
+        for key, _ in ordered[: max(1, len(ordered) // 10)]:
+            del self._failures[key]
+
+
+__all__ = ["Backoff", "Rates"]

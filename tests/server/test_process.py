@@ -1,0 +1,139 @@
+"""The server as a real process: one process per SQLite database (a second `qipai serve` on the
+same file refuses to start, naming it), SIGTERM stops it promptly with sockets open, and a
+socket that never reads is closed instead of growing the server's memory."""
+
+from __future__ import annotations
+
+import json
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+import pytest
+from websockets.sync.client import connect
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "browser"))
+from roomserver import ROOT, Server, free_port
+
+
+def test_a_second_server_on_the_same_sqlite_file_refuses_to_start(tmp_path: Path) -> None:
+    db = tmp_path / "room.db"
+    first = Server(db)
+    first.start()
+    try:
+        port = free_port()
+        second = subprocess.run(
+            [sys.executable, "-m", "qipai.cli", "serve", "--port", str(port), "--db", str(db)],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        assert second.returncode == 3, second.stdout + second.stderr
+        assert "another qipai server" in second.stderr and str(db) in second.stderr
+        assert f"process {first.proc.pid}" in second.stderr  # type: ignore[union-attr]
+        with socket.socket() as s:  # it never listened
+            assert s.connect_ex(("127.0.0.1", port)) != 0
+        # the first one still serves
+        assert httpx.get(f"{first.url}/api/health", timeout=30).json()["ok"] is True
+    finally:
+        first.stop()
+    # once the first has stopped, the file is free again
+    again = Server(db)
+    again.start()
+    again.stop()
+
+
+def test_sigterm_stops_the_server_with_sockets_open(tmp_path: Path) -> None:
+    server = Server(tmp_path / "room.db")
+    server.start()
+    assert server.proc is not None
+    try:
+        http = httpx.Client(base_url=server.url, timeout=60)
+        token = http.post(
+            "/api/signup", json={"username": "alice", "password": "secret-pw"}
+        ).json()["token"]
+        auth = {"Authorization": f"Bearer {token}"}
+        http.post("/api/wallet/deposit", json={"amount": 100_000}, headers=auth)
+        table = http.post(
+            "/api/automatch", json={"game": "pokdeng", "buy_in": 10_000}, headers=auth
+        )
+        tid = table.json()["table_id"]
+        ws_url = server.url.replace("http", "ws") + "/ws"
+        sockets = [connect(ws_url) for _ in range(3)]
+        for ws in sockets:
+            ws.send(json.dumps({"type": "auth", "token": token}))
+            ws.send(json.dumps({"type": "subscribe", "table_id": tid}))
+            assert json.loads(ws.recv(timeout=30))["type"] == "hello"
+        server.proc.send_signal(signal.SIGTERM)
+        started = time.monotonic()
+        code = server.proc.wait(timeout=30)
+        took = time.monotonic() - started
+        for ws in sockets:
+            ws.close()
+        out = server.proc.stdout.read().decode() if server.proc.stdout else ""
+        # uvicorn re-raises the signal once it has shut down gracefully: -SIGTERM is the norm
+        assert code in (0, -signal.SIGTERM), out
+        assert "qipai card room: stopped" in out  # the lifespan's shutdown ran to its end
+        assert took < 10, f"SIGTERM took {took:.1f} s"
+    finally:
+        server.stop()
+
+
+@pytest.mark.slow
+def test_a_socket_that_never_reads_is_dropped(tmp_path: Path) -> None:
+    """A client pings without ever reading: the replies fill the kernel buffers, then the
+    outbox; the server closes the socket (4408, transport aborted) and keeps serving."""
+    server = Server(
+        tmp_path / "room.db", {"QIPAI_FRAME_RATE": "100000/second", "QIPAI_SEND_QUEUE": "8"}
+    )
+    server.start()
+    try:
+        http = httpx.Client(base_url=server.url, timeout=60)
+        token = http.post(
+            "/api/signup", json={"username": "alice", "password": "secret-pw"}
+        ).json()["token"]
+        raw = socket.create_connection(("127.0.0.1", server.port))
+        raw.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        key = "dGhlIHNhbXBsZSBub25jZQ=="
+        raw.sendall(
+            (
+                "GET /ws HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n"
+            ).encode()
+        )
+        assert b" 101 " in raw.recv(4096)
+
+        def frame(text: str) -> bytes:
+            data = text.encode()
+            mask = b"\x01\x02\x03\x04"
+            body = bytes(b ^ mask[i % 4] for i, b in enumerate(data))
+            if len(data) < 126:
+                return bytes([0x81, 0x80 | len(data)]) + mask + body
+            return bytes([0x81, 0x80 | 126]) + len(data).to_bytes(2, "big") + mask + body
+
+        raw.sendall(frame(json.dumps({"type": "auth", "token": token})))
+        ping = frame(json.dumps({"type": "ping", "client_id": "p" * 64}))
+        dropped = False
+        raw.settimeout(30)  # the server reads every frame until it drops us: never blocked long
+        try:
+            for _ in range(20_000):
+                raw.sendall(ping * 50)
+        except TimeoutError:
+            pass
+        except OSError:
+            dropped = True  # reset by the server
+        raw.close()
+        assert dropped, "the server kept a never-reading socket"
+        for _ in range(100):
+            if httpx.get(f"{server.url}/api/health", timeout=30).json()["sockets"] == 0:
+                break
+            time.sleep(0.1)
+        else:
+            raise AssertionError("the dropped socket is still counted")
+    finally:
+        server.stop()
