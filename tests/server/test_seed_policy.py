@@ -21,6 +21,7 @@ from qipai.core.rng import Rng
 from qipai.server.app import create_app
 from qipai.tables import games
 from qipai.tables.table import Timing
+from tests.authority.helpers import offer
 
 
 @pytest.fixture
@@ -44,7 +45,8 @@ def _play(
     """Alice plays (with the game's own bot choosing for her) at a table full of bots until
     `done(state)`; returns every message text she received and the table id."""
     headers, token = _signup(client, "alice")
-    tid = client.post("/api/tables", json={"game": game, "config": config}, headers=headers)
+    template = offer(client, game, config)  # the operator offers these settings
+    tid = client.post("/api/tables", json={"template": template}, headers=headers)
     tid = tid.json()["id"]
     info = games.get(game)
     assert client.post(
