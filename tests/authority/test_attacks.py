@@ -116,7 +116,7 @@ def test_an_operator_template_over_100_percent_is_refused_without_confirmation(
         assert error(r)["field"].startswith("settings")
     else:
         assert r.status_code == 409 and error(r)["code"] == "rtp_over_100", r.text
-    assert "Generous" not in {t["name"] for t in authority.offer()}
+    assert "Generous" not in {t["template"]["name"] for t in authority.offer()}
     assert books(client) == before
 
 
