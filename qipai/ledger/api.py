@@ -139,6 +139,7 @@ class Ledger:
         return cls(engine, url=url, schema=schema, keys=loaded)
 
     def close(self) -> None:
+        self.writer.close()
         self.engine.dispose()
 
     def __enter__(self) -> Ledger:

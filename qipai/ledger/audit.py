@@ -578,15 +578,6 @@ def house_report(conn: Connection) -> dict[str, Any]:
         )
     }
     at_tables = sum(balances.get(s, 0) + balances.get(acct.hold_account(s), 0) for s in bot_stacks)
-    flows: dict[tuple[str, str], int] = {}
-    for kind, name, amount in conn.execute(
-        select(transactions.c.kind, accounts.c.name, func.sum(entries.c.amount))
-        .join(entries, entries.c.tx_id == transactions.c.id)
-        .join(accounts, accounts.c.id == entries.c.account_id)
-        .where(accounts.c.kind == "jackpot")
-        .group_by(transactions.c.kind, accounts.c.name)
-    ):
-        flows[(str(kind), str(name))] = int(amount)
     pools: dict[str, dict[str, int]] = {}
     for name, bal in balances.items():
         if name.startswith(acct.JACKPOT_PREFIX):
@@ -596,17 +587,19 @@ def house_report(conn: Connection) -> dict[str, Any]:
                 "paid": 0,
                 "balance": bal,
             }
-    for (kind, name), amount in flows.items():
-        pool = pools.setdefault(
-            name[len(acct.JACKPOT_PREFIX) :],
-            {"funded": 0, "contributed": 0, "paid": 0, "balance": 0},
-        )
+    for kind, name, amount in conn.execute(  # each movement on its own: in, or out
+        select(transactions.c.kind, accounts.c.name, entries.c.amount)
+        .join(entries, entries.c.tx_id == transactions.c.id)
+        .join(accounts, accounts.c.id == entries.c.account_id)
+        .where(accounts.c.kind == "jackpot")
+    ):
+        pool = pools[str(name)[len(acct.JACKPOT_PREFIX) :]]
         if kind == "fund_pool":
-            pool["funded"] += amount
-        elif amount >= 0:
-            pool["contributed"] += amount
+            pool["funded"] += int(amount)
+        elif int(amount) >= 0:
+            pool["contributed"] += int(amount)
         else:
-            pool["paid"] += -amount
+            pool["paid"] += -int(amount)
     contributions_paid = conn.execute(
         select(func.count()).select_from(transactions).where(transactions.c.kind == "adjustment")
     ).scalar_one()

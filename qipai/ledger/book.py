@@ -13,14 +13,15 @@ closure, a transaction key written meanwhile), and is then rebuilt from reads.
 
 from __future__ import annotations
 
+import contextlib
 import threading
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import Connection, bindparam, select
-from sqlalchemy.exc import IntegrityError, OperationalError
+from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
 
 from qipai.core.protocol import (
     COMMISSION,
@@ -628,7 +629,6 @@ class OpenRound(Op):
             ],
             chain=self.home,
         )
-        plan.items.append(header)
         plan.fence, plan.fence_table = self.fence, self.table_id
         stake_txs: list[NewTx] = []
         for seat, amount in self.stakes.items():
@@ -657,6 +657,7 @@ class OpenRound(Op):
             )
             stake_txs.append(t)
         plan.items.extend(stake_txs)
+        plan.items.append(header)  # last: its players' start balances are read as it is written
         plan.result = lambda: self.round_id
 
         def after() -> None:
@@ -1121,6 +1122,32 @@ class Writer:
         self._cond = threading.Condition()
         self._queue: list[_Pending] = []
         self._leading = False
+        self._conn: Connection | None = None
+        """The writer's own connection (only the leader uses it): no pool checkout, liveness
+        ping or reset per transaction."""
+
+    @contextlib.contextmanager
+    def _transaction(self) -> Iterator[Connection]:
+        conn = self._conn
+        if conn is None or conn.closed or conn.invalidated:
+            conn = self._conn = self.ledger.engine.connect()
+        try:
+            with conn.begin():
+                yield conn
+        except DBAPIError as exc:
+            if exc.connection_invalidated:
+                self.close()
+            raise
+        except BaseException:
+            if conn.invalidated:
+                self.close()
+            raise
+
+    def close(self) -> None:
+        conn, self._conn = self._conn, None
+        if conn is not None:
+            with contextlib.suppress(Exception):
+                conn.close()
 
     # -- one operation, alone ----------------------------------------------------------------
     def run(self, op: Op) -> Any:
@@ -1181,7 +1208,7 @@ class Writer:
         led = self.ledger
         resolved: dict[str, tuple[int, bool]] = {}
         try:
-            with led.engine.begin() as conn:
+            with self._transaction() as conn:
                 plans = []
                 for item in batch:
                     if item.plan is None:
@@ -1252,7 +1279,7 @@ class Writer:
             resolved: dict[str, tuple[int, bool]] = {}
             fast = plan is not None
             try:
-                with led.engine.begin() as conn:
+                with self._transaction() as conn:
                     if plan is None:
                         plan = op.careful(led, conn)
                     if plan.done is not None and not plan.writes:

@@ -67,9 +67,32 @@ class JText(str):
     __slots__ = ()
 
 
-_ENCODE = json.JSONEncoder(
+_SLOW_ENCODE = json.JSONEncoder(
     sort_keys=True, separators=(",", ":"), ensure_ascii=True, allow_nan=False
 ).encode
+_C_ENCODER = getattr(json.encoder, "c_make_encoder", None)
+
+
+def _raise(value: Any) -> Any:
+    raise TypeError(f"{type(value).__name__} is not JSON")
+
+
+_iterencode = (
+    None
+    if _C_ENCODER is None
+    else _C_ENCODER(
+        None, _raise, json.encoder.encode_basestring_ascii, None, ":", ",", True, False, False
+    )
+)
+"""The C encoder built once (`JSONEncoder.encode` builds one per call): the same output."""
+
+
+def _ENCODE(value: Any) -> str:
+    if isinstance(value, str):
+        return str(json.encoder.encode_basestring_ascii(value))
+    if _iterencode is None:  # pragma: no cover
+        return _SLOW_ENCODE(value)
+    return "".join(_iterencode(value, 0))
 
 
 def jtext(value: Any) -> JText:
@@ -87,13 +110,23 @@ def ts(value: datetime) -> str:
     return value.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
 
 
+_ASCII = json.encoder.encode_basestring_ascii
+
+
 def _encode(value: Any) -> str:
     """Objects key by key (their values may be `JText`); anything else in one dump (lists in a
-    record hold no `JText`)."""
-    if isinstance(value, JText):
-        return value
-    if isinstance(value, dict):
-        return "{" + ",".join(f'"{k}":{_encode(value[k])}' for k in sorted(value)) + "}"
+    record hold no `JText`); the common scalars without calling the encoder."""
+    kind = type(value)
+    if kind is JText:
+        return value  # type: ignore[no-any-return]
+    if kind is str:
+        return str(_ASCII(value))
+    if kind is int:
+        return int.__repr__(value)
+    if value is None:
+        return "null"
+    if kind is dict:
+        return "{" + ",".join([f'"{k}":{_encode(value[k])}' for k in sorted(value)]) + "}"
     return _ENCODE(value)
 
 

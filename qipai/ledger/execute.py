@@ -77,9 +77,11 @@ class Raw:
     def ts(self, value: datetime) -> Any:
         if self.pg:
             return value
-        return (
-            value.astimezone(UTC).replace(tzinfo=None).isoformat(sep=" ", timespec="microseconds")
-        )
+        found = self._ts.get(value)
+        if found is None:
+            naive = value.astimezone(UTC).replace(tzinfo=None)
+            found = self._ts[value] = naive.isoformat(sep=" ", timespec="microseconds")
+        return found
 
     @staticmethod
     def js(value: Any) -> str | None:
@@ -285,6 +287,13 @@ def execute(
     """Write every plan in `conn`'s transaction (see `plan.py`). Raises (and the caller rolls
     back) on any refusal: Fenced, InsufficientFunds, StaleHead, or the database's own
     (IntegrityError: a key, round end or hold closure that exists already)."""
+    if conn.dialect.name == "postgresql":
+        from qipai.ledger.execute_pg import execute_pg
+
+        execute_pg(
+            conn, plans, mac_key=mac_key, ids=ids, counters=counters, fault=fault, resolved=resolved
+        )
+        return
     writing = [p for p in plans if p.writes]
     if not writing:
         return
@@ -338,10 +347,11 @@ def execute(
     after.update(read_balances(raw, unmoved))
     running = {aid: after[aid] - deltas.get(aid, 0) for aid in after}
     for plan in writing:
-        for item in plan.items:
+        for item in plan.items:  # a round's players start with what they held before its plan
             if isinstance(item, NewRound):
                 item.starts = {seat: running[found[s][0]] for seat, _, s in item.players}
-            elif isinstance(item, NewTx):
+        for item in plan.items:
+            if isinstance(item, NewTx):
                 for name, amount in sorted(item.legs.items(), key=lambda kv: found[kv[0]][0]):
                     aid, may_go_negative = found[name]
                     before = running[aid]

@@ -2,8 +2,10 @@
 plays a full round by clicking, and sees the result and the balance change.
 
 On the way each table is reviewed at 1400x950, 1280x800 and 390x844 in Chinese and English: no
-seat box covers another or the felt, nothing makes the page scroll sideways, the action bar is on
-screen, no English is left in the Chinese UI and no i18n key is missing. Screenshots of every
+seat box covers another or the felt, my own hand and the action bar never overlap and both are on
+screen, nothing makes the page scroll sideways, no English is left in the Chinese UI, no
+Chinese-only label in the English UI, and no i18n key is missing. The help panel shows the
+table's pay table or settings; the history shows my own cards. Screenshots of every
 view land in test-output/ (table-<game>-<moment>-<lang>-<width>.png, …-phase-<phase>.png,
 …-result.png, history-*, lobby-*, login-*) for a person to look at."""
 
@@ -29,17 +31,21 @@ def games_available(server: Server) -> set[str]:
         return {g["game"] for g in json.load(r)["games"]}
 
 
+# a password no common-password list holds (the server refuses those)
+PASSWORD = "felt-" + uuid.uuid4().hex[:12]
+
+
 def sign_up_and_deposit(page: Any, server: Server) -> str:
     name = "p" + uuid.uuid4().hex[:10]
     page.goto(server.url + "/")
     page.fill("#login-user", name)
-    page.fill("#login-pass", "secret-pw")
+    page.fill("#login-pass", PASSWORD)
     page.click("#btn-signup")
     page.wait_for_selector("#view-lobby:not([hidden])")
     page.wait_for_selector(".game-card")
     page.click("#btn-deposit")
     page.click(".chip-btn[data-amount='100000']")
-    page.click("#btn-deposit-go")
+    page.click("#dlg-deposit .go")
     page.wait_for_function("document.getElementById('wallet').textContent.includes('100,000')")
     return name
 
@@ -48,6 +54,15 @@ def my_stack(page: Any) -> int:
     text = page.locator("#balances .kv.me b").inner_text()
     return int(text.replace(",", ""))
 
+
+# What of my own hand the history shows for each game.
+MY_CARDS_IN_HISTORY = {
+    "pokdeng": ".bet-table tr[data-bet]",
+    "paigow": ".hand-line.mine .tile",
+    "niuniu": ".hand-line.mine [data-card]",
+    "tiengow": ".hand-line.mine .tile",
+    "holdem-bonus": ".hand-line.mine [data-card]",
+}
 
 DESKTOP = {"width": 1400, "height": 950}
 PHONE = {"width": 390, "height": 844}
@@ -59,9 +74,11 @@ LAYOUT_JS = """() => {
     return {x: r.left, y: r.top, r: r.right, b: r.bottom, seat: e.dataset.seat || e.id}; };
   const felt = document.getElementById('felt');
   const bar = document.querySelector('#actions .action-bar');
+  const hand = document.querySelector('#dock .my-hand');
   const spilled = [...document.querySelectorAll('.pd-spot, .pg-hand, .tg-play, .seat')]
     .filter((e) => e.scrollWidth > e.clientWidth + 1).map((e) => e.className);
-  return {seats: [...document.querySelectorAll('#stage .seat')].map(box), felt: box(felt), spilled,
+  return {seats: [...document.querySelectorAll('.stage .seat, #dock .seat')].map(box), felt: box(felt), spilled,
+          hand: hand ? box(hand) : null,
           feltOverflow: felt.scrollWidth - felt.clientWidth,
           pageOverflow: document.documentElement.scrollWidth - window.innerWidth,
           width: window.innerWidth, height: window.innerHeight, actions: bar ? box(bar) : null};
@@ -72,10 +89,10 @@ LAYOUT_JS = """() => {
 # hex commitments and the SHA-256 / `qipai verify` names are taken out; and every i18n key that
 # was asked for in a language lacking it.
 TEXT_JS = """() => {
-  const st = S.state, keep = ['SHA-256', 'qipai verify', st.table.name, st.table.title.en, S.player];
+  const st = qipai.state(), keep = ['SHA-256', 'qipai verify', st.table.name, st.table.title.en, st.you.player];
   for (const s of st.table.seats) if (s.name) keep.push(s.name);
   keep.sort((a, b) => b.length - a.length);
-  const bad = [];
+  const bad = [], cjk = [];
   const walk = document.createTreeWalker(document.getElementById('view-table'), NodeFilter.SHOW_TEXT);
   while (walk.nextNode()) {
     const n = walk.currentNode, p = n.parentElement;
@@ -84,8 +101,9 @@ TEXT_JS = """() => {
     for (const k of keep) if (k) text = text.split(k).join(' ');
     text = text.replace(/[0-9a-f]{12,}/g, ' ');
     if (/[A-Za-z]{3,}/.test(text)) bad.push(n.textContent.trim());
+    if (/[\u3400-\u9fff]/.test(text)) cjk.push(n.textContent.trim());
   }
-  return {bad, missing: [...MISSING_I18N]};
+  return {bad, cjk, missing: [...qipai.missing]};
 }"""
 
 
@@ -115,6 +133,14 @@ def check_layout(page: Any, where: str) -> None:
     assert not lay["spilled"], f"{where}: content spills out of its box: {lay['spilled']}"
     if lay["actions"] is not None:  # the buttons I may press now are on screen without scrolling
         assert lay["actions"]["b"] <= lay["height"] + 1, f"{where}: the actions are below the fold"
+    if lay["hand"] is not None:
+        assert lay["hand"]["b"] <= lay["height"] + 1 and lay["hand"]["y"] >= -1, (
+            f"{where}: my hand is not on screen {lay['hand']}"
+        )
+        if lay["actions"] is not None:
+            assert not overlaps(lay["hand"], lay["actions"]), (
+                f"{where}: my hand {lay['hand']} and the actions {lay['actions']} overlap"
+            )
     assert lay["pageOverflow"] <= 1, f"{where}: the page scrolls sideways"
 
 
@@ -122,24 +148,26 @@ def check_text(page: Any, where: str) -> None:
     """In Chinese no English word is left on the table screen, and no i18n key is missing."""
     found = page.evaluate(TEXT_JS)
     assert not found["missing"], f"{where}: i18n keys missing: {found['missing']}"
-    if page.evaluate("LANG") == "zh":
+    if page.evaluate("qipai.lang()") == "zh":
         assert not found["bad"], f"{where}: English text in the Chinese UI: {found['bad']}"
+        assert found["cjk"], f"{where}: the text scan found no Chinese in the Chinese UI"
     else:  # the same scan does find the English words of the English UI
         assert found["bad"], f"{where}: the text scan found no English in the English UI"
+        assert not found["cjk"], f"{where}: Chinese-only text in the English UI: {found['cjk']}"
 
 
 def switch_lang(page: Any, lang: str) -> None:
     """Click the language button if the page is not in `lang` yet, and wait for the switch."""
-    if page.evaluate("LANG") != lang:
+    if page.evaluate("qipai.lang()") != lang:
         page.click("#btn-lang")
-        page.wait_for_function(f"LANG === '{lang}'")
+        page.wait_for_function(f"qipai.lang() === '{lang}'")
 
 
 def set_lang(page: Any, lang: str) -> None:
     """`switch_lang` on a table screen, then let it redraw."""
     switch_lang(page, lang)
     page.wait_for_selector("#balances .kv.me")
-    page.wait_for_function("S.state !== null")  # the redraw re-subscribes: its state is back
+    page.wait_for_function("qipai.state() !== null")
     page.wait_for_timeout(300)
 
 
@@ -217,16 +245,19 @@ def test_play_a_full_round_by_clicking(page: Any, server: Server, game: str) -> 
         page.wait_for_timeout(250)
         in_round = bool(
             page.evaluate(
-                "!!(S.state && S.state.you.in_round && S.state.round && !S.state.round.finished)"
+                "(() => { const s = qipai.state(); return !!(s && s.you.in_round && s.round && !s.round.finished); })()"
             )
         )
         if in_round:
+            # my stack during the round (holds included), read as late as possible before the
+            # result: the result must move it by exactly my net
+            before = my_stack(page)
             if page.locator("#actions button.action, .chip.big").count():
                 if not reviewed:
                     review(page, game, "turn")
                     reviewed = True
                     continue  # the round may have moved on while we looked
-                phase = page.evaluate("S.state.round ? S.state.round.phase : ''")
+                phase = page.evaluate("qipai.state().round ? qipai.state().round.phase : ''")
                 if phase not in phases:  # each phase I act in: layout checked, screenshot kept
                     phases.add(phase)
                     page.evaluate("window.scrollTo(0, 0)")
@@ -235,24 +266,23 @@ def test_play_a_full_round_by_clicking(page: Any, server: Server, game: str) -> 
                     page.screenshot(path=str(OUT / f"table-{game}-phase-{phase}.png"))
                     if game == "holdem-bonus" and phase in ("flop", "turn", "river"):
                         # the optimal-strategy hint: shown, and its choice marks one button
-                        assert page.evaluate("!!S.state.round.hint")
+                        assert page.evaluate("!!qipai.state().round.hint")
                         assert page.locator(".he-hint").count() == 1
                         assert page.locator("#actions button.action.suggested").count() == 1
-                if not clicked_in_round:
-                    before = my_stack(page)  # the stack as this round began (holds included)
                 play_step(page, game)
                 clicked_in_round = True
             continue
         if not clicked_in_round:
             continue
         # read the banner, the result and the stack in one go (the next round may start)
+        # the banner and my stack as drawn in one frame (the DOM, not the store, which may be a
+        # message ahead of the screen)
         seen = page.evaluate(
             """() => {
               const b = document.getElementById('banner');
-              const st = S.state;
-              if (b.hidden || !st || !st.result || !st.round || !st.round.finished) return null;
               const me = document.querySelector('#balances .kv.me b');
-              return {text: b.textContent, net: st.result.nets[st.you.seat],
+              if (!b || !me) return null;
+              return {text: b.textContent, net: Number(b.dataset.net),
                       stack: parseInt(me.textContent.replace(/,/g, ''), 10)};
             }"""
         )
@@ -282,14 +312,28 @@ def test_play_a_full_round_by_clicking(page: Any, server: Server, game: str) -> 
         )
     else:
         assert note.count() == 0
-    # the round appears in the player's history, with no key missing in either language
+    # the help panel: the rules, and the pay table or the table's settings, in both languages
+    for lang in ("zh", "en"):
+        switch_lang(page, lang)
+        page.click("#btn-help")
+        page.wait_for_selector("#help[open] .help-pay table, #help[open] .help-pay [data-pay-table]")
+        assert page.locator("#help .help-rules p").first.inner_text().strip()
+        assert page.evaluate("[...qipai.missing]") == []
+        page.screenshot(path=str(OUT / f"help-{game}-{lang}.png"))
+        page.click("#help-close")
+        page.wait_for_selector("#help", state="detached")
+    switch_lang(page, "zh")
+    # the round appears in the player's history with my own cards or tiles (Pok Deng: my bets
+    # with their results), local time with its zone, no key missing in either language
     page.click("#btn-history")
     page.wait_for_selector(".history-item")
+    mine = MY_CARDS_IN_HISTORY[game]
     for lang in ("zh", "en"):
         switch_lang(page, lang)
         page.wait_for_selector(".history-item")
         page.wait_for_timeout(300)
-        assert page.evaluate("[...MISSING_I18N]") == []
+        assert page.locator(f".history-item {mine}").count() > 0, f"{game}: no own cards in history"
+        assert page.evaluate("[...qipai.missing]") == []
         page.screenshot(path=str(OUT / f"history-{game}-{lang}.png"))
 
 
@@ -312,7 +356,7 @@ def test_lobby_in_both_languages_and_on_a_phone(page: Any, server: Server) -> No
             assert page.locator(".quick").count() == len(names)
             width = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
             assert width <= 1, f"lobby {lang} {size}: scrolls sideways"
-            assert page.evaluate("[...MISSING_I18N]") == []
+            assert page.evaluate("[...qipai.missing]") == []
             page.screenshot(
                 path=str(OUT / f"lobby-{lang}-{size['width']}.png"), full_page=size is PHONE
             )
@@ -335,14 +379,14 @@ def test_a_spectator_sees_the_table_without_a_seat(page: Any, browser: Any, serv
         sign_up_and_deposit(watcher, server)
         watcher.goto(table_url)
         watcher.wait_for_selector("#view-table:not([hidden]) .seat")
-        watcher.wait_for_function("S.state && S.state.round")
-        assert watcher.evaluate("S.state.you.seat") is None
+        watcher.wait_for_function("qipai.state() && qipai.state().round")
+        assert watcher.evaluate("qipai.state().you.seat") is None
         assert watcher.locator("#actions button.action").count() == 0
         for size in (DESKTOP, PHONE):
             watcher.set_viewport_size(size)
             for lang in ("zh", "en"):
                 switch_lang(watcher, lang)
-                watcher.wait_for_function("S.state && S.state.round")
+                watcher.wait_for_function("qipai.state() && qipai.state().round")
                 watcher.wait_for_timeout(300)
                 assert watcher.locator("#actions").inner_text() in ("观战中", "spectating")
                 where = f"spectator {lang} {size['width']}"

@@ -124,3 +124,56 @@ def test_void_round_needs_a_reason(funded: Ledger) -> None:
     assert funded.round(rid)["status"] == "open"
     funded.void_round(rid, "table closed")
     assert funded.round(rid)["status"] == "voided"
+
+
+def test_audit_reports_bot_play_and_jackpot_movements_as_their_own_lines(
+    funded: Ledger, tmp_path: object
+) -> None:
+    """Issue 14: the house's result from bot play and every jackpot pool's movements are lines of
+    the audit report (and keys of its JSON)."""
+    from typer.testing import CliRunner
+
+    from qipai.cli import app
+    from qipai.core.protocol import HOUSE, JACKPOT, Posting, RoundResult
+
+    funded.create_user("bot-1")
+    funded.bot_buy_in("bot-1", "t1", 1_000, "k1")
+    funded.fund_pool("holdem", 5_000, "seed")
+
+    def settle(players: dict[str, str], postings: list[Posting]) -> None:
+        rid = funded.open_round(
+            table_id="t1",
+            game="coin",
+            config={},
+            seats=[Seat(s, 0) for s in players],
+            players=players,
+            seed=new_seed(),
+        )
+        funded.settle_round(rid, RoundResult(tuple(postings)), jackpot_pool="holdem")
+
+    settle({"P1": "bot-1"}, [Posting("P1", -100), Posting(HOUSE, 100)])  # the bot loses 100
+    settle({"P1": "alice"}, [Posting("P1", -50), Posting(JACKPOT, 50)])  # a contribution
+    settle({"P1": "bob"}, [Posting("P1", 200), Posting(JACKPOT, -200)])  # a jackpot won
+    funded.adjust({"wallet:alice": 7, "house": -7}, reason="refund", operator="op1", key="a")
+    report = funded.audit(replay=False)
+    assert report.ok, report.violations
+    bots = report.house["bots"]
+    assert bots == {"bankroll": -1_000, "at_tables": 900, "result": -100}
+    assert report.house["by_table"]["t1"] == 100
+    pool = report.house["jackpot"]["pools"]["holdem"]
+    assert pool == {"funded": 5_000, "contributed": 50, "paid": 200, "balance": 4_850}
+    assert report.house["jackpot"]["funded"] == 5_000
+    assert report.house["adjustments"]["count"] == 1
+    db = (
+        funded.url
+        if funded.schema is None
+        else (f"{funded.url}?options=-csearch_path%3D{funded.schema}")
+    )
+    out = CliRunner().invoke(app, ["audit", "--db", db, "--no-replay"])
+    assert out.exit_code == 0, out.output
+    assert "house result from bot play: -100 (bankroll -1000, 900 still at tables)" in out.output
+    assert (
+        "jackpot pool holdem: funded 5000, contributions 50, paid out 200, balance 4850"
+        in out.output
+    )
+    assert "operator adjustments: 1" in out.output

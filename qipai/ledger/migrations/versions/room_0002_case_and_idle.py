@@ -41,9 +41,7 @@ def upgrade() -> None:
         if key in taken:
             key = f"{key}#{name}"
         taken.add(key)
-        bind.execute(
-            sa.update(users).where(users.c.username == name).values(username_key=key)
-        )
+        bind.execute(sa.update(users).where(users.c.username == name).values(username_key=key))
     with op.batch_alter_table("room_users") as batch:
         batch.alter_column("username_key", existing_type=sa.String(32), nullable=False)
         batch.create_unique_constraint("uq_room_users_username_key", ["username_key"])

@@ -1,0 +1,476 @@
+"""PostgreSQL: write a batch of plans in ONE statement (two when it opens rounds), then commit.
+
+Round trips, not the server's work, are what a ledger transaction costs on PostgreSQL, so every
+write of the batch is one statement of data-modifying CTEs:
+
+    WITH f  AS (SELECT … FROM table_leases … FOR SHARE)                    -- fences
+         l  AS (SELECT id FROM accounts WHERE id = ANY(…) ORDER BY id FOR UPDATE)
+         u  AS (UPDATE accounts … FROM (VALUES …) d, l WHERE … guard … RETURNING id, balance)
+         b  AS (SELECT id, balance FROM accounts WHERE id = ANY(…))        -- balances read only
+         t  AS (INSERT INTO transactions … RETURNING id, key)
+         e  AS (INSERT INTO entries SELECT t.id, …, u.balance - later … JOIN t JOIN u)
+         hd AS (INSERT INTO holds … JOIN t RETURNING id, authorize_tx)
+         hc, re, lg, rv AS (INSERT INTO hold_closures / round_ends / round_log / seed_reveals …)
+         h  AS (UPDATE chain_heads … WHERE seq = <head built on> RETURNING chain)
+    SELECT what each part returned
+
+Everything whose MAC is known up front is in it; a round's header comes last in its chain (its
+players' start balances are read by this very statement), so a batch that opens rounds writes
+them — headers, players and the chain heads — in a second statement. The checks are the same as
+`execute.py`'s: a fence that is not the table's epoch, a guarded debit that was refused, a running
+balance below zero part way through the batch, a chain head that moved: any of them raises and the
+caller rolls the transaction back.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from sqlalchemy import Connection
+
+from qipai.ledger import accounts as acct
+from qipai.ledger import chain as chain_mod
+from qipai.ledger.errors import Fenced, InsufficientFunds
+from qipai.ledger.execute import AccountIds, Counters, Raw, _seal, read_balances
+from qipai.ledger.plan import NewLog, NewReveal, NewRound, NewTx, Plan, StaleHead
+from qipai.ledger.posting import FaultHook, account_rows, no_fault
+
+
+class _Sql:
+    """One statement being built: CTEs and their parameters, in order."""
+
+    def __init__(self) -> None:
+        self.ctes: list[str] = []
+        self.params: list[Any] = []
+        self.selects: list[str] = []
+
+    def cte(self, name: str, body: str, params: Sequence[Any]) -> None:
+        self.ctes.append(f"{name} AS ({body})")
+        self.params.extend(params)
+
+    def out(self, select: str) -> None:
+        self.selects.append(select)
+
+    def text(self) -> str:
+        selects = " UNION ALL ".join(self.selects) if self.selects else "SELECT NULL, NULL, NULL"
+        return f"WITH {', '.join(self.ctes)} {selects}"
+
+
+def _rows(width: int, count: int, casts: Sequence[str] = ()) -> str:
+    cells = [f"%s{casts[i] if i < len(casts) else ''}" for i in range(width)]
+    row = "(" + ", ".join(cells) + ")"
+    return ", ".join([row] * count)
+
+
+def _heads(
+    sql: _Sql,
+    moved: dict[str, tuple[tuple[int, str], tuple[int, str]]],
+    new_chains: set[str],
+    raw: Raw,
+    now: Any,
+) -> int:
+    """Add the chain heads' compare-and-set (and the first head of new chains); returns how
+    many rows must come back."""
+    fresh = [(c, after) for c, (_, after) in sorted(moved.items()) if c in new_chains]
+    old = [
+        (c, before, after) for c, (before, after) in sorted(moved.items()) if c not in new_chains
+    ]
+    if fresh:
+        sql.cte(
+            "hn",
+            "INSERT INTO chain_heads (chain, seq, mac, updated_at) VALUES "
+            f"{_rows(4, len(fresh))} ON CONFLICT (chain) DO NOTHING RETURNING chain",
+            [v for c, (s, m) in fresh for v in (c, s, m, now)],
+        )
+        sql.out("SELECT 'h', chain, 0::bigint FROM hn")
+    if old:
+        sql.cte(
+            "h",
+            "UPDATE chain_heads AS c SET seq = v.new_seq, mac = v.new_mac, updated_at = v.at "
+            f"FROM (VALUES {_rows(5, len(old), ('::text', '::bigint', '::bigint', '::text', '::timestamptz'))})"
+            " AS v(chain, old_seq, new_seq, new_mac, at) "
+            "WHERE c.chain = v.chain AND c.seq = v.old_seq RETURNING c.chain",
+            [v for c, before, after in old for v in (c, before[0], after[0], after[1], now)],
+        )
+        sql.out("SELECT 'h', chain, 0::bigint FROM h")
+    return len(fresh) + len(old)
+
+
+def execute_pg(
+    conn: Connection,
+    plans: Sequence[Plan],
+    *,
+    mac_key: bytes,
+    ids: AccountIds,
+    counters: Counters,
+    fault: FaultHook = no_fault,
+    resolved: dict[str, tuple[int, bool]] | None = None,
+) -> None:
+    writing = [p for p in plans if p.writes]
+    if not writing:
+        return
+    raw = Raw(conn, counters)
+    for plan in writing:
+        if (
+            plan.fence is not None
+            and plan.fence_table is not None
+            and plan.fence[0] != plan.fence_table
+        ):
+            raise Fenced(
+                f"fence is for table {plan.fence[0]!r}, but this write is for {plan.fence_table!r}"
+            )
+        headers = [i for i, it in enumerate(plan.items) if isinstance(it, NewRound)]
+        if headers and headers != [len(plan.items) - 1]:
+            raise AssertionError("a round's header must be the last record of its plan")
+
+    names: set[str] = set()
+    for plan in writing:
+        for item in plan.items:
+            if isinstance(item, NewTx):
+                names.update(item.legs)
+                if item.hold is not None:
+                    names.update((item.hold.source, item.hold.hold_account))
+            elif isinstance(item, NewRound):
+                names.update(stack for _, _, stack in item.players)
+    found = ids.get(names)
+    if found is None:
+        rows = account_rows(conn, names)
+        counters.statements += 1
+        found = {n: (rows[n][0], acct.parse(n).allow_negative) for n in names}
+        if resolved is not None:
+            resolved.update(found)
+
+    txs = [it for p in writing for it in p.items if isinstance(it, NewTx)]
+    logs = [it for p in writing for it in p.items if isinstance(it, NewLog)]
+    reveals = [it for p in writing for it in p.items if isinstance(it, NewReveal)]
+    rounds = [it for p in writing for it in p.items if isinstance(it, NewRound)]
+
+    # the balance moves, in order; each entry's balance after = final balance - later moves
+    order: list[tuple[NewTx, str, int, int]] = []  # (tx, account, account id, amount)
+    for t in txs:
+        for name, amount in sorted(t.legs.items(), key=lambda kv: found[kv[0]][0]):
+            order.append((t, name, found[name][0], amount))
+    total: dict[int, int] = {}
+    for _, _, aid, amount in order:
+        total[aid] = total.get(aid, 0) + amount
+    later: list[int] = []
+    seen: dict[int, int] = {}
+    for _, _, aid, amount in reversed(order):
+        later.append(seen.get(aid, 0))
+        seen[aid] = seen.get(aid, 0) + amount
+    later.reverse()
+    moved = {aid: d for aid, d in total.items() if d != 0}
+    needed = {found[s][0] for r in rounds for _, _, s in r.players}
+    read_only = sorted((needed | set(total)) - set(moved))
+
+    # seal everything but the round headers (they are last in their chains)
+    heads: dict[str, tuple[int, str]] = {}
+    new_chains: set[str] = set()
+    for plan in writing:
+        for chain, head in plan.heads.items():
+            heads.setdefault(chain, head)
+        new_chains |= plan.new_chains
+    sealer = chain_mod.Sealer(mac_key, heads)
+    for plan in writing:
+        for item in plan.items:
+            if not isinstance(item, NewRound):
+                _seal(sealer, item)
+
+    now = max(
+        [t.created_at for t in txs]
+        + [r.opened_at for r in rounds]
+        + [g.created_at for g in logs]
+        + [v.revealed_at for v in reveals]
+    )
+    sql = _Sql()
+    fences = sorted({p.fence[0] for p in writing if p.fence is not None})
+    if fences:
+        sql.cte(
+            "f",
+            "SELECT table_id, epoch FROM table_leases WHERE table_id = ANY(%s) FOR SHARE",
+            [fences],
+        )
+        sql.out("SELECT 'f', table_id, epoch FROM f")
+    if moved:
+        ids_moved = sorted(moved)
+        sql.cte(
+            "l", "SELECT id FROM accounts WHERE id = ANY(%s) ORDER BY id FOR UPDATE", [ids_moved]
+        )
+        sql.cte(
+            "u",
+            "UPDATE accounts AS a SET balance = a.balance + d.delta "
+            f"FROM (VALUES {_rows(2, len(ids_moved), ('::integer', '::bigint'))}) AS d(id, delta), l "
+            "WHERE a.id = d.id AND a.id = l.id AND (a.allow_negative OR a.balance + d.delta >= 0) "
+            "RETURNING a.id, a.balance",
+            [v for aid in ids_moved for v in (aid, moved[aid])],
+        )
+        sql.out("SELECT 'u', id::text, balance FROM u")
+    if read_only:
+        sql.cte("b", "SELECT id, balance FROM accounts WHERE id = ANY(%s)", [read_only])
+        sql.out("SELECT 'b', id::text, balance FROM b")
+    if txs:
+        sql.cte(
+            "t",
+            "INSERT INTO transactions (key, kind, body_hash, round_id, reverses, memo, detail, "
+            f"created_at, chain, chain_seq, mac) VALUES {_rows(11, len(txs))} RETURNING id, key",
+            [
+                v
+                for t in txs
+                for v in (
+                    t.key,
+                    t.kind,
+                    t.body_hash,
+                    t.round_id,
+                    t.reverses_id,
+                    t.memo,
+                    raw.js(t.detail),
+                    t.created_at,
+                    t.chain,
+                    t.seq,
+                    t.mac,
+                )
+            ],
+        )
+        sql.out("SELECT 't', key, id::bigint FROM t")
+    if order:
+        balances = (
+            "COALESCE(u.balance, b.balance)"
+            if read_only and moved
+            else ("u.balance" if moved else "b.balance")
+        )
+        joins = ""
+        if moved:
+            joins += " LEFT JOIN u ON u.id = v.a"
+        if read_only:
+            joins += " LEFT JOIN b ON b.id = v.a"
+        sql.cte(
+            "e",
+            "INSERT INTO entries (tx_id, account_id, amount, balance_after, created_at) "
+            f"SELECT t.id, v.a, v.m, {balances} - v.o, v.c FROM (VALUES "
+            f"{_rows(5, len(order), ('::text', '::integer', '::bigint', '::bigint', '::timestamptz'))})"
+            f" AS v(k, a, m, o, c) JOIN t ON t.key = v.k{joins}"
+            f" WHERE {balances} IS NOT NULL RETURNING 1",  # (a refused debit: checked below)
+            [
+                v
+                for (t, _, aid, amount), o in zip(order, later, strict=True)
+                for v in (t.key, aid, amount, o, t.created_at)
+            ],
+        )
+        sql.out("SELECT 'e', '', count(*) FROM e")
+    held = [t for t in txs if t.hold is not None]
+    if held:
+        sql.cte(
+            "hd",
+            "INSERT INTO holds (source_account_id, hold_account_id, amount, round_id, seat, "
+            "purpose, authorize_tx, created_at) SELECT v.s, v.h, v.m, v.r, v.st, v.p, t.id, v.c "
+            f"FROM (VALUES {_rows(8, len(held), ('::text', '::integer', '::integer', '::bigint', '::text', '::text', '::text', '::timestamptz'))})"
+            " AS v(k, s, h, m, r, st, p, c) JOIN t ON t.key = v.k RETURNING id, authorize_tx",
+            [
+                v
+                for t in held
+                if t.hold is not None
+                for v in (
+                    t.key,
+                    found[t.hold.source][0],
+                    found[t.hold.hold_account][0],
+                    t.hold.amount,
+                    t.hold.round_id,
+                    t.hold.seat,
+                    t.hold.purpose,
+                    t.created_at,
+                )
+            ],
+        )
+        sql.out("SELECT 'hd', t.key, hd.id::bigint FROM hd JOIN t ON t.id = hd.authorize_tx")
+    closes = [(t, c) for t in txs for c in t.closes]
+    if closes:
+        sql.cte(
+            "hc",
+            "INSERT INTO hold_closures (hold_id, tx_id, status, captured, closed_at) "
+            "SELECT v.h, t.id, v.s, v.m, v.c FROM (VALUES "
+            f"{_rows(5, len(closes), ('::text', '::integer', '::text', '::bigint', '::timestamptz'))})"
+            " AS v(k, h, s, m, c) JOIN t ON t.key = v.k RETURNING 1",
+            [v for t, c in closes for v in (t.key, c.hold_id, c.status, c.captured, t.created_at)],
+        )
+        sql.out("SELECT 'hc', '', count(*) FROM hc")
+    ends = [t for t in txs if t.end is not None]
+    if ends:
+        sql.cte(
+            "re",
+            "INSERT INTO round_ends (round_id, status, tx_id, result, accounts, reason, closed_at) "
+            "SELECT v.r, v.s, t.id, v.res, v.acc, v.why, v.c FROM (VALUES "
+            f"{_rows(7, len(ends), ('::text', '::text', '::text', '::json', '::json', '::text', '::timestamptz'))})"
+            " AS v(k, r, s, res, acc, why, c) JOIN t ON t.key = v.k RETURNING 1",
+            [
+                v
+                for t in ends
+                if t.end is not None
+                for v in (
+                    t.key,
+                    t.end.round_id,
+                    t.end.status,
+                    raw.js(t.end.result),
+                    raw.js(t.end.accounts),
+                    t.end.reason,
+                    t.end.closed_at,
+                )
+            ],
+        )
+        sql.out("SELECT 're', '', count(*) FROM re")
+    if logs:
+        sql.cte(
+            "lg",
+            "INSERT INTO round_log (round_id, seq, kind, seat, payload, visible_to, client_id, "
+            f"created_at, chain, chain_seq, mac) VALUES {_rows(11, len(logs))} RETURNING 1",
+            [
+                v
+                for g in logs
+                for v in (
+                    g.round_id,
+                    g.n,
+                    g.kind,
+                    g.seat,
+                    raw.js(g.payload),
+                    raw.js(g.visible_to),
+                    g.client_id,
+                    g.created_at,
+                    g.chain,
+                    g.seq,
+                    g.mac,
+                )
+            ],
+        )
+        sql.out("SELECT 'lg', '', count(*) FROM lg")
+    if reveals:
+        sql.cte(
+            "rv",
+            "INSERT INTO seed_reveals (seed_commitment, seed, revealed_at, chain, chain_seq, mac) "
+            f"VALUES {_rows(6, len(reveals))} RETURNING 1",
+            [
+                x
+                for v in reveals
+                for x in (v.commitment, v.seed, v.revealed_at, v.chain, v.seq, v.mac)
+            ],
+        )
+        sql.out("SELECT 'rv', '', count(*) FROM rv")
+    want_heads = 0
+    if not rounds:
+        want_heads = _heads(sql, sealer.moved(), new_chains, raw, now)
+    answer = raw.rows(sql.text(), sql.params) if sql.ctes else []
+
+    got: dict[str, dict[str, int]] = {}
+    for part, key, value in answer:
+        if part is not None:
+            got.setdefault(str(part), {})[str(key)] = int(value)
+    epochs = got.get("f", {})
+    for plan in writing:
+        if plan.fence is None:
+            continue
+        table, epoch = plan.fence
+        if table not in epochs:
+            raise Fenced(f"table {table!r} has no lease: claim it first")
+        if epochs[table] != epoch:
+            raise Fenced(
+                f"table {table!r} lease epoch {epoch} is stale (now {epochs[table]}): "
+                "another host owns the table"
+            )
+    fault("after_tx_insert")
+    after = {int(k): v for k, v in got.get("u", {}).items()}
+    for aid, delta in moved.items():
+        if aid not in after:
+            name = next(n for n, (i, _) in found.items() if i == aid)
+            have = read_balances(raw, [aid]).get(aid, 0)
+            raise InsufficientFunds(f"{name} holds {have}, cannot pay {-delta}")
+    fault("after_first_update")
+    after.update({int(k): v for k, v in got.get("b", {}).items()})
+    running = {aid: after[aid] - total.get(aid, 0) for aid in after}
+    for plan in writing:
+        header = plan.items[-1] if plan.items and isinstance(plan.items[-1], NewRound) else None
+        if header is not None:
+            header.starts = {seat: running[found[s][0]] for seat, _, s in header.players}
+        for item in plan.items:
+            if not isinstance(item, NewTx):
+                continue
+            for name, amount in sorted(item.legs.items(), key=lambda kv: found[kv[0]][0]):
+                aid, may_go_negative = found[name]
+                before = running[aid]
+                running[aid] = before + amount
+                if running[aid] < 0 and not may_go_negative:
+                    raise InsufficientFunds(f"{name} holds {before}, cannot pay {-amount}")
+                item.balances[name] = running[aid]
+    tx_ids = got.get("t", {})
+    hold_ids = got.get("hd", {})
+    for t in txs:
+        t.id = tx_ids[t.key]
+        if t.hold is not None:
+            t.hold.id = hold_ids[t.key]
+    counts = {k: v.get("", 0) for k, v in got.items() if k in ("e", "hc", "re", "lg", "rv")}
+    expected = {
+        "e": len(order),
+        "hc": len(closes),
+        "re": len(ends),
+        "lg": len(logs),
+        "rv": len(reveals),
+    }
+    for part, n in expected.items():
+        if n and counts.get(part, 0) != n:
+            raise AssertionError(f"{part}: wrote {counts.get(part, 0)} rows, not {n}")
+    fault("after_holds_closed")
+
+    if rounds:
+        for r in rounds:
+            _seal(sealer, r)
+        sql = _Sql()
+        sql.cte(
+            "r",
+            "INSERT INTO rounds (id, table_id, game, config, seats, context, meta, "
+            "seed_commitment, seed, opened_at, chain, chain_seq, mac) VALUES "
+            f"{_rows(13, len(rounds))} RETURNING 1",
+            [
+                v
+                for r in rounds
+                for v in (
+                    r.id,
+                    r.table_id,
+                    r.game,
+                    raw.js(r.config),
+                    raw.js(r.seats),
+                    raw.js(r.context),
+                    raw.js(r.meta),
+                    r.commitment,
+                    r.seed,
+                    r.opened_at,
+                    r.chain,
+                    r.seq,
+                    r.mac,
+                )
+            ],
+        )
+        players = [(r, seat, user, stack) for r in rounds for seat, user, stack in r.players]
+        if players:
+            sql.cte(
+                "p",
+                "INSERT INTO round_players (round_id, seat, user_id, account, start_balance, "
+                f"opened_at) VALUES {_rows(6, len(players))} RETURNING 1",
+                [
+                    v
+                    for r, seat, user, stack in players
+                    for v in (r.id, seat, user, stack, r.starts[seat], r.opened_at)
+                ],
+            )
+        want_heads = _heads(sql, sealer.moved(), new_chains, raw, now)
+        answer = raw.rows(sql.text(), sql.params)
+        got = {}
+        for part, key, value in answer:
+            if part is not None:
+                got.setdefault(str(part), {})[str(key)] = int(value)
+    if len(got.get("h", {})) != want_heads:
+        raise StaleHead("a chain moved since this write read it")
+    for plan in writing:
+        if plan.extra is not None:
+            plan.extra(conn)
+    fault("before_commit")
+
+
+__all__ = ["execute_pg"]

@@ -1,0 +1,18 @@
+// @ts-check
+// One renderer per game (games/<game>.js). A renderer may define Center, Mine (my own hand: it
+// lies in the dock beside the actions, so the two never cover each other), Actions, SeatExtra,
+// Side, Summary (the round at its end, for history and recall), afterState, counterclockwise.
+import { pokdeng } from "./pokdeng.js";
+import { paigow } from "./paigow.js";
+import { niuniu } from "./niuniu.js";
+import { tiengow } from "./tiengow.js";
+import { holdem } from "./holdem.js";
+import { generic } from "./generic.js";
+
+/** @type {Record<string, any>} */
+export const RENDERERS = { pokdeng, paigow, niuniu, tiengow, "holdem-bonus": holdem };
+
+/** @param {string} game */
+export function renderer(game) {
+  return RENDERERS[game] || generic;
+}

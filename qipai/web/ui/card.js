@@ -1,0 +1,48 @@
+// @ts-check
+// A playing card drawn in CSS from its code ("As", "Td", "7h"); null draws it face down.
+import { html, cx } from "./html.js";
+import { t } from "../i18n/index.js";
+
+const SUITS = /** @type {Record<string, string>} */ ({ c: "♣", d: "♦", h: "♥", s: "♠" });
+const RANKS = /** @type {Record<string, string>} */ ({ T: "10" });
+
+/** The card's name for screen readers and tooltips, in the UI language. @param {string} code */
+export function cardName(code) {
+  const rank = code.slice(0, -1);
+  const suit = code.slice(-1).toLowerCase();
+  return t("card_name", { rank: t(`rank_${rank}`), suit: t(`suit_${suit}`) });
+}
+
+/**
+ * @param {{ code?: string | null, size?: string, cls?: string, onClick?: (() => void) | null,
+ *           delay?: number, title?: string }} props
+ */
+export function Card({ code, size, cls, onClick, delay, title }) {
+  const style = delay ? `--deal-delay: ${delay}ms` : undefined;
+  if (!code) {
+    return html`<div class=${cx("card", "back", size, cls)} style=${style} aria-label=${t("card_down")}></div>`;
+  }
+  const rank = code.slice(0, -1);
+  const suit = code.slice(-1).toLowerCase();
+  const shown = RANKS[rank] || rank;
+  const red = suit === "h" || suit === "d";
+  const name = cardName(code);
+  return html`<div class=${cx("card", "face", red ? "red" : "black", size, cls, onClick && "clickable")}
+      data-card=${code} role=${onClick ? "button" : "img"} aria-label=${name} title=${title || name}
+      style=${style} onClick=${onClick || undefined}>
+    <span class="corner tl"><b>${shown}</b><i>${SUITS[suit] || "?"}</i></span>
+    <span class="pip">${SUITS[suit] || "?"}</span>
+    <span class="corner br"><b>${shown}</b><i>${SUITS[suit] || "?"}</i></span>
+  </div>`;
+}
+
+/**
+ * A row of cards; without codes, `count` face-down cards.
+ * @param {{ codes?: (string | null)[] | null, count?: number, size?: string, cls?: string, deal?: boolean }} props
+ */
+export function CardRow({ codes, count, size, cls, deal }) {
+  const list = codes && codes.length ? codes : Array.from({ length: count || 0 }, () => null);
+  return html`<div class=${cx("card-row", cls)}>
+    ${list.map((c, i) => html`<${Card} key=${i} code=${c} size=${size} cls=${deal ? "deal" : ""} delay=${deal ? i * 90 : 0} />`)}
+  </div>`;
+}

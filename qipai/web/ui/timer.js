@@ -1,0 +1,60 @@
+// @ts-check
+// The countdown ring: counts down locally from the server's time_left (no state per tick in the
+// store; the ring redraws itself every animation frame).
+import { useEffect, useRef } from "../vendor/hooks.module.js";
+import { html } from "./html.js";
+import { t } from "../i18n/index.js";
+
+/**
+ * @param {{ until: number | null, total: number, label?: string, kind?: string }} props
+ *   until: performance.now() deadline in ms; total: the whole countdown in seconds
+ */
+export function Timer({ until, total, kind }) {
+  const text = useRef(/** @type {HTMLSpanElement | null} */ (null));
+  const arc = useRef(/** @type {SVGCircleElement | null} */ (null));
+  const box = useRef(/** @type {HTMLDivElement | null} */ (null));
+  useEffect(() => {
+    if (until === null) return undefined;
+    let frame = 0;
+    const tick = () => {
+      const left = Math.max(0, (until - performance.now()) / 1000);
+      if (text.current) text.current.textContent = String(Math.ceil(left));
+      if (arc.current) arc.current.style.strokeDasharray = `${((total > 0 ? left / total : 0) * 100.5).toFixed(1)} 100.5`;
+      if (box.current) box.current.classList.toggle("urgent", left < 5);
+      if (left > 0) frame = requestAnimationFrame(tick);
+    };
+    tick();
+    return () => cancelAnimationFrame(frame);
+  }, [until, total]);
+  if (until === null) return null;
+  return html`<div class="timer" ref=${box} data-kind=${kind} role="timer" aria-label=${t("countdown")}>
+    <svg viewBox="0 0 36 36" aria-hidden="true"><circle class="bg" cx="18" cy="18" r="16"></circle>
+      <circle class="arc" ref=${arc} cx="18" cy="18" r="16"></circle></svg>
+    <span ref=${text}></span>
+  </div>`;
+}
+
+/**
+ * Seconds left as text, ticking locally ("12 s"), for the turn line and "next round in".
+ * @param {{ until: number | null, cls?: string }} props
+ */
+export function Seconds({ until, cls }) {
+  const ref = useRef(/** @type {HTMLSpanElement | null} */ (null));
+  useEffect(() => {
+    if (until === null) return undefined;
+    let frame = 0;
+    let shown = -1;
+    const tick = () => {
+      const left = Math.max(0, Math.ceil((until - performance.now()) / 1000));
+      if (ref.current && left !== shown) {
+        shown = left;
+        ref.current.textContent = `${left} ${t("seconds")}`;
+        ref.current.classList.toggle("urgent", left < 5);
+      }
+      if (left > 0) frame = requestAnimationFrame(tick);
+    };
+    tick();
+    return () => cancelAnimationFrame(frame);
+  }, [until]);
+  return html`<span class=${cls || "secs"} ref=${ref}></span>`;
+}

@@ -1,0 +1,2 @@
+import htm from "htm";
+export default htm;

@@ -1,0 +1,40 @@
+// @ts-check
+// The fairness panel: the running deal unit's commitment, the seeds revealed so far, each checked
+// in the page (SHA-256 of the seed equals the commitment published before the deal).
+import { useEffect, useState } from "../vendor/hooks.module.js";
+import { html } from "../ui/html.js";
+import { t } from "../i18n/index.js";
+
+/** SHA-256 of a hex string's bytes, as hex. @param {string} hex */
+export async function sha256hex(hex) {
+  const bytes = new Uint8Array((hex.match(/../g) || []).map((h) => parseInt(h, 16)));
+  const digest = await globalThis.crypto.subtle.digest("SHA-256", bytes);
+  return Array.from(new Uint8Array(digest)).map((b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/** @param {{ seed: string, commitment: string }} props */
+export function SeedCheck({ seed, commitment }) {
+  const [ok, setOk] = useState(/** @type {boolean | null} */ (null));
+  useEffect(() => {
+    let live = true;
+    sha256hex(seed).then((h) => live && setOk(h === commitment), () => live && setOk(false));
+    return () => { live = false; };
+  }, [seed, commitment]);
+  if (ok === null) return html`<span class="verify">…</span>`;
+  return html`<span class=${ok ? "verify ok" : "verify bad"}>${ok ? t("verified") : t("not_verified")}</span>`;
+}
+
+/** @param {{ st: any }} props */
+export function FairnessPanel({ st }) {
+  const f = st.fairness || {};
+  const hidden = f.seed_policy === "operator_only";
+  const cur = f.current;
+  return html`<div class="fairness" id="fairness">
+    ${cur ? html`<div class="mono small" title=${t("commitment")}>${t("commitment")}: <span class="commit">${cur.commitment}</span></div>
+      <div class="mono small">${t("seed")}: <span class="seed">${cur.seed || (hidden ? t("seed_hidden") : t("seed_later"))}</span></div>` : null}
+    ${hidden ? html`<div class="small muted seed-policy">${t("seed_operator_only")}</div>` : null}
+    ${(f.revealed || []).slice().reverse().slice(0, 3).filter((/** @type {any} */ rv) => !cur || rv.commitment !== cur.commitment)
+      .map((/** @type {any} */ rv) => html`<div key=${rv.commitment} class="mono small revealed">✓ ${rv.commitment.slice(0, 16)}… ← ${rv.seed.slice(0, 16)}…
+        <${SeedCheck} seed=${rv.seed} commitment=${rv.commitment} /></div>`)}
+  </div>`;
+}

@@ -1,0 +1,241 @@
+// @ts-check
+// The table screen: seats around the felt, the game's own drawing in the middle, my hand and my
+// actions together in the dock (so neither can cover the other), the side panels, and an
+// overlay that blocks input while the connection is down.
+import { useEffect } from "../vendor/hooks.module.js";
+import { html, cx } from "../ui/html.js";
+import { t, named, has } from "../i18n/index.js";
+import { money, signed, list } from "../ui/format.js";
+import { Timer, Seconds } from "../ui/timer.js";
+import { SeatBox } from "../ui/seat.js";
+import { renderer } from "../games/index.js";
+import { Net, phaseLabel, seatName, displayName } from "../games/common.js";
+import { errorText } from "../api/errors.js";
+import { FairnessPanel } from "./fairness.js";
+import { HelpPanel, offerOf } from "./help.js";
+
+/** Where the other seats go (after mine, in the table's seat order), by how many there are. */
+const SLOTS = /** @type {Record<number, string[]>} */ ({
+  0: [], 1: ["top"], 2: ["left", "right"], 3: ["left", "top", "right"], 4: ["left", "top", "top", "right"],
+  5: ["left", "top", "top", "top", "right"], 6: ["left", "left", "top", "top", "right", "right"],
+});
+
+/**
+ * The seats in drawing order: mine first (at the bottom, in the dock), then the others in slot
+ * order. The seat list is the game's play order; a clockwise game draws the next seat on my
+ * left, a counter-clockwise one (Tien Gow) on my right.
+ * @param {any[]} seats @param {string | null} mine @param {boolean} ccw
+ * @returns {{ me: any, around: { seat: any, slot: string }[] }}
+ */
+export function placeSeats(seats, mine, ccw) {
+  const i = seats.findIndex((s) => s.seat === mine);
+  const order = i < 0 ? seats : [...seats.slice(i), ...seats.slice(0, i)];
+  const [me, ...others] = order;
+  const slots = SLOTS[others.length] || SLOTS[6];
+  const drawn = ccw ? [...others].reverse() : others;
+  // counter-clockwise: the last seat of play order sits left of me, the next one right
+  return { me, around: drawn.map((seat, k) => ({ seat, slot: ccw ? slots[k] : slots[k] })) };
+}
+
+/** The table's status as the server gives it (D's statuses), or from the older `playing` flag. @param {any} table */
+export function tableStatus(table) {
+  const s = table.status;
+  if (s && typeof s === "object") return { state: String(s.state || s.status || "playing"), reason: s.reason || null };
+  if (typeof s === "string") return { state: s, reason: table.status_reason || null };
+  return { state: table.playing ? "playing" : "waiting", reason: null };
+}
+
+/**
+ * A status reason in the UI language. The tables layer words its waiting reasons in English
+ * ("2 of 4 players", "a player at the table": qipai/tables/table.py `wait_reason`), so those two
+ * are read back into their parts; a structured reason ({code, …}) is translated by its code; any
+ * other text (an operator's own words) is shown as written.
+ * @param {any} reason
+ */
+export function reasonText(reason) {
+  if (!reason) return "";
+  if (typeof reason === "object") {
+    if (reason.code && has(`reason_${reason.code}`)) return t(`reason_${reason.code}`, reason);
+    return named(reason) || reason.message || "";
+  }
+  const players = /^(\d+) of (\d+) players?$/.exec(reason);
+  if (players) return t("reason_players", { n: players[1], of: players[2] });
+  if (reason === "a player at the table") return t("reason_need_human");
+  const low = /below the table's minimum of (\d+)/.exec(reason);
+  if (low) return t("reason_below_minimum", { min: Number(low[1]).toLocaleString("en-US") });
+  return reason;
+}
+
+/** @param {{ state: string, reason: any }} status */
+export function statusText(status) {
+  const base = has(`status_table_${status.state}`) ? t(`status_table_${status.state}`) : status.state;
+  return status.reason ? `${base}: ${reasonText(status.reason)}` : base;
+}
+
+/**
+ * @param {{ s: import("../app.js").AppState, actions: any }} props
+ *   actions: act, setUi, note, pushChip, standUp, sitDialog, fillBots, back, toggleHelp
+ */
+export function TableView({ s, actions }) {
+  const st = s.state;
+  const R = st ? renderer(st.table.game) : null;
+  const busy = s.pending.length > 0 || s.conn !== "open";
+  const ctx = st ? {
+    act: actions.act, busy, ui: s.ui || {}, setUi: actions.setUi, note: actions.note, pushChip: actions.pushChip,
+    chipStack: s.chipStack, lastBets: (s.lastBets && s.lastBets[st.table.id]) || null,
+  } : null;
+  useEffect(() => {
+    if (st && R && R.afterState && ctx) R.afterState(st, ctx);
+  });
+  if (!st || !R || !ctx) {
+    return html`<section class="view table-view" id="view-table"><div class="table-bar">
+      <button type="button" class="btn small ghost" onClick=${actions.back}>${t("back_lobby")}</button></div>
+      <p class="muted loading">…</p>${s.conn !== "open" ? html`<${Overlay} s=${s} />` : null}</section>`;
+  }
+  const table = st.table;
+  const round = st.round;
+  const you = st.you || {};
+  const seated = !!you.seat;
+  const status = tableStatus(table);
+  const { me, around } = placeSeats(table.seats, you.seat, !!R.counterclockwise);
+  const info = s.tableInfo[table.id] || null;
+  const leaving = !!s.leaving[table.id];
+  const myNet = round && round.finished && st.result && seated ? st.result.nets[you.seat] : undefined;
+  const slot = (/** @type {string} */ name) => around.filter((a) => a.slot === name).map((a) => html`<${SeatBox} key=${a.seat.seat}
+    st=${st} seat=${a.seat} extra=${R.SeatExtra ? html`<${R.SeatExtra} st=${st} seat=${a.seat.seat} />` : null} />`);
+  const until = round && !round.finished && round.time_left !== null && round.time_left !== undefined ? performance.now() + round.time_left * 1000 : null;
+  const total = round && round.view ? Number(round.view.countdown_s || round.view.deadline_s || round.time_left || 0) : 0;
+  const nextAt = st.next_round_in !== null && st.next_round_in !== undefined && (!round || round.finished) ? performance.now() + st.next_round_in * 1000 : null;
+  return html`<section class=${cx("view", "table-view", `game-${table.game}`)} id="view-table" data-status=${status.state} aria-busy=${s.conn !== "open" ? "true" : "false"}>
+    <div class="table-bar">
+      <button type="button" class="btn small ghost" id="btn-back" onClick=${actions.back}>${t("back_lobby")}</button>
+      <span class="table-title">${named(table.title)} — ${table.name}</span>
+      ${round ? html`<span class="muted round-info">${t("round")} ${round.number} · ${phaseLabel(round.phase)}</span>` : null}
+      <span class=${cx("badge", "table-status", status.state)} data-table-status=${status.state}>${statusText(status)}</span>
+      <span class="spacer"></span>
+      <span id="conn-state" class=${cx("conn", s.conn === "open" ? "ok" : "bad")} title=${s.conn === "open" ? t("connected") : t("reconnecting")} aria-hidden="true">●</span>
+      <button type="button" class="btn small ghost" id="btn-help" aria-expanded=${s.help ? "true" : "false"} onClick=${actions.toggleHelp}>${t("help")}</button>
+      ${seated && table.free ? html`<button type="button" class="btn small" id="btn-bots" disabled=${!!s.busy.bots} onClick=${actions.fillBots}>${t("fill_bots")}</button>` : null}
+      ${!seated && table.free ? html`<button type="button" class="btn small gold" id="btn-sit" onClick=${actions.sitDialog}>${t("sit")}</button>` : null}
+      ${seated ? html`<button type="button" class="btn small ghost" id="btn-leave" disabled=${!!s.busy.leave || leaving} onClick=${actions.standUp}>${leaving ? t("leaving") : t("leave")}</button>` : null}
+    </div>
+    <div class="table-layout">
+      <div class="table-main">
+        <div class="stage" id="stage" data-seats=${table.seats.length}>
+          <${LastResult} s=${s} st=${st} />
+          <div class="seat-slot slot-top">${slot("top")}</div>
+          <div class="timer-slot"><${Timer} until=${until} total=${total} /></div>
+          <div class="seat-slot slot-left">${slot("left")}</div>
+          <div class=${cx("felt", `felt-${table.game}`)} id="felt">
+            <div class="felt-head">${myNet !== undefined ? html`<div class=${cx("banner", myNet > 0 ? "win" : myNet < 0 ? "lose" : "push")} id="banner" role="status" data-net=${myNet}>
+              ${myNet > 0 ? t("win") : myNet < 0 ? t("lose") : t("tie")} ${signed(myNet)}</div>` : null}</div>
+            <div class="center" id="center">${round ? html`<${R.Center} st=${st} ctx=${ctx} />` : html`<div class="waiting-msg">${waitingText(st, status)}</div>`}</div>
+          </div>
+          <div class="seat-slot slot-right">${slot("right")}</div>
+        </div>
+        <div class="dock" id="dock">
+          <div class="dock-mine">
+            ${me ? html`<${SeatBox} st=${st} seat=${me} leaving=${leaving && me.seat === you.seat} extra=${R.SeatExtra ? html`<${R.SeatExtra} st=${st} seat=${me.seat} />` : null} />` : null}
+            ${round && seated && R.Mine ? html`<${R.Mine} st=${st} ctx=${ctx} />` : null}
+          </div>
+          <${TurnLine} st=${st} until=${until} nextAt=${nextAt} status=${status} pending=${s.pending.length} />
+          <div class="actions" id="actions">
+            ${round && !round.finished && (st.legal || []).length ? html`<${R.Actions} st=${st} ctx=${ctx} />`
+              : !seated ? html`<span class="muted">${t("spectating")}</span>` : null}
+          </div>
+          <p class="error-text" id="action-error" role="alert" title=${s.actionError ? s.actionError.message : ""}>${s.actionError ? errorText(s.actionError) : ""}</p>
+        </div>
+      </div>
+      <aside class="table-side">
+        <${Balances} s=${s} st=${st} />
+        ${R.Side && round ? html`<div class="panel" id="extra-panel"><${R.Side} st=${st} /></div>` : null}
+        <${Results} st=${st} R=${R} />
+        <div class="panel"><h4>${t("fairness")}</h4><${FairnessPanel} st=${st} /></div>
+        <div class="panel"><h4>${t("log")}</h4><ol class="log" id="log">${s.log.map((e) => html`<li key=${e.id}>${describeEvent(st, e)}</li>`)}</ol></div>
+      </aside>
+    </div>
+    ${s.help ? html`<${HelpPanel} st=${st} info=${info} offer=${offerOf(s.offers, table)} game=${s.games[table.game]} onClose=${actions.toggleHelp} />` : null}
+    ${s.conn !== "open" ? html`<${Overlay} s=${s} />` : null}
+  </section>`;
+}
+
+/** @param {any} st @param {{state: string, reason: any}} status */
+function waitingText(st, status) {
+  if (status.state === "suspended" || status.state === "closed") return statusText(status);
+  if (st.next_round_in !== null && st.next_round_in !== undefined) return t("round_soon");
+  if (status.reason) return statusText(status);
+  return st.you && st.you.seat ? t("waiting_players") : t("sit_to_play");
+}
+
+/** @param {{ st: any, until: number | null, nextAt: number | null, status: any, pending: number }} props */
+function TurnLine({ st, until, nextAt, status, pending }) {
+  const r = st.round;
+  let body;
+  if (r && !r.finished) {
+    if ((st.legal || []).length) body = html`<span class="mine">${t("your_turn")} · ${phaseLabel(r.phase)}</span>`;
+    else if ((r.awaiting || []).length) body = html`<span class="muted">${t("waiting_for")} ${list(r.awaiting.map((/** @type {string} */ a) => seatName(st, a)))}</span>`;
+    else body = html`<span class="muted">${phaseLabel(r.phase)}</span>`;
+  } else if (nextAt !== null && st.you && st.you.seat && status.state !== "suspended") {
+    body = html`<span class="muted">${t("next_round")}: <${Seconds} until=${nextAt} /></span>`;
+  } else if (r && r.finished) body = html`<span class="muted">${t("round_over")}</span>`;
+  else if (st.you && st.you.seat) body = html`<span class="muted">${status.reason ? statusText(status) : t("waiting_players")}</span>`;
+  return html`<div class="turn-line" id="turn-line" aria-live="polite">${body}
+    ${r && !r.finished && until !== null ? html`<${Seconds} until=${until} />` : null}
+    ${pending ? html`<span class="sending small" data-pending=${pending}>${t("sending")}</span>` : null}</div>`;
+}
+
+/** @param {{ s: any, st: any }} props */
+function LastResult({ s, st }) {
+  const results = st.results || [];
+  const seat = st.you && st.you.seat;
+  if (!seat) return html`<div class="last-result" hidden></div>`;
+  const last = [...results].reverse().find((r) => r.nets && r.nets[seat] !== undefined);
+  const showing = st.round && st.round.finished && st.result && last && st.result.number === last.number;
+  if (!last || showing) return html`<div class="last-result" hidden></div>`;
+  void s;
+  const n = last.nets[seat];
+  return html`<div class="last-result" id="last-result"><div class="muted">${t("last_round")} #${last.number}</div>
+    <b class=${n > 0 ? "pos" : n < 0 ? "neg" : ""}>${n > 0 ? t("win") : n < 0 ? t("lose") : t("tie")} ${signed(n)}</b></div>`;
+}
+
+/** @param {{ s: any, st: any }} props */
+function Balances({ s, st }) {
+  const seats = st.table.seats.filter((/** @type {any} */ x) => x.occupied);
+  return html`<div class="panel"><h4>${t("balances")}</h4><div id="balances">
+    <div class="kv wallet-line"><span>${t("wallet")}</span><b data-wallet=${s.me ? s.me.wallet : ""}>${money(s.me && s.me.wallet)}</b></div>
+    ${seats.map((/** @type {any} */ x) => html`<div key=${x.seat} class=${cx("kv", x.seat === st.you.seat && "me")} data-seat=${x.seat}>
+      <span class="name">${displayName(x)}</span><b>${money(x.stack)}</b></div>`)}
+  </div></div>`;
+}
+
+/** @param {{ st: any, R: any }} props */
+function Results({ st, R }) {
+  const list = [...(st.results || [])].reverse().slice(0, 8);
+  const names = (/** @type {string} */ seat) => seatName(st, seat);
+  const seat = st.you && st.you.seat;
+  return html`<div class="panel"><h4>${t("results")}</h4><div class="results" id="results">
+    ${list.length ? null : html`<p class="muted small">${t("none_yet")}</p>`}
+    ${list.map((r, i) => html`<details key=${r.number} class="result-row" open=${i === 0}>
+      <summary class="kv"><span>${t("round")} ${r.number}</span>${seat && r.nets[seat] !== undefined ? html`<${Net} n=${r.nets[seat]} />` : html`<span class="muted small">${t("spectating")}</span>`}</summary>
+      <div class="result-nets">${Object.entries(r.nets).map(([k, n]) => html`<div key=${k} class="kv small"><span class="muted">${names(k)}</span><${Net} n=${n} /></div>`)}</div>
+    </details>`)}
+    ${st.round && st.round.finished && R.Summary ? html`<div class="last-hand"><${R.Summary} view=${st.round.view} seat=${seat} st=${st} /></div>` : null}
+  </div></div>`;
+}
+
+/** @param {any} st @param {{type: string, seat: string | null}} e */
+function describeEvent(st, e) {
+  const who = e.seat ? `${seatName(st, e.seat)} · ` : "";
+  return `${who}${has(`ev_${e.type}`) ? t(`ev_${e.type}`) : t("event_other")}`;
+}
+
+/** Covers the table while the connection is down: nothing can be clicked, and it says so. @param {{ s: any }} props */
+function Overlay({ s }) {
+  if (s.outdated) {
+    return html`<div class="overlay" id="conn-overlay" role="alertdialog" aria-modal="true" data-conn="outdated">
+      <div class="overlay-box"><b>${t("outdated")}</b><button type="button" class="btn gold" onClick=${() => globalThis.location.reload()}>${t("reload")}</button></div></div>`;
+  }
+  return html`<div class="overlay" id="conn-overlay" role="alertdialog" aria-modal="true" data-conn=${s.conn}>
+    <div class="overlay-box"><span class="spinner" aria-hidden="true"></span><b>${t("reconnecting")}</b>
+      <span class="small muted">${s.pending.length ? t("pending_resend", { n: s.pending.length }) : t("reconnect_note")}</span></div></div>`;
+}

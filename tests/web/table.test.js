@@ -1,0 +1,155 @@
+// The table screen drawn from golden views: real `state` messages of every game from the real
+// engine (tests/web/golden.py), in both languages. Each moment must draw without an error, show
+// my own cards and tiles, offer a button for every legal action, put my hand and my actions in
+// the dock, show my result with its amount, leave no English word in the Chinese UI, and ask for
+// no i18n key that either language lacks.
+import { readFileSync, readdirSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, describe, expect, inject, it } from "vitest";
+import { html } from "../../qipai/web/ui/html.js";
+import { TableView, placeSeats } from "../../qipai/web/views/table.js";
+import { setLang, missing } from "../../qipai/web/i18n/index.js";
+import { sortHand, selectionStatus } from "../../qipai/web/games/tiengow.js";
+import { cleanup, mount, texts } from "./render.js";
+
+const dir = inject("goldenDir");
+const GOLDEN = Object.fromEntries(readdirSync(dir).filter((f) => f.endsWith(".json"))
+  .map((f) => [f.replace(/\.json$/, ""), JSON.parse(readFileSync(join(dir, f), "utf8"))]));
+
+const noop = () => {};
+const ACTIONS = { act: noop, setUi: noop, note: noop, pushChip: noop, standUp: noop, sitDialog: noop, fillBots: noop, back: noop, toggleHelp: noop };
+
+function appState(message, patch = {}) {
+  return {
+    token: "t", player: message.you.player, lang: "zh", route: { name: "table", arg: message.table.id },
+    me: { player: message.you.player, wallet: 990000, tables: [] }, games: {}, tables: [], conn: "open", pending: [],
+    tableId: message.table.id, state: message, log: [{ type: "deal", seat: null, id: 1 }], actionError: null, leaving: {},
+    lastBets: {}, chipStack: [], busy: {}, note: null, dialog: null, help: false, muted: true, outdated: false,
+    history: null, tableInfo: {}, ui: {}, ...patch,
+  };
+}
+
+/** Every card code and tile id my own seat holds in this message's view. */
+function myPieces(game, m) {
+  const v = m.round && m.round.view;
+  if (!v || !m.you.seat || !m.you.in_round) return { cards: [], tiles: [] };
+  if (game === "niuniu") return { cards: v.me ? v.me.cards : [], tiles: [] };
+  if (game === "tiengow") return { cards: [], tiles: ((v.me && v.me.hand) || v.hand || []).map((x) => String(x.id)) };
+  if (game === "paigow") {
+    const s = v.seats.find((x) => x.id === (v.me ? v.me.id : v.you));
+    return { cards: [], tiles: s && s.tiles ? s.tiles.map((x) => x.pips) : [] };
+  }
+  if (game === "holdem-bonus") {
+    const mine = new Set(v.me ? [...(v.me.boxes || []), v.me.id] : []);
+    return { cards: (v.boxes || []).filter((b) => mine.has(b.box) && b.cards).flatMap((b) => b.cards), tiles: [] };
+  }
+  return { cards: [], tiles: [] };
+}
+
+/** Text that may stay in Latin letters in the Chinese UI: names, ids, hex. */
+function englishLeft(root, m) {
+  const keep = [m.table.name, m.table.title.en, m.you.player, "SHA-256", "qipai verify"].filter(Boolean).sort((a, b) => b.length - a.length);
+  return texts(root).filter((s) => {
+    let x = s;
+    for (const k of keep) x = x.split(k).join(" ");
+    x = x.replace(/[0-9a-f]{12,}/g, " ");
+    return /[A-Za-z]{3,}/.test(x);
+  });
+}
+
+afterEach(() => cleanup());
+
+describe.each(Object.keys(GOLDEN))("%s", (game) => {
+  const moments = GOLDEN[game];
+  it("has golden moments to draw", () => {
+    expect(moments.length).toBeGreaterThan(3);
+    expect(moments.some((x) => x.moment.includes("-act"))).toBe(true);
+    expect(moments.some((x) => x.moment === "finished")).toBe(true);
+  });
+  describe.each(["zh", "en"])("%s", (lang) => {
+    it.each(moments.map((x) => [x.moment, x.message]))("draws %s", (moment, m) => {
+      setLang(lang);
+      missing.clear();
+      const root = mount(html`<${TableView} s=${appState(m, { lang })} actions=${ACTIONS} />`);
+      expect(root.querySelector("#view-table")).not.toBeNull();
+      expect([...missing]).toEqual([]);
+      const dock = root.querySelector("#dock");
+      const seated = !!m.you.seat;
+      // my own cards/tiles are on the page, inside my hand in the dock
+      const { cards, tiles } = myPieces(game, m);
+      for (const c of cards) expect(dock.querySelector(`.my-hand [data-card="${c}"]`), `my card ${c}`).not.toBeNull();
+      if (game === "tiengow") for (const id of tiles) expect(dock.querySelector(`.my-hand [data-id="${id}"]`), `my tile ${id}`).not.toBeNull();
+      else for (const p of tiles) expect(dock.querySelector(`.my-hand [data-tile="${p}"]`), `my tile ${p}`).not.toBeNull();
+      if (seated && m.round) expect(dock.querySelector(".my-hand")).not.toBeNull();
+      // every legal action has a control in the action bar
+      if (m.round && !m.round.finished && m.legal.length) {
+        const bar = dock.querySelector("#actions .action-bar");
+        expect(bar).not.toBeNull();
+        expect(bar.querySelectorAll("button").length).toBeGreaterThan(0);
+      }
+      if (!seated) expect(dock.textContent).toContain(lang === "zh" ? "观战中" : "spectating");
+      // my result is on the felt with its amount
+      if (moment === "finished" && seated && m.result.nets[m.you.seat] !== undefined) {
+        const net = m.result.nets[m.you.seat];
+        const banner = root.querySelector("#banner");
+        expect(banner).not.toBeNull();
+        const amount = Math.abs(net).toLocaleString("en-US");
+        expect(banner.textContent).toContain(amount);
+      }
+      if (lang === "zh") expect(englishLeft(root, m)).toEqual([]);
+      else expect(englishLeft(root, m).length).toBeGreaterThan(0);
+    });
+  });
+});
+
+describe("seat placement", () => {
+  const seats = ["E", "S", "W", "N"].map((s) => ({ seat: s }));
+  it("draws Tien Gow counter-clockwise: the next to play sits on my right", () => {
+    const { me, around } = placeSeats(seats, "E", true);
+    expect(me.seat).toBe("E");
+    expect(Object.fromEntries(around.map((a) => [a.slot, a.seat.seat]))).toEqual({ right: "S", top: "W", left: "N" });
+  });
+  it("draws a clockwise game with the next seat on my left", () => {
+    const { around } = placeSeats(seats, "S", false);
+    expect(around.map((a) => [a.slot, a.seat.seat])).toEqual([["left", "W"], ["top", "N"], ["right", "E"]]);
+  });
+});
+
+describe("Tien Gow hand", () => {
+  const act = (GOLDEN.tiengow || []).find((x) => x.moment.endsWith("-lead"));
+  it("is sorted civil then military, high to low, with the legal plays marked", () => {
+    const hand = sortHand(act.message.round.view.me.hand);
+    const civil = hand.filter((x) => x.civil);
+    expect(hand.slice(0, civil.length)).toEqual(civil);
+    setLang("zh");
+    const root = mount(html`<${TableView} s=${appState(act.message)} actions=${ACTIONS} />`);
+    const shown = [...root.querySelectorAll(".my-hand .tile")].map((e) => Number(e.dataset.id));
+    expect(shown).toEqual(hand.map((x) => x.id));
+    const playable = new Set(act.message.legal.find((a) => a.type === "play").plays.flat());
+    for (const e of root.querySelectorAll(".my-hand .tile")) {
+      expect(e.classList.contains("playable")).toBe(playable.has(Number(e.dataset.id)));
+    }
+  });
+  it("says why a selection cannot be played", () => {
+    const plays = act.message.legal.find((a) => a.type === "play").plays;
+    const ok = selectionStatus(act.message, plays[0]);
+    expect(ok.canPlay).toBe(true);
+    const ids = act.message.round.view.me.hand.map((x) => x.id);
+    // every selection of one to three tiles that is not a legal play gets a reason
+    const subsets = [];
+    for (let i = 0; i < ids.length; i++) {
+      subsets.push([ids[i]]);
+      for (let j = i + 1; j < ids.length; j++) {
+        subsets.push([ids[i], ids[j]]);
+        for (let k = j + 1; k < ids.length; k++) subsets.push([ids[i], ids[j], ids[k]]);
+      }
+    }
+    const key = (p) => [...p].sort((a, b) => a - b).join(",");
+    const legalSets = new Set(plays.map(key));
+    for (const sub of subsets) {
+      const status = selectionStatus(act.message, sub);
+      expect(status.canPlay).toBe(legalSets.has(key(sub)));
+      if (!status.canPlay) expect(status.why, key(sub)).toBeTruthy();
+    }
+  });
+});
