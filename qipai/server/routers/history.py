@@ -97,15 +97,16 @@ EXPORT_KEYS = ("format", "deal_spec", "client_seeds", "inputs", "dealt", "tiles"
 
 @router.get("/rounds/{round_id}", response_model=RoundDetailOut)
 async def round_detail(round_id: str, svc: ServicesDep, player: Player) -> RoundDetailOut:
-    """**A signed-in player.** One round's fairness data: the commitment always, the seed once
-    revealed, the round as you saw it (a spectator's view if you were not in it), and at the top
-    level the `qipai-round/1` export (`format`, `deal_spec`, `client_seeds`, `inputs`, `dealt`,
+    """**A signed-in player who played in the round** (anyone else gets 404 `unknown_round`, as
+    for a round that does not exist; operators read rounds at `GET /api/ops/rounds/{id}`). One
+    round's fairness data: the commitment always, the seed once revealed, the round as you saw
+    it, and at the top level the `qipai-round/1` export (`format`, `deal_spec`, `client_seeds`, `inputs`, `dealt`,
     `tiles`: docs/fairness.md) — the body saved to a file is what `docs/verify_deal.py` reads."""
 
     def work() -> RoundDetailOut | None:
         info = svc.adapter.round_info(round_id)
-        if info is None:
-            return None
+        if info is None or all(p["user_id"] != player for p in info["players"]):
+            return None  # not yours: the same answer as no such round (issue 14, privacy)
         summary = round_summary(svc.ledger, info, player)
         extra: dict[str, Any] = {}
         try:
