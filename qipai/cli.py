@@ -348,6 +348,31 @@ def operator_list(
 
 
 @app.command()
+def schema(
+    write: Annotated[bool, typer.Option("--write", help="Write the schemas.")] = False,
+    check: Annotated[bool, typer.Option("--check", help="Fail if any is out of date.")] = False,
+    directory: Annotated[Path, typer.Option("--dir", help="Where they live.")] = Path(
+        "docs/schema"
+    ),
+) -> None:
+    """JSON Schemas of every game's actions, settings and views (docs/schema/)."""
+    from qipai.core import schema as schemas
+
+    if write:
+        names = schemas.write(directory)
+        typer.echo(f"wrote {len(names)} schemas to {directory}")
+    elif check:
+        problems = schemas.check(directory)
+        if problems:
+            for problem in problems:
+                typer.echo(f"error: {problem} (run `uv run qipai schema --write`)", err=True)
+            raise typer.Exit(1)
+        typer.echo(f"{directory}: every schema is current")
+    else:
+        typer.echo("\n".join(f"{name}.json" for name in schemas.sources()))
+
+
+@app.command()
 def migrate(
     db: Annotated[
         str | None, typer.Option(help="SQLite file or database URL (default: user data dir).")

@@ -112,8 +112,8 @@ def banker_value(view: Mapping[str, Any], multiple: int, stakes: Sequence[int]) 
     config = view["config"]
     odds = pairing_odds(unseen_tiles(view), config["high_nine"])
     rate = float(to_rate(config["commission"]))
-    me = next(s for s in view["seats"] if s["id"] == view["you"])
-    others = [s for s in view["seats"] if s["id"] != view["you"]]
+    me = view["me"]
+    others = [s for s in view["seats"] if s["id"] != me["id"]]
     amounts = [
         min(config["base"] * multiple * y, s["stack"]) for s, y in zip(others, stakes, strict=True)
     ]
@@ -165,8 +165,8 @@ class SensiblePaigowBot:
         if spec.type == "reveal":
             return {"type": "reveal"}
         choices = sorted(spec.options["choices"])
-        me = next(s for s in view["seats"] if s["id"] == view["you"])
-        others = [s for s in view["seats"] if s["id"] != view["you"]]
+        me = view["me"]
+        others = [s for s in view["seats"] if s["id"] != me["id"]]
         if spec.type == "bid":
             budget = me["stack"] * self.risk
             return {"type": "bid", "multiple": self._bid(view, choices, me, others, budget)}

@@ -68,11 +68,12 @@ class Observation:
     @classmethod
     def from_view(cls, view: Mapping[str, Any]) -> Observation:
         seats = list(view["seats"])
-        if view.get("you") not in seats:
+        me_block = view.get("me") or {}
+        if me_block.get("id") not in seats:
             raise InvalidInput("a bot needs the view of its own seat")
-        me = seats.index(view["you"])
+        me = seats.index(me_block["id"])
         tab = table(bool(view["config"]["wen_zun"]))
-        hand_ids = {t["id"]: FACE_INDEX[parse_tile(t["tile"])] for t in view["hand"]}
+        hand_ids = {t["id"]: FACE_INDEX[parse_tile(t["tile"])] for t in me_block["hand"]}
         gone = [0] * NFACES
         my_discards = [0] * NFACES
         discard_counts = [0] * NSEATS

@@ -49,7 +49,8 @@ WholeSeconds = Annotated[int, Strict(), Field(ge=MIN_COUNTDOWN_S, le=MAX_COUNTDO
 
 
 # A rate as an exact decimal string ("0.95"); each use adds its range with `rate_between`.
-RateText = Annotated[str, Strict(), Field(max_length=32)]
+RATE_PATTERN = r"^[0-9]{1,6}(\.[0-9]{1,12})?$"
+RateText = Annotated[str, Strict(), Field(max_length=24, pattern=RATE_PATTERN)]
 
 
 def rate_between(
@@ -169,6 +170,10 @@ def _describe(err: Mapping[str, Any], loc: tuple[int | str, ...]) -> str:
         return f"must be less than {ctx.get('lt')}" + got
     if kind == "literal_error":
         return f"unknown {name} {_short(err.get('input'))}; expected {ctx.get('expected')}"
+    if kind == "string_pattern_mismatch":
+        if ctx.get("pattern") == RATE_PATTERN:
+            return "must be a decimal number like '0.05' (digits and a point only)" + got
+        return f"must match {ctx.get('pattern')}" + got
     if kind == "too_long":
         return f"has more than {ctx.get('max_length')} items"
     if kind == "too_short":
@@ -231,3 +236,20 @@ def canonical_json(data: object) -> bytes:
     return json.dumps(
         data, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False
     ).encode("utf-8")
+
+
+class ViewModel(BaseModel):
+    """The shape of a view (what `Round.view(seat)` returns), for its JSON Schema and for tests
+    that check every view against it. Views are built as plain JSON; this model documents and
+    checks them (unknown keys refused, types as given)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", strict=True)
+
+
+class CommonView(ViewModel):
+    """The keys every game's view starts with (docs/schema/README.md, naming convention)."""
+
+    game: str
+    phase: str
+    countdown_s: float | None = Field(description="the current phase's countdown; null: none")
+    awaiting: list[str] = Field(description="seats whose action the phase still waits for")

@@ -34,7 +34,7 @@ from fractions import Fraction
 from typing import Any, Protocol
 
 from qipai.core.errors import InvalidInput
-from qipai.core.model import Model, canonical_json
+from qipai.core.model import Model, ViewModel, canonical_json
 from qipai.core.protocol import JSON, ActionSpec, Round
 from qipai.core.rng import Rng
 
@@ -141,7 +141,7 @@ class GameSpec:
     # `qipai simulate GAME`: (rounds, seed, mode) → qipai.analysis.simulate.SimulationResult.
     simulate: Callable[[int, int, str | None], Any] | None = None
     # The view's model (JSON Schema in docs/schema/), when the game declares one.
-    view_model: type[Model] | None = None
+    view_model: type[ViewModel] | None = None
     # Settings merged under every parsed config (GameInfo compatibility; normally empty).
     default_config: Mapping[str, Any] = field(default_factory=dict)
 

@@ -74,12 +74,13 @@ class TienGowEncoder(Encoder):
 
     def start(self, table: Table, previous: Table | None) -> None:
         table.extra["slots"] = {
-            seat: tuple(t["id"] for t in table.round.view(seat)["hand"]) for seat in table.seats
+            seat: tuple(t["id"] for t in table.round.view(seat)["me"]["hand"])
+            for seat in table.seats
         }
 
     def encode(self, table: Table, seat: str, view: JSON) -> Vector:
         slots: tuple[int, ...] = table.extra["slots"][seat]
-        hand = {t["id"]: t["tile"] for t in view["hand"]}
+        hand = {t["id"]: t["tile"] for t in view["me"]["hand"]}
         my_slots = np.zeros((HAND, TILE_TYPES), np.float32)
         for i, tile_id in enumerate(slots):
             if tile_id in hand:

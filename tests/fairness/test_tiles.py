@@ -34,7 +34,7 @@ def _game(n: int) -> tuple[bytes, TienGowRound, dict[str, dict[int, str]]]:
     """A finished game; for each seat the tiles it was dealt (from its first view)."""
     key = unit_key(hashlib.sha256(b"tiengow %d" % n).digest(), {"E": f"client{n}"})
     game = TienGowRound.start(TienGowConfig(), SEATS, Rng(key))
-    hands = {s.id: {t["id"]: t["tile"] for t in game.view(s.id)["hand"]} for s in SEATS}
+    hands = {s.id: {t["id"]: t["tile"] for t in game.view(s.id)["me"]["hand"]} for s in SEATS}
     play_out(game, Rng(key, "test-actions"))
     return key, game, hands
 

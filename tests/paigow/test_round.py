@@ -240,9 +240,9 @@ def test_all_actions_end_phases_early_and_replay_matches() -> None:
 def test_view_has_exactly_the_documented_keys() -> None:
     # the card-room client is built from this shape (PaigowRound module docstring)
     top = {
-        "game", "round", "rounds", "phase", "deadline_s", "config", "you", "seats", "banker",
-        "banker_multiple", "dice", "first_seat", "deal_order", "reveal_order", "tiles_left",
-        "seen_tiles", "awaiting", "legal", "result",
+        "game", "phase", "countdown_s", "awaiting", "me", "round", "rounds", "config", "seats",
+        "banker", "banker_multiple", "dice", "first_seat", "deal_order", "reveal_order",
+        "tiles_left", "seen_tiles", "result",
     }  # fmt: skip
     seat = {"id", "stack", "position", "bid", "bet", "banker", "ready", "tiles", "hand", "outcome"}
     seat |= {"net"}
@@ -251,6 +251,8 @@ def test_view_has_exactly_the_documented_keys() -> None:
         for who in [*IDS, None]:
             view = r.view(who)
             assert set(view) == top and all(set(s) == seat for s in view["seats"])
+            assert (view["me"] is None) == (who is None)
+            assert view["me"] is None or view["me"] in view["seats"]
             json.dumps(view)  # JSON-ready
         if step < 3:
             r.expire()

@@ -48,7 +48,9 @@ def test_zun_money_at_the_moment_supreme_is_played() -> None:
     zun = [e for e in events if e.type == "zun"]
     assert len(zun) == 1 and zun[0].to is None
     assert zun[0].data["payers"] == ["E", "S", "W"] and zun[0].data["amount_each"] == 100
-    assert r.view("E")["zun"] == [{"seat": "N", "name": "至尊", "units": 1, "trick": 1}]
+    assert r.view("E")["zun"] == [
+        {"seat": "N", "zh": "至尊", "en": "supreme", "units": 1, "trick": 1}
+    ]
     assert [s.type for s in r.legal_actions("E")] == ["discard"]  # nothing beats 至尊
     while not r.finished:
         r.expire()
@@ -63,7 +65,7 @@ def test_wen_zun_setting_collects_zun_money() -> None:
     events = r.act(
         "N", {"type": "play", "tiles": sorted(i for i in r.hands["N"] if str(r.deck[i]) == "1-5")}
     )
-    assert [e.data["name"] for e in events if e.type == "zun"] == ["文尊"]
+    assert [e.data["zh"] for e in events if e.type == "zun"] == ["文尊"]
     # E holds no 双高脚七: 文尊 cannot be beaten by 双虎头.
     assert [s.type for s in r.legal_actions("E")] == ["discard"]
     off = make_round(HANDS, banker="N")
@@ -150,7 +152,7 @@ def check_hidden(seed: int, expire_every: int) -> None:
                 if event.visible_to(viewer):
                     assert tile_ids(event.to_json()) <= allowed
             if viewer is not None:
-                assert tile_ids(r.view(viewer)["hand"]) == set(r.hands[viewer])
+                assert tile_ids(r.view(viewer)["me"]["hand"]) == set(r.hands[viewer])
     face_up = {i for t in r.tricks for e in t.entries if e.play for i in e.tiles}
     assert tile_ids(r.result().to_json()) <= face_up
     assert tile_ids(r.view(None)) <= face_up
@@ -231,7 +233,7 @@ def test_silent_leader_holding_only_a_supreme_pair_leads_it() -> None:
             r.expire()
     assert sorted(str(r.deck[i]) for i in r.hands["N"]) == ["1-2", "2-4"]
     events = r.expire()
-    assert [e.data["name"] for e in events if e.type == "zun"] == ["至尊"]
+    assert [e.data["zh"] for e in events if e.type == "zun"] == ["至尊"]
 
 
 def test_silence_order_keeps_the_wen_zun_pair_only_when_the_setting_is_on() -> None:

@@ -245,13 +245,14 @@ def test_view_shape_for_the_browser_table() -> None:
     play(r, "E", "6-6")
     discard(r, "S", "2-5")
     view = r.view("S")
-    assert view["you"] == "S" and view["seats"] == SEATS and view["turn"] == "W"
+    assert view["me"]["id"] == "S" and view["seats"] == SEATS and view["turn"] == "W"
     assert view["banker"] == "E" and view["banker_streak"] == 2 and view["multiplier"] == 3
-    assert len(view["hand"]) == 7 and {"id", "tile", "name", "civil"} <= set(view["hand"][0])
+    hand = view["me"]["hand"]
+    assert len(hand) == 7 and {"id", "tile", "zh", "en", "civil"} <= set(hand[0])
     assert view["hand_counts"] == {"E": 7, "S": 7, "W": 8, "N": 8}
     trick = view["trick"]
     assert trick["kind"] == "civil" and trick["best"] == "E" and trick["size"] == 1
-    assert trick["entries"][0]["play"]["name"] == "天"
+    assert trick["entries"][0]["play"]["zh"] == "天"
     assert trick["entries"][1] == {
         "seat": "S",
         "action": "discard",
@@ -260,23 +261,23 @@ def test_view_shape_for_the_browser_table() -> None:
             {
                 "id": ids_of_discard(r),
                 "tile": "2-5",
-                "name": "七",
-                "name_en": "seven",
+                "zh": "七",
+                "en": "seven",
                 "civil": False,
             }
         ],
     }
     assert "tiles" not in r.view("W")["trick"]["entries"][1]
     assert "tiles" not in r.view(None)["trick"]["entries"][1]
-    assert r.view(None)["hand"] == []
-    assert view["deadline_s"] == 20.0 and view["last_trick"] is False and view["zun"] == []
-    with pytest.raises(InvalidInput):
+    assert r.view(None)["me"] is None
+    assert view["countdown_s"] == 20.0 and view["last_trick"] is False and view["zun"] == []
+    with pytest.raises(OutOfTurn):
         r.view("X")
     # Once finished (module docstring): no trick, no turn, the result without its tricks.
     while not r.finished:
         r.expire()
     done = r.view("S")
-    assert done["trick"] is None and done["turn"] is None and done["deadline_s"] is None
+    assert done["trick"] is None and done["turn"] is None and done["countdown_s"] is None
     details = r.result().details
     assert done["result"] == {k: v for k, v in details.items() if k != "tricks"}
     assert set(done["result"]) == {

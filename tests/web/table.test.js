@@ -34,9 +34,9 @@ function myPieces(game, m) {
   const v = m.round && m.round.view;
   if (!v || !m.you.seat || !m.you.in_round) return { cards: [], tiles: [] };
   if (game === "niuniu") return { cards: v.me ? v.me.cards : [], tiles: [] };
-  if (game === "tiengow") return { cards: [], tiles: (v.hand || []).map((x) => String(x.id)) };
+  if (game === "tiengow") return { cards: [], tiles: ((v.me && v.me.hand) || v.hand || []).map((x) => String(x.id)) };
   if (game === "paigow") {
-    const s = v.seats.find((x) => x.id === v.you);
+    const s = v.seats.find((x) => x.id === (v.me ? v.me.id : v.you));
     return { cards: [], tiles: s && s.tiles ? s.tiles.map((x) => x.pips) : [] };
   }
   if (game === "holdem-bonus") {
@@ -118,7 +118,7 @@ describe("seat placement", () => {
 describe("Tien Gow hand", () => {
   const act = (GOLDEN.tiengow || []).find((x) => x.moment.endsWith("-lead"));
   it("is sorted civil then military, high to low, with the legal plays marked", () => {
-    const hand = sortHand(act.message.round.view.hand);
+    const hand = sortHand(act.message.round.view.me.hand);
     const civil = hand.filter((x) => x.civil);
     expect(hand.slice(0, civil.length)).toEqual(civil);
     setLang("zh");
@@ -134,7 +134,7 @@ describe("Tien Gow hand", () => {
     const plays = act.message.legal.find((a) => a.type === "play").plays;
     const ok = selectionStatus(act.message, plays[0]);
     expect(ok.canPlay).toBe(true);
-    const ids = act.message.round.view.hand.map((x) => x.id);
+    const ids = act.message.round.view.me.hand.map((x) => x.id);
     // every selection of one to three tiles that is not a legal play gets a reason
     const subsets = [];
     for (let i = 0; i < ids.length; i++) {

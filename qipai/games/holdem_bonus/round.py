@@ -39,7 +39,7 @@ an undecided box folds at the flop decision and checks at the turn and river dec
 
     {
       "game": "holdem-bonus", "phase": "betting" | "flop" | "turn" | "river" | "finished",
-      "countdown_s": 20.0 | null,
+      "countdown_s": 20.0 | null, "awaiting": [seat ids],
       "limits": {"ante_min": 100, "ante_max": 100000, "pool_stake": 100},
       "bonus_table": "source" | "with-small-pairs",
       "bonus_pays": {"aces_vs_dealer_aces": 1000, "aces": 30, …},     # line → odds x:1
@@ -252,13 +252,19 @@ class HoldemBonusRound(Round[HoldemBonusConfig]):
             if seat in self._done:
                 return []
             open_boxes = [b for b in self.config.boxes if self._box_open_to(seat, b)]
+            available = self._stacks[seat] - self._committed(seat)
+            pool = self.config.pool_stake
             spec = {
                 "boxes": open_boxes,
                 "ante": {"min": self.config.ante_min, "max": self.config.ante_max},
                 "bonus": "0 or equal to the ante",
-                "pool": self.config.pool_stake if self.config.pool_stake else None,
-                "available": self._stacks[seat] - self._committed(seat),
-                "exposure": "5 x ante + bonus + pool",
+                "pool": pool if pool else None,
+                "available": available,
+                # A box's bets may cost 5 x ante + bonus + pool (BoxBet.exposure): what the stack
+                # must cover; the largest ante it covers without and with the bonus (no pool).
+                "exposure": {"per_ante": 5, "per_bonus": 1, "pool": pool},
+                "max_ante": min(self.config.ante_max, available // 5),
+                "max_ante_with_bonus": min(self.config.ante_max, available // 6),
             }
             actions = [ActionSpec("bet", spec)] if open_boxes else []
             if any(b.player == seat for b in self._bets.values()):
@@ -590,8 +596,10 @@ class HoldemBonusRound(Round[HoldemBonusConfig]):
     def view(self, seat: str | None) -> JSON:
         cfg = self.config
         finished = self._phase == FINISHED
+        if seat is not None and seat not in self._stacks:
+            raise OutOfTurn(f"seat {seat!r} is not in this round")
         me = None
-        if seat is not None and seat in self._stacks:
+        if seat is not None:
             committed = self._committed(seat)
             net = None
             if self._settlement is not None:
@@ -613,6 +621,7 @@ class HoldemBonusRound(Round[HoldemBonusConfig]):
             "game": self.game,
             "phase": self._phase,
             "countdown_s": self.deadline_s,
+            "awaiting": self.awaiting(),
             "limits": {
                 "ante_min": cfg.ante_min,
                 "ante_max": cfg.ante_max,

@@ -9,6 +9,7 @@ from qipai.core.spec import GameSpec, countdown, label, lazy, pays
 from qipai.games.holdem_bonus.config import HoldemBonusConfig
 from qipai.games.holdem_bonus.hands import BonusLine
 from qipai.games.holdem_bonus.round import HoldemBonusRound
+from qipai.games.holdem_bonus.view import HoldemBonusView
 
 # RULES.md, buy-in: 6 x the minimum ante (ante, flop 2x, turn, river, and the bonus).
 BUY_IN_ANTES = 6
@@ -152,6 +153,7 @@ SPEC = GameSpec(
         "sensible": lazy("qipai.bots.holdem_bonus:SensibleBot"),
         "optimal": lazy("qipai.bots.holdem_bonus:optimal_bot"),
     },
+    view_model=HoldemBonusView,
     min_buy_in_of=min_buy_in,
     pay_table_of=pay_table,
     rtp_of=lazy("qipai.analysis.holdem_report:rtp_for"),

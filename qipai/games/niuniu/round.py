@@ -24,8 +24,9 @@ A disconnected seat is simply silent: `expire()` applies the defaults above.
 
     {
       "game": "niuniu", "phase": "swap" | "bid" | "bet" | "finished",
-      "deadline_s": float | null, "base": int, "commission": "0.04",
-      "you": seat id | null,
+      "countdown_s": float | null, "awaiting": [seat ids],
+      "me": {...} | null,                      # the viewer's own block (below); null: spectator
+      "base": int, "commission": "0.04",
       "banker": seat id | null, "banker_multiple": int | null,
       "banker_by": "bid" | "tie" | "random" | null,
       "seats": [ {                             # in seat order
@@ -41,11 +42,11 @@ A disconnected seat is simply silent: `expire()` applies the defaults above.
           "pairing": {winner, stake, multiplier, raw} | null,   # finished, players only
           "settlement": {raw, gross, commission, net} | null    # finished
       }, … ],
-      "me": {                                  # only when `seat` is given
+      "me": {                                  # null for a spectator
+          "id": seat id, "stack": int,
           "cards": [card, …],
           "marked": [card, …] | null,          # swap phase, after confirming: the cards to go
           "discarded": [card, …] | null, "received": [card, …] | null,   # after the swap
-          "legal": [ActionSpec JSON, …],
           "hint": advisor hint | null          # swap phase, before confirming, if config.hints:
                                                # {"best": SwapChoice JSON, "choices": [{"discard",
                                                #  "expected_multiplier"}, … 16 ranked]}
@@ -399,10 +400,11 @@ class NiuniuRound(Round[NiuniuConfig]):
         out: JSON = {
             "game": self.game,
             "phase": self._phase,
-            "deadline_s": self.deadline_s,
+            "countdown_s": self.deadline_s,
+            "awaiting": self.awaiting(),
+            "me": None,
             "base": self.config.base,
             "commission": self.config.commission,
-            "you": seat,
             "banker": self.banker,
             "banker_multiple": self.banker_multiple,
             "banker_by": self.banker_by,
@@ -413,6 +415,8 @@ class NiuniuRound(Round[NiuniuConfig]):
         if seat is not None:
             pending = self.swaps[seat]
             out["me"] = {
+                "id": seat,
+                "stack": self._stack(seat),
                 "cards": [str(c) for c in self.cards[seat]],
                 "discarded": [str(c) for c in self.discarded[seat]]
                 if seat in self.discarded
@@ -423,7 +427,6 @@ class NiuniuRound(Round[NiuniuConfig]):
                 "received": [str(c) for c in self.received[seat]]
                 if seat in self.received
                 else None,
-                "legal": [a.to_json() for a in self.legal_actions(seat)],
                 "hint": self.hint(seat),
             }
         return out

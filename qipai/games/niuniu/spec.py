@@ -9,6 +9,7 @@ from qipai.core.spec import GameSpec, countdown, label, lazy
 from qipai.games.niuniu.config import NiuniuConfig
 from qipai.games.niuniu.hands import MULTIPLIERS, HandType
 from qipai.games.niuniu.round import NiuniuRound
+from qipai.games.niuniu.view import NiuniuView
 
 TOP_MULTIPLIER = max(MULTIPLIERS.values())  # 五小牛: 5
 
@@ -80,6 +81,7 @@ SPEC = GameSpec(
         "random": lazy("qipai.bots.niuniu:RandomBot"),
         "sensible": lazy("qipai.bots.niuniu:SensibleBot"),
     },
+    view_model=NiuniuView,
     min_buy_in_of=min_buy_in,
     pay_table_of=pay_table,
     rtp_of=lazy("qipai.analysis.niuniu:rtp_for"),

@@ -25,12 +25,14 @@ Actions (`legal_actions` gives `ActionSpec(type, options)`):
 `view(seat)` — the JSON the browser table is built from (seat None = a spectator)::
 
     {
-      "game": "paigow", "round": 1 | 2, "rounds": 2,     # round N of a game of 2
+      "game": "paigow",
       "phase": "bid" | "bet" | "reveal" | "finished",
-      "deadline_s": int | null,           # the current countdown
+      "countdown_s": int | null,          # the current countdown
+      "awaiting": [seat ids],             # whose choice the phase still waits for
+      "me": SEAT | null,                  # the viewer's own entry of "seats" (null: spectator)
+      "round": 1 | 2, "rounds": 2,        # round N of a game of 2
       "config": {...PaigowConfig.to_json()},
-      "you": seat id | null,
-      "seats": [                          # clockwise order
+      "seats": [                          # clockwise order; each entry is a SEAT
         {"id", "stack", "position": 0..3,
          "bid": int | null,               # 0 = no bid; null = not yet bid (bids are public)
          "bet": int | null,               # the banker never bets
@@ -46,7 +48,6 @@ Actions (`legal_actions` gives `ActionSpec(type, options)`):
       "reveal_order": [seat ids] | null,               # clockwise from the banker
       "tiles_left": int,                  # undealt tiles left in the set (never their order)
       "seen_tiles": [TILE, ...],          # round 2: round 1's tiles (all shown then); else []
-      "awaiting": [seat ids], "legal": [ActionSpec JSON for `you`],
       "result": RoundResult.to_json() | null
     }
     TILE = {"pips": "6-6", "zh": "天", "en": "heaven", "points": 2}
@@ -62,7 +63,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Self
 
-from qipai.core.errors import IllegalAction, InvalidInput, WrongPhase
+from qipai.core.errors import IllegalAction, InvalidInput, OutOfTurn, WrongPhase
 from qipai.core.protocol import JSON, ActionSpec, Event, NextRound, Round, RoundResult, Seat
 from qipai.core.rng import Rng
 from qipai.core.tiles import Tile, full_set
@@ -422,15 +423,18 @@ class PaigowRound(Round[PaigowConfig]):
                     "net": nets.get(s.id) if finished else None,
                 }
             )
-        you = seat if seat in self.seat_ids() else None
+        if seat is not None and seat not in self.seat_ids():
+            raise OutOfTurn(f"seat {seat!r} is not in this round")
+        me = next((dict(out) for out in seats_out if out["id"] == seat), None)
         return {
             "game": self.game,
+            "phase": self._phase,
+            "countdown_s": self.deadline_s,
+            "awaiting": self.awaiting(),
+            "me": me,
             "round": self.round_no,
             "rounds": ROUNDS_PER_GAME,
-            "phase": self._phase,
-            "deadline_s": self.deadline_s,
             "config": self.config.to_json(),
-            "you": you,
             "seats": seats_out,
             "banker": self.banker,
             "banker_multiple": self.banker_multiple,
@@ -440,7 +444,5 @@ class PaigowRound(Round[PaigowConfig]):
             "reveal_order": self.reveal_seats() if self.banker else None,
             "tiles_left": self.tiles_left(),
             "seen_tiles": [tile_json(t) for t in self.seen_tiles],
-            "awaiting": self.awaiting(),
-            "legal": [a.to_json() for a in self.legal_actions(you)] if you else [],
             "result": self._result.to_json() if self._result else None,
         }

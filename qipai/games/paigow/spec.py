@@ -8,6 +8,7 @@ from qipai.core.protocol import JSON
 from qipai.core.spec import GameSpec, countdown, label, lazy
 from qipai.games.paigow.config import SEATS, PaigowConfig
 from qipai.games.paigow.round import PaigowRound
+from qipai.games.paigow.view import PaigowView
 
 # RULES.md §2: nobody bids → a random seat banks at multiple 1.
 NO_BID_MULTIPLE = 1
@@ -81,6 +82,7 @@ SPEC = GameSpec(
         "paigow-random": lazy("qipai.bots.paigow:RandomPaigowBot"),
         "paigow-sensible": lazy("qipai.bots.paigow:SensiblePaigowBot"),
     },
+    view_model=PaigowView,
     min_buy_in_of=min_buy_in,
     pay_table_of=pay_table,
     rtp_of=lazy("qipai.analysis.paigow:rtp_for"),

@@ -15,7 +15,7 @@ from typing import Annotated, Any, Final, Literal
 
 from pydantic import Field, Strict, ValidationInfo, field_validator, model_validator
 
-from qipai.core.model import Amount, Int, Model, RateText, Seconds, rate_between
+from qipai.core.model import Amount, Model, RateText, Seconds, rate_between
 from qipai.core.money import to_rate
 
 Mode = Literal["classic", "banker-player"]
@@ -78,6 +78,8 @@ def _default_limits() -> dict[BetKind, Limits]:
 # largest limit x 100, far inside the ledger's range (qipai.core.money).
 MAX_RATE = Fraction(10)
 MAX_PAIR_ODDS = 100
+# Cards behind the cut card (checked against the shoe's size below).
+CutDepth = Annotated[int, Strict(), Field(ge=CARDS_PER_ROUND, le=8 * 52 - CARDS_PER_ROUND)]
 WinRate = Annotated[RateText, rate_between(Fraction(0), MAX_RATE, low_open=True)]
 
 
@@ -97,7 +99,7 @@ class PokDengConfig(Model):
 
     mode: Mode = "classic"
     decks: Annotated[int, Strict(), Field(ge=1, le=8)] = 8
-    cut_behind: tuple[Int, Int] = (52, 104)
+    cut_behind: tuple[CutDepth, CutDepth] = (52, 104)
     betting_s: Seconds = 15.0
     limits: dict[BetKind, Limits] = Field(default_factory=_default_limits)
     win_rate: WinRate = "0.95"

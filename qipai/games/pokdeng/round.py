@@ -41,14 +41,15 @@ simulator: bet i is `settlement.keys[i]` = (player, spot) with `settlement.amoun
       "game": "pokdeng", "mode": "classic" | "banker-player",
       "phase": "betting" | "finished",
       "countdown_s": 15.0 | null,              # the betting countdown (null once closed)
+      "awaiting": ["alice", …],                 # who has not confirmed yet
       "spots": {"P1": {"kind": "player", "hand": "P1", "min": 100, "max": 100000, "hold": 2},
                 "P1 pair": {"kind": "pair", "hand": "P1", …, "hold": 1}, …},   # this mode's spots
       "players": [{"id": "alice", "done": false, "spots": ["P1"]}, …],   # who bet where
       "spot_totals": {"P1": 300, …},            # chips on each spot, all players
       "me": {"id", "stack", "taken", "available", "done", "bets": {"P1": 100, …}} | null,
       "cards": null | {"P1": ["Ac", "7h"], …, "B": ["Ad", "4h"]},   # all public after the deal
-      "hands": null | {"P1": {"cards", "points", "rank": "7.4", "name", "suited", "pair",
-                              "double"}, …, "B": …},
+      "hands": null | {"P1": {"cards", "points", "rank": "7.4", "zh", "en", "suited",
+                              "pair", "double"}, …, "B": …},
       "results": null | {"P1": {"result": "win"|"lose"|"tie", "color", "ring", "pair"}, …},
       "payouts": null | {"bets": [{"id", "spot", "amount", "taken", "returned", "net",
                                    "outcome", "multiple", "rounding", "player"}, …],
@@ -323,10 +324,8 @@ class PokDengRound(Round[PokDengConfig]):
 
     def legal_actions(self, seat: str) -> list[ActionSpec]:
         """During betting, until `done`: bet / bets (spots with limits, the balance left),
-        clear (when the player has chips down) and done."""
-        if seat not in self._stacks:
-            raise OutOfTurn(f"seat {seat!r} is not in this round")
-        if self._phase != BETTING or seat in self._done:
+        clear (when the player has chips down) and done; nothing for a seat not in the round."""
+        if seat not in self._stacks or self._phase != BETTING or seat in self._done:
             return []
         options = {
             "spots": self.config.spots_json,
@@ -593,6 +592,7 @@ class PokDengRound(Round[PokDengConfig]):
             "mode": config.mode,
             "phase": self._phase,
             "countdown_s": self.deadline_s,
+            "awaiting": self.awaiting(),
             "spots": config.spots_json,
             "players": [
                 {"id": s, "done": s in self._done, "spots": where[s]} for s in self._stacks

@@ -8,6 +8,7 @@ from qipai.core.protocol import JSON
 from qipai.core.spec import GameSpec, countdown, label, lazy, pays
 from qipai.games.pokdeng.config import BetKind, PokDengConfig
 from qipai.games.pokdeng.round import PokDengRound
+from qipai.games.pokdeng.view import PokDengView
 
 
 def min_buy_in(config: PokDengConfig) -> int:
@@ -127,6 +128,7 @@ SPEC = GameSpec(
         "random": lazy("qipai.bots.pokdeng:RandomBot"),
         "sensible": lazy("qipai.bots.pokdeng:SensibleBot"),
     },
+    view_model=PokDengView,
     min_buy_in_of=min_buy_in,
     pay_table_of=pay_table,
     rtp_of=lazy("qipai.analysis.pokdeng:rtp_for"),

@@ -138,8 +138,8 @@ class Play:
             "kind": self.kind.value,
             "kind_zh": KIND_ZH[self.kind],
             "rank": self.rank,
-            "name": self.name,
-            "name_en": self.name_en,
+            "zh": self.name,
+            "en": self.name_en,
             "zun": self.zun,
         }
 
@@ -335,8 +335,8 @@ def tile_json(tile_id: int, tile: Tile) -> dict[str, object]:
     return {
         "id": tile_id,
         "tile": str(tile),
-        "name": TILE_NAME[tile],
-        "name_en": CIVIL_EN[CIVIL_RANK[tile]]
+        "zh": TILE_NAME[tile],
+        "en": CIVIL_EN[CIVIL_RANK[tile]]
         if tile in CIVIL_RANK
         else MILITARY_EN[MILITARY_RANK[tile]],
         "civil": tile in CIVIL_RANK,

@@ -23,28 +23,32 @@ Hidden information: a discard is seen only by its player — in `view`, in event
 
 `view(seat)` JSON (what the browser table draws)::
 
-    {"game": "tiengow", "phase": "play" | "finished", "you": seat | null,
+    {"game": "tiengow", "phase": "play" | "finished",
+     "countdown_s": 20.0 | null, "awaiting": ["S"] | [],            # the turn's countdown
+     "me": null | {"id": "E",                                       # null: a spectator
+                   "hand": [{"id": 3, "tile": "6-6", "zh": "天", "en": "heaven",
+                             "civil": true}, ...]},                 # the viewer's own tiles
      "seats": ["E", "S", "W", "N"],                  # counter-clockwise = order of play
      "banker": "E", "banker_streak": 1, "multiplier": 2,
-     "config": {"base": 100, "wen_zun": false, "zun_units": 1, "turn_seconds": 20},
-     "hand": [{"id": 3, "tile": "6-6", "name": "天", "name_en": "heaven", "civil": true}, ...],
-                                                                    # [] for others
+     "config": {"base": 100, "wen_zun": false, "zun_units": 1, "turn_seconds": 20,
+                "min_stack_units": 12},
      "hand_counts": {"E": 8, ...}, "dong": {"E": 0, ...},
-     "turn": "S" | null, "deadline_s": 20.0 | null, "leader": "E",   # null once finished
+     "turn": "S" | null, "leader": "E",              # turn: null once finished
      "last_trick": false,   # true on the trick that ends the game (the two-栋 rule applies)
      "trick": null once finished, else
               {"number": 1, "leader": "E", "size": 1 | null, "kind": "civil" | null,
                "best": "E" | null,
                "entries": [{"seat": "E", "action": "play", "tiles": [tile...],
-                            "play": {"kind", "kind_zh", "rank", "name", "name_en", "zun"}},
+                            "play": {"kind", "kind_zh", "rank", "zh", "en", "zun"}},
                            {"seat": "S", "action": "discard", "count": 1,
                             "tiles": [tile...]  # only in the discarder's own view
                            }]},
      "tricks": [{... same as "trick" ..., "winner": "E", "dong": 1}],   # completed tricks
-     "zun": [{"seat": "E", "name": "至尊", "units": 1, "trick": 3}],
+     "zun": [{"seat": "E", "zh": "至尊", "en": "supreme", "units": 1, "trick": 3}],
      "result": null | {"winner", "banker", "banker_streak", "multiplier", "base", "dong",
-                       "units", "net", "breakdown": [{"from", "to", "units", "base_units",
-                       "multiplier", "reason", "amount"}], "next_banker", "next_banker_streak"}}
+                       "units", "net", "raw_net", "capped", "stacks", "breakdown": [{"from",
+                       "to", "units", "base_units", "multiplier", "reason", "amount"}],
+                       "next_banker", "next_banker_streak"}}
                        # = result().details without its "tricks" (the view has its own)
 """
 
@@ -91,6 +95,8 @@ from qipai.games.tiengow.scoring import (
 )
 
 HAND_SIZE = 8
+# English names of the two plays that collect 尊钱 (plays.py names them so too).
+ZUN_EN = {"至尊": "supreme", "文尊": "civil supreme"}
 DEAL_BATCH = 4
 SEATS = 4
 
@@ -354,7 +360,8 @@ class TienGowRound(Round[TienGowConfig]):
                         "zun",
                         {
                             "seat": seat,
-                            "name": play.name,
+                            "zh": play.name,
+                            "en": play.name_en,
                             "units": units,
                             "amount_each": units * self.config.base,
                             "payers": [s for s in self.seat_ids() if s != seat],
@@ -437,27 +444,30 @@ class TienGowRound(Round[TienGowConfig]):
 
     def view(self, seat: str | None) -> JSON:
         if seat is not None and seat not in self.seat_ids():
-            raise InvalidInput(f"seat {seat!r} is not in this round")
+            raise OutOfTurn(f"seat {seat!r} is not in this round")
+        me = None
+        if seat is not None:
+            me = {"id": seat, "hand": [tile_json(i, t) for i, t in self.hand_of(seat)]}
         return {
             "game": self.game,
             "phase": self.phase,
-            "you": seat,
+            "countdown_s": self.deadline_s,
+            "awaiting": self.awaiting(),
+            "me": me,
             "seats": self.seat_ids(),
             "banker": self.banker,
             "banker_streak": self.banker_streak,
             "multiplier": self.multiplier,
             "config": self.config.to_json(),
-            "hand": [] if seat is None else [tile_json(i, t) for i, t in self.hand_of(seat)],
             "hand_counts": {s: len(h) for s, h in self.hands.items()},
             "dong": dict(self.dong),
             "turn": self.turn,
-            "deadline_s": self.deadline_s,
             "leader": self.trick.leader,
             "last_trick": self.winner is None and self.is_last_trick(),
             "trick": None if self.winner is not None else self._trick_json(self.trick, seat),
             "tricks": [self._trick_json(t, seat) for t in self.tricks],
             "zun": [
-                {"seat": s, "name": n, "units": self.config.zun_units, "trick": k}
+                {"seat": s, "zh": n, "en": ZUN_EN[n], "units": self.config.zun_units, "trick": k}
                 for s, n, k in self.zun
             ],
             "result": self._details() if self.winner is not None else None,

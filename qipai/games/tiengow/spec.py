@@ -6,6 +6,7 @@ from qipai.core.protocol import JSON
 from qipai.core.spec import BetReturn, GameSpec, countdown, label, lazy
 from qipai.games.tiengow.config import TienGowConfig
 from qipai.games.tiengow.round import TienGowRound
+from qipai.games.tiengow.view import TienGowView
 
 
 def min_buy_in(config: TienGowConfig) -> int:
@@ -89,6 +90,7 @@ SPEC = GameSpec(
         "rule-of-thumb": lazy("qipai.bots.tiengow:RuleOfThumbBot"),
         "strong": lazy("qipai.bots.tiengow:StrongBot"),
     },
+    view_model=TienGowView,
     min_buy_in_of=min_buy_in,
     pay_table_of=pay_table,
     rtp_of=rtp,

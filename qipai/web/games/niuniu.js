@@ -39,7 +39,7 @@ function Center({ st }) {
       ${v.banker ? html`<${Badge} text=${`${t("banker")}: ${seatName(st, v.banker)} ×${v.banker_multiple}`} cls="banker" />` : null}
       <span class="muted small">${t("base")} ${money(v.base)} · ${t("commission")} ${percent(v.commission)}</span>
     </div>
-    <div class="pg-hands">${(v.seats || []).filter((/** @type {any} */ s) => s.id !== v.you).map((/** @type {any} */ s) => html`<div key=${s.id}
+    <div class="pg-hands">${(v.seats || []).filter((/** @type {any} */ s) => s.id !== (v.me ? v.me.id : v.you)).map((/** @type {any} */ s) => html`<div key=${s.id}
         class=${cx("pg-hand", s.is_banker && "banker")} data-seat=${s.id}>
       <div class="label">${seatName(st, s.id)}</div>
       ${s.cards ? html`<${CardRow} codes=${s.cards} size="small" deal />` : html`<${CardRow} count=${s.card_count} size="small" />`}
@@ -58,7 +58,7 @@ function Mine({ st, ctx }) {
   const marked = v.me.marked ? v.me.marked : ctx.ui.marked || [];
   const hint = v.me.hint && swapping ? v.me.hint.best || {} : null;
   const hinted = new Set((hint && hint.discard) || []);
-  const mine = seatOf(v, v.you);
+  const mine = seatOf(v, v.me ? v.me.id : v.you);
   const toggle = (/** @type {string} */ c) => {
     const set = new Set(marked);
     if (set.has(c)) set.delete(c);
@@ -100,7 +100,7 @@ function Actions({ st, ctx }) {
 /** @param {{ view: any, seat?: string | null }} props */
 function Summary({ view: v, seat }) {
   return html`<div class="summary row wrap">${(v.seats || []).map((/** @type {any} */ s) => html`<span key=${s.id} class=${cx("small hand-line", s.id === seat && "mine")} data-seat=${s.id}>
-    ${s.id}${s.id === seat ? ` (${t("you")})` : ""}${s.is_banker ? ` (${t("banker")})` : ""}: <${CardRow} codes=${s.cards || (s.id === v.you && v.me ? v.me.cards : [])} size="tiny" />
+    ${s.id}${s.id === seat ? ` (${t("you")})` : ""}${s.is_banker ? ` (${t("banker")})` : ""}: <${CardRow} codes=${s.cards || (v.me && s.id === v.me.id ? v.me.cards : [])} size="tiny" />
     ${s.hand ? html`<i class="muted">${handText(s.hand)}</i>` : null} ${s.settlement ? html`<${Net} n=${s.settlement.net} />` : null}</span>`)}</div>`;
 }
 

@@ -45,7 +45,7 @@ function Center({ st }) {
       ${v.dice ? html`<span class="dice" title=${v.dice.join(" + ")}>${v.dice.map((/** @type {number} */ d, /** @type {number} */ i) => html`<${Die} key=${i} n=${d} />`)}</span>` : null}
       <span class="muted small">${v.tiles_left} ${t("tiles_left")}</span>
     </div>
-    <div class="pg-hands">${(v.seats || []).filter((/** @type {any} */ s) => s.id !== v.you).map((/** @type {any} */ s) => html`<${Hand} key=${s.id} s=${s} v=${v} st=${st} />`)}</div>
+    <div class="pg-hands">${(v.seats || []).filter((/** @type {any} */ s) => s.id !== (v.me ? v.me.id : v.you)).map((/** @type {any} */ s) => html`<${Hand} key=${s.id} s=${s} v=${v} st=${st} />`)}</div>
     ${v.seen_tiles && v.seen_tiles.length ? html`<div class="pg-seen"><span class="muted small">${t("round1_tiles")}</span>
       <div class="tile-row tiny">${v.seen_tiles.map((/** @type {any} */ x, /** @type {number} */ i) => html`<${Tile} key=${i} tile=${x} size="tiny" />`)}</div></div>` : null}
     ${v.phase === "finished" && v.round < (v.rounds || 2) && st.you && st.you.in_round ? html`<div class="pg-next small" role="note">${t("pg_second_round")}</div>` : null}
@@ -55,7 +55,7 @@ function Center({ st }) {
 /** @param {{ st: any }} props */
 function Mine({ st }) {
   const v = st.round.view;
-  const s = seatOf(v, v.you);
+  const s = seatOf(v, v.me ? v.me.id : v.you);
   if (!s) return null;
   return html`<div class="my-hand pg-mine"><${Hand} s=${s} v=${v} st=${st} mine /></div>`;
 }

@@ -22,7 +22,8 @@ const SPECIAL = /** @type {Record<string, [string, string]>} */ ({
 export function handLabel(h) {
   if (!h) return "";
   let name;
-  if (h.name && typeof h.name === "object") name = lang() === "zh" ? h.name.zh : h.name.en;
+  if (h.zh && h.en) name = lang() === "zh" ? h.zh : h.en;
+  else if (h.name && typeof h.name === "object") name = lang() === "zh" ? h.name.zh : h.name.en;
   else if (h.name_zh && h.name_en) name = lang() === "zh" ? h.name_zh : h.name_en;
   else if (SPECIAL[h.rank]) name = SPECIAL[h.rank][lang() === "zh" ? 0 : 1];
   else name = t(h.points === 1 ? "points_one" : "points_n", { n: h.points });

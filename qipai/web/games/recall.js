@@ -48,7 +48,7 @@ export function recallSteps(game, v, seat) {
         title: t("tg_trick_won", { n: tr.number, seat: tr.winner, dong: tr.dong }),
         body: html`<div class="row wrap">${tr.entries.map((/** @type {any} */ e) => html`<span key=${e.seat} class=${e.seat === seat ? "hand-line mine" : "hand-line"}>${e.seat}${e.seat === seat ? ` (${t("you")})` : ""}:
           ${e.tiles ? html`<span class="tile-row tiny">${e.tiles.map((/** @type {any} */ x) => html`<${Tile} key=${x.id} tile=${x} size="tiny" />`)}</span>` : t("discard_n", { n: e.count })}
-          ${e.play ? html`<i class="muted">${named({ zh: e.play.name, en: e.play.name_en })}</i>` : null}</span>`)}</div>`,
+          ${e.play ? html`<i class="muted">${named({ zh: e.play.zh || e.play.name, en: e.play.en || e.play.name_en })}</i>` : null}</span>`)}</div>`,
       })),
       end,
     ];

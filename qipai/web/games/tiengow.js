@@ -23,6 +23,11 @@ function order(x) {
   return 100 + (m >= 0 ? m : 50);
 }
 
+/** The viewer's own tiles (`me.hand`; older views had a top-level `hand`). @param {any} v @returns {any[] | null} */
+function myHand(v) {
+  return v.me ? v.me.hand : v.hand || null;
+}
+
 /** My hand, sorted. @param {any[]} hand */
 export function sortHand(hand) {
   return [...hand].sort((a, b) => order(a) - order(b) || a.id - b.id);
@@ -32,7 +37,7 @@ export function sortHand(hand) {
 function playName(play) {
   if (!play) return "";
   const kind = has(`tg_kind_${play.kind}`) ? t(`tg_kind_${play.kind}`) : play.kind;
-  const [name, k] = lang() === "zh" ? [play.name || "", play.kind_zh || kind] : [play.name_en || play.name || "", kind];
+  const [name, k] = lang() === "zh" ? [play.zh || play.name || "", play.kind_zh || kind] : [play.en || play.name_en || play.name || "", kind];
   return name === k || !name ? k : `${name} · ${k}`;
 }
 
@@ -100,7 +105,7 @@ function Center({ st }) {
     ${showing ? html`<${Trick} trick=${showing} st=${st} />` : lastDone ? html`<div class="tg-last">
       <div class="muted small">${t("tg_trick_won", { n: lastDone.number, seat: seatName(st, lastDone.winner), dong: lastDone.dong })}</div>
       <${Trick} trick=${lastDone} st=${st} cls="done" /></div>` : html`<div class="tg-trick"></div>`}
-    ${v.zun && v.zun.length ? html`<div class="small">${v.zun.map((/** @type {any} */ z, /** @type {number} */ i) => html`<${Badge} key=${i} text=${`${lang() === "zh" ? z.name || t("zun") : z.name_en || t("tg_kind_supreme")} ${seatName(st, z.seat)} +${z.units}`} cls="zun" />`)}</div>` : null}
+    ${v.zun && v.zun.length ? html`<div class="small">${v.zun.map((/** @type {any} */ z, /** @type {number} */ i) => html`<${Badge} key=${i} text=${`${lang() === "zh" ? z.zh || z.name || t("zun") : z.en || z.name_en || t("tg_kind_supreme")} ${seatName(st, z.seat)} +${z.units}`} cls="zun" />`)}</div>` : null}
     ${v.result ? html`<${Breakdown} v=${v} st=${st} />` : null}
   </div>`;
 }
@@ -123,9 +128,11 @@ function Breakdown({ v, st }) {
 /** @param {{ st: any, ctx: import("./common.js").Ctx }} props */
 function Mine({ st, ctx }) {
   const v = st.round.view;
-  if (!v.hand || !v.you) return null;
+  const hand = myHand(v);
+  const me = v.me ? v.me.id : v.you;
+  if (!hand || !me) return null;
   const myTurn = (st.legal || []).length > 0;
-  const ids = new Set(v.hand.map((/** @type {any} */ x) => x.id));
+  const ids = new Set(hand.map((/** @type {any} */ x) => x.id));
   /** @type {number[]} */
   const picked = (ctx.ui.picked || []).filter((/** @type {number} */ id) => ids.has(id));
   const play = legal(st, "play");
@@ -133,17 +140,17 @@ function Mine({ st, ctx }) {
   const discardOnly = myTurn && !play;
   const toggle = (/** @type {number} */ id) => ctx.setUi({ picked: picked.includes(id) ? picked.filter((x) => x !== id) : [...picked, id] });
   return html`<div class="my-hand tg-mine">
-    <div class="tile-row mine">${sortHand(v.hand).map((x) => html`<${Tile} key=${x.id} id=${x.id} tile=${x}
+    <div class="tile-row mine">${sortHand(hand).map((x) => html`<${Tile} key=${x.id} id=${x.id} tile=${x}
       cls=${cx(picked.includes(x.id) && "selected", myTurn && !discardOnly && (playable.has(x.id) ? "playable" : "unplayable"))}
       onClick=${myTurn ? () => toggle(x.id) : null} />`)}</div>
-    <div class="small muted">${t("tg_mine", { d: v.dong[v.you] || 0, k: v.tricks ? v.tricks.length : 0 })}</div>
+    <div class="small muted">${t("tg_mine", { d: v.dong[me] || 0, k: v.tricks ? v.tricks.length : 0 })}</div>
   </div>`;
 }
 
 /** @param {{ st: any, ctx: import("./common.js").Ctx }} props */
 function Actions({ st, ctx }) {
   const v = st.round.view;
-  const ids = new Set((v.hand || []).map((/** @type {any} */ x) => x.id));
+  const ids = new Set((myHand(v) || []).map((/** @type {any} */ x) => x.id));
   /** @type {number[]} */
   const picked = (ctx.ui.picked || []).filter((/** @type {number} */ id) => ids.has(id));
   const size = v.trick && v.trick.size;
