@@ -25,6 +25,12 @@ class BadRequest(AuthorityError):
     code = "invalid_input"
 
 
+class InvalidBody(BadRequest):
+    """A request body that does not fit its model (the server's validation status, 422)."""
+
+    status = 422
+
+
 class SettingsNotAllowed(AuthorityError):
     """A player tried to pass table settings: players pick templates, never settings."""
 

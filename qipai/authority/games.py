@@ -1,16 +1,14 @@
 """What the authority asks of a game: parse and bound its settings, hash them, the minimum buy-in,
 the pay table players are shown, and the exact return of every bet.
 
-All of it comes from the game's `GameSpec` (`qipai.games.registry`, developer A). Until a game
-has its spec, the table layer's `GameInfo` answers the parts it can: settings are parsed by the
-game's config type and the pay table is the settings themselves; the exact return is then
-`RtpUnavailable`, and the template check says so.
+All of it comes from the game's `GameSpec` (`qipai.games.registry`). A test game described by
+the older `GameInfo` answers the parts it can: settings are parsed by its config type and the
+pay table is the settings themselves; its exact return is `RtpUnavailable`.
 """
 
 from __future__ import annotations
 
 import hashlib
-import importlib
 import json
 from collections.abc import Mapping
 from fractions import Fraction
@@ -24,42 +22,20 @@ class RtpUnavailable(Exception):
     """No exact-return computation for this game yet."""
 
 
-def _registry() -> Any | None:
-    try:
-        return importlib.import_module("qipai.games.registry")
-    except ModuleNotFoundError:
-        return None
-
-
 def spec(game: str) -> Any:
-    """The game's spec (a `GameSpec`, or the table layer's `GameInfo` while it has none)."""
+    """The game's spec: a `GameSpec` (`qipai.games.registry`), or a test game's `GameInfo`
+    (`qipai.tables.games` answers both)."""
     if not isinstance(game, str):
         raise BadRequest("game is a string", "game")
-    found = _SPECS.get(game)
-    if found is None:
-        found = _SPECS[game] = _lookup(game)
-    return found
+    from qipai.tables import games as games_mod
 
-
-_SPECS: dict[str, Any] = {}
-
-
-def _lookup(game: str) -> Any:
-    registry = _registry()
     try:
-        if registry is not None and hasattr(registry, "get"):
-            return registry.get(game)
-        from qipai.tables import games as games_mod
-
         return games_mod.get(game)
     except GameError as exc:
         raise BadRequest(exc.message, "game") from None
 
 
 def game_names() -> list[str]:
-    registry = _registry()
-    if registry is not None and hasattr(registry, "available"):
-        return sorted(registry.available())
     from qipai.tables import games as games_mod
 
     return sorted(games_mod.available())

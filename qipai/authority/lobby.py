@@ -1,8 +1,8 @@
 """The player's side of the lobby under operator authority: opening a table, automatch, what the
 lobby lists and shows. The server's lobby router calls these; they take the `Room`.
 
-* A player opens a table of a template (`{"template", "name"?, "private"?}`), never with
-  settings; within the quota of tables open at once (tables they opened that are not closed) and
+* A player opens a table of a template (`{"template", "name"?, "private"?}`; `{"game"}` alone
+  means that game's first offered template), never with settings; within the quota of tables open at once (tables they opened that are not closed) and
   the room's cap. Private tables are listed only to their owner and the players seated there.
 * Automatch takes a template id (or a game, meaning its first active template).
 * Every table reply carries its template version's facts (`facts`): pay table, limits,
@@ -16,9 +16,10 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from qipai.authority import Authority
-from qipai.authority.errors import BadRequest
-from qipai.authority.templates import TEMPLATE_ID, parse_model
+from qipai.authority import Authority, games
+from qipai.authority.errors import BadRequest, InvalidBody
+from qipai.authority.templates import parse_model
+from qipai.server.inputs import StoredStr
 
 _OPENING = threading.Lock()  # quota check and table creation are one step
 
@@ -28,8 +29,9 @@ class Strict(BaseModel):
 
 
 class OpenTableIn(Strict):
-    template: str = Field(min_length=3, max_length=40, pattern=TEMPLATE_ID.pattern)
-    name: str = Field(default="", max_length=40)
+    template: str | None = Field(default=None, min_length=3, max_length=40)
+    game: str | None = Field(default=None, min_length=1, max_length=32)
+    name: StoredStr = Field(default="", max_length=40)
     private: bool = False
 
 
@@ -37,6 +39,19 @@ class AutomatchIn(Strict):
     template: str | None = Field(default=None, min_length=3, max_length=40)
     game: str | None = Field(default=None, min_length=1, max_length=32)
     buy_in: int = Field(gt=0, le=10**12)
+
+
+def _template_id(authority: Authority, template: str | None, game: str | None) -> str:
+    """The template a player picked; a game alone means its first offered template."""
+    if (template is None) == (game is None):
+        raise BadRequest("give a template id (or a game for its first template)", "template")
+    if template is not None:
+        return template
+    if game not in games.game_names():
+        raise BadRequest(
+            f"unknown game {game!r}; expected one of {', '.join(games.game_names())}", "game"
+        )
+    return authority.default_template(str(game)).id
 
 
 def open_now(room: Any, player: str) -> int:
@@ -51,9 +66,11 @@ def open_now(room: Any, player: str) -> int:
 def open_table(authority: Authority, room: Any, player: str, body: object) -> Any:
     """A new table of an active template for `player` (see the module docstring)."""
     authority.refuse_settings(body)
-    parsed: OpenTableIn = parse_model(OpenTableIn, body)
+    parsed: OpenTableIn = parse_model(OpenTableIn, body, InvalidBody)
     authority.check_player(player)
-    terms = authority.terms_for(parsed.template, parsed.private)
+    terms = authority.terms_for(
+        _template_id(authority, parsed.template, parsed.game), parsed.private
+    )
     with _OPENING:
         authority.quotas.check_open_table(player, open_now(room, player), len(room.tables))
         return room.create_table(terms, parsed.name, owner=player)
@@ -62,12 +79,9 @@ def open_table(authority: Authority, room: Any, player: str, body: object) -> An
 def automatch(authority: Authority, room: Any, player: str, body: object) -> Any:
     """自动配桌 on a template (or a game's first active template)."""
     authority.refuse_settings(body)
-    parsed: AutomatchIn = parse_model(AutomatchIn, body)
+    parsed: AutomatchIn = parse_model(AutomatchIn, body, InvalidBody)
     authority.check_player(player)
-    if (parsed.template is None) == (parsed.game is None):
-        raise BadRequest("give a template (or a game), not both", "template")
-    template_id = parsed.template or authority.default_template(str(parsed.game)).id
-    terms = authority.terms_for(template_id)
+    terms = authority.terms_for(_template_id(authority, parsed.template, parsed.game))
     with _OPENING:  # automatch may open a table of the house (owner None): the room's cap
         if len(room.tables) >= authority.settings.max_tables:
             authority.quotas.check_open_table(player, 0, len(room.tables))

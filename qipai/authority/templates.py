@@ -92,14 +92,14 @@ class TemplateChange(BaseModel):
     reason: str = Field(min_length=1, max_length=500)
 
 
-def parse_model(model: type[BaseModel], data: object) -> Any:
+def parse_model(model: type[BaseModel], data: object, error: type[BadRequest] = BadRequest) -> Any:
     """A pydantic model from untrusted JSON; the first problem as a typed error with its field."""
     try:
         return model.model_validate(data)
     except ValidationError as exc:
         first = exc.errors()[0]
         field = ".".join(str(p) for p in first["loc"]) or None
-        raise BadRequest(f"{field}: {first['msg']}" if field else first["msg"], field) from None
+        raise error(f"{field}: {first['msg']}" if field else first["msg"], field) from None
 
 
 @dataclass(frozen=True)
@@ -306,7 +306,8 @@ class TemplateStore:
                 "bet needs for these settings (RULES.md, buy-in)",
                 "min_buy_in",
             )
-        high = min(low * 50, MAX_AMOUNT) if max_buy_in is None else max_buy_in
+        # by default as wide as the tables' own default range (qipai.tables.terms.default_terms)
+        high = min(MAX_AMOUNT, max(100 * low, 100_000_000)) if max_buy_in is None else max_buy_in
         if high < low:
             raise BadRequest(f"max_buy_in {high} is below min_buy_in {low}", "max_buy_in")
         levels = games.bot_levels(game)
@@ -381,7 +382,9 @@ class TemplateStore:
         }
         if row["rtp_over_100"]:
             detail["confirmed_rtp_over_100"] = [
-                {"bet": b["bet"], "rtp": b.get("rtp_exact")} for b in figures or () if b.get("over_100")
+                {"bet": b["bet"], "rtp": b.get("rtp_exact")}
+                for b in figures or ()
+                if b.get("over_100")
             ]
         self.log.append_in(conn, actor, action, row["template_id"], row["reason"], detail)
         self._current = None
@@ -528,61 +531,72 @@ class TemplateStore:
 
     # ----- the shipped templates ------------------------------------------------------------
     def seed_defaults(self) -> list[Template]:
-        """At first start (no template at all): RULES.md's defaults, one or more per game."""
-        with self.engine.connect() as conn:
-            if conn.execute(select(func.count()).select_from(table_templates)).scalar():
-                return []
+        """The shipped templates (RULES.md's defaults) that do not exist yet: all of them at
+        first start, a new game's after an upgrade. A retired one is never revived (its id
+        exists)."""
+        have = set(self.current())
         made = []
         for body in shipped_templates():
+            if body["id"] in have:
+                continue
             try:
                 made.append(self.create(body, SYSTEM))
             except Conflict:  # another process seeded it first
+                continue
+            except BadRequest:  # a game whose defaults are not a valid offer: skipped
                 continue
         return made
 
 
 def shipped_templates() -> list[dict[str, Any]]:
-    """RULES.md's default tables: both Pok Deng modes, and every other game at its defaults."""
-    names = set(games.game_names())
+    """RULES.md's default tables: both Pok Deng modes, and every other game at its defaults
+    (a game registered by a plug-in or a test gets one template of its defaults too)."""
+    names = games.game_names()
     out: list[dict[str, Any]] = []
     reason = "RULES.md defaults (shipped template)"
-    if "pokdeng" in names:
-        out.append(
-            {
-                "id": "pokdeng-classic",
-                "game": "pokdeng",
-                "name": "Pok Deng classic 经典博丁",
-                "settings": {"mode": "classic"},
-                "private_allowed": True,
-                "reason": reason,
-            }
-        )
-        out.append(
-            {
-                "id": "pokdeng-banker-player",
-                "game": "pokdeng",
-                "name": "Pok Deng banker-player 庄闲博丁",
-                "settings": {"mode": "banker-player"},
-                "private_allowed": True,
-                "reason": reason,
-            }
-        )
     titles = {
         "paigow": "Pai Gow 抢庄牌九",
         "holdem-bonus": "Hold'em Bonus 德州扑克",
         "niuniu": "Swap Niu Niu 换牌牛牛",
         "tiengow": "Tien Gow 打天九",
     }
-    for game, title in titles.items():
-        if game in names:
+    for game in names:
+        if game == "pokdeng":
             out.append(
                 {
-                    "id": game,
-                    "game": game,
-                    "name": title,
-                    "settings": {},
+                    "id": "pokdeng-classic",
+                    "game": "pokdeng",
+                    "name": "Pok Deng classic 经典博丁",
+                    "settings": {"mode": "classic"},
                     "private_allowed": True,
                     "reason": reason,
                 }
             )
+            out.append(
+                {
+                    "id": "pokdeng-banker-player",
+                    "game": "pokdeng",
+                    "name": "Pok Deng banker-player 庄闲博丁",
+                    "settings": {"mode": "banker-player"},
+                    "private_allowed": True,
+                    "reason": reason,
+                }
+            )
+            continue
+        slug = re.sub(r"[^a-z0-9-]+", "-", game.lower()).strip("-")
+        if not TEMPLATE_ID.match(slug):
+            continue
+        title = titles.get(game) or str(
+            dict(getattr(games.spec(game), "title", {})).get("en", game)
+        )
+        out.append(
+            {
+                "id": slug,
+                "game": game,
+                "name": title[:64],
+                "settings": {},
+                "private_allowed": True,
+                "reason": reason,
+            }
+        )
     return out

@@ -12,7 +12,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import importlib
-import sys
 import threading
 from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
@@ -22,7 +21,7 @@ from fastapi.staticfiles import StaticFiles
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 from starlette.responses import Response
 
-from qipai.authority import Authority
+from qipai.authority import Authority, AuthoritySettings
 from qipai.ledger import Ledger
 from qipai.ledger.db import resolve_url
 from qipai.server import errors
@@ -67,22 +66,16 @@ async def health(svc: ServicesDep) -> HealthOut:
     return HealthOut(ok=True, tables=len(svc.room.tables), sockets=svc.sockets.count())
 
 
-def _warm(authority: Authority) -> None:
-    """Start-up work that must not stall anything: the Hold'em decision kernels, then the exact
-    returns of the active templates (authority)."""
-    import logging
-
-    for job in (games_mod.warm_up, authority.warm):
-        try:
-            job()
-        except Exception:
-            logging.getLogger("qipai.server").exception("warm-up %s failed", job.__name__)
-
-
 def load_extra_games(modules: str) -> None:
     """`QIPAI_EXTRA_GAMES=module,…`: modules that register extra games (the test suite's)."""
     for name in filter(None, (m.strip() for m in modules.split(","))):
         importlib.import_module(name)
+
+
+def authority_settings(settings: Settings) -> AuthoritySettings:
+    """The authority's settings from the server's (the fields both have, by name)."""
+    values = {k: getattr(settings, k) for k in AuthoritySettings.model_fields if hasattr(settings, k)}
+    return AuthoritySettings(**values)
 
 
 def create_app(
@@ -107,7 +100,7 @@ def create_app(
     lock = DatabaseLock(url)
     lock.acquire()
     try:
-        ledger = Ledger.open(url, keys=settings.ledger_keys())
+        ledger = Ledger.open(url)
     except BaseException:
         lock.release()
         raise
@@ -118,7 +111,7 @@ def create_app(
     )
     adapter = LedgerAdapter(ledger, layouts=store)  # layouts saved with each settlement
     room = Room(adapter, store, clock or SystemClock(), timing or settings.timing())
-    authority = Authority(ledger.engine, settings.authority, ledger=ledger)
+    authority = Authority(ledger.engine, authority_settings(settings), ledger=ledger)
     svc = Services(
         settings=settings,
         ledger=ledger,
@@ -141,20 +134,21 @@ def create_app(
         sockets=SocketRegistry(),
         metrics=Metrics(),
         roles=roles or no_roles,
+        authority=authority,
     )
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         try:
             await asyncio.to_thread(authority.start)  # the shipped templates, at first start
-            await asyncio.to_thread(room.recover)
+            room.recover()
             room.start()
+            # exact returns of the offered templates not cached yet: off the event loop
+            threading.Thread(target=authority.warm, name="qipai-rtp", daemon=True).start()
             probe = asyncio.create_task(svc.metrics.probe_lag(settings.lag_interval_s))
             # a daemon thread: the first Hold'em hint must not stall every table for a second,
             # and a SIGTERM during the warm-up must not wait for it
-            threading.Thread(
-                target=_warm, args=(authority,), name="qipai-warm", daemon=True
-            ).start()
+            threading.Thread(target=games_mod.warm_up, name="qipai-warm-up", daemon=True).start()
             yield
             probe.cancel()
             for conn in svc.sockets.all():
@@ -164,7 +158,6 @@ def create_app(
             svc.hasher.close()
             ledger.close()
             lock.release()
-            print("qipai card room: stopped", file=sys.stderr, flush=True)
 
     app = FastAPI(
         title="qipai card room",
@@ -193,7 +186,7 @@ def create_app(
         *routers,
     ):
         app.include_router(router)
-    ops.install(app, authority)  # operator authority (C2): /api/ops/…, /api/templates, rules
+    ops.install(app, authority)  # operator authority: /api/ops/…, /api/templates, /api/rules
     if WEB.is_dir():
         app.mount("/", StaticFiles(directory=WEB, html=True), name="web")
     return app

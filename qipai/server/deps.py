@@ -66,6 +66,8 @@ class Services:
     sockets: SocketRegistry
     metrics: Metrics
     roles: RoleLookup = field(default=no_roles)
+    authority: Any = None
+    """Operator authority (`qipai.authority.Authority`): templates, quotas, player locks."""
 
     async def db(self, fn: Callable[..., T], *args: Any) -> T:
         """Run blocking work (the database, a replay) in a worker thread."""
@@ -112,8 +114,11 @@ async def current_session(
 SessionDep = Annotated[Session, Depends(current_session)]
 
 
-async def current_player(session: SessionDep) -> str:
-    """The player of the request's session (401 without a valid one)."""
+async def current_player(svc: ServicesDep, session: SessionDep) -> str:
+    """The player of the request's session (401 without a valid one; 403 `account_locked`
+    for a player the operator locked)."""
+    if svc.authority is not None:
+        await svc.db(svc.authority.check_player, session.username)
     return session.username
 
 

@@ -92,6 +92,15 @@ class WalletOut(BaseModel):
 
 class DepositOut(BaseModel):
     wallet: int
+    status: str = Field(
+        default="approved",
+        description="approved (demo money, credited now) or pending (a request an operator "
+        "approves: demo money is off)",
+    )
+    request_id: int | None = None
+    demo_left_today: int | None = Field(
+        default=None, description="demo money this player may still deposit today (UTC)"
+    )
 
 
 class GameOut(BaseModel):
@@ -102,6 +111,11 @@ class GameOut(BaseModel):
     bot_levels: list[str]
     default_buy_in: int
     tables: int
+    templates: list[JSONObject] = Field(
+        default_factory=list,
+        description="the operator's templates of this game, each with its facts (pay table, "
+        "limits, buy-in range, exact return of every bet)",
+    )
 
 
 class GamesOut(BaseModel):

@@ -136,6 +136,7 @@ class Room:
         timing: Timing | None = None,
         *,
         workers: int = 4,
+        lease_ttl_s: float = 15.0,
     ) -> None:
         self.ledger = ledger
         self.repo = repo
@@ -146,6 +147,10 @@ class Room:
         self.recovery: dict[str, str] = {}
         self.unrestorable: dict[str, str] = {}
         """Saved layouts that could not be rebuilt at start-up: table id -> why."""
+        self.elsewhere: set[str] = set()
+        """Tables another live process owns (their leases): claimed here once they lapse."""
+        self.lease_ttl_s = lease_ttl_s
+        self._next_lease_check = 0.0
         self.worker_count = workers
         self._heap: list[tuple[float, int, str]] = []
         self._due: dict[str, float] = {}  # table id -> its live entry in the heap
@@ -195,7 +200,10 @@ class Room:
             terms = default_terms(games_mod.get(terms), config)
         elif config is not None:
             raise InvalidInput("a table's settings come from its terms only")
-        table = self._make(secrets.token_hex(6), terms, name, owner)
+        table_id = secrets.token_hex(6)
+        if not self._claim(table_id):
+            raise InvalidInput("the new table could not be claimed; try again")
+        table = self._make(table_id, terms, name, owner)
         table._save()
         self._start_runner(table)
         return table
@@ -404,6 +412,7 @@ class Room:
         for table in list(self.tables.values()):
             with contextlib.suppress(Exception):
                 await asyncio.to_thread(table.save_now)
+            await asyncio.to_thread(self._release, table.id)
         self._flush()
         self._loop = None
 
@@ -449,6 +458,12 @@ class Room:
 
     def _run_scheduler(self) -> None:
         while True:
+            if self.leasing and time.monotonic() >= self._next_lease_check:
+                self._next_lease_check = time.monotonic() + self.lease_ttl_s / 3
+                try:
+                    self.maintain_leases()
+                except Exception:
+                    log.exception("lease maintenance failed")
             with self._cond:
                 if self._stopping:
                     return
@@ -473,7 +488,97 @@ class Room:
             box.tick_queued = True
         self._submit(table_id, functools.partial(self._tick_job, table_id))
 
+    # ----- owner leases (one owner per table, issue 15) ------------------------------------
+    @property
+    def leasing(self) -> bool:
+        """Whether this room claims its tables under owner leases (the ledger adapter was given
+        a host id): every round write is then fenced by the lease's epoch."""
+        return getattr(self.ledger, "host", None) is not None
+
+    def _claim(self, table_id: str) -> bool:
+        if not self.leasing:
+            return True
+        claim: Callable[[str, float], bool] = self.ledger.claim  # type: ignore[attr-defined]
+        return claim(table_id, self.lease_ttl_s)
+
+    def maintain_leases(self) -> None:
+        """Renew the leases of this room's tables (a table whose lease was lost stops here at
+        once: another process runs it now) and claim tables whose other owner went away."""
+        if not self.leasing:
+            return
+        renew: Callable[[str, float], bool] = self.ledger.renew  # type: ignore[attr-defined]
+        for table_id, table in list(self.tables.items()):
+            try:
+                kept = renew(table_id, self.lease_ttl_s)
+            except Exception:
+                log.exception("table %s: lease renewal failed", table_id)
+                continue  # the database is unreachable: writes will fail too; try again
+            if not kept:
+                self._submit(table_id, table.lose)
+                self.tables.pop(table_id, None)
+                self.elsewhere.add(table_id)
+        for table_id in sorted(self.elsewhere):
+            try:
+                if self._claim(table_id):
+                    self.elsewhere.discard(table_id)
+                    self._adopt(table_id)
+            except Exception:
+                log.exception("table %s: could not be taken over", table_id)
+
+    def _adopt(self, table_id: str) -> None:
+        """Take over a table another process ran: its layout as last saved, then its open
+        rounds from the journal."""
+        data = next((d for d in self.repo.load_tables() if d.get("table_id") == table_id), None)
+        if data is None or data.get("closed"):
+            self._release(table_id)
+            return
+        table = self._restore(data)
+        if table is None:
+            return
+        for open_round in self.ledger.open_rounds(table_id):
+            self._recover_round(table, open_round)
+        self._start_runner(table)
+
+    def _release(self, table_id: str) -> None:
+        if self.leasing:
+            with contextlib.suppress(Exception):
+                self.ledger.release(table_id)  # type: ignore[attr-defined]
+
     # ----- recovery -------------------------------------------------------------------------
+    def _restore(self, data: Mapping[str, Any]) -> Table | None:
+        table_id = str(data.get("table_id"))
+        try:
+            info = games_mod.get(str(data["game"]))
+            saved_terms = data.get("terms")
+            terms = (
+                TableTerms.from_json(info, saved_terms)
+                if isinstance(saved_terms, Mapping)
+                else default_terms(info, data.get("config"))
+            )
+            table = self._make(table_id, terms, data.get("name", ""), data.get("owner"))
+            table.restore_snapshot(data)
+        except Exception as exc:
+            self.tables.pop(table_id, None)
+            self.unrestorable[table_id] = f"{type(exc).__name__}: {exc}"
+            log.error("table %s cannot be restored: %s", table_id, exc)
+            return None
+        try:  # a client id seen before the restart is never applied again (docs/protocol.md)
+            table.remember_client_ids(
+                self.ledger.recent_client_ids(table_id, Table.CLIENT_IDS_KEPT)
+            )
+        except Exception:
+            log.exception("table %s: its recent client ids could not be read", table_id)
+        return table
+
+    def _recover_round(self, table: Table, open_round: Any) -> str:
+        round_id = open_round.record.round_id
+        try:
+            return table.recover(open_round)
+        except Exception as exc:
+            log.exception("round %s cannot be recovered", round_id)
+            table.suspend(f"recovery failed: {type(exc).__name__}: {exc}"[:300])
+            return "failed"
+
     def recover(self) -> dict[str, str]:
         """Rebuild every table from its saved layout, then resume (or void) every open round.
 
@@ -482,22 +587,18 @@ class Room:
         suspended with the reason (`Table.recover`); every other table plays on."""
         for data in self.repo.load_tables():
             table_id = str(data.get("table_id"))
+            if data.get("closed"):
+                continue  # closed for good: every seat was cashed out
             try:
-                if data.get("closed"):
-                    continue  # closed for good: every seat was cashed out
-                info = games_mod.get(str(data["game"]))
-                saved_terms = data.get("terms")
-                terms = (
-                    TableTerms.from_json(info, saved_terms)
-                    if isinstance(saved_terms, Mapping)
-                    else default_terms(info, data.get("config"))
-                )
-                table = self._make(table_id, terms, data.get("name", ""), data.get("owner"))
-                table.restore_snapshot(data)
+                claimed = self._claim(table_id)
             except Exception as exc:
-                self.tables.pop(table_id, None)
-                self.unrestorable[table_id] = f"{type(exc).__name__}: {exc}"
-                log.error("table %s cannot be restored: %s", table_id, exc)
+                log.exception("table %s: its lease cannot be claimed", table_id)
+                self.unrestorable[table_id] = f"lease: {type(exc).__name__}: {exc}"
+                continue
+            if not claimed:
+                self.elsewhere.add(table_id)  # another live process runs it
+                continue
+            self._restore(data)
         outcome: dict[str, str] = {}
         try:
             open_rounds = self.ledger.open_rounds()
@@ -508,21 +609,28 @@ class Room:
             open_rounds = []
         for open_round in open_rounds:
             round_id = open_round.record.round_id
-            owner = self.tables.get(open_round.record.table_id)
+            table_id = open_round.record.table_id
+            owner = self.tables.get(table_id)
+            if owner is not None:
+                outcome[round_id] = self._recover_round(owner, open_round)
+                continue
+            if table_id in self.elsewhere:
+                outcome[round_id] = "owned elsewhere"  # its live owner goes on with it
+                continue
+            if table_id in self.unrestorable:
+                outcome[round_id] = "unrestorable"  # the holds stay for an operator
+                continue
             try:
-                if owner is None:
-                    if open_round.record.table_id in self.unrestorable:
-                        outcome[round_id] = "unrestorable"
-                        continue  # its table's layout is kept; the holds stay for an operator
-                    self.ledger.void_round(round_id, "its table no longer exists")
-                    outcome[round_id] = "voided"
+                if not self._claim(table_id):  # a table another process just opened
+                    self.elsewhere.add(table_id)
+                    outcome[round_id] = "owned elsewhere"
                     continue
-                outcome[round_id] = owner.recover(open_round)
-            except Exception as exc:
-                log.exception("round %s cannot be recovered", round_id)
+                self.ledger.void_round(round_id, "its table no longer exists")
+                self._release(table_id)
+                outcome[round_id] = "voided"
+            except Exception:
+                log.exception("round %s of a table that no longer exists", round_id)
                 outcome[round_id] = "failed"
-                if owner is not None:
-                    owner.suspend(f"recovery failed: {type(exc).__name__}: {exc}"[:300])
         self.recovery = outcome
         return outcome
 
@@ -562,7 +670,7 @@ class Room:
         from qipai.tables.messages import state_message
 
         with table.lock:
-            table.connected.add(player)
+            table.listen(player)  # an away seat of theirs is back
             table.catch_up()  # a countdown that ran out is applied before the state is shown
             return {**state_message(table, player, [], False), "table_id": table.id}
 

@@ -69,10 +69,10 @@ def canonical(game: Any, action: Mapping[str, Any]) -> JSON:
     """The action as the journal will store it, or InvalidInput naming what is wrong."""
     if not isinstance(action, Mapping) or not isinstance(action.get("type"), str):
         raise InvalidInput("an action is an object with a string 'type'")
-    parse = getattr(game, "parse_action", None)
     to_json = getattr(game, "action_json", None)
-    if callable(parse) and callable(to_json):
-        out = dict(to_json(parse(action)))
+    if callable(to_json):  # a GameSpec: parsed by the game's action models, unknown fields refused
+        _walk(action, "action", 0)
+        out = dict(to_json(action))
     else:
         _walk(action, "action", 0)
         out = json.loads(json.dumps(action))  # a plain copy: nothing the caller keeps aliases it

@@ -1,26 +1,46 @@
-"""`LedgerPort` over the real ledger (`qipai.ledger.api.Ledger`): SQLite or PostgreSQL."""
+"""`LedgerPort` over the real ledger (`qipai.ledger.api.Ledger`): SQLite or PostgreSQL.
+
+Owner leases (issue 15, "one owner per table"): a process claims each table it runs
+(`claim`, an epoch from the ledger's `table_leases`), renews the claims while it runs and
+releases them when it stops; every journal and settlement write of a claimed table carries
+`fence=(table_id, epoch)`, so a process whose lease lapsed and was taken over can never write
+to that table's rounds again (the ledger raises `Fenced`, nothing is written).
+"""
 
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Mapping, Sequence
-from typing import Any, Protocol
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, Protocol, TypeVar
 
-from sqlalchemy import Connection
+from sqlalchemy import Connection, select
 
 from qipai.core.protocol import JSON, Event, RecordedAction, RoundResult, Seat
 from qipai.ledger import InsufficientFunds as LedgerFunds
 from qipai.ledger import Ledger, UnknownRound
 from qipai.ledger.accounts import HOUSE
 from qipai.ledger.accounts import stack as stack_account
-from qipai.ledger.errors import RoundStateError
+from qipai.ledger.errors import Fenced, RoundStateError
+from qipai.ledger.schema import round_log, round_players, rounds
 from qipai.tables.ports import (
     InsufficientFunds,
     JournalEntry,
+    LeaseLost,
     OpenRound,
     RoundRecord,
     TableRepo,
 )
+
+Fence = tuple[str, int]
+T = TypeVar("T")
+
+
+def _fenced(work: Callable[[], T]) -> T:
+    """Run a fenced write; a stale or missing lease is `LeaseLost` (nothing was written)."""
+    try:
+        return work()
+    except Fenced as exc:
+        raise LeaseLost(str(exc)) from exc
 
 
 class LayoutStore(TableRepo, Protocol):
@@ -34,13 +54,63 @@ class LedgerAdapter:
     """Maps the table runtime's narrow needs onto the ledger's facade, one call each.
 
     With `layouts` (the table repo in the same database), a table's layout is saved in the
-    settlement's own transaction (one commit per round less, and never one without the other)."""
+    settlement's own transaction (one commit per round less, and never one without the other).
+    With `host`, tables are claimed under owner leases and every round write is fenced."""
 
-    def __init__(self, ledger: Ledger, layouts: LayoutStore | None = None) -> None:
+    def __init__(
+        self, ledger: Ledger, layouts: LayoutStore | None = None, host: str | None = None
+    ) -> None:
         self.ledger = ledger
         self.layouts = layouts
+        self.host = host
+        self.epochs: dict[str, int] = {}  # table id -> the epoch of our lease
+        self._table_of: dict[str, str] = {}  # open round id -> its table id
         self._users: set[str] = set()
 
+    # ----- owner leases -----------------------------------------------------------------------
+    def claim(self, table_id: str, ttl_s: float) -> bool:
+        """Claim (or re-claim) the lease of a table; False while another live owner holds it."""
+        if self.host is None:
+            return True
+        epoch = self.ledger.claim_table(table_id, self.host, ttl_s)
+        if epoch is None:
+            self.epochs.pop(table_id, None)
+            return False
+        self.epochs[table_id] = epoch
+        return True
+
+    def renew(self, table_id: str, ttl_s: float) -> bool:
+        """Renew our lease; False if it was lost (taken over after it lapsed)."""
+        if self.host is None:
+            return True
+        epoch = self.epochs.get(table_id)
+        if epoch is None or not self.ledger.renew(table_id, self.host, epoch, ttl_s):
+            self.epochs.pop(table_id, None)
+            return False
+        return True
+
+    def release(self, table_id: str) -> None:
+        epoch = self.epochs.pop(table_id, None)
+        if self.host is not None and epoch is not None:
+            self.ledger.release(table_id, self.host, epoch)
+
+    def _fence(self, table_id: str | None) -> Fence | None:
+        if self.host is None or table_id is None:
+            return None
+        epoch = self.epochs.get(table_id)
+        # a table this process does not hold is fenced with an impossible epoch: refused
+        return (table_id, -1 if epoch is None else epoch)
+
+    def _round_fence(self, round_id: str) -> Fence | None:
+        if self.host is None:
+            return None
+        table_id = self._table_of.get(round_id)
+        if table_id is None:
+            info = self.ledger.round(round_id)
+            table_id = self._table_of[round_id] = str(info["table_id"])
+        return self._fence(table_id)
+
+    # ----- money ------------------------------------------------------------------------------
     def ensure_user(self, player: str, name: str | None = None) -> None:
         if player not in self._users:
             self.ledger.create_user(player, name)
@@ -68,28 +138,45 @@ class LedgerAdapter:
         self.ledger.cash_out(player, table_id, key)
         return before - self.ledger.stack(player, table_id)
 
+    def bot_buy_in(self, bot: str, table_id: str, amount: int, key: str) -> None:
+        self.ensure_user(bot, bot)
+        self.ledger.bot_buy_in(bot, table_id, amount, key)
+
+    def bot_cash_out(self, bot: str, table_id: str, key: str) -> int:
+        self.ensure_user(bot, bot)
+        before = self.ledger.stack(bot, table_id)
+        self.ledger.bot_cash_out(bot, table_id, key)
+        return before - self.ledger.stack(bot, table_id)
+
     def pool(self, pool_id: str) -> int:
         return self.ledger.pool(pool_id)
 
+    # ----- rounds -----------------------------------------------------------------------------
     def open_round(self, record: RoundRecord, holds: Mapping[str, int]) -> None:
         seat_of = {player: seat for seat, player, _ in record.seats}
-        self.ledger.open_round(
-            table_id=record.table_id,
-            game=record.game,
-            config=record.config,
-            seats=[Seat(seat, stack) for seat, _, stack in record.seats],
-            players={seat: player for seat, player, _ in record.seats},
-            seed=bytes.fromhex(record.seed_hex),
-            context=record.context,
-            round_id=record.round_id,
-            holds={seat_of[p]: amount for p, amount in holds.items() if amount > 0},
+        _fenced(
+            lambda: self.ledger.open_round(
+                table_id=record.table_id,
+                game=record.game,
+                config=record.config,
+                seats=[Seat(seat, stack) for seat, _, stack in record.seats],
+                players={seat: player for seat, player, _ in record.seats},
+                seed=bytes.fromhex(record.seed_hex),
+                context=record.context,
+                round_id=record.round_id,
+                holds={seat_of[p]: amount for p, amount in holds.items() if amount > 0},
+                meta=record.meta or None,
+                fence=self._fence(record.table_id),
+            )
         )
+        self._table_of[record.round_id] = record.table_id
 
     def append(self, round_id: str, *entries: JournalEntry) -> None:
-        self.ledger.append_groups(
-            round_id,
-            [([*e.events, RecordedAction(e.seat, e.action)], e.client_id) for e in entries],
-        )
+        groups: list[tuple[list[Any], str | None]] = [
+            ([*e.events, RecordedAction(e.seat, e.action)], e.client_id) for e in entries
+        ]
+        fence = self._round_fence(round_id)
+        _fenced(lambda: self.ledger.append_groups(round_id, groups, fence=fence))
 
     def settle_round(
         self,
@@ -101,11 +188,14 @@ class LedgerAdapter:
         layout: tuple[str, JSON] | None = None,
         events: Sequence[Event] = (),
     ) -> None:
+        fence = self._round_fence(round_id)
         if events:
-            # TODO(B): journal these in the settlement's own transaction once `settle_round`
-            # takes them; the journal refuses appends to a settled round.
-            with contextlib.suppress(RoundStateError):  # settled already: its log is complete
-                self.ledger.append_groups(round_id, [(list(events), None)])
+            # the last events of the round (its final action was journaled before it was
+            # applied); a retried settlement finds the round settled and its log complete
+            with contextlib.suppress(RoundStateError):
+                _fenced(
+                    lambda: self.ledger.append_groups(round_id, [(list(events), None)], fence=fence)
+                )
         also = None
         if layout is not None:
             if self.layouts is None:
@@ -115,9 +205,17 @@ class LedgerAdapter:
             def also(conn: Connection) -> None:
                 layouts.save_table_in(conn, table_id, data)
 
-        self.ledger.settle_round(
-            round_id, result, jackpot_pool=pool_id, reveal_seed=reveal_seed, also=also
+        _fenced(
+            lambda: self.ledger.settle_round(
+                round_id,
+                result,
+                jackpot_pool=pool_id,
+                reveal_seed=reveal_seed,
+                also=also,
+                fence=fence,
+            )
         )
+        self._table_of.pop(round_id, None)
 
     def pay_interrupted(
         self, round_id: str, table_id: str, player: str, amount: int, reason: str
@@ -134,10 +232,15 @@ class LedgerAdapter:
         self.ledger.reveal_seed(commitment)
 
     def void_round(self, round_id: str, reason: str) -> None:
-        self.ledger.void_round(round_id, reason)
+        fence = self._round_fence(round_id)
+        _fenced(lambda: self.ledger.void_round(round_id, reason, fence=fence))
+        self._table_of.pop(round_id, None)
 
-    def open_rounds(self) -> list[OpenRound]:
-        return [self._open_round(info) for info in self.ledger.open_rounds()]
+    def open_rounds(self, table_id: str | None = None) -> list[OpenRound]:
+        out = [self._open_round(info) for info in self.ledger.open_rounds(table_id)]
+        for item in out:
+            self._table_of[item.record.round_id] = item.record.table_id
+        return out
 
     @staticmethod
     def _open_round(info: Mapping[str, Any]) -> OpenRound:
@@ -154,6 +257,7 @@ class LedgerAdapter:
             seed_hex=str(info["seed"]),
             commitment=str(info["seed_commitment"]),
             context=dict(info["context"] or {}),
+            meta=dict(info.get("meta") or {}),
         )
         entries: list[JournalEntry] = []
         for item in info["log"]:
@@ -173,3 +277,23 @@ class LedgerAdapter:
             return self.ledger.round(round_id)
         except UnknownRound:
             return None
+
+    def recent_client_ids(self, table_id: str, limit: int) -> list[tuple[str, str]]:
+        def work(conn: Connection) -> list[tuple[str, str]]:
+            query = (
+                select(round_log.c.client_id, round_players.c.user_id)
+                .select_from(
+                    round_log.join(rounds, rounds.c.id == round_log.c.round_id).outerjoin(
+                        round_players,
+                        (round_players.c.round_id == round_log.c.round_id)
+                        & (round_players.c.seat == round_log.c.seat),
+                    )
+                )
+                .where(rounds.c.table_id == table_id, round_log.c.client_id.is_not(None))
+                .order_by(rounds.c.opened_at.desc(), round_log.c.seq.desc())
+                .limit(limit)
+            )
+            rows = conn.execute(query).all()
+            return [(str(c), str(u or "")) for c, u in reversed(rows)]
+
+        return self.ledger._read(work)

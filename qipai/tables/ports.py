@@ -1,7 +1,8 @@
 """What the table runtime needs from the outside world, as narrow Protocols.
 
-`LedgerPort` is the slice of the ledger (money and round journal) a table uses; the production
-adapter over `qipai.ledger` lives in `ledger_adapter.py`, an in-memory one in `memory.py`.
+`LedgerPort` is the slice of the ledger (money and round journal) a table uses; its one
+implementation is the adapter over `qipai.ledger` in `ledger_adapter.py` (SQLite or PostgreSQL;
+the tests use it on SQLite too, so the table runtime is tested against the ledger it runs on).
 `Clock` is injectable so tests run in virtual time.
 """
 
@@ -53,6 +54,9 @@ class RoundRecord:
     commitment: str
     context: JSON = field(default_factory=dict)
     number: int = 0
+    # how the round was dealt and under which terms: template id + version, config hash,
+    # engine version, deal-spec version, the unit's client seeds (Tien Gow: the tiles' root)
+    meta: JSON = field(default_factory=dict)
 
     def player_of(self, seat: str) -> str:
         for seat_id, player, _ in self.seats:
@@ -71,6 +75,7 @@ class RoundRecord:
             "commitment": self.commitment,
             "context": self.context,
             "number": self.number,
+            "meta": self.meta,
         }
 
     @classmethod
@@ -85,6 +90,7 @@ class RoundRecord:
             commitment=str(data["commitment"]),
             context=dict(data.get("context") or {}),
             number=int(data.get("number", 0)),
+            meta=dict(data.get("meta") or {}),
         )
 
 
@@ -126,6 +132,11 @@ class InsufficientFunds(Exception):
     """A debit would take a wallet or stack below zero."""
 
 
+class LeaseLost(Exception):
+    """Another process owns this table now (its lease lapsed and was taken over): this process
+    must stop writing for it — the ledger refused the write (fenced), nothing was written."""
+
+
 class LedgerPort(Protocol):
     """Money and the round journal, as the table runtime uses them."""
 
@@ -141,6 +152,12 @@ class LedgerPort(Protocol):
     def cash_out(self, player: str, table_id: str, key: str) -> int: ...
 
     def pool(self, pool_id: str) -> int: ...
+
+    def bot_buy_in(self, bot: str, table_id: str, amount: int, key: str) -> None:
+        """The house bot bankroll -> a bot's table stack (nothing minted)."""
+
+    def bot_cash_out(self, bot: str, table_id: str, key: str) -> int:
+        """A bot's whole table stack back to the house bot bankroll; returns the amount."""
 
     # --- rounds ---------------------------------------------------------------------------
     def open_round(self, record: RoundRecord, holds: Mapping[str, int]) -> None:
@@ -179,11 +196,16 @@ class LedgerPort(Protocol):
     def void_round(self, round_id: str, reason: str) -> None:
         """Release every hold and mark the round void (idempotent)."""
 
-    def open_rounds(self) -> list[OpenRound]:
-        """Rounds journaled but neither settled nor voided (crash recovery)."""
+    def open_rounds(self, table_id: str | None = None) -> list[OpenRound]:
+        """Rounds journaled but neither settled nor voided (crash recovery), of one table or
+        of all."""
 
     def round_info(self, round_id: str) -> JSON | None:
         """The journaled round (header, entries, status, result) or None."""
+
+    def recent_client_ids(self, table_id: str, limit: int) -> list[tuple[str, str]]:
+        """(client id, player) of the last `limit` journaled actions at the table, oldest first
+        (a repeat after a restart is acknowledged, never applied again)."""
 
 
 class TableRepo(Protocol):

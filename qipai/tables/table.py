@@ -1,62 +1,88 @@
-"""A table drives a sequence of rounds of one game in time.
+"""A table drives a sequence of rounds of one game in time: the thin orchestrator.
 
-It owns the seats (one per player), buys players in from their wallet and cashes them out, runs
-each phase's countdown on an injectable clock, applies the rules' defaults exactly once when a
-countdown runs out, lets bots act for bot seats, journals every action before anyone hears of it,
-settles each finished round into the ledger in one transaction and starts the next round.
+Its parts each have one job: `seating.py` (who sits where, who listens, who is away),
+`money.py` (table stacks, buy-ins, cash-outs, the house's bots), `units.py` (deal units, seeds,
+commitments, reveals, client seeds), `timers.py` (countdowns, bots' thinking time, the next
+round), `actions.py` (journal first), `interrupt.py` (the interrupted-game policy), `layout.py`
+(what survives a restart), `snapshot.py` + `messages.py` (what each client hears).
 
 Everything happens under one lock and in one order: before any action is looked at, an overdue
 countdown is expired first. A late action racing the timer is therefore either applied (it came
 first) or judged against the state after the default (and refused if no longer legal) — never
 both, and the default is applied exactly once.
 
-Clients hear only what `round.view(seat)` and the events addressed to them say (`messages.py`).
-
-Journal first (`actions.py`): every action, default on silence and bot move is checked by the
-round, journaled, and only then applied; a failed journal write refuses the action and leaves the
-round as it was. Containment: any exception in a tick, a recovery or a settlement suspends this
-table alone (`suspend`): its open round ends by the interrupted-game policy (`interrupt.py`), its
-deal unit ends and is revealed, and the table waits for an operator to resume or close it.
+Journal first: every action, default on silence and bot move is checked by the round, journaled,
+and only then applied; a failed journal write refuses the action and leaves the round as it
+was. Containment: any exception in a tick, a recovery or a settlement suspends this table alone
+(`suspend`): its open round ends by the interrupted-game policy, its deal unit ends and is
+revealed, and the table waits for an operator to resume or close it.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import functools
-import json
 import logging
 import threading
 import uuid
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
 from typing import Any
 
+import qipai
 from qipai.core.errors import GameError, InvalidInput, WrongPhase
 from qipai.core.protocol import JSON, Event, RecordedAction, Round, Seat
-from qipai.core.rng import Rng, commitment, new_seed
+from qipai.core.rng import Rng, new_seed
+from qipai.fairness import (
+    DEAL_SPEC,
+    check_client_seed,
+    deal_meta,
+    meta_client_seeds,
+    seat_openings,
+    tiles_commitment,
+)
 from qipai.tables import actions as journal_first
 from qipai.tables import interrupt
+from qipai.tables import layout as layout_mod
 from qipai.tables.actions import JournalUnavailable
 from qipai.tables.games import Game
+from qipai.tables.money import TableMoney
 from qipai.tables.ports import (
     Clock,
     InsufficientFunds,
     JournalEntry,
+    LeaseLost,
     LedgerPort,
     OpenRound,
     RoundRecord,
     TableRepo,
 )
+from qipai.tables.seating import Seating, SeatState
+from qipai.tables.snapshot import RoundFacts, TableSnapshot
 from qipai.tables.status import CLOSED, PLAYING, TableStatus, suspended, waiting
 from qipai.tables.terms import TableTerms, default_terms
+from qipai.tables.timers import Timers, Timing
+from qipai.tables.units import DealUnits, Reveal
 
 Send = Callable[[str, JSON], None]
 log = logging.getLogger("qipai.tables")
 
-# A layout saved before layouts named the round they count last: they were saved when each
-# round started, so an open round is the one they count.
-_LEGACY = "-legacy-"
+__all__ = [
+    "BotsNotAllowed",
+    "BuyInRange",
+    "Funds",
+    "GameInProgress",
+    "NotSeated",
+    "Reveal",
+    "SeatState",
+    "SeatTaken",
+    "Table",
+    "TableClosed",
+    "TableError",
+    "TableMoved",
+    "TableSuspended",
+    "Timing",
+]
 
 
 class TableError(GameError):
@@ -95,57 +121,14 @@ class TableClosed(TableError):
     code = "table_closed"
 
 
+class TableMoved(TableError):
+    code = "table_moved"
+
+
 class GameInProgress(TableError):
     """RULES.md §2: a Pai Gow game is two rounds; nobody may leave between them."""
 
     code = "game_in_progress"
-
-
-@dataclass(frozen=True)
-class Timing:
-    """Pauses in seconds: bots' thinking time and the break between rounds."""
-
-    bot_delay: float = 0.8
-    between_rounds: float = 4.0
-    countdown_scale: float = 1.0
-
-
-@dataclass
-class SeatState:
-    seat: str
-    player: str | None = None
-    name: str = ""
-    bot: str | None = None
-    leaving: bool = False
-
-    def to_json(self) -> JSON:
-        return {
-            "seat": self.seat,
-            "player": self.player,
-            "name": self.name,
-            "bot": self.bot,
-            "leaving": self.leaving,
-        }
-
-
-@dataclass
-class Reveal:
-    """A deal unit's fairness data: the commitment shown before, the seed once the unit ends
-    (`ended` with no seed: a game whose seeds are never shown to players, see
-    `GameInfo.reveal_seed`)."""
-
-    commitment: str
-    seed_hex: str | None
-    rounds: list[str] = field(default_factory=list)
-    ended: bool = False
-
-    def to_json(self) -> JSON:
-        return {
-            "commitment": self.commitment,
-            "seed": self.seed_hex,
-            "rounds": list(self.rounds),
-            "ended": self.ended or self.seed_hex is not None,
-        }
 
 
 class Table:
@@ -153,6 +136,7 @@ class Table:
     other than the ledger's own transactions."""
 
     MAX_JOURNAL_RETRIES = 8
+    CLIENT_IDS_KEPT = 5000
 
     def __init__(
         self,
@@ -182,80 +166,99 @@ class Table:
             raise InvalidInput(f"terms for {terms.game!r} given to a {game.name!r} table")
         self.terms = terms
         self.owner = owner
-        self.config_json: JSON = dict(terms.config_json)
         self.config = terms.config
-        self.suspension: str | None = None  # the reason, while suspended
-        self.closed = False
-        # what the last broadcast told: the status, and whether a next round was announced
-        self._shown: tuple[TableStatus, bool] | None = None
-        self._unjournaled: list[Event] = []  # events journaled with the next write
-        self._journal_failures = 0  # consecutive failed journal writes of ticks
-        self._retry_at = 0.0  # after a failed journal write, the tick waits until then
         self.timing = timing or Timing()
         self.send: Send = send or (lambda player, message: None)
-        self.seed_source = seed_source
-        self.seats: dict[str, SeatState] = {s: SeatState(s) for s in game.seat_ids}
-        self.connected: set[str] = set()
         self.lock = threading.RLock()
+        # the parts
+        self.seating = Seating(tuple(game.seat_ids))
+        self.money = TableMoney(ledger, table_id)
+        self.units = DealUnits(game.reveal_seed, seed_source)
+        self.timers = Timers(self.timing)
+        self.timers.next_start_at = clock.now()
+        self.saver = layout_mod.LayoutSaver(repo, table_id)
+        # the running round and what the table remembers of the last ones
         self.round: Round[Any] | None = None
+        self.record: RoundRecord | None = None
         self.last_round: Round[Any] | None = None
         self.last_record: RoundRecord | None = None
-        self.record: RoundRecord | None = None
-        self.deadline_at: float | None = None
-        self._awaiting: tuple[str, ...] = ()
-        self._phase: str | None = None
-        self.bot_due: dict[str, float] = {}
-        self.next_start_at: float | None = clock.now()
-        self.carry_seed: bytes | None = None
-        self.carry_context: JSON = {}
         self.number = 0
-        self.reveals: list[Reveal] = []
+        self.numbered: str | None = None  # the id of the round numbered `self.number`
         self.last_result: JSON | None = None
         self.results: list[JSON] = []
         self.client_ids: OrderedDict[str, str] = OrderedDict()
+        self.client_seed_of: dict[str, str] = {}  # player -> the client seed they set
+        self.tiles: Any = None  # Tien Gow: the running game's tile commitment
+        self.openings: dict[str, JSON] = {}  # Tien Gow: each seat's openings of the last game
         self.bot_rng = Rng(seed_source(), "bots")
         self._bots: dict[str, Any] = {}
         self.journal_count = 0
-        self._stacks: dict[str, int] = {}
-        self._saved: str | None = None
-        self._numbered: str | None = None  # the id of the round numbered `self.number`
+        self._unjournaled: list[Event] = []  # events journaled with the next write
+        self._journal_failures = 0  # consecutive failed journal writes of ticks
+        # status
+        self.suspension: str | None = None  # the reason, while suspended
+        self.closed = False
+        self.lost = False  # another process owns the table now: this one stopped for it
+        self._shown: tuple[TableStatus, bool] | None = None  # what the last broadcast told
+        self.alone_since: float | None = clock.now()  # no person seated since (None: one is)
 
-    # ----- stacks (cached: every message shows them, the ledger changes them only here) -----
+    # ----- the parts, by their old names (the server and tests read them) ---------------------
+    @property
+    def seats(self) -> dict[str, SeatState]:
+        return self.seating.seats
+
+    @property
+    def connected(self) -> set[str]:
+        return self.seating.connected
+
+    @property
+    def reveals(self) -> list[Reveal]:
+        return self.units.reveals
+
+    @property
+    def carry_seed(self) -> bytes | None:
+        return self.units.carry_seed
+
+    @property
+    def carry_context(self) -> JSON:
+        return self.units.carry_context
+
+    @property
+    def deadline_at(self) -> float | None:
+        return self.timers.deadline_at
+
+    @property
+    def next_start_at(self) -> float | None:
+        return self.timers.next_start_at
+
+    @property
+    def bot_due(self) -> dict[str, float]:
+        return self.timers.bot_due
+
+    @property
+    def config_json(self) -> JSON:
+        return dict(self.terms.config_json)
+
+    @property
+    def _stacks(self) -> dict[str, int]:
+        return self.money.cache
+
     def ledger_stack(self, player: str) -> int:
-        cached = self._stacks.get(player)
-        if cached is None:
-            cached = self._stacks[player] = self.ledger.stack(player, self.id)
-        return cached
+        return self.money.stack(player)
 
-    def _money_moved(self) -> None:
-        self._stacks.clear()
-
-    def _stacks_held(self, holds: Mapping[str, int]) -> None:
-        """`open_round` moved each player's hold off their stack: adjust the cache in place
-        rather than re-reading every stack from the ledger (one read per seat per round)."""
-        for player, amount in holds.items():
-            if player in self._stacks:
-                self._stacks[player] -= amount
-
-    def _stacks_settled(self, record: RoundRecord, nets: Mapping[str, int]) -> None:
-        """`settle_round` released each player's hold and posted their net to their stack."""
-        for seat, player, held in record.seats:
-            if player in self._stacks:
-                self._stacks[player] += held + nets.get(seat, 0)
-
-    # ----- seating --------------------------------------------------------------------------
     def seat_of(self, player: str) -> str | None:
-        for s in self.seats.values():
-            if s.player == player:
-                return s.seat
-        return None
+        return self.seating.seat_of(player)
 
     def humans(self) -> list[str]:
-        return [s.player for s in self.seats.values() if s.player and not s.bot]
+        return self.seating.humans()
 
     def free_seats(self) -> list[str]:
-        return [s.seat for s in self.seats.values() if s.player is None]
+        return self.seating.free_seats()
 
+    def bound_seats(self) -> frozenset[str]:
+        return self.units.bound_seats()
+
+    # ----- seating --------------------------------------------------------------------------
     def sit(
         self, player: str, name: str, buy_in: int, seat: str | None = None, key: str = ""
     ) -> str:
@@ -264,7 +267,10 @@ class Table:
             self._require_open()
             existing = self.seat_of(player)
             if existing is not None:
-                self.seats[existing].leaving = False
+                state = self.seats[existing]
+                state.leaving = False
+                if self.seating.back(player) is not None:
+                    self._save()
                 self._broadcast_state([])
                 return existing
             free = self.free_seats()
@@ -279,12 +285,11 @@ class Table:
             self._check_buy_in(player, buy_in)
             if buy_in > 0:
                 try:
-                    self.ledger.buy_in(player, self.id, buy_in, key or f"buyin:{uuid.uuid4().hex}")
+                    self.money.buy_in(player, buy_in, key or f"buyin:{uuid.uuid4().hex}")
                 except InsufficientFunds as exc:
                     raise Funds(str(exc)) from None
-                finally:
-                    self._money_moved()
-            self.seats[seat] = SeatState(seat, player, name)
+            self.seating.place(SeatState(seat, player, name))
+            self.alone_since = None
             self._save()
             self.wake()
             self._broadcast_state([])
@@ -298,7 +303,7 @@ class Table:
 
     def _check_buy_in(self, player: str, buy_in: int) -> None:
         """RULES.md "Decision (buy-in)": the stack a player sits with is within the table's
-        range (what is already on the table counts: a player standing up in mid-round keeps it)."""
+        range (what is already on the table counts)."""
         if not isinstance(buy_in, int) or isinstance(buy_in, bool) or buy_in < 0:
             raise InvalidInput("the buy-in is a whole number of minor units, at least 0")
         low, high = self.terms.min_buy_in, self.terms.max_buy_in
@@ -309,7 +314,7 @@ class Table:
             )
 
     def add_bot(self, level: str | None = None, seat: str | None = None) -> str:
-        """Fill a free seat with a bot of the game (house money, a fresh buy-in)."""
+        """Fill a free seat with a bot of the game (house money from the bot bankroll)."""
         with self.lock:
             self._require_open()
             free = self.free_seats()
@@ -331,7 +336,7 @@ class Table:
                 )
             player = f"bot.{self.id}.{seat}"
             self._fund_bot(player)
-            self.seats[seat] = SeatState(seat, player, f"{level} bot {seat}", bot=level)
+            self.seating.place(SeatState(seat, player, f"{level} bot {seat}", bot=level))
             self._save()
             self.wake()
             self._broadcast_state([])
@@ -342,20 +347,9 @@ class Table:
             return [self.add_bot(level) for _ in list(self.free_seats())]
 
     def _fund_bot(self, player: str) -> None:
-        stack = self.ledger_stack(player)
-        want = min(max(self.game.default_buy_in, 2 * self.terms.min_buy_in), self.terms.max_buy_in)
-        if stack < max(want // 2, self.terms.min_buy_in):
-            key = f"botfund.{self.id}.{uuid.uuid4().hex}"
-            self.ledger.deposit(player, want - stack, key)
-            self.ledger.buy_in(player, self.id, want - stack, key + ".buyin")
-            self._money_moved()
-
-    def bound_seats(self) -> frozenset[str]:
-        """Seats that must play the next round of the running game (its deal unit goes on with
-        exactly these seats: Pai Gow round 2 gets `{"round": 2, "seats": [...]}` from round 1).
-        Empty when the next round may be dealt to whoever is seated."""
-        seats = self.carry_context.get("seats") if self.carry_seed is not None else None
-        return frozenset(str(s) for s in seats) if isinstance(seats, list | tuple) else frozenset()
+        low, high = self.terms.min_buy_in, self.terms.max_buy_in
+        want = min(max(self.game.default_buy_in, 2 * low), high)
+        self.money.fund_bot(player, want, max(want // 2, low))
 
     def _refuse_mid_game(self, seat: str) -> None:
         if self.round is None and seat in self.bound_seats():
@@ -394,54 +388,96 @@ class Table:
     def _stand_up(self, seat: str, reason: str | None = None) -> int:
         state = self.seats[seat]
         assert state.player is not None
-        amount = self.ledger.cash_out(state.player, self.id, f"cashout.{uuid.uuid4().hex}")
-        self._money_moved()
+        amount = self.money.cash_out(state.player, bot=state.bot is not None)
         message: JSON = {"type": "left", "table": self.id, "cashed_out": amount}
         if reason is not None:
             message["reason"] = reason
         self.send(state.player, message)
-        self.seats[seat] = SeatState(seat)
+        self.seating.free(seat)
         self._bots.pop(seat, None)
+        if not self.humans() and self.alone_since is None:
+            self.alone_since = self.clock.now()
         self._save()
         return amount
 
     def connect(self, player: str) -> None:
         """A client subscribed: send it the full private state (reconnection included)."""
         with self.lock:
-            self.connected.add(player)
+            self.listen(player)
             self._send_state(player, [])
+
+    def listen(self, player: str) -> None:
+        """A client of `player` listens to the table: an away seat of theirs is back (RULES.md
+        "Decision (away)": it plays again from the next round)."""
+        with self.lock:
+            self.connected.add(player)
+            if self.seating.back(player) is not None:
+                self._save()
+                self.wake()
+                self._broadcast_state([])
 
     def catch_up(self) -> None:
         """Apply a countdown that ran out but was not yet expired (the room's scheduler is
         behind under load), so that a state built now never offers actions whose time is up."""
         with self.lock:
-            self._expire_if_due()
+            if self.suspension is None and not self.closed:
+                try:
+                    self._expire_if_due()
+                except JournalUnavailable:
+                    pass  # the next tick retries
+                except Exception as exc:
+                    self._fail("countdown", exc)
 
     def disconnect(self, player: str) -> None:
         with self.lock:
             self.connected.discard(player)
 
+    def set_client_seed(self, player: str, seed: str) -> JSON:
+        """A seated player's client seed (docs/fairness.md): it enters the next deal unit that
+        starts while the player is seated (the running unit keeps the seeds it started with)."""
+        with self.lock:
+            if self.seat_of(player) is None:
+                raise NotSeated("sit down first: a client seed belongs to a seat")
+            if not self.terms.client_seeds:
+                raise InvalidInput("this table does not take client seeds")
+            self.client_seed_of[player] = check_client_seed(seed)
+            return {"client_seed": self.client_seed_of[player], "applies": "next deal unit"}
+
     # ----- time -----------------------------------------------------------------------------
     def next_wakeup(self) -> float | None:
         """When `tick` next has something to do (None: only an outside event can wake it)."""
         with self.lock:
-            if self.suspension is not None or self.closed:
+            if self.suspension is not None or self.closed or self.lost:
                 return None
-            times = [t for t in (self.deadline_at, self.next_start_at) if t is not None]
-            times += self.bot_due.values()
-            return max(min(times), self._retry_at) if times else None
+            self.timers.extra = self._housekeeping_due()
+            return self.timers.next_wakeup()
+
+    def _housekeeping_due(self) -> float | None:
+        """The next away seat to stand up, or the abandoned deal unit to reveal."""
+        times = []
+        away = self.seating.next_away_deadline(self.terms.away_grace_s)
+        if away is not None:
+            times.append(away)
+        if self.round is None and self.units.running and self.alone_since is not None:
+            times.append(self.alone_since + self.terms.idle_reveal_s)
+        return min(times) if times else None
 
     def tick(self) -> None:
-        """Do everything that is due: expire a countdown, let bots act, start a round.
+        """Do everything that is due: expire a countdown, let bots act, start a round, stand
+        up away seats, end an abandoned deal unit.
 
         Never raises: a failure suspends this table (and only this table)."""
         with self.lock:
-            if self.suspension is not None or self.closed:
+            if self.suspension is not None or self.closed or self.lost:
                 return
             try:
+                self._housekeeping()
                 for _ in range(1000):
                     if not self._step():
                         break
+            except LeaseLost:
+                self.lose()
+                return
             except JournalUnavailable as exc:
                 # the database refused a write: nothing changed; try again a little later, and
                 # give up (suspend) only if it keeps failing
@@ -449,7 +485,9 @@ class Table:
                 if self._journal_failures > self.MAX_JOURNAL_RETRIES:
                     self._fail("journal", exc.__cause__ or exc)
                     return
-                self._retry_at = self.clock.now() + min(30.0, 0.25 * 2**self._journal_failures)
+                self.timers.retry_at = self.clock.now() + min(
+                    30.0, 0.25 * 2**self._journal_failures
+                )
                 return
             except Exception as exc:
                 self._fail("tick", exc)
@@ -458,28 +496,46 @@ class Table:
             if self._told() != self._shown:
                 self._broadcast_state([])  # e.g. it now waits for players: say so, once
 
+    def _housekeeping(self) -> None:
+        now = self.clock.now()
+        for state in self.seating.away_expired(now, self.terms.away_grace_s):
+            if self.record is not None and any(s == state.seat for s, _, _ in self.record.seats):
+                state.leaving = True  # dealt into the running round: after it
+            elif state.seat not in self.bound_seats():
+                self._stand_up(state.seat, "away for longer than the table's grace time")
+                self._broadcast_state([])
+        if self.humans():
+            self.alone_since = None
+        elif self.alone_since is None:
+            self.alone_since = now
+        if (
+            self.round is None
+            and self.units.running
+            and self.alone_since is not None
+            and now >= self.alone_since + self.terms.idle_reveal_s
+        ):
+            # issue 17: an abandoned unit ends and is revealed; the next player gets a new one
+            self._end_unit()
+            self.units.carry_context = {}
+            self._save()
+            self._broadcast_state([])
+
     def _step(self) -> bool:
         now = self.clock.now()
-        if now < self._retry_at:
+        if now < self.timers.retry_at:
             return False
         if self._expire_if_due():
             return True
-        due_bots = [
-            s for s, due in sorted(self.bot_due.items(), key=lambda kv: kv[1]) if due <= now
-        ]
+        due_bots = self.timers.due_bots(now)
         if due_bots:
-            for seat in due_bots:
-                del self.bot_due[seat]
             self._bots_act(due_bots)
             return True
-        if self.round is None and self.next_start_at is not None and self.next_start_at <= now:
+        if self.round is None and self.timers.start_due(now):
             return self._try_start()
         return False
 
     def _expire_if_due(self) -> bool:
-        if self.round is None or self.deadline_at is None:
-            return False
-        if self.clock.now() < self.deadline_at:
+        if self.round is None or not self.timers.expired(self.clock.now()):
             return False
         self._journal(None, {"type": "expire"}, None)  # the default is journaled first
         events = self.round.expire()
@@ -487,10 +543,10 @@ class Table:
         self._after_change(events, force_timer=True)
         return True
 
-    # ----- rounds ---------------------------------------------------------------------------
+    # ----- who plays ------------------------------------------------------------------------
     def _playable(self, s: SeatState) -> bool:
         """A seat that may be dealt the next round (bots are topped up at the deal)."""
-        if s.player is None or s.leaving:
+        if s.player is None or s.leaving or s.away:
             return False
         return bool(s.bot) or self.ledger_stack(s.player) >= self.terms.min_buy_in
 
@@ -514,7 +570,9 @@ class Table:
         players = [s for s in self.seats.values() if self._playable(s)]
         need = self.game.min_players
         if len(players) < need:
-            return f"{len(players)} of {need} players"
+            away = sum(1 for s in self.seats.values() if s.player and s.away)
+            tail = f" ({away} away)" if away else ""
+            return f"{len(players)} of {need} players{tail}"
         if not any(not s.bot for s in players):
             return "a player at the table"  # bots never play among themselves
         return None
@@ -538,43 +596,50 @@ class Table:
             if state.player and not state.bot and self.ledger_stack(state.player) < low:
                 self._stand_up(state.seat, f"your stack is below the table's minimum of {low}")
 
+    # ----- rounds ---------------------------------------------------------------------------
     def _try_start(self) -> bool:
         self._stand_up_short_stacks()
         if self.wait_reason() is not None:
-            self.next_start_at = None  # woken again by a seat change
+            self.timers.next_start_at = None  # woken again by a seat change
             return False
         players = self.eligible()
-        bound = bool(self.bound_seats())
-        if not bound and (
+        if not self.bound_seats() and (
             len(players) < self.game.min_players or not any(not s.bot for s in players)
         ):
-            self.next_start_at = None
+            self.timers.next_start_at = None
             return False
         seats = [Seat(s.seat, self.ledger_stack(s.player or "")) for s in players]
-        context = dict(self.carry_context)
+        context = dict(self.units.carry_context)
         if "pool" in self.game.context_keys:
             context["pool"] = self.ledger.pool(self.terms.pool_id)
-        seed = self.carry_seed or self.seed_source()
+        new_unit = not self.units.running
+        if new_unit:
+            self.units.begin(self._client_seeds(players))
         try:
             try:
-                round_ = self.game.round_type.start(self.config, seats, Rng(seed), context)
+                round_ = self.game.round_type.start(
+                    self.config, seats, Rng(self.units.key()), context
+                )
             except GameError:
-                if self.carry_seed is None:
+                if new_unit:
                     raise
                 # the deal unit cannot go on with these seats (someone left): a fresh one
-                self._reveal_current()
-                seed, context = self.seed_source(), {}
-                round_ = self.game.round_type.start(self.config, seats, Rng(seed), context)
+                self._end_unit()
+                self.units.begin(self._client_seeds(players))
+                context, new_unit = {}, True
+                round_ = self.game.round_type.start(
+                    self.config, seats, Rng(self.units.key()), context
+                )
         except GameError as exc:
-            self.next_start_at = None  # wait for a seat change rather than retrying forever
+            self.timers.next_start_at = None  # wait for a seat change rather than retry
             for player in list(self.connected):
                 self.send(player, {"type": "error", "code": exc.code, "message": exc.message})
             return False
-        new_unit = self.carry_seed is None or not self.reveals or self.reveals[-1].ended
-        if new_unit:
-            self.reveals.append(Reveal(commitment(seed), None))
-            self.reveals = self.reveals[-50:]
+        assert self.units.carry_seed is not None
         self.number += 1
+        current = self.units.current()
+        assert current is not None
+        tiles = self._commit_tiles(round_)
         record = RoundRecord(
             round_id=uuid.uuid4().hex,
             table_id=self.id,
@@ -583,22 +648,24 @@ class Table:
             seats=tuple(
                 (s.seat, s.player or "", seat.stack) for s, seat in zip(players, seats, strict=True)
             ),
-            seed_hex=seed.hex(),
-            commitment=commitment(seed),
+            seed_hex=self.units.carry_seed.hex(),
+            commitment=current.commitment,
             context=context,
             number=self.number,
+            meta=self._meta(tiles),
         )
         holds = {p: stack for _, p, stack in record.seats}
         self.ledger.open_round(record, holds)
-        self._stacks_held(holds)
-        self.reveals[-1].rounds.append(record.round_id)
-        self._numbered = record.round_id
+        self.money.held(holds)
+        self.units.add_round(record.round_id)
+        self.numbered = record.round_id
         self.round, self.record = round_, record
+        self.tiles = tiles
         self.journal_count = 0
         self._unjournaled = []
-        self.next_start_at = None
-        self._phase, self._awaiting = None, ()
-        if new_unit:  # a new deal unit's commitment is kept at once
+        self.timers.next_start_at = None
+        self.timers.forget_phase()
+        if new_unit:  # a new deal unit's commitment (and the next unit's) is kept at once
             self._save()
         # Otherwise only the round counter and the unit's list of rounds changed: they are saved
         # when the round ends (one database write per round less); `recover` rebuilds both.
@@ -607,6 +674,37 @@ class Table:
         )
         return True
 
+    def _client_seeds(self, players: list[SeatState]) -> dict[str, str]:
+        """The seated people's client seeds by seat, read when a unit starts (never bots')."""
+        if not self.terms.client_seeds:
+            return {}
+        out = {}
+        for s in players:
+            seed = self.client_seed_of.get(s.player or "")
+            if seed is not None and not s.bot:
+                out[s.seat] = seed
+        return out
+
+    def _commit_tiles(self, round_: Round[Any]) -> Any:
+        """Tien Gow: commit to the dealt tiles one by one under one root (docs/fairness.md)."""
+        deck = getattr(round_, "deck", None) if self.game.name == "tiengow" else None
+        if deck is None:
+            return None
+        return tiles_commitment(self.units.key(), list(deck))
+
+    def _meta(self, tiles: Any) -> JSON:
+        """What each round records about how it was dealt and under which terms (issue 15)."""
+        meta: JSON = {
+            "template_id": self.terms.template_id,
+            "template_version": self.terms.template_version,
+            "config_hash": self.terms.config_hash,
+            "engine_version": str(getattr(self.game, "engine_version", qipai.__version__)),
+            **deal_meta(self.units.client_seeds),
+        }
+        if tiles is not None:
+            meta["tiles_root"] = tiles.root
+        return meta
+
     def act(self, player: str, action: Mapping[str, Any], client_id: str | None = None) -> JSON:
         """A player's action. Returns the reply for that client: an ack or a typed error.
 
@@ -614,10 +712,7 @@ class Table:
         then applied; any refusal (including a failed journal write) changes nothing."""
         with self.lock:
             try:
-                if self.closed:
-                    raise TableClosed("the table is closed")
-                if self.suspension is not None:
-                    raise TableSuspended(f"the table is suspended: {self.suspension}")
+                self._require_open()
                 if client_id is not None:
                     journal_first.storable_text(client_id, "client_id")
                 self._expire_if_due()
@@ -635,13 +730,16 @@ class Table:
                 self._journal(seat, taken, client_id)
             except GameError as exc:
                 return {"type": "error", "client_id": client_id, **exc.to_json()}
+            except LeaseLost:
+                self.lose()
+                return {"type": "error", "client_id": client_id, **self._moved_error()}
             except Exception as exc:  # the expiry before the action failed in its settlement
                 self._fail("action", exc)
                 return {"type": "error", "client_id": client_id, **self._suspended_error()}
             if client_id is not None:
-                self.client_ids[client_id] = player
-                while len(self.client_ids) > 5000:
-                    self.client_ids.popitem(last=False)
+                self._remember(client_id, player)
+            if self.seating.back(player) is not None:
+                self._save()
             try:
                 events = self.round.act(seat, taken)
                 self._unjournaled += events
@@ -649,6 +747,14 @@ class Table:
             except Exception as exc:  # journaled but not applied, or its settlement failed
                 self._fail("action", exc)
             return {"type": "ack", "client_id": client_id, "duplicate": False}
+
+    def _remember(self, client_id: str, player: str) -> None:
+        self.client_ids[client_id] = player
+        while len(self.client_ids) > self.CLIENT_IDS_KEPT:
+            self.client_ids.popitem(last=False)
+
+    def _moved_error(self) -> dict[str, str]:
+        return TableMoved("the table is run by another server now; reconnect").to_json()
 
     def _suspended_error(self) -> dict[str, str]:
         return TableSuspended(f"the table is suspended: {self.suspension}").to_json()
@@ -708,6 +814,8 @@ class Table:
         )
         try:
             self.ledger.append(self.record.round_id, entry)
+        except LeaseLost:
+            raise
         except Exception as exc:
             log.warning("table %s: journal write failed: %s", self.id, exc)
             raise JournalUnavailable(
@@ -720,33 +828,16 @@ class Table:
         round_ = self.round
         assert round_ is not None
         if round_.finished:
-            self.deadline_at = None
-            self.bot_due.clear()
+            self.timers.round_over()
             self._finish(events)
             return
         self._update_timers(force_timer)
         self._broadcast_state(events)
 
     def _update_timers(self, force_timer: bool = False) -> None:
-        """After a change to the running round: restart the countdown when the phase changed
-        or someone new must act, and give every bot that must act now its thinking time."""
-        round_ = self.round
-        assert round_ is not None
-        awaiting = tuple(round_.awaiting())
-        new_waits = not set(awaiting) <= set(self._awaiting)
-        if force_timer or round_.phase != self._phase or new_waits or self.deadline_at is None:
-            limit = round_.deadline_s
-            self.deadline_at = (
-                None if limit is None else self.clock.now() + limit * self.timing.countdown_scale
-            )
-        self._phase, self._awaiting = round_.phase, awaiting
-        for seat in list(self.bot_due):
-            if seat not in awaiting:
-                del self.bot_due[seat]
-        for seat in awaiting:
-            state = self.seats.get(seat)
-            if state and state.bot and seat not in self.bot_due:
-                self.bot_due[seat] = self.clock.now() + self.timing.bot_delay
+        assert self.round is not None
+        bots = [s.seat for s in self.seats.values() if s.bot]
+        self.timers.changed(self.round, bots, self.clock.now(), force_timer)
 
     def _finish(self, events: list[Event]) -> None:
         round_, record = self.round, self.record
@@ -762,74 +853,106 @@ class Table:
         # when the ledger keeps the layouts, else BEFORE settling): a crash leaves the round open
         # (so it is replayed and settled again, idempotently) and never a settled round whose
         # shoe position the table has forgotten (a repeated deal).
-        self.carry_context = dict(nxt.context)
-        self.carry_seed = bytes.fromhex(record.seed_hex) if nxt.reuse_seed else None
+        self.units.carry_context = dict(nxt.context)
+        unit_ends = not nxt.reuse_seed
         self.last_result = {"round_id": record.round_id, "number": record.number, "nets": nets}
         self.results = [*self.results, self.last_result][-30:]
-        reveal = self.game.reveal_seed and not nxt.reuse_seed
+        self._note_silence(round_, record)
+        reveal = self.game.reveal_seed and unit_ends
         events_left, self._unjournaled = tuple(self._unjournaled), []
-        if self.repo is not None and getattr(self.ledger, "layouts", None) is self.repo:
-            # the layout and the settlement in one transaction
-            data, text = self._layout()
-            self.ledger.settle_round(
-                record.round_id,
-                result,
-                pool_id=self.terms.pool_id,
-                reveal_seed=reveal,
-                layout=(self.id, data),
-                events=events_left,
-            )
-            self._saved = text
-        else:
-            self._save()
-            self.ledger.settle_round(
-                record.round_id,
-                result,
-                pool_id=self.terms.pool_id,
-                reveal_seed=reveal,
-                events=events_left,
-            )
-        self._stacks_settled(record, nets)
-        if not nxt.reuse_seed:
-            self._reveal_current(bytes.fromhex(record.seed_hex))
+        ended_seed = self.units.carry_seed
+        if unit_ends:
+            self.units.carry_seed = None  # the layout saved with the settlement says so
+        try:
+            if self.saver.in_ledger(self.ledger):
+                data, text = self._layout()
+                self.ledger.settle_round(
+                    record.round_id,
+                    result,
+                    pool_id=self.terms.pool_id,
+                    reveal_seed=reveal,
+                    layout=(self.id, data),
+                    events=events_left,
+                )
+                self.saver.saved(text)
+            else:
+                self._save()
+                self.ledger.settle_round(
+                    record.round_id,
+                    result,
+                    pool_id=self.terms.pool_id,
+                    reveal_seed=reveal,
+                    events=events_left,
+                )
+        except Exception:
+            self.units.carry_seed = ended_seed  # not settled: the unit is as it was
+            raise
+        self.money.settled(record, nets)
+        if unit_ends:
+            self.units.carry_seed = ended_seed
+            self._end_unit()
+        if self.tiles is not None:
+            game_round: Any = round_  # a Tien Gow round (the only game with tile commitments)
+            self.openings = {
+                seat: seat_openings(game_round, self.tiles, seat) for seat in round_.seat_ids()
+            }
+            self.tiles = None
         self.last_round, self.last_record = round_, record
         self.round, self.record = None, None
         # set before the broadcast so the result message says when the next round starts, and
         # again after the stand-ups below (which may reschedule the table)
         next_start = self.clock.now() + self.timing.between_rounds
-        self.next_start_at = next_start
+        self.timers.next_start_at = next_start
         self._broadcast_state(events, finished=True)
-        self._phase, self._awaiting = None, ()
+        self.timers.forget_phase()
         bound = self.bound_seats()
         for state in list(self.seats.values()):
             if state.player and state.leaving and state.seat not in bound:
                 self._stand_up(state.seat)
-        self.next_start_at = next_start
+        self.timers.next_start_at = next_start
         self._save()
 
-    def _reveal_current(self, seed: bytes | None = None) -> None:
+    def _note_silence(self, round_: Round[Any], record: RoundRecord) -> None:
+        """RULES.md "Decision (away)": count the rounds each person sat through in silence."""
+        acted = {e.seat for e in round_.log if e.seat is not None}
+        dealt = {seat: seat in acted for seat, _, _ in record.seats}
+        for state in self.seating.round_played(dealt, self.clock.now()):
+            message = {"type": "away", "table": self.id, "seat": state.seat}
+            for player in list(self.connected):
+                self.send(player, message)
+
+    def _end_unit(self) -> None:
         """The running deal unit ended: show its seed (unless the game keeps seeds hidden)."""
-        if self.reveals and not self.reveals[-1].ended:
-            last = self.reveals[-1]
-            last.ended = True
-            if seed is None and self.carry_seed is not None:
-                seed = self.carry_seed
-            if seed is not None and self.game.reveal_seed:
-                last.seed_hex = seed.hex()
-                self.ledger.reveal(last.commitment)
-        self.carry_seed = None
+        self.units.end(self.ledger.reveal)
 
     def wake(self) -> None:
         """A seat changed: a waiting table may be able to start a round now."""
         with self.lock:
             if self.suspension is not None or self.closed:
                 return
-            if self.round is None and self.next_start_at is None:
-                self.next_start_at = self.clock.now() + 0.5
+            if self.round is None and self.timers.next_start_at is None:
+                self.timers.next_start_at = self.clock.now() + 0.5
 
     # ----- containment ----------------------------------------------------------------------
+    def lose(self) -> None:
+        """Another process took this table over (our lease lapsed): stop at once, write nothing
+        more for it (every write would be refused anyway), tell the listeners to reconnect."""
+        with self.lock:
+            if self.lost:
+                return
+            log.warning("table %s: lease lost, another process runs it now", self.id)
+            self.lost = True
+            self.timers.stop()
+            for player in list(self.connected):
+                self._quietly(
+                    functools.partial(self.send, player, {"type": "error", **self._moved_error()})
+                )
+
     def _fail(self, where: str, exc: BaseException) -> None:
         """Something raised in this table's tick, recovery or settlement: suspend it alone."""
+        if isinstance(exc, LeaseLost) or isinstance(exc.__cause__, LeaseLost):
+            self.lose()
+            return
         log.error("table %s: %s failed, suspending it", self.id, where, exc_info=exc)
         self.suspend(f"{where} failed: {type(exc).__name__}: {exc}"[:300])
 
@@ -838,11 +961,10 @@ class Table:
         its deal unit ends (the seed is revealed where the game reveals seeds), no round starts
         until an operator resumes it. Players may stand up. Never raises."""
         with self.lock:
-            if self.closed:
+            if self.closed or self.lost:
                 return
             self.suspension = reason or "suspended"
-            self.deadline_at, self.next_start_at = None, None
-            self.bot_due.clear()
+            self.timers.stop()
             try:
                 self._interrupt(self.suspension)
             except Exception:  # the ledger itself fails: the round stays open for `resume`
@@ -860,7 +982,9 @@ class Table:
             if self.record is not None:  # the interruption could not be settled before
                 self._interrupt(self.suspension)
             self.suspension = None
-            self.next_start_at = self.clock.now()
+            self._journal_failures = 0
+            self.timers.retry_at = 0.0
+            self.timers.next_start_at = self.clock.now()
             self._save()
             self._broadcast_state([])
 
@@ -871,10 +995,9 @@ class Table:
         with self.lock:
             if self.closed:
                 return
-            self.deadline_at, self.next_start_at = None, None
-            self.bot_due.clear()
+            self.timers.stop()
             self._interrupt(reason)
-            self._reveal_current()
+            self._end_unit()
             for state in list(self.seats.values()):
                 if state.player:
                     self._stand_up(state.seat, "the table closed")
@@ -900,42 +1023,44 @@ class Table:
         self.ledger.void_round(record.round_id, f"interrupted: {reason}"[:300])
         for player, amount in sorted(pay.items()):
             self.ledger.pay_interrupted(record.round_id, self.id, player, amount, reason)
-        self._money_moved()
+        self.money.moved()
         self.last_round, self.last_record = self.round, record
         self.round, self.record = None, None
+        self.tiles = None
         self._unjournaled = []
-        self._phase, self._awaiting = None, ()
-        seed = bytes.fromhex(record.seed_hex)
-        self._reveal_current(seed)  # a void ends its deal unit: the next round has a new seed
-        self.carry_seed, self.carry_context = None, {}
+        self.timers.forget_phase()
+        self._end_unit()  # a void ends its deal unit: the next round has a new seed
+        self.units.carry_context = {}
         for state in list(self.seats.values()):
             if state.player and state.leaving:
                 self._quietly(functools.partial(self._stand_up, state.seat))
 
     # ----- crash recovery -------------------------------------------------------------------
     def recover(self, open_round: OpenRound) -> str:
-        """Resume an open round from its journal (same seed, same deal), or void it.
+        """Resume an open round from its journal (same seed, same deal), or suspend the table.
 
-        Returns "resumed", "settled" (the journal already held the last action) or "voided".
-        """
+        Returns "resumed", "settled" (the journal already held the last action), "voided" (it
+        could not be rebuilt: the table is suspended, every stake returned) or "suspended" (it
+        was rebuilt but could not go on, e.g. its settlement failed)."""
         with self.lock:
             record = open_round.record
             if record.number == 0:  # the journal does not keep the table's round counter
                 # the layout was last saved once this round was counted, or before it started
-                counted = self._numbered in (_LEGACY, record.round_id)
+                counted = self.numbered in (layout_mod.LEGACY, record.round_id)
                 number = self.number if counted else self.number + 1
                 record = dataclasses.replace(record, number=number)
             seats = [Seat(s, stack) for s, _, stack in record.seats]
             actions = [RecordedAction(e.seat, e.action) for e in open_round.entries]
+            seed = bytes.fromhex(record.seed_hex)
             try:
+                client_seeds = meta_client_seeds(record.meta)
+                self.units.adopt(seed, client_seeds, record.round_id)
                 config = self.game.config_type.from_json(record.config)
                 round_ = self.game.round_type.replay(
-                    config, seats, bytes.fromhex(record.seed_hex), actions, record.context
+                    config, seats, self.units.key(), actions, record.context
                 )
             except Exception as exc:  # cannot rebuild: the table is suspended, the round voided
                 self.record, self.round = record, None
-                if not self.reveals or self.reveals[-1].commitment != record.commitment:
-                    self.reveals.append(Reveal(record.commitment, None, [record.round_id]))
                 self.suspend(
                     f"round {record.round_id} could not be resumed: {type(exc).__name__}: {exc}"[
                         :300
@@ -943,19 +1068,16 @@ class Table:
                 )
                 return "voided" if self.record is None else "suspended"
             self.round, self.record = round_, record
+            self.tiles = self._commit_tiles(round_)  # the salts derive from the key
             self.number = max(self.number, record.number)
-            self._numbered = record.round_id
+            self.numbered = record.round_id
             self.journal_count = len(open_round.entries)
             for e in open_round.entries:
                 if e.client_id:
-                    self.client_ids[e.client_id] = record.player_of(e.seat) if e.seat else ""
-            if not self.reveals or self.reveals[-1].commitment != record.commitment:
-                self.reveals.append(Reveal(record.commitment, None, [record.round_id]))
-            elif record.round_id not in self.reveals[-1].rounds:
-                self.reveals[-1].rounds.append(record.round_id)
-            self.next_start_at = None
-            self._phase, self._awaiting = None, ()
-            self.deadline_at = None
+                    self._remember(e.client_id, record.player_of(e.seat) if e.seat else "")
+            self.timers.next_start_at = None
+            self.timers.forget_phase()
+            self.timers.deadline_at = None
             was_finished = round_.finished
             try:
                 self._after_change([Event("resumed", {"round_id": record.round_id})])
@@ -964,63 +1086,29 @@ class Table:
                 return "suspended"
             return "settled" if was_finished else "resumed"
 
+    def remember_client_ids(self, items: list[tuple[str, str]]) -> None:
+        """Client ids journaled at this table before a restart (oldest first): a repeat is
+        acknowledged as a duplicate and never applied again (docs/protocol.md)."""
+        with self.lock:
+            for client_id, player in items:
+                if client_id not in self.client_ids:
+                    self._remember(client_id, player)
+
     # ----- persistence ----------------------------------------------------------------------
-    def snapshot(self) -> JSON:
-        return {
-            "table_id": self.id,
-            "game": self.game.name,
-            "name": self.name,
-            "config": self.config_json,
-            "seats": [s.to_json() for s in self.seats.values()],
-            "number": self.number,
-            # the round that `number` counts last (recovery numbers an open round by it)
-            "numbered": self._numbered,
-            "carry_seed": self.carry_seed.hex() if self.carry_seed else None,
-            "carry_context": self.carry_context,
-            "reveals": [r.to_json() for r in self.reveals[-20:]],
-            "results": self.results[-30:],
-            "terms": self.terms.to_json(),
-            "owner": self.owner,
-            "suspended": self.suspension,
-            "closed": self.closed,
-        }
+    def layout(self) -> JSON:
+        """What survives a restart (`layout.py`)."""
+        return layout_mod.build(self)
 
     def restore_snapshot(self, data: Mapping[str, Any]) -> None:
+        """Restore a saved layout (the name predates `layout`)."""
         with self.lock:
-            for s in data.get("seats", []):
-                if s["seat"] in self.seats:
-                    self.seats[s["seat"]] = SeatState(
-                        s["seat"],
-                        s.get("player"),
-                        s.get("name", ""),
-                        s.get("bot"),
-                        bool(s.get("leaving")),
-                    )
-            self.number = int(data.get("number", 0))
-            self._numbered = data.get("numbered", _LEGACY)
-            carry = data.get("carry_seed")
-            self.carry_seed = bytes.fromhex(carry) if carry else None
-            self.carry_context = dict(data.get("carry_context") or {})
-            self.reveals = [
-                Reveal(
-                    r["commitment"],
-                    r.get("seed") if self.game.reveal_seed else None,
-                    list(r.get("rounds", [])),
-                    bool(r.get("ended", r.get("seed") is not None)),
-                )
-                for r in data.get("reveals", [])
-            ]
-            self.results = list(data.get("results", []))
-            self.last_result = self.results[-1] if self.results else None
-            self.owner = data.get("owner", self.owner)
-            reason = data.get("suspended")
-            self.suspension = str(reason) if reason else None
-            self.closed = bool(data.get("closed", False))
+            layout_mod.restore(self, data)
+
+    restore_layout = restore_snapshot
 
     def _layout(self) -> tuple[JSON, str]:
-        """The layout to persist and its canonical text (what `_saved` compares)."""
-        data = self.snapshot()
-        return data, json.dumps(data, sort_keys=True)
+        data = self.layout()
+        return data, layout_mod.canonical(data)
 
     def save_now(self) -> None:
         """Persist the layout now (the room's stop)."""
@@ -1029,17 +1117,16 @@ class Table:
 
     def _save(self) -> None:
         """Persist the layout if it changed since the last save (a database write saved)."""
-        if self.repo is not None:
+        if self.repo is not None and not self.lost:
             data, text = self._layout()
-            if text != self._saved:
-                self.repo.save_table(self.id, data)
-                self._saved = text
+            self.saver.save(data, text)
 
-    # ----- messages -------------------------------------------------------------------------
+    # ----- what clients see -----------------------------------------------------------------
     def public_info(self) -> JSON:
         """The lobby's view of the table: no cards, no seeds of running deal units."""
         with self.lock:
             status = self.status()
+            away_grace = self.terms.away_grace_s
             return {
                 "id": self.id,
                 "game": self.game.name,
@@ -1052,6 +1139,8 @@ class Table:
                         "bot": s.bot,
                         "occupied": s.player is not None,
                         "stack": self._stack(s.player) if s.player else None,
+                        "away": s.away,
+                        "away_until": None if s.away_since is None else s.away_since + away_grace,
                     }
                     for s in self.seats.values()
                 ],
@@ -1076,15 +1165,63 @@ class Table:
             stack += sum(st for _, p, st in self.record.seats if p == player)
         return stack
 
+    def snapshot(self) -> TableSnapshot:
+        """The typed, read-only facts every message of this moment is built from."""
+        with self.lock:
+            round_ = self.round or self.last_round
+            record = self.record or self.last_record
+            facts = None
+            if round_ is not None and record is not None:
+                facts = RoundFacts(
+                    round=round_,
+                    running=self.round is not None,
+                    round_id=record.round_id,
+                    number=record.number,
+                    commitment=record.commitment,
+                    deadline=self.timers.deadline_at if self.round is not None else None,
+                    openings=dict(self.openings) if self.round is None else {},
+                )
+            current = self.units.current()
+            fairness: JSON = {
+                # False for Tien Gow: the seed would let anyone recompute every hidden discard,
+                # so players get the commitment only (the operator verifies; docs/protocol.md)
+                "seed_policy": "after_deal" if self.game.reveal_seed else "operator_only",
+                "deal_spec": DEAL_SPEC,
+                "current": None
+                if current is None
+                else {"commitment": current.commitment, "seed": current.seed_hex},
+                "next_commitment": self.units.next_commitment,
+                "client_seeds": dict(self.units.client_seeds) if self.units.running else {},
+                "client_seeds_enabled": self.terms.client_seeds,
+                "revealed": [r.to_json() for r in self.reveals if r.seed_hex is not None][-5:],
+            }
+            return TableSnapshot(
+                table=self.public_info(),
+                seat_of={s.player: s.seat for s in self.seats.values() if s.player},
+                round=facts,
+                hint=self.game.hint,
+                fairness=fairness,
+                tiles=None if self.tiles is None else self.tiles.public_json(),
+                last_result=self.last_result,
+                results=tuple(self.results[-12:]),
+                next_start_at=self.timers.next_start_at if self.round is None else None,
+                now=self.clock.now(),
+            )
+
     def _told(self) -> tuple[TableStatus, bool]:
-        return self.status(), self.round is None and self.next_start_at is not None
+        return self.status(), self.round is None and self.timers.next_start_at is not None
 
     def _broadcast_state(self, events: list[Event], finished: bool = False) -> None:
+        from qipai.tables.messages import state_for
+
         self._shown = self._told()
+        if not self.connected:
+            return
+        snap = self.snapshot()
         for player in list(self.connected):
-            self._send_state(player, events, finished)
+            self.send(player, state_for(snap, player, events, finished))
 
     def _send_state(self, player: str, events: list[Event], finished: bool = False) -> None:
-        from qipai.tables.messages import state_message
+        from qipai.tables.messages import state_for
 
-        self.send(player, state_message(self, player, events, finished))
+        self.send(player, state_for(self.snapshot(), player, events, finished))

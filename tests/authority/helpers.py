@@ -58,3 +58,15 @@ def error(response: Any) -> dict[str, Any]:
     body: dict[str, Any] = response.json()
     assert "error" in body, body
     return body["error"]  # type: ignore[no-any-return]
+
+
+def offer(client: TestClient, game: str, settings: dict[str, Any], name: str = "") -> str:
+    """The operator offers a template of `game` with `settings` (tests that need, say, a long
+    countdown); returns its id for `POST /api/tables {"template": id}`."""
+    from qipai.authority.oplog import SYSTEM
+
+    authority: Authority = client.app.state.authority  # type: ignore[attr-defined]
+    made = authority.templates.create(
+        {"game": game, "name": name or f"{game} test", "settings": settings}, SYSTEM
+    )
+    return made.id

@@ -21,6 +21,7 @@ from qipai.server import store as store_mod
 from qipai.server.app import create_app
 from qipai.server.settings import Settings
 from qipai.tables.table import Timing
+from tests.authority.helpers import offer
 
 assert helpers.TOY
 
@@ -229,7 +230,9 @@ def seated(client: TestClient) -> Iterator[tuple[Any, str]]:
     for t in tokens:
         client.post("/api/wallet/deposit", json={"amount": 5000}, headers=bearer(t))
     tid = client.post(
-        "/api/tables", json={"game": "toy", "config": {"bet_s": 600}}, headers=bearer(tokens[0])
+        "/api/tables",
+        json={"template": offer(client, "toy", {"bet_s": 600})},
+        headers=bearer(tokens[0]),
     ).json()["id"]
     for t in tokens:
         client.post(f"/api/tables/{tid}/sit", json={"buy_in": 100}, headers=bearer(t))

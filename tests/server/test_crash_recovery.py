@@ -14,9 +14,15 @@ import pytest
 from websockets.sync.client import connect
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "browser"))
+import helpers  # registers the toy game
 from roomserver import ROOT, Server
 
+from qipai.authority import Authority
+from qipai.authority.oplog import SYSTEM
 from qipai.core.rng import verify
+from qipai.ledger import Ledger
+
+assert helpers.TOY
 
 TOY_ENV = {
     "QIPAI_EXTRA_GAMES": "helpers",
@@ -37,6 +43,10 @@ def until(ws: Any, pred: Any, limit: float = 60.0) -> dict[str, Any]:
 
 @pytest.mark.slow
 def test_kill_9_mid_round_then_resume(tmp_path: Path) -> None:
+    with Ledger.open(str(tmp_path / "room.db")) as ledger:  # the operator's slow toy table
+        slow = Authority(ledger.engine).templates.create(
+            {"game": "toy", "name": "slow toy", "settings": {"bet_s": 120}}, SYSTEM
+        )
     server = Server(tmp_path / "room.db", TOY_ENV)
     server.start()
     try:
@@ -49,9 +59,7 @@ def test_kill_9_mid_round_then_resume(tmp_path: Path) -> None:
             http.post("/api/wallet/deposit", json={"amount": 1000}, headers=auth)
         alice = {"Authorization": f"Bearer {tokens['alice']}"}
         bob = {"Authorization": f"Bearer {tokens['bob']}"}
-        tid = http.post(
-            "/api/tables", json={"game": "toy", "config": {"bet_s": 120}}, headers=alice
-        ).json()["id"]
+        tid = http.post("/api/tables", json={"template": slow.id}, headers=alice).json()["id"]
         http.post(f"/api/tables/{tid}/sit", json={"buy_in": 100}, headers=alice)
         http.post(f"/api/tables/{tid}/sit", json={"buy_in": 100}, headers=bob)
         ws_url = server.url.replace("http", "ws")

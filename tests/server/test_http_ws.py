@@ -15,6 +15,7 @@ from fastapi.testclient import TestClient
 
 from qipai.server.app import create_app
 from qipai.tables.table import Timing
+from tests.authority.helpers import offer
 
 assert helpers.TOY
 
@@ -49,7 +50,7 @@ def test_accounts_wallet_and_lobby(client: TestClient) -> None:
     assert client.get("/api/me").status_code == 401
     assert client.get("/api/me", headers=alice).json()["wallet"] == 0
     r = client.post("/api/wallet/deposit", json={"amount": 5000}, headers=alice)
-    assert r.json() == {"wallet": 5000}
+    assert r.json()["wallet"] == 5000 and r.json()["status"] == "approved"
     assert client.post("/api/wallet/deposit", json={"amount": -5}, headers=alice).status_code == 422
     games = {g["game"] for g in client.get("/api/games").json()["games"]}
     assert "toy" in games
@@ -176,7 +177,7 @@ def test_reconnecting_client_gets_its_private_view_back(client: TestClient) -> N
     for h in (alice, bob):
         client.post("/api/wallet/deposit", json={"amount": 5000}, headers=h)
     tid = client.post(
-        "/api/tables", json={"game": "toy", "config": {"bet_s": 600}}, headers=alice
+        "/api/tables", json={"template": offer(client, "toy", {"bet_s": 600})}, headers=alice
     ).json()["id"]
     client.post(f"/api/tables/{tid}/sit", json={"buy_in": 100}, headers=alice)
     client.post(f"/api/tables/{tid}/sit", json={"buy_in": 100}, headers=bob)

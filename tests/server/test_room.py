@@ -8,9 +8,10 @@ from collections.abc import Callable, Coroutine
 from typing import Any, TypeVar
 
 import helpers  # registers the toy game
+from helpers import fresh_ledger
 
 from qipai.server.room import Room
-from qipai.tables.memory import MemoryLedger
+from qipai.tables.ledger_adapter import LedgerAdapter
 from qipai.tables.ports import ManualClock, MemoryTableRepo
 from qipai.tables.table import Timing
 
@@ -39,16 +40,16 @@ def run_in_fresh_loop(scenario: Callable[[], Coroutine[Any, Any, T]]) -> T:
     return out[0]
 
 
-def make_room(ledger: MemoryLedger | None = None, repo: MemoryTableRepo | None = None) -> Room:
+def make_room(ledger: LedgerAdapter | None = None, repo: MemoryTableRepo | None = None) -> Room:
     return Room(
-        ledger or MemoryLedger(), repo or MemoryTableRepo(), ManualClock(), Timing(0.5, 1.0)
+        ledger or fresh_ledger(), repo or MemoryTableRepo(), ManualClock(), Timing(0.5, 1.0)
     )
 
 
 def test_automatch_opens_a_table_with_bots_then_seats_the_next_person_there() -> None:
     room = make_room()
     ledger = room.ledger
-    assert isinstance(ledger, MemoryLedger)
+    assert isinstance(ledger, LedgerAdapter)
     for p in ("alice", "bob", "carol"):
         ledger.deposit(p, 1000, f"d-{p}")
     first = room.automatch("alice", "alice", "toy", 100)
@@ -68,7 +69,7 @@ def test_automatch_opens_a_table_with_bots_then_seats_the_next_person_there() ->
 def test_automatch_moves_a_lone_player_to_a_livelier_table() -> None:
     room = make_room()
     ledger = room.ledger
-    assert isinstance(ledger, MemoryLedger)
+    assert isinstance(ledger, LedgerAdapter)
     for p in ("alice", "bob", "carol"):
         ledger.deposit(p, 1000, f"d-{p}")
     busy = room.create_table("toy")
@@ -84,7 +85,7 @@ def test_automatch_moves_a_lone_player_to_a_livelier_table() -> None:
 
 
 def test_recover_rebuilds_tables_and_resumes_open_rounds() -> None:
-    ledger, repo = MemoryLedger(), MemoryTableRepo()
+    ledger, repo = fresh_ledger(), MemoryTableRepo()
     room = make_room(ledger, repo)
     for p in ("alice", "bob"):
         ledger.deposit(p, 1000, f"d-{p}")
@@ -107,7 +108,7 @@ def test_scheduler_ticks_the_longest_overdue_table_first_and_stops_at_its_budget
     one table per pass), so the network is let in between tables however many are due."""
     room = make_room()
     ledger = room.ledger
-    assert isinstance(ledger, MemoryLedger)
+    assert isinstance(ledger, LedgerAdapter)
     clock = room.clock
     assert isinstance(clock, ManualClock)
     tables = []
@@ -138,7 +139,7 @@ def test_subscribing_never_shows_a_countdown_that_already_ran_out() -> None:
 
     room = make_room()
     ledger = room.ledger
-    assert isinstance(ledger, MemoryLedger)
+    assert isinstance(ledger, LedgerAdapter)
     clock = room.clock
     assert isinstance(clock, ManualClock)
     table = room.create_table("toy")
@@ -162,7 +163,7 @@ def test_recovery_of_each_table_is_isolated() -> None:
     come back; every other table resumes and plays; nothing raises."""
     from qipai.tables.ports import JournalEntry
 
-    ledger, repo = MemoryLedger(), MemoryTableRepo()
+    ledger, repo = fresh_ledger(), MemoryTableRepo()
     room = make_room(ledger, repo)
     tables = []
     for i, (a, b) in enumerate((("alice", "bob"), ("carol", "dave"))):
@@ -190,7 +191,7 @@ def test_recovery_of_each_table_is_isolated() -> None:
 
 
 def test_a_layout_that_cannot_be_rebuilt_does_not_stop_the_others() -> None:
-    ledger, repo = MemoryLedger(), MemoryTableRepo()
+    ledger, repo = fresh_ledger(), MemoryTableRepo()
     room = make_room(ledger, repo)
     good = room.create_table("toy")
     repo.save_table("broken", {"table_id": "broken", "game": "no-such-game", "seats": []})
@@ -203,7 +204,7 @@ def test_a_layout_that_cannot_be_rebuilt_does_not_stop_the_others() -> None:
 def test_operators_suspend_resume_and_close_through_the_room() -> None:
     room = make_room()
     ledger = room.ledger
-    assert isinstance(ledger, MemoryLedger)
+    assert isinstance(ledger, LedgerAdapter)
     table = room.create_table("toy")
     for p in ("alice", "bob"):
         ledger.deposit(p, 1000, f"d-{p}")
@@ -231,7 +232,7 @@ def test_room_call_runs_table_work_off_the_event_loop() -> None:
     from qipai.tables.table import NotSeated
 
     async def scenario() -> None:
-        ledger, repo = MemoryLedger(), MemoryTableRepo()
+        ledger, repo = fresh_ledger(), MemoryTableRepo()
         room = Room(ledger, repo, SystemClock(), Timing(0.01, 0.05))
         for p in ("alice", "bob"):
             ledger.deposit(p, 1000, f"d-{p}")
@@ -266,7 +267,7 @@ def test_messages_from_table_threads_reach_the_connection_in_order() -> None:
     from qipai.tables.ports import SystemClock
 
     async def scenario() -> list[str]:
-        ledger, repo = MemoryLedger(), MemoryTableRepo()
+        ledger, repo = fresh_ledger(), MemoryTableRepo()
         room = Room(ledger, repo, SystemClock(), Timing(0.01, 0.05))
         ledger.deposit("alice", 1000, "d")
         table = room.create_table("toy")
@@ -296,7 +297,7 @@ def test_messages_keep_their_order_when_a_handler_calls_a_table_on_the_loop() ->
     from qipai.tables.ports import SystemClock
 
     async def scenario() -> list[int]:
-        ledger, repo = MemoryLedger(), MemoryTableRepo()
+        ledger, repo = fresh_ledger(), MemoryTableRepo()
         room = Room(ledger, repo, SystemClock(), Timing(0.01, 0.05))
         ledger.deposit("alice", 1000, "d")
         table = room.create_table("toy")

@@ -21,6 +21,7 @@ from qipai.core.rng import Rng
 from qipai.server.app import create_app
 from qipai.tables import games
 from qipai.tables.table import Timing
+from tests.authority.helpers import offer
 
 
 @pytest.fixture
@@ -44,7 +45,8 @@ def _play(
     """Alice plays (with the game's own bot choosing for her) at a table full of bots until
     `done(state)`; returns every message text she received and the table id."""
     headers, token = _signup(client, "alice")
-    tid = client.post("/api/tables", json={"game": game, "config": config}, headers=headers)
+    template = offer(client, game, config)  # the operator offers these settings
+    tid = client.post("/api/tables", json={"template": template}, headers=headers)
     tid = tid.json()["id"]
     info = games.get(game)
     assert client.post(
@@ -70,7 +72,10 @@ def _play(
             if msg["legal"] and msg["round"] and not msg["round"]["finished"]:
                 from qipai.core.protocol import ActionSpec
 
-                legal = [ActionSpec(a["type"], a.get("options") or {}) for a in msg["legal"]]
+                legal = [
+                    ActionSpec(a["type"], {k: v for k, v in a.items() if k != "type"})
+                    for a in msg["legal"]
+                ]
                 try:
                     action = bot.choose(msg["round"]["view"], legal, rng)
                 except Exception:
@@ -108,9 +113,17 @@ def test_tien_gow_never_shows_its_seed_to_players(client: TestClient) -> None:
         assert all(seed not in t for t in http), "an HTTP response contained the seed"
         if record["status"] != "settled":
             continue  # the next game, started after alice stopped listening
-        # the commitment was shown before the game started
-        first = next(t for t in texts if record["seed_commitment"] in t)
-        assert json.loads(first)["round"]["phase"] != "finished"
+        # the commitment was shown before the game started (as the next unit's commitment,
+        # before any message of the round itself: before the client seeds were read)
+        first = next(i for i, t in enumerate(texts) if record["seed_commitment"] in t)
+        dealt = next(i for i, t in enumerate(texts) if rid in t)
+        assert first <= dealt
+        assert json.loads(texts[first])["type"] == "state"
+        shown = json.loads(texts[first])
+        assert record["seed_commitment"] in (
+            shown["fairness"]["next_commitment"],
+            (shown["round"] or {}).get("commitment"),
+        )
         # the operator can still check seed vs commitment and the replay
         report = ledger.verify_round(rid)
         assert report.ok, report

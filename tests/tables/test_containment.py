@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from helpers import TOY, Inbox, make_table, seat_two
+from helpers import TOY, Inbox, fresh_ledger, make_table, seat_two
 
 from qipai.core.errors import InvalidInput
 from qipai.tables.ports import ManualClock, MemoryTableRepo
@@ -103,9 +103,7 @@ def test_bots_alone_wait_for_a_person() -> None:
 
 
 def _two_tables() -> tuple[Table, Table, Any, ManualClock]:
-    from qipai.tables.memory import MemoryLedger
-
-    ledger, clock = MemoryLedger(), ManualClock()
+    ledger, clock = fresh_ledger(), ManualClock()
     bad, _, _, _ = make_table(ledger=ledger, clock=clock)
     good = Table(
         "t2", TOY, ledger, clock, repo=MemoryTableRepo(), timing=Timing(1.0, 3.0), send=Inbox()
@@ -159,7 +157,7 @@ def test_the_interrupted_game_policy_pays_what_was_won_so_far_from_the_house() -
     bad.suspend("an operator stopped it")
     assert ledger.stack("alice", "t1") == 107  # won 7 so far: paid
     assert ledger.stack("bob", "t1") == 100  # was losing 7: stake returned, loses nothing
-    assert ledger.house["house"] == -7
+    assert ledger.ledger.balance("house") == -7
     bad.suspend("again")  # idempotent: nothing paid twice
     assert ledger.stack("alice", "t1") == 107
 

@@ -16,12 +16,11 @@ import re
 from typing import Any
 
 import pytest
-from helpers import TOY  # registers the toy game
+from helpers import TOY, fresh_ledger  # registers the toy game
 
 from qipai.core.errors import GameError
 from qipai.core.rng import Rng
 from qipai.tables import games
-from qipai.tables.memory import MemoryLedger
 from qipai.tables.ports import ManualClock
 from qipai.tables.table import Table, Timing
 
@@ -104,7 +103,7 @@ class Checker:
 
 def drive(game: str, rounds: int = 2) -> Checker:
     info = games.get(game)
-    ledger, clock = MemoryLedger(), ManualClock()
+    ledger, clock = fresh_ledger(), ManualClock()
     table = Table("hid", info, ledger, clock, timing=Timing(0.5, 1.0))
     checker = Checker(table)
     table.send = checker
@@ -180,7 +179,7 @@ def test_holdem_hint_goes_to_the_deciding_player_only() -> None:
 
 def test_the_checker_catches_a_leak() -> None:
     """Negative control: a message carrying the other player's card is caught."""
-    ledger, clock = MemoryLedger(), ManualClock()
+    ledger, clock = fresh_ledger(), ManualClock()
     table = Table("neg", TOY, ledger, clock, timing=Timing(0.5, 1.0))
     checker = Checker(table)
     table.send = checker

@@ -7,17 +7,18 @@ import itertools
 import json
 
 import pytest
+from helpers import fresh_ledger
 
 from qipai.core.rng import Rng
 from qipai.tables import games
-from qipai.tables.memory import MemoryLedger
+from qipai.tables.ledger_adapter import LedgerAdapter
 from qipai.tables.ports import ManualClock, MemoryTableRepo
 from qipai.tables.table import GameInProgress, Table, TableError, Timing
 
 
-def _table() -> tuple[Table, MemoryLedger, ManualClock, MemoryTableRepo]:
+def _table() -> tuple[Table, LedgerAdapter, ManualClock, MemoryTableRepo]:
     info = games.get("paigow")
-    ledger, clock, repo = MemoryLedger(), ManualClock(), MemoryTableRepo()
+    ledger, clock, repo = fresh_ledger(), ManualClock(), MemoryTableRepo()
     table = Table("pg", info, ledger, clock, repo=repo, timing=Timing(0.5, 2.0))
     ledger.deposit("alice", 10**6, "d-alice")
     table.sit("alice", "Alice", info.default_buy_in)
@@ -46,7 +47,7 @@ def test_standing_up_between_the_two_rounds_is_refused_and_changes_nothing() -> 
     _between_rounds(table, clock)
     first = table.last_record
     assert first is not None
-    before = (json.dumps(table.snapshot()), json.dumps(repo.tables["pg"]))
+    before = (json.dumps(table.layout()), json.dumps(repo.tables["pg"]))
     money = (ledger.wallet("alice"), ledger.stack("alice", "pg"))
     with pytest.raises(GameInProgress) as err:
         table.leave("alice")
@@ -54,7 +55,7 @@ def test_standing_up_between_the_two_rounds_is_refused_and_changes_nothing() -> 
     bot_seat = next(s.seat for s in table.seats.values() if s.bot)
     with pytest.raises(GameInProgress):
         table.remove_bot(bot_seat)
-    assert (json.dumps(table.snapshot()), json.dumps(repo.tables["pg"])) == before
+    assert (json.dumps(table.layout()), json.dumps(repo.tables["pg"])) == before
     assert (ledger.wallet("alice"), ledger.stack("alice", "pg")) == money
     # round 2 goes on: the same seed, the context of round 1's next_round(), the same seats
     _run_until(table, clock, lambda: table.round is not None)

@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 from helpers import TOY, Inbox
 
+from qipai.core.rng import Rng
 from qipai.ledger import Ledger
 from qipai.tables.ledger_adapter import LedgerAdapter
 from qipai.tables.ports import JournalEntry, ManualClock, MemoryTableRepo
@@ -82,9 +83,18 @@ def test_cached_stacks_always_equal_the_ledger(tmp_path: Path) -> None:
         if game != "toy":
             table.fill_with_bots()
         checked = 0
+        bot, rng = info.make_bot(info.default_bot()), Rng(b"cached-stacks-test-seed-32bytes!")
         for _ in range(400):
             clock.advance(0.5)
             table.tick()
+            # the people play (the game's bot chooses for them): silent seats would go away
+            for p in humans:
+                seat = table.seat_of(p)
+                if table.round is None or seat not in table.round.awaiting():
+                    continue
+                legal = table.round.legal_actions(seat)
+                if legal:
+                    table.act(p, bot.choose(table.round.view(seat), legal, rng), None)
             for player, cached in list(table._stacks.items()):
                 assert cached == ledger.stack(player, game), (game, player, table.record)
                 checked += 1
@@ -113,6 +123,7 @@ def test_recovery_numbers_a_round_whose_start_was_not_saved(
     for p in ("alice", "bob"):
         ledger.deposit(p, 1_000_000, f"d-{p}")
     table.sit("alice", "alice", 100_000)
+    table.connect("alice")  # silent but listening: away only after two silent rounds
     table.add_bot()
     for _ in range(200):  # play until a round runs on with the previous round's shoe
         clock.advance(0.5)

@@ -15,13 +15,15 @@ from __future__ import annotations
 
 import json
 import sys
+import tempfile
 from pathlib import Path
 from typing import Any
 
 from qipai.core.errors import GameError
 from qipai.core.rng import Rng
+from qipai.ledger import Ledger
 from qipai.tables import games
-from qipai.tables.memory import MemoryLedger
+from qipai.tables.ledger_adapter import LedgerAdapter
 from qipai.tables.ports import ManualClock
 from qipai.tables.table import Table, Timing
 
@@ -38,7 +40,9 @@ def moments(
 ) -> list[dict[str, Any]]:
     """The distinct state messages "me" (and a spectator) received over `rounds` rounds."""
     info = games.get(game)
-    ledger, clock = MemoryLedger(), ManualClock()
+    # the real ledger on a throw-away SQLite file (the tables layer has no in-memory ledger)
+    ledger = LedgerAdapter(Ledger.open(str(Path(tempfile.mkdtemp()) / "golden.db")))
+    clock = ManualClock()
     got: list[tuple[str, dict[str, Any]]] = []
     table = Table("golden", info, ledger, clock, timing=Timing(0.5, 1.0))
     table.send = lambda player, message: got.append((player, message))

@@ -91,12 +91,16 @@ async def history(
 
 @router.get("/rounds/{round_id}", response_model=RoundOut)
 async def round_detail(round_id: str, svc: ServicesDep, player: Player) -> RoundOut:
-    """**A signed-in player.** One round's fairness data: the commitment always, the seed once
-    revealed, and the round as you saw it (a spectator's view if you were not in it)."""
+    """**A signed-in player who played in the round.** One round's fairness data: the
+    commitment always, the seed once revealed, and the round as you saw it. Anyone else gets
+    404 (`unknown_round`), as for a round that does not exist; operators and auditors read
+    rounds at `GET /api/ops/rounds/{id}`."""
 
     def work() -> RoundOut | None:
         info = svc.adapter.round_info(round_id)
-        return None if info is None else round_summary(svc.ledger, info, player)
+        if info is None or all(p["user_id"] != player for p in info["players"]):
+            return None  # not yours: the same answer as no such round (issue 14, privacy)
+        return round_summary(svc.ledger, info, player)
 
     found = await svc.db(work)
     if found is None:

@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
-from fastapi import APIRouter
+from typing import Annotated
 
-from qipai.server.deps import Player, ServicesDep
+from fastapi import APIRouter, Depends, Header
+
+from qipai.authority import Authority
+from qipai.authority import lobby as authority_lobby
+from qipai.server.deps import Player, ServicesDep, bearer
 from qipai.server.errors import ApiError
 from qipai.server.models import (
-    AutomatchIn,
     AutomatchOut,
     BotsIn,
     BotsOut,
-    CreateTableIn,
     GameOut,
     GamesOut,
     JSONObject,
@@ -32,10 +34,32 @@ def _known(svc: ServicesDep, table_id: str) -> None:
         raise ApiError(404, "unknown_table", f"no table {table_id!r}", field="table_id")
 
 
+def _authority(svc: ServicesDep) -> Authority:
+    found: Authority = svc.authority
+    return found
+
+
+async def maybe_player(
+    svc: ServicesDep, authorization: Annotated[str | None, Header()] = None
+) -> str | None:
+    """The signed-in player, or None for an anonymous caller (the lobby is public)."""
+    token = bearer(authorization)
+    session = await svc.db(svc.store.session, token) if token else None
+    return None if session is None else str(session.username)
+
+
+MaybePlayer = Annotated[str | None, Depends(maybe_player)]
+
+
 @router.get("/games", response_model=GamesOut)
 async def list_games(svc: ServicesDep) -> GamesOut:
     """**Anyone.** The games of this room: titles (zh/en), seats, minimum players, bot levels,
-    default buy-in, and how many tables each has."""
+    default buy-in, how many tables each has, and the operator's templates of it with their
+    facts (pay table, limits, buy-in range, exact return of every bet)."""
+    offer = await svc.db(_authority(svc).offer)
+    by_game: dict[str, list[JSONObject]] = {}
+    for facts in offer:
+        by_game.setdefault(str(facts["game"]), []).append(facts)
     counts: dict[str, int] = {}
     for table in list(svc.room.tables.values()):
         counts[table.game.name] = counts.get(table.game.name, 0) + 1
@@ -49,6 +73,7 @@ async def list_games(svc: ServicesDep) -> GamesOut:
                 bot_levels=list(info.bot_levels),
                 default_buy_in=info.default_buy_in,
                 tables=counts.get(info.name, 0),
+                templates=by_game.get(info.name, []),
             )
             for info in games_mod.available().values()
         ]
@@ -56,28 +81,40 @@ async def list_games(svc: ServicesDep) -> GamesOut:
 
 
 @router.get("/tables", response_model=TablesOut)
-async def list_tables(svc: ServicesDep, game: str | None = None) -> TablesOut:
-    """**Anyone.** Every table's public facts (seats, stacks, playing, round number), or only
-    those of `game`."""
-    tables = [t for t in list(svc.room.tables.values()) if game in (None, t.game.name)]
-    return TablesOut(tables=[t.public_info() for t in tables])
+async def list_tables(svc: ServicesDep, player: MaybePlayer, game: str | None = None) -> TablesOut:
+    """**Anyone.** Every table's public facts (seats, stacks, status, round number, terms, and
+    `facts`: its template's pay table, limits, buy-in range and exact returns), or only those of
+    `game`. A private table is listed only to its owner and the players seated there."""
+    tables = [
+        t
+        for t in list(svc.room.tables.values())
+        if game in (None, t.game.name) and authority_lobby.visible(t, player)
+    ]
+    authority = _authority(svc)
+    return TablesOut(
+        tables=[authority_lobby.with_facts(authority, t, t.public_info()) for t in tables]
+    )
 
 
 @router.post("/tables", response_model=JSONObject)
-async def create_table(body: CreateTableIn, svc: ServicesDep, player: Player) -> JSONObject:
-    """**A signed-in player.** Open a table of `game` (`config`: the game's settings JSON);
-    answers the table's public facts."""
-    table = svc.room.create_table(body.game, body.name, body.config)
-    info: JSONObject = table.public_info()
-    return info
+async def create_table(body: JSONObject, svc: ServicesDep, player: Player) -> JSONObject:
+    """**A signed-in player.** Open a table of an operator's template: `{"template": ID,
+    "name"?, "private"?}`. Settings are never a player's: a body with `config` (or `settings`,
+    `limits`, …) is refused (400 `settings_not_allowed`). At most `max_open_tables` tables
+    opened by one player are open at once (429 `quota_exceeded`). Answers the table's public
+    facts with its `facts`."""
+    authority = _authority(svc)
+    table = await svc.db(authority_lobby.open_table, authority, svc.room, player, body)
+    return authority_lobby.with_facts(authority, table, table.public_info())
 
 
 @router.get("/tables/{table_id}", response_model=JSONObject)
 async def get_table(table_id: str, svc: ServicesDep) -> JSONObject:
-    """**Anyone.** One table's public facts."""
+    """**Anyone.** One table's public facts, with its template's `facts` (a private table's
+    id is its invitation)."""
     _known(svc, table_id)
-    info: JSONObject = svc.room.table(table_id).public_info()
-    return info
+    table = svc.room.table(table_id)
+    return authority_lobby.with_facts(_authority(svc), table, table.public_info())
 
 
 @router.post("/tables/{table_id}/sit", response_model=SatOut)
@@ -151,8 +188,15 @@ async def remove_bot(table_id: str, seat: str, svc: ServicesDep, player: Player)
 
 
 @router.post("/automatch", response_model=AutomatchOut)
-async def automatch(body: AutomatchIn, svc: ServicesDep, player: Player) -> AutomatchOut:
-    """**A signed-in player.** 自动配桌: a seat at the liveliest table of the game with a free
-    seat, or a new table with bots."""
-    table = svc.room.automatch(player, player, body.game, body.buy_in)
-    return AutomatchOut(table_id=table.id, seat=table.seat_of(player), table=table.public_info())
+async def automatch(body: JSONObject, svc: ServicesDep, player: Player) -> AutomatchOut:
+    """**A signed-in player.** 自动配桌: `{"template": ID | "game": G, "buy_in"}` — a seat at
+    the liveliest table of that template (a game: its first offered template) with a free
+    seat, or a new table with bots. Settings in the body are refused (`settings_not_allowed`).
+    The reply's `table.facts` shows the pay table and exact returns of where you sit."""
+    authority = _authority(svc)
+    table = await svc.db(authority_lobby.automatch, authority, svc.room, player, body)
+    return AutomatchOut(
+        table_id=table.id,
+        seat=table.seat_of(player),
+        table=authority_lobby.with_facts(authority, table, table.public_info()),
+    )

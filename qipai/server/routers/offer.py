@@ -6,6 +6,8 @@
 * `GET /api/templates/{id}` — **anyone**: one template's facts (its newest version).
 * `GET /api/rules/{game}?lang=en|zh` — **anyone**: the game's rules page (docs/rules/<game>.md)
   and a structured summary (title, seats, the templates offered).
+* `POST /api/wallet/withdrawals`, `GET /api/wallet/requests`, `POST /api/wallet/requests/{id}/
+  cancel` — **a signed-in player**: money requests an operator approves.
 """
 
 from __future__ import annotations
@@ -15,9 +17,11 @@ from pathlib import Path
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Query
+from pydantic import BaseModel, ConfigDict, Field
 
 from qipai.authority import games
 from qipai.authority.errors import NotFound
+from qipai.server.deps import Player
 from qipai.server.routers.ops import AuthorityDep
 
 router = APIRouter(prefix="/api", tags=["offer"])
@@ -73,3 +77,31 @@ async def rules(
             for t in authority.templates.active(game)
         ],
     }
+
+
+# ----- the player's money requests (demo money off) ------------------------------------------
+class WithdrawalIn(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+    amount: int = Field(gt=0, le=10**12)
+
+
+@router.post("/wallet/withdrawals")
+async def withdraw(body: WithdrawalIn, authority: AuthorityDep, player: Player) -> dict[str, Any]:
+    """**A signed-in player.** Ask to withdraw `amount` from the wallet: a request an operator
+    approves (`status: pending`; at most 5 open requests)."""
+    return await asyncio.to_thread(authority.money.request, player, "withdrawal", body.amount)
+
+
+@router.get("/wallet/requests")
+async def my_requests(authority: AuthorityDep, player: Player) -> dict[str, Any]:
+    """**A signed-in player.** Your deposit and withdrawal requests, newest first."""
+    found = await asyncio.to_thread(lambda: authority.money.requests(player=player, limit=50))
+    return {"requests": found}
+
+
+@router.post("/wallet/requests/{request_id}/cancel")
+async def cancel_request(
+    request_id: int, authority: AuthorityDep, player: Player
+) -> dict[str, Any]:
+    """**A signed-in player.** Withdraw one of your pending requests."""
+    return await asyncio.to_thread(authority.money.cancel, player, request_id)

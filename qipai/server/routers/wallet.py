@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import uuid
-
 from fastapi import APIRouter
 
 from qipai.server.deps import Player, ServicesDep
@@ -27,11 +25,19 @@ async def wallet(svc: ServicesDep, player: Player) -> WalletOut:
 
 @router.post("/deposit", response_model=DepositOut)
 async def deposit(body: DepositIn, svc: ServicesDep, player: Player) -> DepositOut:
-    """**A signed-in player.** A demo deposit (play money), at most 1,000,000 minor units at a
-    time; `key` makes a retry idempotent."""
+    """**A signed-in player.** With demo money on (the server's `demo` setting): play money
+    now, at most 1,000,000 minor units at a time and the daily limit per player (429
+    `demo_limit`); `key` makes a retry the same deposit. With demo money off: a deposit request
+    an operator approves (`status: pending`)."""
 
     def work() -> DepositOut:
-        svc.adapter.deposit(player, body.amount, body.key or uuid.uuid4().hex)
-        return DepositOut(wallet=svc.adapter.wallet(player))
+        done = svc.authority.money.deposit(player, body.amount, body.key)
+        request = done.get("request") or {}
+        return DepositOut(
+            wallet=svc.adapter.wallet(player),
+            status=done["status"],
+            request_id=request.get("id"),
+            demo_left_today=done.get("demo_left_today"),
+        )
 
     return await svc.db(work)

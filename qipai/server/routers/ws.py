@@ -69,6 +69,38 @@ async def _authenticate(ws: WebSocket, svc: Services) -> tuple[str, str] | None:
     return session.username, session.token_hash
 
 
+QUOTA = 4429
+"""Close code: over the player's quota of connections (the error message says so first)."""
+
+
+def _over_connection_quota(svc: Services, player: str) -> JSON | None:
+    """A typed error when `player` already has as many sockets as the quota allows."""
+    if svc.authority is None:
+        return None
+    try:
+        svc.authority.quotas.check_connection(player, len(svc.room.connections.get(player, ())))
+    except GameError as exc:
+        return error(exc.code, exc.message)
+    return None
+
+
+def _over_watch_quota(svc: Services, conn: ClientConnection, table_id: str) -> JSON | None:
+    """A typed error when subscribing to `table_id` would exceed the tables-watched quota
+    (tables watched over all of the player's connections)."""
+    if svc.authority is None:
+        return None
+    watched: set[str] = set()
+    for other in svc.room.connections.get(conn.player, ()):
+        watched |= other.tables
+    if table_id in watched:
+        return None
+    try:
+        svc.authority.quotas.check_watch(conn.player, len(watched))
+    except GameError as exc:
+        return error(exc.code, exc.message, field="table_id", table_id=table_id)
+    return None
+
+
 @router.websocket("/ws")
 async def play(ws: WebSocket) -> None:
     """**A signed-in player** (authenticated by the first message)."""
@@ -78,6 +110,11 @@ async def play(ws: WebSocket) -> None:
     if who is None:
         return
     player, session = who
+    refusal = _over_connection_quota(svc, player)
+    if refusal is not None:  # issue 14: per-player quota of connections
+        await ws.send_text(json.dumps(refusal))
+        await _close(ws, QUOTA, refusal["message"])
+        return
     conn = ClientConnection(
         player, session, Outbox(asyncio.get_running_loop(), svc.settings.send_queue)
     )
@@ -188,6 +225,9 @@ async def handle(svc: Services, conn: ClientConnection, text: str) -> JSON | Non
             "unknown_table", f"no table {table_id!r}", field="table_id", client_id=client_id
         )
     if kind == "subscribe":
+        refused = _over_watch_quota(svc, conn, table_id)
+        if refused is not None:
+            return refused
         svc.room.subscribe(conn, table_id)
         return None
     if kind == "unsubscribe":

@@ -1,0 +1,88 @@
+"""What of a table survives a restart: its layout (terms, seats and who sits in them, the round
+counter, the running deal unit and the next one, reveals, recent results, status).
+
+The layout is saved when it changes (compared as canonical text, so an unchanged layout costs no
+database write) and, where the ledger keeps the layouts in its own database, in the same
+transaction as each round's settlement (never one without the other).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from qipai.core.protocol import JSON
+from qipai.tables.ports import TableRepo
+
+if TYPE_CHECKING:
+    from qipai.tables.table import Table
+
+# A layout saved before layouts named the round they count last: they were saved when each
+# round started, so an open round is the one they count.
+LEGACY = "-legacy-"
+
+
+def canonical(data: JSON) -> str:
+    return json.dumps(data, sort_keys=True)
+
+
+def build(table: Table) -> JSON:
+    return {
+        "table_id": table.id,
+        "game": table.game.name,
+        "name": table.name,
+        "config": dict(table.terms.config_json),
+        "terms": table.terms.to_json(),
+        "owner": table.owner,
+        "seats": table.seating.to_json(),
+        "number": table.number,
+        # the round that `number` counts last (recovery numbers an open round by it)
+        "numbered": table.numbered,
+        **table.units.to_json(),
+        "results": table.results[-30:],
+        "client_seeds": dict(table.client_seed_of),
+        "alone_since": table.alone_since,
+        "suspended": table.suspension,
+        "closed": table.closed,
+    }
+
+
+def restore(table: Table, data: Mapping[str, Any]) -> None:
+    table.seating.restore(list(data.get("seats", [])))
+    table.number = int(data.get("number", 0))
+    table.numbered = data.get("numbered", LEGACY)
+    table.units.restore(data)
+    table.results = list(data.get("results", []))
+    table.last_result = table.results[-1] if table.results else None
+    table.owner = data.get("owner", table.owner)
+    table.client_seed_of = {str(k): str(v) for k, v in (data.get("client_seeds") or {}).items()}
+    alone = data.get("alone_since", table.alone_since)
+    table.alone_since = None if alone is None else float(alone)
+    reason = data.get("suspended")
+    table.suspension = str(reason) if reason else None
+    table.closed = bool(data.get("closed", False))
+
+
+class LayoutSaver:
+    """Saves a table's layout when it changed since the last save."""
+
+    def __init__(self, repo: TableRepo | None, table_id: str) -> None:
+        self.repo = repo
+        self.table_id = table_id
+        self.text: str | None = None
+
+    def in_ledger(self, ledger: Any) -> bool:
+        """Whether the ledger saves this repo's layouts in its own transactions."""
+        return self.repo is not None and getattr(ledger, "layouts", None) is self.repo
+
+    def saved(self, text: str) -> None:
+        self.text = text
+
+    def save(self, data: JSON, text: str) -> None:
+        if self.repo is not None and text != self.text:
+            self.repo.save_table(self.table_id, data)
+            self.text = text
+
+
+__all__ = ["LEGACY", "LayoutSaver", "build", "canonical", "restore"]

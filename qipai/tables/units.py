@@ -1,0 +1,154 @@
+"""Deal units and their fairness data (docs/fairness.md).
+
+A deal unit is what one server seed deals: one round, a Pok Deng shoe (many rounds), a two-round
+Pai Gow game. Before a unit's first deal the table shows the SHA-256 commitment of its server
+seed; the seed is revealed when the unit ends — its last round finished, or the unit was
+abandoned (no person at the table for `TableTerms.idle_reveal_s`), voided, suspended or closed
+(issue 17) — except for games that never show seeds to players (Tien Gow: `reveal_seed` False).
+
+Anti-grinding: the next unit's server seed is drawn, and its commitment shown
+(`next_commitment`), before the seated players' client seeds are read at the unit's first deal;
+the unit's stream key is `qipai.fairness.unit_key(server_seed, client_seeds)` and the seeds are
+fixed for the whole unit (each round records them in its `meta`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from qipai.core.protocol import JSON
+from qipai.core.rng import commitment
+from qipai.fairness import unit_key
+
+
+@dataclass
+class Reveal:
+    """A deal unit's fairness data: the commitment shown before, the seed once the unit ends
+    (`ended` with no seed: a game whose seeds are never shown to players)."""
+
+    commitment: str
+    seed_hex: str | None
+    rounds: list[str] = field(default_factory=list)
+    ended: bool = False
+
+    def to_json(self) -> JSON:
+        return {
+            "commitment": self.commitment,
+            "seed": self.seed_hex,
+            "rounds": list(self.rounds),
+            "ended": self.ended or self.seed_hex is not None,
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any], show_seed: bool) -> Reveal:
+        return cls(
+            str(data["commitment"]),
+            data.get("seed") if show_seed else None,
+            [str(r) for r in data.get("rounds", [])],
+            bool(data.get("ended", data.get("seed") is not None)),
+        )
+
+
+class DealUnits:
+    """The table's running deal unit, the next unit's seed, and the units' reveals."""
+
+    KEEP = 50  # reveals kept (the last 20 are saved in the layout)
+
+    def __init__(self, reveal_seeds: bool, seed_source: Callable[[], bytes]) -> None:
+        self.reveal_seeds = reveal_seeds
+        self.seed_source = seed_source
+        self.reveals: list[Reveal] = []
+        self.carry_seed: bytes | None = None  # the running unit's server seed (None: none)
+        # what the next round continues from (the shoe position, Pai Gow round 2, the Tien Gow
+        # banker): kept across units too, as the game's `NextRound.context` says
+        self.carry_context: JSON = {}
+        self.client_seeds: dict[str, str] = {}  # the running unit's, by seat (fixed at its start)
+        self.next_seed: bytes = seed_source()  # the next unit's, committed to in advance
+
+    # ----- the running unit ------------------------------------------------------------------
+    @property
+    def running(self) -> bool:
+        return self.carry_seed is not None
+
+    @property
+    def next_commitment(self) -> str:
+        return commitment(self.next_seed)
+
+    def bound_seats(self) -> frozenset[str]:
+        """Seats that must play the next round of the running unit (Pai Gow round 2 gets
+        `{"round": 2, "seats": [...]}` from round 1). Empty when anyone seated may be dealt."""
+        seats = self.carry_context.get("seats") if self.carry_seed is not None else None
+        return frozenset(str(s) for s in seats) if isinstance(seats, list | tuple) else frozenset()
+
+    def key(self) -> bytes:
+        """The running unit's stream key (its server seed with its client seeds)."""
+        assert self.carry_seed is not None
+        return unit_key(self.carry_seed, self.client_seeds)
+
+    def begin(self, client_seeds: Mapping[str, str]) -> None:
+        """A new unit starts with the pre-drawn seed and these client seeds; the next unit's
+        seed is drawn at once (and its commitment shown)."""
+        self.carry_seed, self.next_seed = self.next_seed, self.seed_source()
+        self.client_seeds = dict(client_seeds)
+        self.reveals.append(Reveal(commitment(self.carry_seed), None))
+        self.reveals = self.reveals[-self.KEEP :]
+
+    def current(self) -> Reveal | None:
+        return self.reveals[-1] if self.reveals else None
+
+    def add_round(self, round_id: str) -> None:
+        current = self.current()
+        if current is not None and round_id not in current.rounds:
+            current.rounds.append(round_id)
+
+    def end(self, reveal: Callable[[str], None]) -> Reveal | None:
+        """The running unit ended: show its seed (where the game shows seeds; `reveal(c)` tells
+        the ledger to reveal every round of commitment c). Returns the ended unit's reveal."""
+        seed, self.carry_seed = self.carry_seed, None
+        self.client_seeds = {}
+        current = self.current()
+        if current is None or current.ended:
+            return None
+        current.ended = True
+        if seed is not None and self.reveal_seeds and commitment(seed) == current.commitment:
+            current.seed_hex = seed.hex()
+            reveal(current.commitment)
+        return current
+
+    # ----- recovery --------------------------------------------------------------------------
+    def adopt(self, seed: bytes, client_seeds: Mapping[str, str], round_id: str) -> None:
+        """An open round found in the journal belongs to the running unit (or starts one)."""
+        self.carry_seed = seed
+        self.client_seeds = dict(client_seeds)
+        current = self.current()
+        if current is None or current.commitment != commitment(seed):
+            self.reveals.append(Reveal(commitment(seed), None, [round_id]))
+        elif round_id not in current.rounds:
+            current.rounds.append(round_id)
+
+    # ----- layout ---------------------------------------------------------------------------
+    def to_json(self) -> JSON:
+        return {
+            "carry_seed": self.carry_seed.hex() if self.carry_seed else None,
+            "carry_context": self.carry_context,
+            "unit_client_seeds": dict(self.client_seeds),
+            "next_seed": self.next_seed.hex(),
+            "reveals": [r.to_json() for r in self.reveals[-20:]],
+        }
+
+    def restore(self, data: Mapping[str, Any]) -> None:
+        carry = data.get("carry_seed")
+        self.carry_seed = bytes.fromhex(carry) if carry else None
+        self.carry_context = dict(data.get("carry_context") or {})
+        self.client_seeds = {
+            str(k): str(v) for k, v in (data.get("unit_client_seeds") or {}).items()
+        }
+        nxt = data.get("next_seed")
+        if nxt:
+            self.next_seed = bytes.fromhex(nxt)
+        self.reveals = [Reveal.from_json(r, self.reveal_seeds) for r in data.get("reveals", [])]
+
+
+__all__ = ["DealUnits", "Reveal"]
