@@ -669,6 +669,12 @@ class Ledger:
         False if that epoch is no longer the table's (stop writing: another host took it)."""
         return self._write(lambda c: leases_mod.renew(c, table_id, host, epoch, ttl_s))
 
+    def renew_many(self, host: str, epochs: Mapping[str, int], ttl_s: float) -> set[str]:
+        """Renew many of `host`'s leases in one statement: the table ids whose lease (same
+        epoch, same owner) was extended; a table missing from the answer is no longer this
+        host's."""
+        return self._write(lambda c: leases_mod.renew_many(c, host, epochs, ttl_s))
+
     def release(self, table_id: str, host: str, epoch: int) -> bool:
         """Give a table up (drain, shutdown); False if the lease was not this one."""
         return self._write(lambda c: leases_mod.release(c, table_id, host, epoch))
@@ -721,11 +727,14 @@ class Ledger:
 
         return self._read(work)
 
-    def recall(self, user_id: str, limit: int = 10) -> list[dict[str, Any]]:
-        """A player's last `limit` rounds, newest first (see `recall.recall`)."""
+    def recall(
+        self, user_id: str, limit: int = 10, *, before: str | None = None
+    ) -> list[dict[str, Any]]:
+        """A player's last `limit` rounds, newest first (see `recall.recall`); each item has a
+        `cursor`: pass the last one as `before` for the next page (UnknownRound if malformed)."""
         from qipai.ledger.recall import recall
 
-        return self._read(lambda c: recall(c, user_id, limit))
+        return self._read(lambda c: recall(c, user_id, limit, before))
 
     # ----- verification ---------------------------------------------------------------------
     def verify_round(self, round_id: str) -> VerifyReport:

@@ -99,6 +99,18 @@ class Raw:
             raise DBAPIError.instance(sql, list(params), exc, self.driver_error) from exc
         return self.cursor
 
+    def pipelined_rows(self, sql: str, params: Sequence[Any]) -> list[tuple[Any, ...]]:
+        """PostgreSQL: the statement and the transaction's BEGIN in one round trip (the driver's
+        pipeline mode sends them together instead of waiting for BEGIN's answer)."""
+        driver = self.cursor.connection
+        self.counters.statements += 1
+        try:
+            with driver.pipeline():
+                self.cursor.execute(sql, params)
+                return list(self.cursor.fetchall())
+        except self.driver_error as exc:
+            raise DBAPIError.instance(sql, list(params), exc, self.driver_error) from exc
+
     def rows(self, sql: str, params: Sequence[Any]) -> list[tuple[Any, ...]]:
         return list(self.run(sql, params).fetchall())
 

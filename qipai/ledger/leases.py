@@ -19,6 +19,7 @@ yet still lets its owner write and renew, because no one else can have written i
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -137,6 +138,39 @@ def renew(conn: Connection, table_id: str, host: str, epoch: int, ttl_s: float) 
     else:
         done = conn.execute(_LITE_RENEW, params | _times(params["ttl"]))
     return bool(done.rowcount == 1)
+
+
+def renew_many(conn: Connection, host: str, epochs: Mapping[str, int], ttl_s: float) -> set[str]:
+    """`renew` for many tables in one UPDATE; the table ids renewed."""
+    _host(host)
+    ttl = _ttl(ttl_s)
+    if not epochs:
+        return set()
+    tables = sorted(epochs)
+    if conn.dialect.name == "postgresql":
+        found = conn.execute(
+            text(
+                "UPDATE table_leases AS l SET expires_at = now() + make_interval(secs => :ttl) "
+                "FROM unnest(CAST(:tables AS text[]), CAST(:epochs AS bigint[])) AS v(t, e) "
+                "WHERE l.table_id = v.t AND l.epoch = v.e AND l.owner = :h RETURNING l.table_id"
+            ),
+            {"ttl": ttl, "tables": tables, "epochs": [int(epochs[t]) for t in tables], "h": host},
+        )
+    else:
+        marks = ", ".join(f":t{i}" for i in range(len(tables)))
+        cases = " ".join(f"WHEN :t{i} THEN :e{i}" for i in range(len(tables)))
+        params: dict[str, Any] = {"h": host, **_times(ttl)}
+        for i, t in enumerate(tables):
+            params[f"t{i}"], params[f"e{i}"] = t, int(epochs[t])
+        found = conn.execute(
+            text(
+                f"UPDATE table_leases SET expires_at = :until WHERE owner = :h "
+                f"AND table_id IN ({marks}) AND epoch = CASE table_id {cases} END "
+                "RETURNING table_id"
+            ),
+            params,
+        )
+    return {str(r[0]) for r in found}
 
 
 def release(conn: Connection, table_id: str, host: str, epoch: int) -> bool:

@@ -3,18 +3,45 @@ outcome, commission, starting and ending balance), newest first."""
 
 from __future__ import annotations
 
+import base64
+import binascii
+import json
+from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Connection, select
+from sqlalchemy import ColumnElement, Connection, and_, or_, select, true
 
 from qipai.core.protocol import COMMISSION
 from qipai.ledger import holds as holds_mod
+from qipai.ledger.errors import UnknownRound
 from qipai.ledger.journal import log_of, results_of
 from qipai.ledger.schema import round_ends, round_players, rounds, seed_reveals
 
 
-def recall(conn: Connection, user_id: str, limit: int = 10) -> list[dict[str, Any]]:
-    """The player's last `limit` rounds (every seat they played), newest first.
+def cursor_of(opened_at: datetime, round_id: str, seat: str) -> str:
+    """An opaque position in a player's history (`recall(before=…)` continues after it)."""
+    raw = json.dumps([opened_at.isoformat(), round_id, seat], separators=(",", ":"))
+    return base64.urlsafe_b64encode(raw.encode()).decode().rstrip("=")
+
+
+def parse_cursor(cursor: str) -> tuple[datetime, str, str]:
+    try:
+        raw = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4))
+        at, round_id, seat = json.loads(raw)
+        when = datetime.fromisoformat(at)
+        if when.tzinfo is None or not isinstance(round_id, str) or not isinstance(seat, str):
+            raise ValueError(cursor)
+        return when, round_id, seat
+    except (ValueError, TypeError, binascii.Error, UnicodeDecodeError):
+        raise UnknownRound(f"invalid history cursor {cursor[:80]!r}") from None
+
+
+def recall(
+    conn: Connection, user_id: str, limit: int = 10, before: str | None = None
+) -> list[dict[str, Any]]:
+    """The player's last `limit` rounds (every seat they played), newest first; `before` (an
+    item's `cursor`) continues with the rounds after that item (keyset paging: stable while new
+    rounds are played).
 
     Each item has the seat's own actions (bids, multiples, swaps, bets), the events that seat was
     shown (its cards and every public reveal — never another seat's hidden cards), its wagers
@@ -42,6 +69,7 @@ def recall(conn: Connection, user_id: str, limit: int = 10) -> list[dict[str, An
             .outerjoin(round_ends, round_ends.c.round_id == rounds.c.id)
             .outerjoin(seed_reveals, seed_reveals.c.seed_commitment == rounds.c.seed_commitment)
             .where(round_players.c.user_id == user_id)
+            .where(_after(before))
             .order_by(
                 round_players.c.opened_at.desc(),
                 round_players.c.round_id.desc(),
@@ -96,6 +124,22 @@ def recall(conn: Connection, user_id: str, limit: int = 10) -> list[dict[str, An
                 "details": result.get("details", {}),
                 "seed_commitment": row["seed_commitment"],
                 "seed": row["seed"],
+                "cursor": cursor_of(row["opened_at"], str(row["round_id"]), seat),
             }
         )
     return out
+
+
+def _after(before: str | None) -> ColumnElement[bool]:
+    if before is None:
+        return true()
+    at, round_id, seat = parse_cursor(before)
+    return or_(
+        round_players.c.opened_at < at,
+        and_(round_players.c.opened_at == at, round_players.c.round_id < round_id),
+        and_(
+            round_players.c.opened_at == at,
+            round_players.c.round_id == round_id,
+            round_players.c.seat > seat,
+        ),
+    )

@@ -299,3 +299,19 @@ def test_appends_from_two_ledger_objects_keep_one_gapless_sequence(
     funded.settle_round(rid, RoundResult(()))
     with pytest.raises(RoundStateError):
         other.append(rid, RecordedAction("P2", {"type": "late"}))
+
+
+def test_recall_pages_with_a_cursor(funded: Ledger) -> None:
+    from qipai.ledger import UnknownRound
+
+    rids = [play_coin(funded, {"P1": 10 + i}, {"P1": "alice"})[0] for i in range(5)]
+    first = funded.recall("alice", limit=2)
+    assert [r["round_id"] for r in first] == rids[::-1][:2]
+    second = funded.recall("alice", limit=2, before=first[-1]["cursor"])
+    third = funded.recall("alice", limit=2, before=second[-1]["cursor"])
+    seen = [r["round_id"] for r in first + second + third]
+    assert seen == rids[::-1]
+    play_coin(funded, {"P1": 10}, {"P1": "alice"})  # a new round does not shift the pages
+    assert funded.recall("alice", limit=2, before=first[-1]["cursor"]) == second
+    with pytest.raises(UnknownRound, match="cursor"):
+        funded.recall("alice", before="not-a-cursor")

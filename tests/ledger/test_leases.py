@@ -190,3 +190,17 @@ def test_a_claim_waits_for_a_writer_that_passed_the_fence(
     with pytest.raises(Fenced):
         writer.settle_round(rid[0], _result(), fence=("t1", epoch))
     claimer.settle_round(rid[0], _result(), fence=("t1", epoch + 1))
+
+
+def test_renew_many_renews_only_this_hosts_current_leases(ledger: Ledger) -> None:
+    a1 = ledger.claim_table("t1", "host-a", 30)
+    a2 = ledger.claim_table("t2", "host-a", 30)
+    b3 = ledger.claim_table("t3", "host-b", 30)
+    assert a1 and a2 and b3
+    before = {x.table_id: x.expires_at for x in ledger.leases()}
+    renewed = ledger.renew_many("host-a", {"t1": a1, "t2": a2 + 1, "t3": b3, "t9": 1}, 60)
+    assert renewed == {"t1"}  # t2: a stale epoch; t3: another host's; t9: no lease
+    after = {x.table_id: x.expires_at for x in ledger.leases()}
+    assert after["t1"] > before["t1"] and after["t2"] == before["t2"]
+    assert after["t3"] == before["t3"]
+    assert ledger.renew_many("host-a", {}, 60) == set()
