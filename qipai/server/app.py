@@ -74,8 +74,7 @@ def load_extra_games(modules: str) -> None:
 
 def authority_settings(settings: Settings) -> AuthoritySettings:
     """The authority's settings from the server's (the fields both have, by name)."""
-    values = {k: getattr(settings, k) for k in AuthoritySettings.model_fields if hasattr(settings, k)}
-    return AuthoritySettings(**values)
+    return settings.authority  # nested: QIPAI_AUTHORITY__DEMO=false, serve --no-demo
 
 
 def create_app(
