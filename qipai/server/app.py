@@ -12,6 +12,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import importlib
+import logging
+import sys
 import threading
 from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
@@ -66,6 +68,16 @@ async def health(svc: ServicesDep) -> HealthOut:
     return HealthOut(ok=True, tables=len(svc.room.tables), sockets=svc.sockets.count())
 
 
+def _warm(authority: Authority) -> None:
+    """Start-up work that must not stall anything: the Hold'em decision kernels, then the exact
+    returns of the active templates (authority). A failure is logged, never raised."""
+    for job in (games_mod.warm_up, authority.warm):
+        try:
+            job()
+        except Exception:
+            logging.getLogger("qipai.server").exception("warm-up %s failed", job.__name__)
+
+
 def load_extra_games(modules: str) -> None:
     """`QIPAI_EXTRA_GAMES=module,…`: modules that register extra games (the test suite's)."""
     for name in filter(None, (m.strip() for m in modules.split(","))):
@@ -99,7 +111,7 @@ def create_app(
     lock = DatabaseLock(url)
     lock.acquire()
     try:
-        ledger = Ledger.open(url)
+        ledger = Ledger.open(url, keys=settings.ledger_keys())
     except BaseException:
         lock.release()
         raise
@@ -141,14 +153,15 @@ def create_app(
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         try:
             await asyncio.to_thread(authority.start)  # the shipped templates, at first start
-            room.recover()
+            await asyncio.to_thread(room.recover)
             room.start()
-            # exact returns of the offered templates not cached yet: off the event loop
-            threading.Thread(target=authority.warm, name="qipai-rtp", daemon=True).start()
             probe = asyncio.create_task(svc.metrics.probe_lag(settings.lag_interval_s))
             # a daemon thread: the first Hold'em hint must not stall every table for a second,
             # and a SIGTERM during the warm-up must not wait for it
-            threading.Thread(target=games_mod.warm_up, name="qipai-warm-up", daemon=True).start()
+            # (then the exact returns of the offered templates not cached yet)
+            threading.Thread(
+                target=_warm, args=(authority,), name="qipai-warm", daemon=True
+            ).start()
             yield
             probe.cancel()
             for conn in svc.sockets.all():
@@ -158,6 +171,7 @@ def create_app(
             svc.hasher.close()
             ledger.close()
             lock.release()
+            print("qipai card room: stopped", file=sys.stderr, flush=True)
 
     app = FastAPI(
         title="qipai card room",
