@@ -142,7 +142,13 @@ class Node:
     async def _announce(self) -> None:
         assert self.bus is not None
         await self.bus.announce(self.load())
-        self.directory = await self.bus.hosts(fresh_s=self.settings.lease_ttl_s + 2.0)
+        directory = await self.bus.hosts(fresh_s=self.settings.lease_ttl_s + 2.0)
+        if directory:
+            self.directory = directory
+            with self._watch_lock:  # front doors that died without a word watch nothing
+                for players in self.watchers.values():
+                    for hosts in players.values():
+                        hosts.intersection_update(directory)
 
     async def _announcer(self) -> None:
         while True:

@@ -2,7 +2,8 @@
 
 An ASGI middleware in front of the app (only when the room routes over Redis):
 
-* `/api/tables/{id}` and everything under it, for a table another host owns: the request is
+* `/api/tables/{id}` and everything under it (and an operator's `/api/ops/tables/{id}/…`),
+  for a table another host owns: the request is
   sent to the owner's own address (the host directory's `http`) and its answer returned as is
   (the owner authenticates it: the same database holds every session);
 * `GET /api/tables`: every live host's tables, merged;
@@ -36,7 +37,7 @@ Send = Callable[[Message], Awaitable[None]]
 ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 FORWARDED = b"x-qipai-forwarded"
-_TABLE = re.compile(r"^/api/tables/([0-9A-Za-z_-]{1,64})(/.*)?$")
+_TABLE = re.compile(r"^/api(?:/ops)?/tables/([0-9A-Za-z_-]{1,64})(/.*)?$")
 _HOP = {"host", "content-length", "connection", "transfer-encoding", "keep-alive", "upgrade"}
 
 

@@ -5,55 +5,23 @@ round from the journal (same round, same seed, same seats, the journaled bet).""
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
-from prometheus_client import CollectorRegistry
 from sqlalchemy import text
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tables"))
-import helpers  # noqa: F401  (registers the toy game)
-
-from qipai.cluster.fenced import FencedLayouts, HostAdapter
-from qipai.cluster.metrics import ClusterMetrics
-from qipai.cluster.ownership import Ownership
 from qipai.ledger import Ledger
-from qipai.server.room import Room
-from qipai.server.store import RoomStore
 from qipai.tables.ports import LeaseLost, ManualClock
-from qipai.tables.table import Timing
+from tests.cluster.inproc import Host, lapse
 from tests.ledger.conftest import pg_database
 
 pytestmark = pytest.mark.postgres
 
 
-class Host:
-    def __init__(self, url: str, schema: str, name: str, clock: ManualClock) -> None:
-        self.ledger = Ledger.open(url, schema=schema)
-        self.layouts = FencedLayouts(RoomStore(self.ledger.engine))
-        self.adapter = HostAdapter(self.ledger, layouts=self.layouts, host=name)
-        self.layouts.bind(self.adapter)
-        self.room = Room(self.adapter, self.layouts, clock, Timing(0.5, 1.0), lease_ttl_s=3.0)
-        self.metrics = ClusterMetrics(CollectorRegistry(), name)
-        self.fenced = 0
-
-        def count() -> None:
-            self.fenced += 1
-
-        self.adapter.on_fenced = self.layouts.on_fenced = count
-        self.ownership = Ownership(self.room, self.adapter, self.ledger, self.metrics)
-        self.room.host = self.ownership  # type: ignore[assignment]  # leases kept by Ownership
-
-    def close(self) -> None:
-        self.ledger.close()
-
-
 @pytest.fixture(scope="module")
 def database() -> Iterator[tuple[str, str]]:
-    with pg_database("qipai_cl") as (url, owner_url, schema):
+    with pg_database("qipai_cl") as (url, _, schema):
         yield url, schema
 
 
@@ -73,17 +41,6 @@ def two_hosts(database: tuple[str, str]) -> Iterator[tuple[Host, Host, Ledger]]:
     finally:
         a.close()
         b.close()
-
-
-def lapse(ledger: Ledger, table_id: str) -> None:
-    """The owner stopped renewing (paused, partitioned, dead) for longer than the lease."""
-    with ledger.engine.begin() as conn:
-        conn.execute(
-            text(
-                "UPDATE table_leases SET expires_at = now() - interval '1 second' WHERE table_id = :t"
-            ),
-            {"t": table_id},
-        )
 
 
 def log_size(ledger: Ledger, round_id: str) -> int:
@@ -156,7 +113,7 @@ def test_a_lapsed_table_is_taken_over_and_its_former_owner_is_fenced(
 def test_a_released_lease_is_taken_over_at_once_and_a_closed_table_is_left_alone(
     two_hosts: tuple[Host, Host, Ledger],
 ) -> None:
-    a, b, ledger = two_hosts
+    a, b, _ = two_hosts
     a.adapter.deposit("alice", 1000, "d-alice")
     kept = a.room.create_table("toy")
     kept.sit("alice", "alice", 100)
