@@ -160,7 +160,7 @@ describe("Tien Gow hand", () => {
 });
 
 describe("away and waiting", () => {
-  const finished = (GOLDEN.pokdeng || []).find((x) => x.moment === "finished" || x.moment.endsWith("finished"));
+  const finished = (GOLDEN.pokdeng || []).find((x) => x.moment === "finished");
   it("reads the tables layer's waiting reasons in the UI language, away seats included", () => {
     setLang("zh");
     expect(reasonText("2 of 4 players (1 away)")).toBe("2/4 位玩家（1 位暂离）");
