@@ -144,10 +144,13 @@ def test_disconnect_overlay_and_the_pending_action_is_resent_once_and_applied_on
     assert len(again) == 2, again  # sent, then resent once after the reconnect
     assert again[0]["action"] == again[1]["action"]
     answers = [f for f in to_page if f.get("client_id") == client_id]
-    assert [(f["type"], f.get("duplicate"), f["_lost"]) for f in answers] == [
-        ("ack", False, True),  # applied, its ack lost with the connection
-        ("ack", True, False),  # the repeat: acknowledged, not applied again
-    ], answers
+    delivered = [(f["type"], f.get("duplicate")) for f in answers if not f["_lost"]]
+    lost = [(f["type"], f.get("duplicate")) for f in answers if f["_lost"]]
+    # the page heard one answer: an ack, a duplicate one if the first send had been applied
+    # (its ack lost with the connection, or never sent on the closed socket); never an error
+    assert len(delivered) == 1 and delivered[0][0] == "ack", answers
+    assert lost in ([], [("ack", False)]), answers
+    assert delivered[0][1] is bool(lost) or delivered[0][1] is True, answers
     if game == "pokdeng":  # applied once: one chip on P1, not two
         page.wait_for_function(
             "(() => { const v = qipai.state().round.view; return v.me && Object.keys(v.me.bets).length > 0; })()"
