@@ -436,12 +436,20 @@ def bench_cluster(n: int, seconds: float, processes: int, failover: bool) -> dic
                         f"  the server logged {text_.count('Traceback')} tracebacks:\n{tail}",
                         file=sys.stderr,
                     )
+        with engine.connect() as conn:  # what the database wrote per round (docs/scaling.md)
+            counts = {
+                name: int(conn.execute(text(f"SELECT count(*) FROM {name}")).scalar_one())
+                for name in ("rounds", "round_log", "transactions", "entries")
+            }
     finally:
         engine.dispose()
         with admin.connect() as conn:
             conn.execute(text(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE'))
         admin.dispose()
-    return _summary(stats, n)
+    out = _summary(stats, n)
+    rounds = max(1, counts["rounds"])
+    out["per_round"] = {k: v / rounds for k, v in counts.items() if k != "rounds"}
+    return out
 
 
 def main_cluster(args: argparse.Namespace) -> None:
@@ -470,6 +478,8 @@ def main_cluster(args: argparse.Namespace) -> None:
             if r["takeover_s"] is not None:
                 line += f"  {r['takeover_s']:>10.2f}  {r['p99_after_kill_ms']:>17.1f}"
             print(line, flush=True)
+            per = ", ".join(f"{k} {v:.1f}" for k, v in r["per_round"].items())
+            print(f"      rows written per round (whole run): {per}", flush=True)
 
 
 def main() -> None:

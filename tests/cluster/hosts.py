@@ -6,7 +6,6 @@ from __future__ import annotations
 import contextlib
 import os
 import re
-import secrets
 import signal
 import subprocess
 import sys
@@ -124,10 +123,10 @@ class HostProcess:
 
 
 def host_env(name: str) -> dict[str, str]:
-    """The same key and room name for every host of a test's room; a quick pace of play."""
+    """The same room name for every host of a test's room (and the ledger key this test process
+    migrated the schema with: the environment's or the default key file)."""
     return {
         **os.environ,
-        "QIPAI_KEY": secrets.token_hex(32),
         "QIPAI_CLUSTER__NAME": name,
         "QIPAI_LOG_LEVEL": "warning",
     }
