@@ -75,9 +75,19 @@ def serve_worker(settings: Settings, sockets: list[socket.socket], *, quiet: boo
 
 
 def _worker_main(settings: Settings, index: int) -> None:
-    shared = reuse_port_socket(settings.host, settings.port)
-    own = private_socket(settings.host)
-    serve_worker(settings, [shared, own], quiet=index > 0)
+    from qipai.ledger.errors import LedgerKeyError
+
+    try:
+        shared = reuse_port_socket(settings.host, settings.port)
+        own = private_socket(settings.host)
+    except OSError as exc:
+        print(f"error: cannot listen on {settings.host}:{settings.port}: {exc}", file=sys.stderr)
+        raise SystemExit(3) from None
+    try:
+        serve_worker(settings, [shared, own], quiet=index > 0)
+    except LedgerKeyError as exc:
+        print(f"error: {exc}", file=sys.stderr, flush=True)
+        raise SystemExit(2) from None
 
 
 def run(settings: Settings, processes: int) -> None:
