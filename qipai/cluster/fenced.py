@@ -116,9 +116,9 @@ class HostAdapter(LedgerAdapter):
             self._refused()
             raise
 
-    def settle_round(self, *args: Any, **kwargs: Any) -> None:
+    def settle_round(self, *args: Any, **kwargs: Any) -> JSON | None:
         try:
-            super().settle_round(*args, **kwargs)
+            return super().settle_round(*args, **kwargs)
         except LeaseLost:
             self._refused()
             raise
