@@ -98,3 +98,4 @@ def test_names() -> None:
     hand = evaluate(parse_card("Ah"), parse_card("Kh"))
     assert hand.name == "lion suited" and hand.name_zh == "狮子同花"
     assert evaluate(parse_card("2h"), parse_card("3d")).name == "5 points"
+    assert evaluate(parse_card("2h"), parse_card("9d")).name == "1 point"  # not "1 points"

@@ -96,7 +96,8 @@ class Hand:
     @property
     def name(self) -> str:
         """`"lion suited"` … or `"N points"`."""
-        return NAMES.get(self.rank, f"{self.rank // 10} points")
+        points = self.rank // 10
+        return NAMES.get(self.rank, f"{points} point" if points == 1 else f"{points} points")
 
     @property
     def name_zh(self) -> str:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
+from pydantic import Field
+
 from qipai.core.model import CommonView, ViewModel
 
 
@@ -13,6 +15,7 @@ class TileInfo(ViewModel):
     zh: str
     en: str
     civil: bool
+    rank: int = Field(description="sort order in a hand: civil 0 (天) … 10, military 100 (九) …")
 
 
 class PlayInfo(ViewModel):
