@@ -1,4 +1,4 @@
-"""One round of Swap Niu Niu (换牌牛牛) as a state machine (RULES.md §4, Flow).
+"""One round of Swap Niu Niu (换牌牛牛) as a state machine (docs/rules/niuniu.md#round-flow, Flow).
 
 Phases: `swap` → `bid` → `bet` → `finished`.
 
@@ -9,11 +9,11 @@ Phases: `swap` → `bid` → `bet` → `finished`.
    nothing. When every seat has confirmed or the countdown expires, replacements are dealt from
    the deck in seat order, each into the position of the card it replaces.
 3. `bid` (config.bid_s): `{"type": "bid", "multiple": m}`, m = 0 (不搶) or an allowed multiple
-   (RULES.md §4 Decision: 1–4, limited by balance). Silence = 0. Highest bid is banker; a tie is
+   (docs/rules/niuniu.md#bidding Decision: 1–4, limited by balance). Silence = 0. Highest bid is banker; a tie is
    broken by `rng.fork("banker")` weighted by the tied seats' balances; nobody bids → a uniformly
    random seat at the smallest multiple.
 4. `bet` (config.bet_s): each non-banker seat `{"type": "bet", "multiple": m}`, m allowed by the
-   balance (RULES.md §4 Decision); silence = the minimum.
+   balance (docs/rules/niuniu.md#cover-check Decision); silence = the minimum.
 5. The fifth card goes to every seat in seat order; all hands are revealed; the banker is
    compared with each player and the round settles (`payout.settle_hands`: 4 % commission,
    no-negative-balance cap). Phase `finished`; `result()` holds the postings.
@@ -155,7 +155,7 @@ class NiuniuRound(Round[NiuniuConfig]):
         return [s for s in self.seat_ids() if s != self.banker]
 
     def allowed_bids(self, seat: str) -> list[int]:
-        """0 (no bid) and the multiples this seat's balance covers (RULES.md §4 Decision)."""
+        """0 (no bid) and the multiples this seat's balance covers (docs/rules/niuniu.md#cover-check Decision)."""
         cfg = self.config
         bids = allowed_bids(
             cfg.base,
@@ -336,7 +336,7 @@ class NiuniuRound(Round[NiuniuConfig]):
             "bids": dict(self.bids),
             "bets": dict(self.bets),
             # How many cards each seat swapped, never which: a seat's four cards are seen only
-            # by its owner (RULES.md §4), and the discards are never shown (the journal keeps them).
+            # by its owner (docs/rules/niuniu.md#hidden-information), and the discards are never shown (the journal keeps them).
             "swapped": {s: len(d) for s, d in self.discarded.items()},
             "pairings": {p: pr.to_json() for p, pr in self.settlement.pairings.items()},
             "seats": {

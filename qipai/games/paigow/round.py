@@ -1,4 +1,4 @@
-"""One round of bid-for-banker Pai Gow (抢庄牌九) as a state machine (RULES.md §2).
+"""One round of bid-for-banker Pai Gow (抢庄牌九) as a state machine (docs/rules/paigow.md#the-game).
 
 A *game* is two rounds dealt from one shuffled set of 32 tiles: round 1 deals the first 8 tiles
 of the shuffle, round 2 the next 8 (of the remaining 24). Both rounds use the same seed: the
@@ -7,7 +7,7 @@ table starts round 2 with the same seed and the context of `next_round()` (`{"ro
 and must be the same in both rounds (nobody may leave between them).
 
 Phases: `bid` (each seat: none = 0 or a multiple; silence = none) → `bet` (each player: a
-multiple; silence = the lowest) → the deal (two dice, RULES.md §2 dealing order) → `reveal`
+multiple; silence = the lowest) → the deal (two dice, docs/rules/paigow.md#dice-and-deal dealing order) → `reveal`
 (each seat may signal it is done looking; at the end of the countdown or when all are done,
 every hand is shown clockwise from the banker) → `finished` (compared with the banker only,
 settled with the foundation's banker-versus-players settlement, commission and caps).
@@ -74,7 +74,9 @@ from .config import NO_BID_MULTIPLE, SEATS, PaigowConfig
 from .hands import Hand, Outcome, evaluate, outcome
 from .payout import PaigowSettlement, settle_round
 
-TILES_PER_ROUND = 2 * SEATS  # RULES.md §2: round 1 deals 8 of 32, round 2 deals 8 of 24
+TILES_PER_ROUND = (
+    2 * SEATS
+)  # docs/rules/paigow.md#the-game: round 1 deals 8 of 32, round 2 deals 8 of 24
 ROUNDS_PER_GAME = 2
 
 
@@ -90,17 +92,17 @@ def game_shuffle(rng: Rng) -> list[Tile]:
 
 
 def first_seat_index(banker_index: int, dice_sum: int, seats: int = SEATS) -> int:
-    """RULES.md §2: sum 1 would be the banker, 2 the next seat clockwise, …: (s − 1) mod 4 steps."""
+    """docs/rules/paigow.md#dice-and-deal: sum 1 would be the banker, 2 the next seat clockwise, …: (s − 1) mod 4 steps."""
     return (banker_index + dice_sum - 1) % seats
 
 
 def deal_order(first_index: int, seats: int = SEATS) -> list[int]:
-    """RULES.md §2: counter-clockwise from the first seat, one tile per seat per pass, two passes."""
+    """docs/rules/paigow.md#dice-and-deal: counter-clockwise from the first seat, one tile per seat per pass, two passes."""
     return [(first_index - k) % seats for k in range(seats)] * 2
 
 
 def reveal_order(banker_index: int, seats: int = SEATS) -> list[int]:
-    """RULES.md §2: reveal clockwise from the banker."""
+    """docs/rules/paigow.md#reveal: reveal clockwise from the banker."""
     return [(banker_index + k) % seats for k in range(seats)]
 
 
@@ -261,7 +263,7 @@ class PaigowRound(Round[PaigowConfig]):
         return events
 
     def _expire(self) -> list[Event]:
-        """RULES.md §2: silence in bidding = no bid; silence in betting = the lowest multiple."""
+        """docs/rules/paigow.md#round-flow: silence in bidding = no bid; silence in betting = the lowest multiple."""
         events: list[Event] = []
         for seat in self.awaiting():
             if self._phase == "bid":
@@ -286,7 +288,7 @@ class PaigowRound(Round[PaigowConfig]):
         return self._reveal_and_settle()
 
     def _choose_banker(self) -> list[Event]:
-        """RULES.md §2: highest bid banks; a tie is drawn weighted by table stacks; nobody bids →
+        """docs/rules/paigow.md#bidding: highest bid banks; a tie is drawn weighted by table stacks; nobody bids →
         a uniformly random seat at multiple 1."""
         bids = {s: self.bids[s] for s in self.seat_ids()}
         stacks = {s: self.stack(s) for s in bids}
