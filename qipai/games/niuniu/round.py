@@ -70,7 +70,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from qipai.core.banker import choose_banker
+from qipai.core.banker import MultipleChoice, choose_banker
 from qipai.core.cards import Card, parse_card, standard_deck
 from qipai.core.errors import IllegalAction, InvalidInput, OutOfTurn, WrongPhase
 from qipai.core.protocol import JSON, ActionSpec, Event, Round, RoundResult, Seat
@@ -121,11 +121,11 @@ class NiuniuRound(Round[NiuniuConfig]):
         self.swaps: dict[str, tuple[int, ...] | None] = {s: None for s in ids}
         self.discarded: dict[str, tuple[Card, ...]] = {}
         self.received: dict[str, tuple[Card, ...]] = {}
-        self.bids: dict[str, int | None] = {s: None for s in ids}
+        self._bids = MultipleChoice(BID, ids)
         self.banker: str | None = None
         self.banker_multiple: int | None = None
         self.banker_by: str | None = None
-        self.bets: dict[str, int | None] = {}
+        self._bets = MultipleChoice(BET, ())  # the players', once the banker is known
         self.hands: dict[str, Hand] = {}
         self.settlement: NiuniuSettlement | None = None
         self._result: RoundResult | None = None
@@ -147,6 +147,16 @@ class NiuniuRound(Round[NiuniuConfig]):
         card = self._deck[self._next]
         self._next += 1
         return card
+
+    @property
+    def bids(self) -> dict[str, int | None]:
+        """Every seat's bid (None: not yet; 0: no bid)."""
+        return self._bids.chosen
+
+    @property
+    def bets(self) -> dict[str, int | None]:
+        """Every player's bet multiple (None: not yet); empty before the banker is known."""
+        return self._bets.chosen
 
     def _stack(self, seat: str) -> int:
         return next(s.stack for s in self.seats if s.id == seat)
@@ -190,9 +200,9 @@ class NiuniuRound(Round[NiuniuConfig]):
         if self._phase == SWAP:
             return [s for s, v in self.swaps.items() if v is None]
         if self._phase == BID:
-            return [s for s, v in self.bids.items() if v is None]
+            return self._bids.awaiting()
         if self._phase == BET:
-            return [s for s, v in self.bets.items() if v is None]
+            return self._bets.awaiting()
         return []
 
     def legal_actions(self, seat: str) -> list[ActionSpec]:
@@ -202,8 +212,8 @@ class NiuniuRound(Round[NiuniuConfig]):
         if self._phase == SWAP:
             return [ActionSpec("swap", {"cards": [str(c) for c in self.cards[seat]], "max": 4})]
         if self._phase == BID:
-            return [ActionSpec("bid", {"choices": self.allowed_bids(seat)})]
-        return [ActionSpec("bet", {"choices": self.allowed_bets(seat)})]
+            return [self._bids.legal(self.allowed_bids(seat))]
+        return [self._bets.legal(self.allowed_bets(seat))]
 
     # ----- moves ----------------------------------------------------------------------------
     Action = actions.Action
@@ -225,11 +235,9 @@ class NiuniuRound(Round[NiuniuConfig]):
                 if card not in own:
                     raise IllegalAction(f"{card} is not one of your cards")
             return _Swap(tuple(sorted(own.index(c) for c in cards)))
-        value = action.multiple
-        choices = self.allowed_bids(seat) if kind == BID else self.allowed_bets(seat)
-        if value not in choices:
-            raise IllegalAction(f"{kind} multiple {value} is not allowed; choose from {choices}")
-        return _Multiple(value)
+        if kind == BID:
+            return _Multiple(self._bids.check(action.multiple, self.allowed_bids(seat)))
+        return _Multiple(self._bets.check(action.multiple, self.allowed_bets(seat)))
 
     def _apply(self, seat: str, checked: Any) -> list[Event]:
         events: list[Event] = []
@@ -237,11 +245,9 @@ class NiuniuRound(Round[NiuniuConfig]):
             self.swaps[seat] = checked.positions
             events.append(Event("swap_confirmed", {"seat": seat}))
         elif self._phase == BID:
-            self.bids[seat] = checked.value
-            events.append(Event("bid", {"seat": seat, "multiple": checked.value}))
+            events.append(self._bids.record(seat, checked.value))
         else:
-            self.bets[seat] = checked.value
-            events.append(Event("bet", {"seat": seat, "multiple": checked.value}))
+            events.append(self._bets.record(seat, checked.value))
         if not self.awaiting():
             events += self._advance()
         return events
@@ -249,16 +255,13 @@ class NiuniuRound(Round[NiuniuConfig]):
     def _expire(self) -> list[Event]:
         # Silence: no swap (source 換牌規則 3A, 注意事項 2), no bid, the minimum bet (注意事項 3).
         events: list[Event] = []
-        for seat in self.awaiting():
-            if self._phase == SWAP:
+        if self._phase == SWAP:
+            for seat in self.awaiting():
                 self.swaps[seat] = ()
-            elif self._phase == BID:
-                self.bids[seat] = 0
-                events.append(Event("bid", {"seat": seat, "multiple": 0, "default": True}))
-            else:
-                minimum = self.config.bet_multiples[0]
-                self.bets[seat] = minimum
-                events.append(Event("bet", {"seat": seat, "multiple": minimum, "default": True}))
+        elif self._phase == BID:
+            events = self._bids.default(0)
+        else:
+            events = self._bets.default(self.config.bet_multiples[0])
         return events + self._advance()
 
     def _advance(self) -> list[Event]:
@@ -301,7 +304,7 @@ class NiuniuRound(Round[NiuniuConfig]):
         banker, multiple = choice.seat, choice.multiple
         how = {"nobody": "random", "highest": "bid", "tie": "tie"}[choice.how]
         self.banker, self.banker_multiple, self.banker_by = banker, multiple, how
-        self.bets = {s: None for s in self._players()}
+        self._bets = MultipleChoice(BET, self._players())
         self._phase = BET
         return [Event("banker", {"seat": banker, "multiple": multiple, "by": how})]
 
