@@ -32,6 +32,7 @@ const actions = {
   sit: app.sit,
   standUp: app.standUp,
   fillBots: app.fillBots,
+  imBack: app.imBack,
   back: () => app.go("#/lobby"),
   toggleHelp: () => app.store.set((st) => ({ help: !st.help })),
   moreHistory: () => app.once("history", () => {
