@@ -894,7 +894,7 @@ class Table:
         try:
             if self.saver.in_ledger(self.ledger):
                 data, text = self._layout()
-                self.ledger.settle_round(
+                head = self.ledger.settle_round(
                     record.round_id,
                     result,
                     pool_id=self.terms.pool_id,
@@ -905,7 +905,7 @@ class Table:
                 self.saver.saved(text)
             else:
                 self._save()
-                self.ledger.settle_round(
+                head = self.ledger.settle_round(
                     record.round_id,
                     result,
                     pool_id=self.terms.pool_id,
@@ -923,6 +923,8 @@ class Table:
                 raise
             raise failure from exc
         self._finish_events = []
+        if head is not None:  # the settlement's chain head, shown with the result (issue 16)
+            self.last_result["chain_head"] = head
         self.money.settled(record, nets)
         self._announce_away(newly_away)
         if unit_ends:
