@@ -31,6 +31,8 @@ const actions = {
   sitDialog: app.sitDialog,
   sit: app.sit,
   standUp: app.standUp,
+  setClientSeed: app.setClientSeed,
+  newClientSeed: () => app.setClientSeed(app.newClientSeed()),
   fillBots: app.fillBots,
   back: () => app.go("#/lobby"),
   toggleHelp: () => app.store.set((st) => ({ help: !st.help })),

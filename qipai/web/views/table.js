@@ -150,7 +150,7 @@ export function TableView({ s, actions }) {
         <${Balances} s=${s} st=${st} />
         ${R.Side && round ? html`<div class="panel" id="extra-panel"><${R.Side} st=${st} /></div>` : null}
         <${Results} st=${st} R=${R} />
-        <div class="panel"><h4>${t("fairness")}</h4><${FairnessPanel} st=${st} /></div>
+        <div class="panel"><h4>${t("fairness")}</h4><${FairnessPanel} st=${st} clientSeed=${s.clientSeed} actions=${actions} /></div>
         <div class="panel"><h4>${t("log")}</h4><ol class="log" id="log">${s.log.map((e) => html`<li key=${e.id}>${describeEvent(st, e)}</li>`)}</ol></div>
       </aside>
     </div>
