@@ -154,75 +154,65 @@ def play_round(rnd: Round[Any], bots: Mapping[str, Any], rng: Rng) -> None:
 def simulate_pokdeng(
     rounds: int, seed: int, mode: str | None, bots_kind: str = "coverage"
 ) -> SimulationResult:
+    """Pok Deng: the coverage bot's bets (every spot at the table minimum, every round) through
+    the batch simulator `qipai.games.pokdeng.sim`, which deals the engine's shoes from the same
+    seeds and is checked against `PokDengRound` round by round; `bots_kind="random"` plays five
+    random bots through the round engine itself."""
     from qipai.analysis.pokdeng import analyse
     from qipai.bots.pokdeng import RandomBot
     from qipai.games.pokdeng import PokDengConfig, PokDengRound
+    from qipai.games.pokdeng import sim as batch
 
     mode = mode or "classic"
     if mode not in ("classic", "banker-player"):
         raise InvalidInput(f"Pok Deng mode {mode!r}: expected classic or banker-player")
     config = PokDengConfig(mode=mode)  # type: ignore[arg-type]
-    if bots_kind == "random":
-        seats = tuple(Seat(f"s{i}", 10**12) for i in range(1, 6))
-        bots: dict[str, Any] = {s.id: RandomBot(max_spots=4) for s in seats}
-    else:
-        seats = (Seat("s1", 10**12),)  # a tuple: the round reuses its checked stacks
-        bots = {"s1": CoverageBot()}
-    bot_rng = Rng(round_seed(seed, -1), "bots")
-
     kinds = {
         spot: "pair" if spot.endswith("pair") else ("Pn" if spot.startswith("P") else "Bn")
         for spot in config.spots
     }
     names = ("Pn", "pair") if mode == "classic" else ("Pn", "Bn", "pair")
-
-    # bet type of each spot, as an index into `names`
-    kind_of = {spot: names.index(kind) for spot, kind in kinds.items()}
     round_tallies = [Tally() for _ in names]
-    last_bets: tuple[Any, ...] | None = None
-    masks: list[list[bool]] = []
-    stakes: list[int] = []
-    counts: list[int] = []
-    # The coverage bot is stateless and every fresh round offers it the same choice, so it
-    # decides once (from the first round's view and legal actions) and that decision is acted
-    # in every round; the random bots decide each round.
-    decision: Any = None
-    unit = 0
-    context: Mapping[str, Any] | None = None
-    rng = Rng(round_seed(seed, unit))  # `start` only reads a shoe's seed: one Rng per shoe
     start = time.perf_counter()
     cpu = time.process_time()
-    for _ in range(rounds):
-        rnd = PokDengRound.start(config, seats, rng, context)
-        if bots_kind == "random":
+    if bots_kind == "random":
+        seats = tuple(Seat(f"s{i}", 10**12) for i in range(1, 6))
+        bots: dict[str, Any] = {s.id: RandomBot(max_spots=4) for s in seats}
+        bot_rng = Rng(round_seed(seed, -1), "bots")
+        unit, context = 0, None
+        for _ in range(rounds):
+            rnd = PokDengRound.start(config, seats, Rng(round_seed(seed, unit)), context)
             play_round(rnd, bots, bot_rng)
-        else:
-            if decision is None:
-                decision = bots["s1"].choose(LazyView(rnd, "s1"), rnd.legal_actions("s1"), bot_rng)
-            rnd.act("s1", decision)
-            if not rnd.finished:
-                rnd.expire()
-        # The engine's own settlement of every bet (what `result()` posts).
-        settlement = rnd.settlement
-        bets = settlement.keys, settlement.amounts  # bet i: (player, spot) and amount
-        if bets != last_bets:  # per bet type: which bets (a mask), Σ staked, how many
-            last_bets = bets
-            keys, amounts = bets
-            masks = [[kind_of[spot] == k for _, spot in keys] for k in range(len(names))]
-            stakes = [sum(compress(amounts, mask)) for mask in masks]
-            counts = [sum(mask) for mask in masks]
-        bet_nets = settlement.bet_nets
-        for tally, mask, staked, count in zip(round_tallies, masks, stakes, counts, strict=True):
-            tally.nets.append(sum(compress(bet_nets, mask)))
-            tally.stakes.append(staked)
-            tally.bets += count
-        nxt = rnd.next_round()
-        if nxt.reuse_seed:
-            context = nxt.context
-        else:
-            unit += 1
-            rng = Rng(round_seed(seed, unit))
-            context = None
+            settlement = rnd.settlement  # the engine's own settlement of every bet
+            for k, tally in enumerate(round_tallies):
+                mask = [names.index(kinds[spot]) == k for _, spot in settlement.keys]
+                tally.add_round(
+                    sum(compress(settlement.bet_nets, mask)),
+                    sum(compress(settlement.amounts, mask)),
+                    sum(mask),
+                )
+            nxt = rnd.next_round()
+            if nxt.reuse_seed:
+                context = nxt.context
+            else:
+                unit, context = unit + 1, None
+    else:
+        # The coverage bot decides once, from a fresh round's view and legal actions (every
+        # fresh round offers it the same choice); the batch plays that decision every round.
+        first = PokDengRound.start(config, (Seat("s1", 10**12),), Rng(round_seed(seed, 0)))
+        decision = CoverageBot().choose(
+            LazyView(first, "s1"), first.legal_actions("s1"), Rng(round_seed(seed, -1), "bots")
+        )
+        bets = [(chip["spot"], chip["amount"]) for chip in decision["bets"]]
+        groups = [[i for i, (spot, _) in enumerate(bets) if kinds[spot] == k] for k in names]
+        staked = [sum(bets[i][1] for i in group) for group in groups]
+        plan = list(zip(round_tallies, groups, staked, strict=True))
+        for played in batch.play(config, bets, rounds, lambda n: round_seed(seed, n)):
+            bet_nets = played.bet_nets
+            for tally, group, stake in plan:
+                tally.nets.append(sum([bet_nets[i] for i in group]))
+                tally.stakes.append(stake)
+                tally.bets += len(group)
     seconds = time.perf_counter() - start
     cpu = time.process_time() - cpu
     tallies = dict(zip(names, round_tallies, strict=True))
@@ -230,20 +220,16 @@ def simulate_pokdeng(
     exact = {"Pn": report.bets[0].rtp, "pair": report.bet(report.bets[-1].bet).rtp}
     if mode != "classic":
         exact["Bn"] = report.bet("Bn").rtp
-    bot_note = (
-        "bots: qipai.bots.pokdeng.RandomBot on five seats"
+    how = (
+        "bots: qipai.bots.pokdeng.RandomBot on five seats; shoe play with the cut card, "
+        "through PokDengRound"
         if bots_kind == "random"
-        else "bot: one seat betting the minimum on every spot (CoverageBot)"
+        else "bot: one seat betting the minimum on every spot (CoverageBot); shoe play with "
+        "the cut card, through the batch simulator qipai.games.pokdeng.sim (checked against "
+        "PokDengRound round by round)"
     )
     return SimulationResult(
-        "pokdeng",
-        mode,
-        rounds,
-        seed,
-        seconds,
-        _rows(tallies, exact),
-        [bot_note + "; shoe play with the cut card, through PokDengRound"],
-        cpu,
+        "pokdeng", mode, rounds, seed, seconds, _rows(tallies, exact), [how], cpu
     )
 
 

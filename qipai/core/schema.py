@@ -2,7 +2,8 @@
 
 What is generated: for every game of the registry, its actions (`<game>.actions.json`, the
 tagged union), settings (`<game>.config.json`) and view (`<game>.view.json`); plus every model
-another layer declares. CI runs `qipai schema --check`, which fails when a checked-in schema
+another layer declares, among them the WebSocket messages (`qipai.core.messages`:
+`messages.client.json`, `messages.server.json`). CI runs `qipai schema --check`, which fails when a checked-in schema
 differs from the code, so the browser client and outside clients can rely on the files.
 
 **Adding models of your own** (state messages, HTTP bodies …): put a module-level
@@ -24,6 +25,7 @@ from pydantic import BaseModel, TypeAdapter
 
 # Modules with a `SCHEMAS` mapping (other layers' models); missing modules are skipped.
 PROVIDERS: list[str] = [
+    "qipai.core.messages",
     "qipai.tables.schema",
     "qipai.server.schema",
 ]

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 from qipai.core.errors import InvalidInput
 from qipai.core.money import Rate, largest_remainder, take_commission
+from qipai.core.protocol import COMMISSION, ROUNDING, Posting
 
 
 @dataclass(frozen=True)
@@ -48,6 +49,23 @@ class BankerSettlement:
 
     def nets(self) -> dict[str, int]:
         return {seat: s.net for seat, s in self.seats.items()}
+
+    def postings(
+        self,
+        memo: str,
+        *,
+        commission_memo: str,
+        rounding_memo: str,
+        zero_house_lines: bool = True,
+    ) -> tuple[Posting, ...]:
+        """The round's postings: each seat's net (banker first), then the commission and the
+        rounding accounts (omitted when zero unless `zero_house_lines`); they sum to zero."""
+        out = [Posting(seat, s.net, memo) for seat, s in self.seats.items()]
+        if zero_house_lines or self.commission:
+            out.append(Posting(COMMISSION, self.commission, commission_memo))
+        if zero_house_lines or self.rounding:
+            out.append(Posting(ROUNDING, self.rounding, rounding_memo))
+        return tuple(out)
 
 
 def _scale_to(amounts: dict[str, int], target: int) -> dict[str, int]:

@@ -83,6 +83,16 @@ class Encoder:
         self.config = config
         self.players = players
 
+    # The bet sizes offered by default, as multiples of the table minimum (ladder games).
+    DEFAULT_LADDER: ClassVar[tuple[int, ...]] = (1, 2, 5, 10, 25, 50, 100)
+
+    def ladder_steps(self, ladder: Sequence[int] | None) -> tuple[int, ...]:
+        """The ladder asked for (None: `DEFAULT_LADDER`); InvalidInput unless positive integers."""
+        steps = tuple(self.DEFAULT_LADDER if ladder is None else ladder)
+        if not steps or any(isinstance(m, bool) or not isinstance(m, int) or m < 1 for m in steps):
+            raise InvalidInput(f"ladder must be positive integer multiples, got {ladder!r}")
+        return steps
+
     # ----- seats and rounds -------------------------------------------------------------------
     def seat_ids(self, spec_seats: Sequence[str]) -> tuple[str, ...]:
         return tuple(spec_seats[: self.players])

@@ -19,7 +19,6 @@ from qipai.envs.base import Encoder, Segment, Table, Vector
 from qipai.envs.features import CARDS, cards_one_hot, one_hot, ratio, relative
 
 PHASES = ("betting", "flop", "turn", "river", "finished")
-DEFAULT_LADDER = (1, 2, 5, 10, 25, 50, 100)
 COMBOS = ((False, False), (True, False), (False, True), (True, True))  # (bonus, pool)
 POOL_CAP = 100.0  # the pool balance is observed as balance / seed, capped here
 
@@ -31,11 +30,7 @@ class HoldemBonusEncoder(Encoder):
 
     def __init__(self, config: Any, players: int, ladder: Sequence[int] | None = None) -> None:
         super().__init__(config, players, ladder)
-        steps = tuple(DEFAULT_LADDER if ladder is None else ladder)
-        if not steps or any(isinstance(m, bool) or not isinstance(m, int) or m < 1 for m in steps):
-            from qipai.core.errors import InvalidInput
-
-            raise InvalidInput(f"ladder must be positive integer multiples, got {ladder!r}")
+        steps = self.ladder_steps(ladder)
         self.antes = tuple(config.ante_min * m for m in steps)
         self.actions = (
             "sit out",

@@ -19,13 +19,11 @@ from typing import Any
 import numpy as np
 
 from qipai.core.cards import RANK_CHARS, parse_card
-from qipai.core.errors import InvalidInput
 from qipai.core.protocol import JSON, ActionSpec
 from qipai.envs.base import Encoder, Segment, Table, Vector
 from qipai.envs.features import one_hot, ratio, relative
 
 PHASES = ("betting", "finished")
-DEFAULT_LADDER = (1, 2, 5, 10, 25, 50, 100)
 POSITIONS = ("P1", "P2", "P3", "P4", "P5")
 RESULTS = ("win", "lose", "tie")
 SHOE_ROUNDS = 40.0  # round_in_shoe is observed / this, capped at 1 (an 8-deck shoe deals ~25)
@@ -38,9 +36,7 @@ class PokDengEncoder(Encoder):
 
     def __init__(self, config: Any, players: int, ladder: Sequence[int] | None = None) -> None:
         super().__init__(config, players, ladder)
-        steps = tuple(DEFAULT_LADDER if ladder is None else ladder)
-        if not steps or any(isinstance(m, bool) or not isinstance(m, int) or m < 1 for m in steps):
-            raise InvalidInput(f"ladder must be positive integer multiples, got {ladder!r}")
+        steps = self.ladder_steps(ladder)
         self.steps = steps
         self.spots: tuple[str, ...] = tuple(config.spots)
         limits = config.spots_json

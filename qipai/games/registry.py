@@ -57,6 +57,14 @@ def unregister(name: str) -> None:
     _REGISTERED.pop(name, None)
 
 
+def rediscover() -> None:
+    """Forget what discovery found, so that the next call looks at the game folders again (a
+    test that adds a game folder to `qipai.games.__path__`)."""
+    global _FOUND
+    with _LOCK:
+        _FOUND = None
+
+
 def available() -> dict[str, GameSpec]:
     """Every game that can be played now, in lobby order (registered games may replace a
     discovered one of the same name)."""

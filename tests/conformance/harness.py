@@ -10,6 +10,7 @@ countdown expires.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
 import re
@@ -29,12 +30,43 @@ from qipai.games import registry
 MAX_STEPS = 400
 
 
+PLUGIN = Path(__file__).resolve().parent / "plugin"
+
+
+@contextlib.contextmanager
+def mounted(folder: Path = PLUGIN) -> Iterator[None]:
+    """The game folders in `folder` as if they were in `qipai/games/` (a new folder there is
+    one more entry of the package's search path), for the time of the block."""
+    import qipai.games as games_package
+
+    entry = str(folder)
+    games_package.__path__.append(entry)
+    registry.rediscover()
+    try:
+        yield
+    finally:
+        games_package.__path__.remove(entry)
+        registry.rediscover()
+
+
+@functools.cache
+def plugin_specs() -> tuple[GameSpec, ...]:
+    """The one-folder test games (tests/conformance/plugin/), found by the registry's own
+    discovery while mounted; their modules stay imported afterwards."""
+    shipped = set(registry.available())
+    with mounted():
+        found = [spec for name, spec in registry.available().items() if name not in shipped]
+    assert found, "no game found in tests/conformance/plugin"
+    return tuple(found)
+
+
 def specs() -> list[GameSpec]:
-    return list(registry.available().values())
+    """Every game of the registry, then the one-folder test games."""
+    return [*registry.available().values(), *plugin_specs()]
 
 
 def spec_ids() -> list[str]:
-    return list(registry.available())
+    return [spec.name for spec in specs()]
 
 
 def snapshot(round_: Round[Any]) -> str:
@@ -160,19 +192,31 @@ def run(play: Playout, rng: Rng, illegal_share: int = 3) -> Playout:
 SCHEMA_DIR = Path(__file__).resolve().parents[2] / "docs" / "schema"
 
 
-@functools.cache
-def validator(name: str) -> Any:
-    """A JSON Schema validator for docs/schema/<name>.json (as checked in), or, for a game only
-    a test registers, for the schema generated from its models now."""
+_VALIDATORS: dict[str, Any] = {}
+
+
+def validator(spec: GameSpec, kind: str) -> Any:
+    """A JSON Schema validator for docs/schema/<game>.<kind>.json (as checked in), or, for a
+    test game, for the schema generated from its models now (`kind`: actions, config, view)."""
+    from pydantic import TypeAdapter
+
     from qipai.core import schema as schemas
 
-    path = SCHEMA_DIR / f"{name}.json"
-    if path.exists():
-        document = json.loads(path.read_text(encoding="utf-8"))
-    else:
-        document = json.loads(schemas.render(schemas.sources()[name], name))
-    jsonschema.Draft202012Validator.check_schema(document)
-    return jsonschema.Draft202012Validator(document)
+    name = f"{spec.name}.{kind}"
+    if name not in _VALIDATORS:
+        path = SCHEMA_DIR / f"{name}.json"
+        if path.exists():
+            document = json.loads(path.read_text(encoding="utf-8"))
+        else:
+            source = {
+                "actions": lambda: TypeAdapter(spec.actions),
+                "config": lambda: spec.config_model,
+                "view": lambda: spec.view_model,
+            }[kind]()
+            document = json.loads(schemas.render(source, name))
+        jsonschema.Draft202012Validator.check_schema(document)
+        _VALIDATORS[name] = jsonschema.Draft202012Validator(document)
+    return _VALIDATORS[name]
 
 
 def check_views(spec: GameSpec, round_: Round[Any]) -> None:
@@ -180,7 +224,7 @@ def check_views(spec: GameSpec, round_: Round[Any]) -> None:
     the common keys (docs/schema/README.md)."""
     if spec.view_model is None:
         return
-    check = validator(f"{spec.name}.view")
+    check = validator(spec, "view")
     for seat in [None, *round_.seat_ids()]:
         view = json.loads(json.dumps(round_.view(seat)))
         errors = sorted(check.iter_errors(view), key=lambda e: list(e.path))
@@ -197,7 +241,7 @@ def check_views(spec: GameSpec, round_: Round[Any]) -> None:
 def check_action_json(spec: GameSpec, action: Any) -> None:
     """The canonical JSON of an accepted action validates against the actions schema."""
     canonical = spec.action_json(action)
-    errors = list(validator(f"{spec.name}.actions").iter_errors(canonical))
+    errors = list(validator(spec, "actions").iter_errors(canonical))
     assert not errors, f"{spec.name} action {canonical}: {errors[0].message}"
 
 

@@ -34,9 +34,10 @@ def test_write_then_check_and_a_stale_file_is_named(tmp_path: Path) -> None:
     assert result.exit_code == 1
     assert "pokdeng.view.json differs" in result.output and "gone.json" in result.output
     (tmp_path / "pokdeng.config.json").unlink()
-    assert "pokdeng.config.json is missing" in runner.invoke(
-        app, ["schema", "--check", "--dir", str(tmp_path)]
-    ).output
+    assert (
+        "pokdeng.config.json is missing"
+        in runner.invoke(app, ["schema", "--check", "--dir", str(tmp_path)]).output
+    )
 
 
 def test_another_layer_adds_its_models(monkeypatch: pytest.MonkeyPatch) -> None:

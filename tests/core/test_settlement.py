@@ -3,7 +3,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from qipai.core.errors import InvalidInput
@@ -58,6 +58,7 @@ players = st.lists(
 )
 
 
+@settings(deadline=None)  # CPU shared with other work: a timed deadline flakes
 @given(players, st.integers(0, 5000), st.sampled_from(["0", "0.04", "0.05", "0.1"]))
 def test_settlement_properties(seats: list[tuple[int, int]], banker_stack: int, rate: str) -> None:
     raw = {f"P{i}": r for i, (r, _) in enumerate(seats)}

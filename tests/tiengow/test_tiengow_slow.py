@@ -33,7 +33,9 @@ def test_engine_and_simulator_agree_over_many_games(wen_zun: bool) -> None:
     for seed in range(300):
         banker = SEATS[seed % 4]
         ctx = {"banker": banker, "banker_streak": 1 + seed % 3}
-        r = TienGowRound.start(config, [Seat(s, RICH) for s in SEATS], Rng(seed.to_bytes(32, "big")), ctx)
+        r = TienGowRound.start(
+            config, [Seat(s, RICH) for s in SEATS], Rng(seed.to_bytes(32, "big")), ctx
+        )
         hands = [tuple(sorted(FACE_INDEX[r.deck[i]] for i in r.hands[s])) for s in SEATS]
         state = State(table(wen_zun), hands, seed % 4, 2 + seed % 3)
         expected = play_out(state, [rule_of_thumb] * 4)

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from qipai.core.protocol import JSON
 from qipai.core.spec import GameSpec, countdown, label, lazy, pays
 from qipai.games.holdem_bonus.config import HoldemBonusConfig
@@ -127,12 +125,6 @@ def pay_table(config: HoldemBonusConfig) -> JSON:
     }
 
 
-def _analyse(mode: str | None) -> list[Any]:
-    from qipai.analysis.rtp import holdem_reports
-
-    return holdem_reports(mode)
-
-
 def _hint(view: JSON) -> JSON | None:
     """RULES.md §3 as implemented (a turn check gives up the river bet): the source rule."""
     from qipai.analysis.strategy import hint
@@ -162,7 +154,7 @@ SPEC = GameSpec(
     hint=_hint,
     engine_version="2",
     order=30,
-    analyse=_analyse,
+    analyse=lazy("qipai.analysis.rtp:holdem_reports"),
     analyse_modes="source | common: the turn/river rule (default: both)",
     simulate=lazy("qipai.analysis.simulate:simulate_holdem"),
 )

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from qipai.core.money import Rate
-from qipai.core.protocol import COMMISSION, ROUNDING, Posting
+from qipai.core.protocol import Posting
 from qipai.core.settlement import BankerSettlement, settle_banker_game
 from qipai.games.niuniu.hands import Hand
 
@@ -69,10 +69,9 @@ class NiuniuSettlement:
 
     def postings(self) -> tuple[Posting, ...]:
         """Seat nets, then the commission and rounding accounts: they sum to zero."""
-        out = [Posting(seat, s.net, "net") for seat, s in self.settlement.seats.items()]
-        out.append(Posting(COMMISSION, self.settlement.commission, "commission 公點"))
-        out.append(Posting(ROUNDING, self.settlement.rounding, "rounding"))
-        return tuple(out)
+        return self.settlement.postings(
+            "net", commission_memo="commission 公點", rounding_memo="rounding"
+        )
 
 
 def settle_hands(

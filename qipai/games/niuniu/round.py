@@ -70,6 +70,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
+from qipai.core.banker import choose_banker
 from qipai.core.cards import Card, parse_card, standard_deck
 from qipai.core.errors import IllegalAction, InvalidInput, OutOfTurn, WrongPhase
 from qipai.core.protocol import JSON, ActionSpec, Event, Round, RoundResult, Seat
@@ -293,20 +294,12 @@ class NiuniuRound(Round[NiuniuConfig]):
 
     def _choose_banker(self) -> list[Event]:
         bids = {s: v or 0 for s, v in self.bids.items()}
-        top = max(bids.values())
-        if top == 0:
-            # 無人搶莊時,系統隨機指定一名玩家為莊家,並以最小倍數為搶莊倍數
-            banker = self._banker_rng.choice(self.seat_ids())
-            multiple, how = self.config.bid_multiples[0], "random"
-        else:
-            tied = [s for s, v in bids.items() if v == top]
-            if len(tied) == 1:
-                banker, how = tied[0], "bid"
-            else:
-                # 搶莊最高倍數者為複數時,持有點數越多,當莊機率越大 (weighted by balance)
-                banker = self._banker_rng.weighted_choice(tied, [self._stack(s) for s in tied])
-                how = "tie"
-            multiple = top
+        stacks = {s: self._stack(s) for s in bids}
+        # 無人搶莊時,系統隨機指定一名玩家為莊家,並以最小倍數為搶莊倍數; 搶莊最高倍數者為複數時,
+        # 持有點數越多,當莊機率越大 (qipai.core.banker)
+        choice = choose_banker(bids, stacks, self._banker_rng, self.config.bid_multiples[0])
+        banker, multiple = choice.seat, choice.multiple
+        how = {"nobody": "random", "highest": "bid", "tie": "tie"}[choice.how]
         self.banker, self.banker_multiple, self.banker_by = banker, multiple, how
         self.bets = {s: None for s in self._players()}
         self._phase = BET

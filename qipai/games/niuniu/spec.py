@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from qipai.core.protocol import JSON
 from qipai.core.spec import GameSpec, countdown, label, lazy
 from qipai.games.niuniu.config import NiuniuConfig
@@ -63,12 +61,6 @@ def pay_table(config: NiuniuConfig) -> JSON:
     }
 
 
-def _analyse(mode: str | None) -> list[Any]:
-    from qipai.analysis.rtp import niuniu_reports
-
-    return niuniu_reports(mode)
-
-
 SPEC = GameSpec(
     name="niuniu",
     title={"en": "Swap Niu Niu", "zh": "换牌牛牛"},
@@ -88,7 +80,7 @@ SPEC = GameSpec(
     settle_doc=lazy("qipai.games.niuniu.settle:settle"),
     engine_version="2",
     order=40,
-    analyse=_analyse,
+    analyse=lazy("qipai.analysis.rtp:niuniu_reports"),
     analyse_modes="no-swap | swap (default: both)",
     simulate=lazy("qipai.analysis.simulate:simulate_niuniu"),
 )

@@ -17,6 +17,8 @@ HighNine = Literal["any-seven", "named"]
 TIE_POLICIES: tuple[TiePolicy, ...] = ("banker", "push")
 HIGH_NINES: tuple[HighNine, ...] = ("any-seven", "named")
 SEATS = 4  # RULES.md §2: 4 seats, 8 tiles a round, two rounds from one set of 32
+# RULES.md §2: nobody bids → a random seat banks at multiple 1.
+NO_BID_MULTIPLE = 1
 
 
 class PaigowConfig(Model):

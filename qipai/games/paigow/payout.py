@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from qipai.core.protocol import COMMISSION, ROUNDING, Posting
+from qipai.core.protocol import Posting
 from qipai.core.settlement import BankerSettlement, settle_banker_game
 
 from .config import PaigowConfig
@@ -77,12 +77,12 @@ class PaigowSettlement:
 
     def postings(self, memo: str) -> tuple[Posting, ...]:
         """One posting per seat (its net), plus the house's commission and rounding if any."""
-        out = [Posting(seat, s.net, memo) for seat, s in self.settled.seats.items()]
-        if self.settled.commission:
-            out.append(Posting(COMMISSION, self.settled.commission, f"{memo}: commission"))
-        if self.settled.rounding:
-            out.append(Posting(ROUNDING, self.settled.rounding, f"{memo}: rounding"))
-        return tuple(out)
+        return self.settled.postings(
+            memo,
+            commission_memo=f"{memo}: commission",
+            rounding_memo=f"{memo}: rounding",
+            zero_house_lines=False,
+        )
 
 
 def settle_round(

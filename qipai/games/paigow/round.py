@@ -63,13 +63,14 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Self
 
+from qipai.core.banker import choose_banker
 from qipai.core.errors import IllegalAction, InvalidInput, OutOfTurn, WrongPhase
 from qipai.core.protocol import JSON, ActionSpec, Event, NextRound, Round, RoundResult, Seat
 from qipai.core.rng import Rng
 from qipai.core.tiles import Tile, full_set
 
 from . import actions
-from .config import SEATS, PaigowConfig
+from .config import NO_BID_MULTIPLE, SEATS, PaigowConfig
 from .hands import Hand, Outcome, evaluate, outcome
 from .payout import PaigowSettlement, settle_round
 
@@ -287,19 +288,12 @@ class PaigowRound(Round[PaigowConfig]):
     def _choose_banker(self) -> list[Event]:
         """RULES.md §2: highest bid banks; a tie is drawn weighted by table stacks; nobody bids →
         a uniformly random seat at multiple 1."""
-        ids = self.seat_ids()
-        top = max(self.bids.values())
-        tied = [s for s in ids if self.bids[s] == top] if top else []
-        if top == 0:
-            self.banker = self._banker_rng.choice(ids)
-            self.banker_multiple = 1
-            how = "nobody-bid"
-        elif len(tied) == 1:
-            self.banker, self.banker_multiple, how = tied[0], top, "highest-bid"
-        else:
-            weights = [self.stack(s) for s in tied]
-            self.banker = self._banker_rng.weighted_choice(tied, weights)
-            self.banker_multiple, how = top, "tie-break"
+        bids = {s: self.bids[s] for s in self.seat_ids()}
+        stacks = {s: self.stack(s) for s in bids}
+        choice = choose_banker(bids, stacks, self._banker_rng, NO_BID_MULTIPLE)
+        self.banker, self.banker_multiple = choice.seat, choice.multiple
+        how = {"nobody": "nobody-bid", "highest": "highest-bid", "tie": "tie-break"}[choice.how]
+        tied = list(choice.tied)
         data = {
             "seat": self.banker,
             "multiple": self.banker_multiple,

@@ -2,16 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from qipai.core.protocol import JSON
 from qipai.core.spec import GameSpec, countdown, label, lazy
-from qipai.games.paigow.config import SEATS, PaigowConfig
+from qipai.games.paigow.config import NO_BID_MULTIPLE, SEATS, PaigowConfig
 from qipai.games.paigow.round import PaigowRound
 from qipai.games.paigow.view import PaigowView
-
-# RULES.md §2: nobody bids → a random seat banks at multiple 1.
-NO_BID_MULTIPLE = 1
 
 
 def min_buy_in(config: PaigowConfig) -> int:
@@ -64,12 +59,6 @@ def pay_table(config: PaigowConfig) -> JSON:
     }
 
 
-def _analyse(mode: str | None) -> list[Any]:
-    from qipai.analysis.rtp import paigow_reports
-
-    return paigow_reports(mode)
-
-
 SPEC = GameSpec(
     name="paigow",
     title={"en": "Pai Gow", "zh": "抢庄牌九"},
@@ -89,7 +78,7 @@ SPEC = GameSpec(
     settle_doc=lazy("qipai.games.paigow.settle:settle"),
     engine_version="2",
     order=20,
-    analyse=_analyse,
+    analyse=lazy("qipai.analysis.rtp:paigow_reports"),
     analyse_modes="banker | push: the tie policy (default: both)",
     simulate=lazy("qipai.analysis.simulate:simulate_paigow"),
 )

@@ -6,8 +6,10 @@ end), so every round of a shoe starts from the *same* seed with
 `context = {"position": n, "round_in_shoe": k, "road": "Wr,L,T,W,L,-;…"}` (n = cards used so far;
 the road in road.py's compact form); `next_round()` returns `NextRound(reuse_seed=True, …)` until
 the cut card comes out, then `reuse_seed=False` (a new shoe: new seed and commitment, empty road).
-A whole shoe thus replays from one seed, the contexts and its rounds' actions. The shuffled shoe
-is cached per (seed, label), so only the first round of a shoe pays for the shuffle.
+A whole shoe thus replays from one seed, the contexts and its rounds' actions. Each round shuffles
+its shoe again from the seed (about a millisecond): the engine keeps no state between rounds but
+the context; `qipai simulate` plays many rounds at once through `sim.py`, which is checked
+against this engine round by round.
 
 Seats are the players at the table: `Seat(id=player, stack=available balance)`. A player may bet
 several spots; a position bet takes stake + hold (2x), a pair bet takes its stake.
@@ -75,12 +77,10 @@ comes out during this round's deal (the dealer finishes the round, then the shoe
 
 from __future__ import annotations
 
-from collections import OrderedDict
-from collections.abc import Callable, Iterator, Mapping, Sequence
-from functools import partial
+from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
-from qipai.core.cards import Card, standard_deck
+from qipai.core.cards import Card, Shoe
 from qipai.core.errors import IllegalAction, InsufficientStack, InvalidInput, OutOfTurn, WrongPhase
 from qipai.core.money import require_amount
 from qipai.core.protocol import (
@@ -95,7 +95,7 @@ from qipai.core.protocol import (
 from qipai.core.rng import Rng
 from qipai.games.pokdeng import actions
 from qipai.games.pokdeng.config import BANKER, CARDS_PER_ROUND, POSITIONS, PokDengConfig
-from qipai.games.pokdeng.hands import HAND_TABLE, Hand
+from qipai.games.pokdeng.hands import Hand, evaluate
 from qipai.games.pokdeng.payout import Bet, Settlement, settle_placed
 from qipai.games.pokdeng.road import (
     Road,
@@ -108,102 +108,16 @@ from qipai.games.pokdeng.road import (
 BETTING: Final = "betting"
 FINISHED: Final = "finished"
 
-# ----- the shoe cache ---------------------------------------------------------------------------
-# Every round of a shoe starts from the same seed, so the 416-card shuffle is computed once and
-# kept under the stream's (seed, label), which determine exactly what `Shoe(rng, …)` would
-# shuffle again.
-_SHOE_CACHE: dict[tuple[bytes, str, int, int, int], tuple[tuple[Card, ...], tuple[int, ...], int]]
-_SHOE_CACHE = {}  # oldest first
-_SHOE_CACHE_SIZE: Final = 16
 
-
-# The last stream asked about (the Rng object, its seed, the config) and its shoe: a simulator
-# passes one Rng for all the rounds of a shoe, which then skips building the cache key.
-_LAST_SHOE: list[Any] = [None, None, None, None]
+def new_shoe(rng: Rng, config: PokDengConfig) -> Shoe:
+    """The shoe a round's seed shuffles (docs/rules/pokdeng.md, "Cards and shoe")."""
+    return Shoe(rng, config.decks, config.cut_behind)
 
 
 def shoe_cards(rng: Rng, config: PokDengConfig) -> tuple[tuple[Card, ...], tuple[int, ...], int]:
     """(cards, card ids, cards behind the cut card) of the shoe this round's seed shuffles."""
-    last = _LAST_SHOE
-    if rng is last[0] and config is last[2] and rng.seed is last[1]:  # a stream's label is fixed
-        entry: tuple[tuple[Card, ...], tuple[int, ...], int] = last[3]
-        return entry
-    lo, hi = config.cut_behind
-    key = (rng.seed, rng.label, config.decks, lo, hi)
-    hit = _SHOE_CACHE.get(key)
-    if hit is not None:
-        _LAST_SHOE[:] = [rng, rng.seed, config, hit]
-        return hit
-    # `Shoe(rng, decks, cut_behind)` done on card ids (`standard_deck()` is in id order): the
-    # same draws from the same streams, so the same order and cut (tested against `Shoe`).
-    ids = list(range(52)) * config.decks
-    rng.fork("shoe").shuffle(ids)
-    behind = rng.fork("cut").randrange(lo, hi + 1)
-    entry = (tuple(map(standard_deck().__getitem__, ids)), tuple(ids), behind)
-    _SHOE_CACHE[key] = entry
-    if len(_SHOE_CACHE) > _SHOE_CACHE_SIZE:
-        del _SHOE_CACHE[next(iter(_SHOE_CACHE))]
-    _LAST_SHOE[:] = [rng, rng.seed, config, entry]
-    return entry
-
-
-# The seats tuple of the last round built and its checked stacks (seat id → stack): a table or
-# simulator that passes the same tuple of (frozen) seats round after round builds them once.
-_LAST_SEATS: list[Any] = [None, {}]
-
-# Road strings this module produced in `next_round` (insertion-ordered, bounded): a context
-# carrying one of them skips the regex check. Anything else is validated in full.
-_OWN_ROADS: OrderedDict[str, None] = OrderedDict.fromkeys([""])
-_OWN_ROADS_SIZE: Final = 256
-
-
-class _Details(Mapping[str, Any]):
-    """A result's details, built on first read: a simulator that only needs the postings (or
-    `round.settlement`) never pays for the JSON."""
-
-    __slots__ = ("_build", "_data")
-
-    def __init__(self, build: Callable[[], dict[str, Any]]) -> None:
-        self._build: Callable[[], dict[str, Any]] | None = build
-        self._data: dict[str, Any] = {}
-
-    def _get(self) -> dict[str, Any]:
-        if self._build is not None:
-            self._data, self._build = self._build(), None
-        return self._data
-
-    def __getitem__(self, key: str) -> Any:
-        return self._get()[key]
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._get())
-
-    def __len__(self) -> int:
-        return len(self._get())
-
-
-def _details_json(
-    mode: str,
-    hands: dict[str, Hand],
-    settlement: Settlement,
-    row: str,
-    round_in_shoe: int,
-    position: int,
-    last_round: bool,
-) -> dict[str, Any]:
-    """A finished round's result details (see the module docstring)."""
-    return {
-        "game": "pokdeng",
-        "mode": mode,
-        "hands": {name: h.to_json() for name, h in hands.items()},
-        "bets": [o.to_json() for o in settlement.outcomes()],
-        "house": settlement.house,
-        "rounding": settlement.rounding,
-        "road": row,
-        "round_in_shoe": round_in_shoe,
-        "shoe_position": position,
-        "last_round": last_round,
-    }
+    shoe = new_shoe(rng, config)
+    return shoe.cards, tuple(card.id for card in shoe.cards), shoe.behind_cut
 
 
 def _context_int(context: Mapping[str, Any], key: str, default: int, least: int) -> int:
@@ -218,48 +132,29 @@ class PokDengRound(Round[PokDengConfig]):
 
     game = "pokdeng"
 
-    # Set by the deal (and `result()`); class-level defaults spare four stores per round.
-    _hands: dict[str, Hand] | None = None
-    _settlement: Settlement | None = None
-    _row: str | None = None  # this round's road row (road.py's compact form)
-    _result: RoundResult | None = None
-
     def __init__(
         self,
         config: PokDengConfig,
         seats: Sequence[Seat],
-        shoe: tuple[tuple[Card, ...], tuple[int, ...], int],
-        position: int,
+        shoe: Shoe,
         round_in_shoe: int,
         road: str,
     ) -> None:
-        # `Round.__init__` written out (the same checks, in the same order, one pass).
-        if type(seats) is tuple and seats is _LAST_SEATS[0]:
-            # The same (immutable) seats as the round before: already checked. The stacks
-            # dict is shared between such rounds: a round never writes to it.
-            stacks: dict[str, int] = _LAST_SEATS[1]
-        else:
-            seats = tuple(seats)
-            stacks = {seat.id: seat.stack for seat in seats}
-            if len(stacks) != len(seats):
-                raise InvalidInput(f"duplicate seat ids: {[s.id for s in seats]}")
-            for seat_id, stack in stacks.items():
-                if type(stack) is not int or stack < 0:
-                    require_amount(stack, f"stack of {seat_id!r}")  # raises the typed error
-            _LAST_SEATS[:] = [seats, stacks]
-        self.config = config
-        self.seats = seats
-        self.log = []
-        self._stacks = stacks
-        self._ids = ids = shoe[1]  # the shoe's card ids (hands.py's tables are indexed by id)
-        self._cut_index = len(ids) - shoe[2]  # the cut card lies before this index
-        self._position = position
+        super().__init__(config, seats)
+        for seat in self.seats:
+            require_amount(seat.stack, f"stack of {seat.id!r}")
+        self._stacks = {seat.id: seat.stack for seat in self.seats}
+        self._shoe = shoe
+        self._position = shoe.position  # where this round starts in the shoe
         self.round_in_shoe = round_in_shoe
         self._road_code = road  # earlier rounds of this shoe (road.py's compact form)
         self._phase = BETTING
         self._bets: dict[tuple[str, str], int] = {}  # (player, spot) → amount, placing order
-        self._taken: dict[str, int] = dict.fromkeys(stacks, 0)
+        self._taken: dict[str, int] = dict.fromkeys(self._stacks, 0)
         self._done: set[str] = set()
+        self._hands: dict[str, Hand] | None = None  # set by the deal
+        self._settlement: Settlement | None = None
+        self._row: str | None = None  # this round's road row (road.py's compact form)
 
     # ----- construction -------------------------------------------------------------------
     @classmethod
@@ -271,29 +166,23 @@ class PokDengRound(Round[PokDengConfig]):
         context: Mapping[str, Any] | None = None,
     ) -> PokDengRound:
         """Start a round at `context["position"]` of the shoe shuffled from `rng`."""
-        if type(config) is not PokDengConfig and not isinstance(config, PokDengConfig):
+        if not isinstance(config, PokDengConfig):
             raise InvalidInput("a Pok Deng round needs a PokDengConfig")
-        if context:
-            if type(context) is not dict and not isinstance(context, Mapping):
-                raise InvalidInput("context must be an object")
-            position = context.get("position", 0)
-            if type(position) is not int or position < 0:
-                position = _context_int(context, "position", 0, 0)  # raises the typed error
-            round_in_shoe = context.get("round_in_shoe", 1)
-            if type(round_in_shoe) is not int or round_in_shoe < 1:
-                round_in_shoe = _context_int(context, "round_in_shoe", 1, 1)  # raises
-            road = context.get("road", "")
-            if type(road) is not str or road not in _OWN_ROADS:  # ours need no second look
-                check_road_code(road)
-        else:
-            position, round_in_shoe, road = 0, 1, ""
-        shoe = shoe_cards(rng, config)
-        cut_index = len(shoe[0]) - shoe[2]
-        if position > cut_index:
+        if context is not None and not isinstance(context, Mapping):
+            raise InvalidInput("context must be an object")
+        context = context or {}
+        position = _context_int(context, "position", 0, 0)
+        round_in_shoe = _context_int(context, "round_in_shoe", 1, 1)
+        road = context.get("road", "")
+        check_road_code(road)
+        shoe = new_shoe(rng, config)
+        if position > shoe.cut_index:
             raise InvalidInput(
-                f"shoe position {position} is past the cut card ({cut_index}): start a new shoe"
+                f"shoe position {position} is past the cut card ({shoe.cut_index}): "
+                "start a new shoe"
             )
-        return cls(config, seats, shoe, position, round_in_shoe, road)
+        shoe.seek(position)
+        return cls(config, seats, shoe, round_in_shoe, road)
 
     # ----- state ----------------------------------------------------------------------------
     @property
@@ -307,7 +196,7 @@ class PokDengRound(Round[PokDengConfig]):
     @property
     def cut_card_out(self) -> bool:
         """True once this round's deal has drawn the card behind the cut card."""
-        return self._phase == FINISHED and self._position + CARDS_PER_ROUND > self._cut_index
+        return self._phase == FINISHED and self._shoe.cut_card_out
 
     def available(self, player: str) -> int:
         """What the player can still commit: stack − stake and hold of their bets."""
@@ -427,42 +316,24 @@ class PokDengRound(Round[PokDengConfig]):
                 events.extend(self._deal())
         return events
 
-    def expire(self) -> list[Event]:
-        """The countdown ran out: close betting and deal (the protocol's `expire`, inlined)."""
-        if self._phase != BETTING:
-            raise WrongPhase("the round is finished")
-        events = self._expire()
-        self.log.append(RecordedAction(None, {"type": "expire"}))
-        return events
-
     def _expire(self) -> list[Event]:
-        # Silence = no bet (RULES.md §1 Table): close betting with the chips that are down.
+        # Silence = no bet (docs/rules/pokdeng.md, Table): close betting with the chips down.
         return self._deal()
 
     def _deal(self) -> list[Event]:
         """Burn one card, deal P1–P5 and the banker one card each, twice; settle."""
-        p = self._position
-        # RULES.md §1: burn one card face down (index p), then one card each to P1, P2, P3, P4,
+        # docs/rules/pokdeng.md: burn one card face down, then one card each to P1, P2, P3, P4,
         # P5, Banker, then a second card in the same order (12 cards).
-        c = self._ids[p + 1 : p + 13]
-        t = HAND_TABLE
-        p1 = t[c[0] * 52 + c[6]]
-        p2 = t[c[1] * 52 + c[7]]
-        p3 = t[c[2] * 52 + c[8]]
-        p4 = t[c[3] * 52 + c[9]]
-        p5 = t[c[4] * 52 + c[10]]
-        b = t[c[5] * 52 + c[11]]
-        self._hands = {"P1": p1, "P2": p2, "P3": p3, "P4": p4, "P5": p5, BANKER: b}
+        shoe = self._shoe
+        shoe.burn()
+        first = [shoe.draw() for _ in range(6)]
+        second = [shoe.draw() for _ in range(6)]
+        names = (*POSITIONS, BANKER)
+        hands = {n: evaluate(a, b) for n, a, b in zip(names, first, second, strict=True)}
+        self._hands = hands
         self._phase = FINISHED
         # A bet settles on its hand's class and the banker's (`Hand.klass`).
-        klasses = {
-            "P1": p1.klass,
-            "P2": p2.klass,
-            "P3": p3.klass,
-            "P4": p4.klass,
-            "P5": p5.klass,
-            BANKER: b.klass,
-        }
+        klasses = {name: hand.klass for name, hand in hands.items()}
         bets = self._bets
         settlement = self._settlement = settle_placed(
             self.config, tuple(bets), tuple(bets.values()), klasses
@@ -470,15 +341,8 @@ class PokDengRound(Round[PokDengConfig]):
         self._row = klass_row_code(klasses)
         data = {
             "burned": 1,
-            "cards": {
-                "P1": p1.text,
-                "P2": p2.text,
-                "P3": p3.text,
-                "P4": p4.text,
-                "P5": p5.text,
-                BANKER: b.text,
-            },
-            "last_round": p + CARDS_PER_ROUND > self._cut_index,
+            "cards": {name: hand.card_text for name, hand in hands.items()},
+            "last_round": shoe.cut_card_out,
             "nets": dict(settlement.nets),
         }
         return [Event("deal", data)]
@@ -508,39 +372,31 @@ class PokDengRound(Round[PokDengConfig]):
 
     def result(self) -> RoundResult:
         """Postings (player nets, house, rounding) and details: hands, bets, road row, shoe."""
-        if self._result is None:
-            settlement = self._settlement
-            if settlement is None:
-                raise WrongPhase(f"the round is not finished (phase {self._phase!r})")
-            assert self._hands is not None and self._row is not None
-            # The details' builder gets the round's parts, not the round: no reference cycle
-            # (round → result → details → round), so a finished round is freed at once.
-            details = _Details(
-                partial(
-                    _details_json,
-                    self.config.mode,
-                    self._hands,
-                    settlement,
-                    self._row,
-                    self.round_in_shoe,
-                    self._position,
-                    self._position + CARDS_PER_ROUND > self._cut_index,  # cut_card_out
-                )
-            )
-            self._result = RoundResult(settlement.postings(), details)
-        return self._result
+        settlement = self._settlement
+        if settlement is None or self._hands is None or self._row is None:
+            raise WrongPhase(f"the round is not finished (phase {self._phase!r})")
+        details = {
+            "game": "pokdeng",
+            "mode": self.config.mode,
+            "hands": {name: h.to_json() for name, h in self._hands.items()},
+            "bets": [o.to_json() for o in settlement.outcomes()],
+            "house": settlement.house,
+            "rounding": settlement.rounding,
+            "road": self._row,
+            "round_in_shoe": self.round_in_shoe,
+            "shoe_position": self._position,
+            "last_round": self.cut_card_out,
+        }
+        return RoundResult(settlement.postings(), details)
 
     def next_round(self) -> NextRound:
         """The same shoe at the next position, or a new shoe once the cut card has come out."""
         row = self._row
         if row is None:  # set by the deal, which finishes the round
             raise WrongPhase(f"the round is not finished (phase {self._phase!r})")
-        if self._position + CARDS_PER_ROUND > self._cut_index:  # cut_card_out
+        if self.cut_card_out:
             return NextRound(False, {})
         road = f"{self._road_code};{row}" if self._road_code else row
-        _OWN_ROADS[road] = None
-        if len(_OWN_ROADS) > _OWN_ROADS_SIZE:
-            _OWN_ROADS.popitem(last=False)
         return NextRound(
             True,
             {
@@ -605,7 +461,7 @@ class PokDengRound(Round[PokDengConfig]):
                 "decks": config.decks,
                 "round": self.round_in_shoe,
                 "cards_used": used,
-                "cards_remaining": len(self._ids) - used,
+                "cards_remaining": len(self._shoe.cards) - used,
                 "new_shoe": self.round_in_shoe == 1,
                 "cut_card_out": self.cut_card_out,
                 "last_round": self.cut_card_out,

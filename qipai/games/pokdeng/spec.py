@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from qipai.core.protocol import JSON
 from qipai.core.spec import GameSpec, countdown, label, lazy, pays
 from qipai.games.pokdeng.config import BetKind, PokDengConfig
@@ -110,12 +108,6 @@ def pay_table(config: PokDengConfig) -> JSON:
     }
 
 
-def _analyse(mode: str | None) -> list[Any]:
-    from qipai.analysis.rtp import pokdeng_reports
-
-    return pokdeng_reports(mode)
-
-
 SPEC = GameSpec(
     name="pokdeng",
     title={"en": "Pok Deng", "zh": "博丁"},
@@ -135,7 +127,7 @@ SPEC = GameSpec(
     settle_doc=lazy("qipai.games.pokdeng.settle:settle"),
     engine_version="2",
     order=10,
-    analyse=_analyse,
+    analyse=lazy("qipai.analysis.rtp:pokdeng_reports"),
     analyse_modes="classic | banker-player (default: both)",
     simulate=lazy("qipai.analysis.simulate:simulate_pokdeng"),
 )

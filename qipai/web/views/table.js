@@ -58,7 +58,8 @@ export function reasonText(reason) {
     if (reason.code && has(`reason_${reason.code}`)) return t(`reason_${reason.code}`, reason);
     return named(reason) || reason.message || "";
   }
-  const players = /^(\d+) of (\d+) players?$/.exec(reason);
+  const players = /^(\d+) of (\d+) players?(?: \((\d+) away\))?$/.exec(reason);
+  if (players && players[3]) return t("reason_players_away", { n: players[1], of: players[2], away: players[3] });
   if (players) return t("reason_players", { n: players[1], of: players[2] });
   if (reason === "a player at the table") return t("reason_need_human");
   const low = /below the table's minimum of (\d+)/.exec(reason);

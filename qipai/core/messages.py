@@ -1,0 +1,169 @@
+"""The WebSocket messages of the card room, typed (docs/protocol.md, "WebSocket /ws").
+
+These models are the contract's third part, beside each game's actions and view: their JSON
+Schemas are generated into `docs/schema/messages.client.json` (what a client may send) and
+`docs/schema/messages.server.json` (what the server sends), checked in CI like the others, and
+`tests/conformance/test_messages.py` validates every message a real server sends in a played
+round against them.
+
+What each layer owns inside a message is typed here as far as the contract goes and left open
+(`dict`) where another document describes it: `round.view` is the game's view
+(`docs/schema/<game>.view.json`), `legal` holds the game's legal-action options, and the
+table's public facts (`table`), its fairness block (`fairness`, docs/fairness.md) and a round's
+`result` are the tables layer's.
+
+Names: a view's own block is `me` and its countdown `countdown_s` (the phase's length, from the
+game); the state message's `you` is the connection's identity at the table (player, seat), and
+`round.deadline` / `round.time_left` are the table's clock (absolute server time and seconds
+left) — docs/schema/README.md, "Naming".
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+
+ClientId = Annotated[str, Field(min_length=1, max_length=64)]
+
+
+class Message(BaseModel):
+    """A closed message: unknown keys are not part of the protocol."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", strict=True)
+
+
+# ----- client → server ---------------------------------------------------------------------------
+class Auth(Message):
+    type: Literal["auth"]
+    token: str
+
+
+class Subscribe(Message):
+    type: Literal["subscribe"]
+    table_id: str
+    client_id: ClientId | None = None
+
+
+class Unsubscribe(Message):
+    type: Literal["unsubscribe"]
+    table_id: str
+    client_id: ClientId | None = None
+
+
+class ActionMessage(Message):
+    type: Literal["action"]
+    table_id: str
+    client_id: ClientId
+    action: dict[str, Any] = Field(
+        description="the game's action (docs/schema/<game>.actions.json)"
+    )
+
+
+class Ping(Message):
+    type: Literal["ping"]
+    client_id: ClientId | None = None
+
+
+ClientMessage = Annotated[
+    Auth | Subscribe | Unsubscribe | ActionMessage | Ping, Field(discriminator="type")
+]
+
+
+# ----- server → client ---------------------------------------------------------------------------
+class Hello(Message):
+    type: Literal["hello"]
+    player: str
+    protocol: int
+
+
+class You(Message):
+    player: str
+    seat: str | None
+    in_round: bool
+
+
+class RoundState(Message):
+    round_id: str
+    number: int
+    phase: str
+    finished: bool
+    awaiting: list[str]
+    deadline: float | None = Field(description="server time at which the countdown ends")
+    time_left: float | None = Field(description="seconds left on the countdown")
+    view: dict[str, Any] = Field(description="round.view(seat): docs/schema/<game>.view.json")
+    hint: dict[str, Any] | None
+    commitment: str | None
+    tiles: dict[str, Any] | None = Field(description="Tien Gow: the dealt tiles' root")
+    openings: list[Any] | dict[str, Any] | None
+
+
+class EventName(Message):
+    type: str
+    seat: str | None
+
+
+class State(Message):
+    type: Literal["state"]
+    table_id: str
+    table: dict[str, Any] = Field(description="the table's public facts (tables layer)")
+    you: You
+    round: RoundState | None
+    legal: list[dict[str, Any]] = Field(description="round.legal_actions(your seat)")
+    events: list[EventName]
+    result: dict[str, Any] | None
+    results: list[dict[str, Any]]
+    fairness: dict[str, Any] = Field(description="docs/fairness.md")
+    next_round_in: float | None
+    server_time: float
+
+
+class Ack(Message):
+    type: Literal["ack"]
+    client_id: ClientId | None
+    duplicate: bool
+    table_id: str | None = None
+
+
+class Error(Message):
+    type: Literal["error"]
+    code: str
+    message: str
+    field: str | None = None
+    client_id: ClientId | None = None
+    table_id: str | None = None
+
+
+class Left(Message):
+    type: Literal["left"]
+    table_id: str
+    table: str | None = None
+    cashed_out: int | None
+    reason: str | None = None
+
+
+class Away(Message):
+    type: Literal["away"]
+    table_id: str
+    table: str | None = None
+    seat: str | None
+
+
+class Pong(Message):
+    type: Literal["pong"]
+    client_id: ClientId | None
+
+
+class Unsubscribed(Message):
+    type: Literal["unsubscribed"]
+    table_id: str
+
+
+ServerMessage = Annotated[
+    Hello | State | Ack | Error | Left | Away | Pong | Unsubscribed, Field(discriminator="type")
+]
+
+SCHEMAS: dict[str, TypeAdapter[Any]] = {
+    "messages.client": TypeAdapter(ClientMessage),
+    "messages.server": TypeAdapter(ServerMessage),
+}

@@ -1,0 +1,137 @@
+"""A game added in one folder needs no edit anywhere else (issue 18).
+
+`tests/conformance/plugin/highcard/` is a complete game (actions, settings, round, view, bot,
+spec) that nothing in `qipai/` names. Mounted as a folder of `qipai/games/`, it is found by the
+registry's discovery and every layer serves it: the registry and the tables layer, the server's
+`/api/games` with a shipped template, a table of the room playing a round to a settled, balanced
+result in the real ledger and rebuilt from the journal, and the CLI (`qipai settle`, `qipai
+schema`). The conformance suite (test_playouts, test_actions, test_configs) runs over it too.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from typer.testing import CliRunner
+
+from qipai.core.rng import Rng
+from qipai.games import registry
+
+from .harness import mounted
+
+GAME = "highcard"
+
+
+@pytest.fixture
+def game_folder() -> Iterator[None]:
+    assert GAME not in registry.available()
+    with mounted():
+        yield
+    assert GAME not in registry.available()
+
+
+def test_nothing_outside_the_folder_names_the_game() -> None:
+    root = Path(__file__).resolve().parents[2]
+    for path in (root / "qipai").rglob("*"):
+        if path.suffix in {".py", ".js", ".json", ".html", ".toml"}:
+            assert GAME not in path.read_text(encoding="utf-8"), path
+
+
+def test_the_registry_and_the_tables_layer_find_it(game_folder: None) -> None:
+    from qipai.games import game_package
+    from qipai.tables import games as table_games
+
+    spec = registry.get(GAME)
+    assert registry.names()[-1] == GAME  # its `order` puts it last in the lobby
+    assert table_games.get(GAME) is spec
+    assert game_package(GAME).ROUND is spec.round_type
+    assert spec.make_bot(spec.default_bot()).name == "simple"
+    assert spec.to_json()["title"] == {"en": "High card", "zh": "比大小"}
+
+
+def test_api_games_lists_it_with_a_shipped_template(game_folder: None, tmp_path: Path) -> None:
+    from qipai.server.app import create_app
+    from qipai.tables.table import Timing
+
+    app = create_app(str(tmp_path / "room.db"), timing=Timing(0.05, 0.2, 0.05))
+    with TestClient(app) as client:
+        games = client.get("/api/games").json()["games"]
+    found = {g["game"]: g for g in games}
+    assert GAME in found
+    entry = found[GAME]
+    assert entry["seats"] == ["A", "B", "C"] and entry["min_players"] == 2
+    assert entry["bot_levels"] == ["simple"]
+    assert [t["game"] for t in entry["templates"]] == [GAME]
+
+
+def test_a_table_plays_it_to_a_settled_round_and_rebuilds_it(
+    game_folder: None, tmp_path: Path
+) -> None:
+    from qipai.ledger import Ledger
+    from qipai.server.room import Room
+    from qipai.tables.ledger_adapter import LedgerAdapter
+    from qipai.tables.ports import ManualClock, MemoryTableRepo
+    from qipai.tables.table import Timing
+
+    ledger = LedgerAdapter(Ledger.open(str(tmp_path / "ledger.db")))
+    repo = MemoryTableRepo()
+    room = Room(ledger, repo, ManualClock(), Timing(0.5, 1.0))
+    for player in ("alice", "bob"):
+        ledger.deposit(player, 1000, f"d-{player}")
+    table = room.create_table(GAME)
+    table.sit("alice", "alice", 100)
+    table.sit("bob", "bob", 100)
+    table.tick()
+    assert table.round is not None and table.round.phase == "ante"
+    refused = table.act("alice", {"type": "ante", "amout": 2}, "c0")
+    assert refused["type"] == "error" and "amout" in json.dumps(refused)
+    assert table.act("alice", {"type": "ante", "amount": 2}, "c1")["type"] == "ack"
+    assert table.act("bob", {"type": "ante", "amount": 3}, "c2")["type"] == "ack"
+    assert table.round.phase == "draw"
+    # A table that restarts now rebuilds the open round from the journal and plays on.
+    again = Room(ledger, repo, ManualClock(), Timing(0.5, 1.0))
+    assert list(again.recover().values()) == ["resumed"]
+    restored = again.tables[table.id]
+    assert restored.round is not None and restored.round.view(None)["antes"] == {"A": 2, "B": 3}
+    restored.act("alice", {"type": "keep"}, "c3")
+    restored.act("bob", {"type": "switch"}, "c4")
+    assert restored.round is None and restored.last_result is not None
+    nets = restored.last_result["nets"]
+    assert sorted(nets.values()) in ([-3, 3], [-2, 2])
+    assert ledger.stack("alice", table.id) + ledger.stack("bob", table.id) == 200
+
+
+def test_the_cli_settles_and_writes_its_schemas(game_folder: None, tmp_path: Path) -> None:
+    from qipai.cli import app
+
+    runner = CliRunner()
+    doc = {"game": GAME, "antes": {"A": 2, "B": 3}, "cards": {"A": "Kd", "B": "Ks"}}
+    settled = runner.invoke(app, ["settle", "-"], input=json.dumps(doc))
+    assert settled.exit_code == 0, settled.output
+    assert json.loads(settled.output)["nets"] == {"A": -2, "B": 2}
+    listed = runner.invoke(app, ["schema"])
+    names = {f"{GAME}.actions.json", f"{GAME}.config.json", f"{GAME}.view.json"}
+    assert names <= set(listed.output.split())
+    written = runner.invoke(app, ["schema", "--write", "--dir", str(tmp_path)])
+    assert written.exit_code == 0, written.output
+    actions: dict[str, Any] = json.loads((tmp_path / f"{GAME}.actions.json").read_text())
+    assert {"Ante", "Keep", "Switch"} <= set(actions["$defs"])
+
+
+def test_its_rounds_replay_from_the_log(game_folder: None) -> None:
+    from qipai.core.protocol import Seat
+
+    spec = registry.get(GAME)
+    seats = [Seat("A", 5), Seat("B", 5)]
+    round_ = spec.round_type.start(spec.parse_config(None), seats, Rng(bytes(32)))
+    round_.act("A", {"type": "ante", "amount": 1})
+    round_.expire()
+    round_.act("A", {"type": "switch"})
+    round_.expire()
+    again = spec.round_type.replay(spec.parse_config(None), seats, bytes(32), round_.log)
+    assert again.result() == round_.result() and again.view("A") == round_.view("A")
