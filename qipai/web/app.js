@@ -386,6 +386,14 @@ export function standUp() {
   });
 }
 
+/** Back from away: listening to the table again brings my seat back from the next round. */
+export function imBack() {
+  const id = store.get().tableId;
+  if (!id) return;
+  socket.subscribe(id);
+  note(t("welcome_back"));
+}
+
 export function fillBots() {
   const id = store.get().tableId;
   if (!id) return undefined;
@@ -435,6 +443,10 @@ function onMessage(m) {
     if (m.table_id && m.table_id !== s.tableId) return;
     store.set({ actionError: { code: m.code, message: m.message, field: m.field } });
     sound.play("error");
+  } else if (m.type === "away") {
+    // my seat sat out in silence (docs/rules/common.md#away-seats): say so, and how to come back
+    const mine = s.state && s.state.you && s.state.you.seat;
+    if ((m.table_id || m.table) === s.tableId && mine && m.seat === mine) note(t("you_are_away"), true);
   } else if (m.type === "left") {
     const id = m.table_id || m.table;
     store.set((st) => {

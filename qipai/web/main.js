@@ -34,6 +34,7 @@ const actions = {
   setClientSeed: app.setClientSeed,
   newClientSeed: () => app.setClientSeed(app.newClientSeed()),
   fillBots: app.fillBots,
+  imBack: app.imBack,
   back: () => app.go("#/lobby"),
   toggleHelp: () => app.store.set((st) => ({ help: !st.help })),
   moreHistory: () => app.once("history", () => {

@@ -316,7 +316,9 @@ def test_play_a_full_round_by_clicking(page: Any, server: Server, game: str) -> 
     for lang in ("zh", "en"):
         switch_lang(page, lang)
         page.click("#btn-help")
-        page.wait_for_selector("#help[open] .help-pay table, #help[open] .help-pay [data-pay-table]")
+        page.wait_for_selector(
+            "#help[open] .help-pay table, #help[open] .help-pay [data-pay-table]"
+        )
         assert page.locator("#help .help-rules p").first.inner_text().strip()
         assert page.evaluate("[...qipai.missing]") == []
         page.screenshot(path=str(OUT / f"help-{game}-{lang}.png"))

@@ -264,6 +264,7 @@ def test_view_shape_for_the_browser_table() -> None:
                 "zh": "七",
                 "en": "seven",
                 "civil": False,
+                "order": 13,  # after the 11 civil tiles: 九 11, 八 12, 七 13
             }
         ],
     }

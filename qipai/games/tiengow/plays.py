@@ -340,4 +340,6 @@ def tile_json(tile_id: int, tile: Tile) -> dict[str, object]:
         if tile in CIVIL_RANK
         else MILITARY_EN[MILITARY_RANK[tile]],
         "civil": tile in CIVIL_RANK,
+        # where a player holds it: civil high to low (0-10), then military high to low (11-16)
+        "order": CIVIL_RANK[tile] if tile in CIVIL_RANK else len(CIVIL_ORDER) + MILITARY_RANK[tile],
     }

@@ -13,6 +13,7 @@ class TileInfo(ViewModel):
     zh: str
     en: str
     civil: bool
+    order: int  # the hand's sorting order: civil high to low, then military high to low
 
 
 class PlayInfo(ViewModel):

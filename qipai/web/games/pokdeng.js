@@ -11,13 +11,6 @@ import { Badge, Net, legal, netClass } from "./common.js";
 /** Chip denominations as multiples of the table's smallest bet. */
 const CHIP_STEPS = [1, 2, 5, 10, 25, 50, 100];
 
-// Until the view names hands in both languages (asked of the games layer in NOTES), the names of
-// RULES.md §1's specials by rank; points are spelled from `points`.
-const SPECIAL = /** @type {Record<string, [string, string]>} */ ({
-  "7.5": ["狮子同花", "lion suited"], "7.4": ["特殊对子", "special pair"], "7.3": ["王公", "royals"],
-  "7.2": ["十公", "ten-royal"], "7.1": ["同花0点", "suited zero"],
-});
-
 /** @param {any} h */
 export function handLabel(h) {
   if (!h) return "";
@@ -25,7 +18,6 @@ export function handLabel(h) {
   if (h.zh && h.en) name = lang() === "zh" ? h.zh : h.en;
   else if (h.name && typeof h.name === "object") name = lang() === "zh" ? h.name.zh : h.name.en;
   else if (h.name_zh && h.name_en) name = lang() === "zh" ? h.name_zh : h.name_en;
-  else if (SPECIAL[h.rank]) name = SPECIAL[h.rank][lang() === "zh" ? 0 : 1];
   else name = t(h.points === 1 ? "points_one" : "points_n", { n: h.points });
   return h.double ? `${name} · ${t("double")}` : name;
 }
