@@ -166,7 +166,8 @@ def test_the_chip_never_changes_silently(page: Any, server: Server) -> None:
         pytest.skip("no Pok Deng")
     sign_up_and_deposit(page, server)
     quick_start(page, "pokdeng")
-    for lang in ("zh", "en"):
+    for lang, size in (("zh", PHONE), ("en", LAPTOP)):
+        page.set_viewport_size(size)
         switch_lang(page, lang)
         wait_betting(page)
         if page.evaluate("Object.keys(qipai.state().round.view.me.bets).length"):
@@ -189,7 +190,7 @@ def test_the_chip_never_changes_silently(page: Any, server: Server) -> None:
         page.wait_for_timeout(400)
         assert page.evaluate("JSON.stringify(qipai.state().round.view.me.bets)") == before
         assert page.locator(".chip[aria-pressed=true]").get_attribute("data-chip") == str(chip)
-        page.screenshot(path=str(OUT / f"table-pokdeng-chip-{lang}.png"))
+        page.screenshot(path=str(OUT / f"table-pokdeng-chip-{lang}-{size['width']}.png"))
         page.click("[data-action=clear]")
         page.wait_for_function("!Object.keys(qipai.state().round.view.me.bets).length")
 

@@ -35,10 +35,11 @@ export function Timer({ until, total, kind }) {
 }
 
 /**
- * Seconds left as text, ticking locally ("12 s"), for the turn line and "next round in".
- * @param {{ until: number | null, cls?: string }} props
+ * Seconds left as text, ticking locally ("12 s"), for the turn line and "next round in"; at zero
+ * it says `done` if given (the next round is due, not frozen at "0 s").
+ * @param {{ until: number | null, cls?: string, done?: string }} props
  */
-export function Seconds({ until, cls }) {
+export function Seconds({ until, cls, done }) {
   const ref = useRef(/** @type {HTMLSpanElement | null} */ (null));
   useEffect(() => {
     if (until === null) return undefined;
@@ -48,13 +49,13 @@ export function Seconds({ until, cls }) {
       const left = Math.max(0, Math.ceil((until - performance.now()) / 1000));
       if (ref.current && left !== shown) {
         shown = left;
-        ref.current.textContent = `${left} ${t("seconds")}`;
+        ref.current.textContent = left === 0 && done ? done : `${left} ${t("seconds")}`;
         ref.current.classList.toggle("urgent", left < 5);
       }
       if (left > 0) frame = requestAnimationFrame(tick);
     };
     tick();
     return () => cancelAnimationFrame(frame);
-  }, [until]);
+  }, [until, done]);
   return html`<span class=${cls || "secs"} ref=${ref}></span>`;
 }

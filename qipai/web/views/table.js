@@ -180,7 +180,7 @@ function TurnLine({ st, until, nextAt, status, pending }) {
     else if ((r.awaiting || []).length) body = html`<span class="muted">${t("waiting_for")} ${list(r.awaiting.map((/** @type {string} */ a) => seatName(st, a)))}</span>`;
     else body = html`<span class="muted">${phaseLabel(r.phase)}</span>`;
   } else if (nextAt !== null && st.you && st.you.seat && status.state !== "suspended") {
-    body = html`<span class="muted">${t("next_round")}: <${Seconds} until=${nextAt} /></span>`;
+    body = html`<span class="muted">${t("next_round")}: <${Seconds} until=${nextAt} done=${t("next_round_due")} /></span>`;
   } else if (r && r.finished) body = html`<span class="muted">${t("round_over")}</span>`;
   else if (st.you && st.you.seat) body = html`<span class="muted">${status.reason ? statusText(status) : t("waiting_players")}</span>`;
   return html`<div class="turn-line" id="turn-line" aria-live="polite">${body}
