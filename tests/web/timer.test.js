@@ -26,3 +26,17 @@ describe("Seconds", () => {
     expect(plain.textContent).toBe("0 s");
   });
 });
+
+describe("Seconds in the UI language", () => {
+  it("is rewritten at once when the language changes, the countdown not restarted", async () => {
+    setLang("zh");
+    const until = performance.now() + 7400;
+    const root = mount(html`<${Seconds} until=${until} />`);
+    await effects();
+    expect(root.textContent).toBe("8 秒");
+    setLang("en");
+    mount(html`<${Seconds} until=${until} />`, root);
+    await effects();
+    expect(root.textContent).toBe("8 s");
+  });
+});
