@@ -262,15 +262,26 @@ class Table:
 
     # ----- seating --------------------------------------------------------------------------
     def sit(
-        self, player: str, name: str, buy_in: int, seat: str | None = None, key: str = ""
+        self,
+        player: str,
+        name: str,
+        buy_in: int,
+        seat: str | None = None,
+        key: str = "",
+        client_seed: str | None = None,
     ) -> str:
-        """Seat a player (one seat per player per table) and move `buy_in` from the wallet."""
+        """Seat a player (one seat per player per table) and move `buy_in` from the wallet.
+        `client_seed` (docs/fairness.md) is the player's client seed for the deal units that
+        start while they sit (ignored where the table's client seeds are off)."""
         with self.lock:
             self._require_open()
+            if client_seed is not None:
+                check_client_seed(client_seed)
             existing = self.seat_of(player)
             if existing is not None:
                 state = self.seats[existing]
                 state.leaving = False
+                self._take_client_seed(player, client_seed)
                 if self.seating.back(player) is not None:
                     self._save()
                 self._broadcast_state([])
@@ -291,11 +302,16 @@ class Table:
                 except InsufficientFunds as exc:
                     raise Funds(str(exc)) from None
             self.seating.place(SeatState(seat, player, name))
+            self._take_client_seed(player, client_seed)
             self.alone_since = None
             self._save()
             self.wake()
             self._broadcast_state([])
             return seat
+
+    def _take_client_seed(self, player: str, seed: str | None) -> None:
+        if seed is not None and self.terms.client_seeds:
+            self.client_seed_of[player] = seed
 
     def _require_open(self) -> None:
         if self.closed:
@@ -397,6 +413,7 @@ class Table:
         self.send(state.player, message)
         self.seating.free(seat)
         self._bots.pop(seat, None)
+        self.client_seed_of.pop(state.player, None)  # a running unit keeps its own copy
         if not self.humans() and self.alone_since is None:
             self.alone_since = self.clock.now()
         self._save()
