@@ -5,11 +5,13 @@ the holds and post the 4 seats' results, house, commission and rounding, and rev
 Sequential (one table) and with 4 tables settling from 4 threads at once (their writes commit
 together: group commit). Statements and commits per round are the ledger's own counts.
 
-    uv run python benchmarks/bench_ledger.py [--rounds 300] [--pg URL]
+    uv run python benchmarks/bench_ledger.py [--rounds 400] [--pg URL] [--pg-sync on,off]
 
 PostgreSQL: `QIPAI_BENCH_PG_URL` or 127.0.0.1:5432/test; it runs in a temporary schema that is
-dropped afterwards, with the server's `synchronous_commit` (printed; `on` = each commit flushed
-to disk). SQLite: a temporary file in WAL mode with `QIPAI_SQLITE_SYNC` (default NORMAL: commits
+dropped afterwards, once per `synchronous_commit` level (`QIPAI_PG_SYNC`; `on` = each commit's
+WAL flushed to disk before it returns, `off` = the WAL writer flushes within ~0.6 s: a killed
+card room loses nothing, a crashed database server or machine may lose the last commits — the
+class of SQLite's WAL + NORMAL). SQLite: a temporary file in WAL mode with `QIPAI_SQLITE_SYNC` (default NORMAL: commits
 survive a killed process, the last ones may be lost on power failure; FULL = fsync per commit).
 """
 
@@ -83,27 +85,33 @@ def play(ledger: Ledger, table: str, players: dict[str, str], rounds: int, rng: 
         ledger.settle_round(rid, result_for(rng, bets))
 
 
-def measure(ledger: Ledger, rounds: int, threads: int) -> tuple[float, float, float]:
-    """Rounds per second, statements per round, commits per round."""
+Figures = dict[str, float]
+
+
+def measure(ledger: Ledger, rounds: int, threads: int) -> Figures:
+    """Rounds per second, statements and commits per round, this process's CPU per round, and
+    the load average while it ran."""
     tables = [f"bench{threads}x{i}" for i in range(threads)]
     players = {t: setup_table(ledger, t) for t in tables}
     per = rounds // threads
     for t in tables:  # warm: the first round of a table reads what later rounds know
         play(ledger, t, players[t], 1, Rng(new_seed(), t))
     before = ledger.stats()
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     with ThreadPoolExecutor(max_workers=threads) as pool:
         jobs = [pool.submit(play, ledger, t, players[t], per, Rng(new_seed(), t)) for t in tables]
         for job in jobs:
             job.result()
-    elapsed = time.perf_counter() - start
+    elapsed, cpu = time.perf_counter() - start, time.process_time() - cpu
     after = ledger.stats()
     n = per * threads
-    return (
-        n / elapsed,
-        (after["statements"] - before["statements"]) / n,
-        (after["commits"] - before["commits"]) / n,
-    )
+    return {
+        "rounds/s": n / elapsed,
+        "statements": (after["statements"] - before["statements"]) / n,
+        "commits": (after["commits"] - before["commits"]) / n,
+        "cpu_ms": cpu / n * 1000,
+        "load": os.getloadavg()[0],
+    }
 
 
 def durability(ledger: Ledger) -> str:
@@ -114,14 +122,23 @@ def durability(ledger: Ledger) -> str:
             )
         level = conn.exec_driver_sql("PRAGMA synchronous").scalar()
         return (
-            f"WAL, synchronous={ {0: 'OFF', 1: 'NORMAL', 2: 'FULL', 3: 'EXTRA'}.get(level, level) }"
+            f"WAL synchronous={ {0: 'OFF', 1: 'NORMAL', 2: 'FULL', 3: 'EXTRA'}.get(level, level) }"
         )
 
 
 def run_backend(
-    name: str, url: str, schema: str | None, rounds: int
-) -> tuple[dict[str, tuple[float, float, float]], str]:
-    ledger = Ledger.open(url, schema=schema)
+    name: str, url: str, schema: str | None, rounds: int, sync: str | None = None
+) -> tuple[dict[str, Figures], str]:
+    saved = os.environ.get("QIPAI_PG_SYNC")
+    if sync is not None:
+        os.environ["QIPAI_PG_SYNC"] = sync
+    try:
+        ledger = Ledger.open(url, schema=schema)
+    finally:
+        if saved is None:
+            os.environ.pop("QIPAI_PG_SYNC", None)
+        else:
+            os.environ["QIPAI_PG_SYNC"] = saved
     try:
         figures = {"1 table": measure(ledger, rounds, 1), "4 tables": measure(ledger, rounds, 4)}
         audit = ledger.audit(replay=False)
@@ -136,51 +153,62 @@ def run_backend(
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--rounds", type=int, default=300, help="rounds per measurement")
+    parser.add_argument("--rounds", type=int, default=400, help="rounds per measurement")
     parser.add_argument("--pg", default=os.environ.get("QIPAI_BENCH_PG_URL", DEFAULT_PG))
+    parser.add_argument(
+        "--pg-sync",
+        default="on,off",
+        help="PostgreSQL synchronous_commit levels to measure, comma-separated (QIPAI_PG_SYNC)",
+    )
+    parser.add_argument("--no-pg", action="store_true", help="SQLite only")
     args = parser.parse_args()
 
-    results: dict[str, dict[str, tuple[float, float, float]]] = {}
+    results: dict[str, dict[str, Figures]] = {}
     modes: dict[str, str] = {}
     with tempfile.TemporaryDirectory() as tmp:
         results["SQLite"], modes["SQLite"] = run_backend(
             "SQLite", str(Path(tmp) / "bench.sqlite3"), None, args.rounds
         )
-    schema = f"qipai_bench_{uuid.uuid4().hex[:8]}"
-    try:
-        results["PostgreSQL"], modes["PostgreSQL"] = run_backend(
-            "PostgreSQL", args.pg, schema, args.rounds
-        )
-    except Exception as exc:  # no server: say so, keep the SQLite figures
-        print(f"PostgreSQL skipped: {type(exc).__name__}: {str(exc).splitlines()[0]}")
-    finally:
+    for sync in [] if args.no_pg else [s.strip() for s in args.pg_sync.split(",") if s.strip()]:
+        schema = f"qipai_bench_{uuid.uuid4().hex[:8]}"
+        name = f"PG {sync}"
         try:
-            engine = create_engine(args.pg)
-            dbm.drop_schema(engine, schema)
-            engine.dispose()
-        except Exception:
-            pass
+            results[name], modes[name] = run_backend(
+                "PostgreSQL", args.pg, schema, args.rounds, sync
+            )
+        except Exception as exc:  # no server: say so, keep the SQLite figures
+            print(f"PostgreSQL skipped: {type(exc).__name__}: {str(exc).splitlines()[0]}")
+            break
+        finally:
+            try:
+                engine = create_engine(args.pg)
+                dbm.drop_schema(engine, schema)
+                engine.dispose()
+            except Exception:
+                pass
 
     print(
         f"settled 4-seat rounds per second, MAC chain on ({args.rounds} rounds each; "
-        f"load average {os.getloadavg()[0]:.2f})"
+        f"{os.cpu_count()} CPUs)"
     )
     for backend, mode in modes.items():
-        print(f"  {backend}: {mode}")
-    print(f"{'':10} {'SQLite':>10} {'PostgreSQL':>12} {'PG / SQLite':>12}")
+        print(f"  {backend:8} {mode}")
+    names = list(results)
+    print(f"{'':10}" + "".join(f"{n:>22}" for n in names))
     for mode in ("1 table", "4 tables"):
-        lite = results["SQLite"][mode][0]
-        pg_row = results.get("PostgreSQL", {}).get(mode)
-        pg_text = f"{pg_row[0]:12.1f}" if pg_row is not None else f"{'-':>12}"
-        ratio = f"{pg_row[0] / lite:12.2f}" if pg_row is not None else f"{'-':>12}"
-        print(f"{mode:10} {lite:10.1f} {pg_text} {ratio}")
-    print("statements / commits per round")
+        cells = [
+            f"{results[n][mode]['rounds/s']:8.0f} r/s (load {results[n][mode]['load']:4.1f})"
+            for n in names
+        ]
+        print(f"{mode:10}" + "".join(f"{c:>22}" for c in cells))
+    print("statements / commits per round, CPU ms per round (this process)")
     for mode in ("1 table", "4 tables"):
-        cells = []
-        for backend in ("SQLite", "PostgreSQL"):
-            row = results.get(backend, {}).get(mode)
-            cells.append(f"{row[1]:5.1f} / {row[2]:4.2f}" if row else f"{'-':>12}")
-        print(f"{mode:10} {cells[0]:>12} {cells[1]:>14}")
+        cells = [
+            f"{results[n][mode]['statements']:5.1f} / {results[n][mode]['commits']:4.2f}, "
+            f"{results[n][mode]['cpu_ms']:4.2f} ms"
+            for n in names
+        ]
+        print(f"{mode:10}" + "".join(f"{c:>22}" for c in cells))
 
 
 if __name__ == "__main__":

@@ -58,10 +58,18 @@ def create(url: str, *, schema: str | None = None, pool_size: int = 10) -> Engin
             f"unsupported database {parsed.get_backend_name()!r}: use SQLite or PostgreSQL"
         )
     connect_args: dict[str, Any] = {}
+    options = []
     if schema is not None:
         if not _SCHEMA.match(schema):
             raise ValueError(f"invalid schema name {schema!r}")
-        connect_args["options"] = f"-csearch_path={schema}"
+        options.append(f"-csearch_path={schema}")
+    sync = _pg_sync()
+    if sync is not None:
+        options.append(f"-csynchronous_commit={sync}")
+    if options:
+        given = parsed.query.get("options", "")  # (a URL's own options are kept)
+        given = " ".join(given) if isinstance(given, tuple) else given
+        connect_args["options"] = " ".join([given, *options] if given else options)
     return create_engine(
         url,
         connect_args=connect_args,
@@ -75,6 +83,25 @@ def _sqlite_sync() -> str:
     level = os.environ.get("QIPAI_SQLITE_SYNC", "NORMAL").upper()
     if level not in {"OFF", "NORMAL", "FULL", "EXTRA"}:
         raise ValueError(f"QIPAI_SQLITE_SYNC must be NORMAL, FULL, EXTRA or OFF, not {level!r}")
+    return level
+
+
+PG_SYNC_LEVELS = ("on", "off", "local", "remote_write", "remote_apply")
+
+
+def _pg_sync() -> str | None:
+    """`QIPAI_PG_SYNC`: the ledger's connections' `synchronous_commit` (unset: the server's).
+    `on` waits for each commit's WAL flush to disk; `off` returns before it — a commit then
+    survives a killed card room (the database has it) but the last ones (at most about three
+    `wal_writer_delay`s, 0.6 s by default) may be lost if the database server or the machine
+    crashes; never a half-written transaction or a corrupt database (the same class as SQLite's
+    WAL + synchronous=NORMAL)."""
+    level = os.environ.get("QIPAI_PG_SYNC")
+    if level is None or level == "":
+        return None
+    level = level.lower()
+    if level not in PG_SYNC_LEVELS:
+        raise ValueError(f"QIPAI_PG_SYNC must be one of {', '.join(PG_SYNC_LEVELS)}, not {level!r}")
     return level
 
 
@@ -96,7 +123,10 @@ def _sqlite_events(engine: Engine) -> None:
     @event.listens_for(engine, "begin")
     def _begin(conn: Connection) -> None:
         read_only = conn.get_execution_options().get("qipai_read", False)
-        conn.exec_driver_sql("BEGIN DEFERRED" if read_only else "BEGIN IMMEDIATE")
+        # straight to the driver (SQLAlchemy's statement machinery cost more than SQLite's BEGIN)
+        driver = conn.connection.dbapi_connection
+        assert driver is not None
+        driver.execute("BEGIN DEFERRED" if read_only else "BEGIN IMMEDIATE")
 
 
 def create_schema(engine: Engine, schema: str) -> None:

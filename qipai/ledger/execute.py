@@ -73,6 +73,7 @@ class Raw:
         self.counters = counters
         self.driver_error: type[Exception] = conn.dialect.loaded_dbapi.Error
         self._ts: dict[datetime, str] = {}
+        self._native: Any = None
 
     def ts(self, value: datetime) -> Any:
         if self.pg:
@@ -99,20 +100,44 @@ class Raw:
             raise DBAPIError.instance(sql, list(params), exc, self.driver_error) from exc
         return self.cursor
 
-    def pipelined_rows(self, sql: str, params: Sequence[Any]) -> list[tuple[Any, ...]]:
-        """PostgreSQL: the statement and the transaction's BEGIN in one round trip (the driver's
-        pipeline mode sends them together instead of waiting for BEGIN's answer)."""
-        driver = self.cursor.connection
+    def rows(self, sql: str, params: Sequence[Any]) -> list[tuple[Any, ...]]:
+        return list(self.run(sql, params).fetchall())
+
+    def native_rows(
+        self, sql: str, params: Sequence[Any], *, pipelined: bool = False
+    ) -> list[tuple[Any, ...]]:
+        """PostgreSQL: a long statement with `%s` placeholders sent as `$1, $2 …` through
+        psycopg's RawCursor, which passes the text as it is (the default cursor parses a query
+        for placeholders on every call and caches only short ones: a batch's statement of a few
+        hundred parameters cost more to parse than the server took to run it). `pipelined`:
+        together with the transaction's BEGIN, in one round trip."""
+        if self._native is None:
+            import psycopg
+
+            self._native = psycopg.RawCursor(self.cursor.connection)
+        text = native_placeholders(sql)
+        cursor = self._native
         self.counters.statements += 1
         try:
-            with driver.pipeline():
-                self.cursor.execute(sql, params)
-                return list(self.cursor.fetchall())
+            if pipelined:
+                with cursor.connection.pipeline():
+                    cursor.execute(text, params)
+                    return list(cursor.fetchall())
+            cursor.execute(text, params)
+            return list(cursor.fetchall())
         except self.driver_error as exc:
             raise DBAPIError.instance(sql, list(params), exc, self.driver_error) from exc
 
-    def rows(self, sql: str, params: Sequence[Any]) -> list[tuple[Any, ...]]:
-        return list(self.run(sql, params).fetchall())
+
+@functools.lru_cache(maxsize=256)
+def native_placeholders(sql: str) -> str:
+    """`%s` → `$1`, `$2` … in order (the ledger's statements have no other `%`)."""
+    parts = sql.split("%s")
+    out = [parts[0]]
+    for i, part in enumerate(parts[1:], 1):
+        out.append(f"${i}")
+        out.append(part)
+    return "".join(out)
 
 
 @functools.cache

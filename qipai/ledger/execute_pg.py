@@ -357,7 +357,7 @@ def execute_pg(
     want_heads = 0
     if not rounds:
         want_heads = _heads(sql, sealer.moved(), new_chains, raw, now)
-    answer = raw.pipelined_rows(sql.text(), sql.params) if sql.ctes else []
+    answer = raw.native_rows(sql.text(), sql.params, pipelined=True) if sql.ctes else []
 
     got: dict[str, dict[str, int]] = {}
     for part, key, value in answer:
@@ -460,7 +460,7 @@ def execute_pg(
                 ],
             )
         want_heads = _heads(sql, sealer.moved(), new_chains, raw, now)
-        answer = raw.rows(sql.text(), sql.params)
+        answer = raw.native_rows(sql.text(), sql.params)
         got = {}
         for part, key, value in answer:
             if part is not None:

@@ -31,7 +31,10 @@ const actions = {
   sitDialog: app.sitDialog,
   sit: app.sit,
   standUp: app.standUp,
+  setClientSeed: app.setClientSeed,
+  newClientSeed: () => app.setClientSeed(app.newClientSeed()),
   fillBots: app.fillBots,
+  imBack: app.imBack,
   back: () => app.go("#/lobby"),
   toggleHelp: () => app.store.set((st) => ({ help: !st.help })),
   moreHistory: () => app.once("history", () => {

@@ -11,6 +11,8 @@ from typing import Any
 import pytest
 from roomserver import OUT, Server
 from test_play import (
+    DESKTOP,
+    LAPTOP,
     PASSWORD,
     PHONE,
     games_available,
@@ -30,11 +32,66 @@ def wait_betting(page: Any) -> None:
     page.wait_for_function(IN_BETTING, timeout=60000, polling=100)
 
 
-def test_disconnect_overlay_and_the_pending_bet_is_resent_once_and_applied_once(
-    page: Any, server: Server
+# My turn with time to spare (the action sent below must reach the server before the countdown).
+MY_TURN = """() => { const s = qipai.state();
+  return !!(s && s.round && !s.round.finished && s.legal.length && s.round.time_left > 2.5
+            && document.querySelector('#actions button.action:not([disabled]), #actions .chip:not([disabled]), #dock .tile.clickable')); }"""
+
+# Each game once in the default run, the sizes and languages spread over them; every game at
+# every size in both languages under `-m slow`.
+SIZES = {"desktop": DESKTOP, "laptop": LAPTOP, "phone": PHONE}
+SPREAD = [
+    ("pokdeng", "phone", "zh"),
+    ("paigow", "laptop", "en"),
+    ("niuniu", "desktop", "zh"),
+    ("tiengow", "phone", "en"),
+    ("holdem-bonus", "laptop", "zh"),
+]
+MATRIX = [
+    pytest.param(g, size, lang, marks=[] if (g, size, lang) in SPREAD else [pytest.mark.slow])
+    for g in ("pokdeng", "paigow", "niuniu", "tiengow", "holdem-bonus")
+    for size in SIZES
+    for lang in ("zh", "en")
+]
+
+
+def one_action(page: Any, game: str) -> None:
+    """Click one action of my turn (its reply is lost on the way, so nothing is waited for)."""
+    if game == "pokdeng":
+        page.locator("#actions .chip:not([disabled])").first.click()
+        page.click(".pd-spot[data-spot=P1]")
+    elif game == "tiengow":  # one of the plays the server offers, else a discard of the size asked
+        legal = page.evaluate("qipai.state().legal")
+        play = next((a for a in legal if a["type"] == "play" and a.get("plays")), None)
+        if play is not None:
+            for tile in play["plays"][0]:
+                page.click(f".tile-row.mine .tile[data-id='{tile}']")
+            page.click("[data-action=play]")
+        else:
+            discard = next(a for a in legal if a["type"] == "discard")
+            if discard.get("choices"):
+                for tile in discard["choices"][0]:
+                    page.click(f".tile-row.mine .tile[data-id='{tile}']")
+            else:
+                tiles = page.locator(".tile-row.mine .tile.clickable")
+                for i in range(discard["count"]):
+                    tiles.nth(i).click()
+            page.click("[data-action=discard]")
+        return
+    else:
+        page.locator("#actions button.action:not([disabled])").first.click()
+
+
+@pytest.mark.parametrize(("game", "size", "lang"), MATRIX)
+def test_disconnect_overlay_and_the_pending_action_is_resent_once_and_applied_once(
+    page: Any, server: Server, game: str, size: str, lang: str
 ) -> None:
-    if "pokdeng" not in games_available(server):
-        pytest.skip("no Pok Deng")
+    """The connection drops while my action is in flight (its ack lost): an overlay covers the
+    table and takes every click; on return the action is sent once more with the same client_id,
+    and the server applies it once (the repeat is acknowledged as a duplicate, no error)."""
+    if game not in games_available(server):
+        pytest.skip(f"no {game}")
+    to_page: list[dict[str, Any]] = []  # every server frame, delivered or lost
     frames: list[dict[str, Any]] = []
     routes: list[Any] = []
     drop = {"on": False}
@@ -48,6 +105,7 @@ def test_disconnect_overlay_and_the_pending_bet_is_resent_once_and_applied_once(
             upstream.send(message)
 
         def from_server(message: str | bytes) -> None:
+            to_page.append({**json.loads(message), "_lost": drop["on"]})
             if not drop["on"]:  # while "on", the server's replies are lost on the way
                 ws.send(message)
 
@@ -56,34 +114,49 @@ def test_disconnect_overlay_and_the_pending_bet_is_resent_once_and_applied_once(
 
     page.route_web_socket(re.compile(r"/ws"), handler)
     sign_up_and_deposit(page, server)
-    quick_start(page, "pokdeng")
-    wait_betting(page)
-    page.click(".chip[data-chip='100']")
+    page.set_viewport_size(SIZES[size])
+    switch_lang(page, lang)
+    quick_start(page, game)
+    page.wait_for_function(MY_TURN, timeout=90000, polling=100)
     drop["on"] = True
-    page.click(".pd-spot[data-spot=P1]")
+    one_action(page, game)
     page.wait_for_function("qipai.store.get().pending.length === 1")
     sent = [f for f in frames if f.get("type") == "action"]
-    assert len(sent) == 1
+    assert len(sent) == 1, sent
     client_id = sent[0]["client_id"]
     routes[-1].close()  # the connection drops before the ack arrived
     page.wait_for_selector("#conn-overlay", state="attached", timeout=5000)
-    page.screenshot(path=str(OUT / "table-pokdeng-disconnected.png"))
-    # the overlay takes every click: the felt cannot be bet on meanwhile
-    hit = page.evaluate(
-        """() => { const r = document.querySelector('.pd-spot[data-spot=P2]').getBoundingClientRect();
-          const e = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
-          return e ? (e.closest('#conn-overlay') ? 'overlay' : e.className) : null; }"""
+    page.screenshot(path=str(OUT / f"table-{game}-disconnected-{lang}-{SIZES[size]['width']}.png"))
+    # the overlay takes every click: neither the felt nor the action bar can be used meanwhile
+    hits = page.evaluate(
+        """() => ['#felt', '#dock'].map((q) => { const r = document.querySelector(q).getBoundingClientRect();
+          const x = Math.min(r.left + r.width / 2, innerWidth - 2), y = Math.min(r.top + r.height / 2, innerHeight - 2);
+          const e = document.elementFromPoint(x, Math.max(y, 1));
+          return e ? (e.closest('#conn-overlay') ? 'overlay' : e.className) : null; })"""
     )
-    assert hit == "overlay"
+    assert hits == ["overlay", "overlay"], hits
+    text = page.locator("#conn-overlay").inner_text()
+    assert ("重新连接" in text) if lang == "zh" else ("reconnecting" in text.lower()), text
     drop["on"] = False  # reconnects until now lost their hello: the client retries after 5 s
     page.wait_for_selector("#conn-overlay", state="detached", timeout=40000)
     page.wait_for_function("qipai.store.get().pending.length === 0", timeout=10000)
     again = [f for f in frames if f.get("type") == "action" and f["client_id"] == client_id]
     assert len(again) == 2, again  # sent, then resent once after the reconnect
-    page.wait_for_function(
-        "(() => { const v = qipai.state().round.view; return v.me && v.me.bets.P1 === 100; })()"
-    )
-    assert page.evaluate("qipai.state().round.view.me.bets") == {"P1": 100}  # applied once
+    assert again[0]["action"] == again[1]["action"]
+    answers = [f for f in to_page if f.get("client_id") == client_id]
+    delivered = [(f["type"], f.get("duplicate")) for f in answers if not f["_lost"]]
+    lost = [(f["type"], f.get("duplicate")) for f in answers if f["_lost"]]
+    # the page heard one answer: an ack, a duplicate one if the first send had been applied
+    # (its ack lost with the connection, or never sent on the closed socket); never an error
+    assert len(delivered) == 1 and delivered[0][0] == "ack", answers
+    assert lost in ([], [("ack", False)]), answers
+    assert delivered[0][1] is bool(lost) or delivered[0][1] is True, answers
+    if game == "pokdeng":  # applied once: one chip on P1, not two
+        page.wait_for_function(
+            "(() => { const v = qipai.state().round.view; return v.me && Object.keys(v.me.bets).length > 0; })()"
+        )
+        bets = page.evaluate("qipai.state().round.view.me.bets")
+        assert list(bets) == ["P1"] and bets["P1"] == again[0]["action"]["amount"], bets
 
 
 def test_the_chip_never_changes_silently(page: Any, server: Server) -> None:
@@ -93,7 +166,8 @@ def test_the_chip_never_changes_silently(page: Any, server: Server) -> None:
         pytest.skip("no Pok Deng")
     sign_up_and_deposit(page, server)
     quick_start(page, "pokdeng")
-    for lang in ("zh", "en"):
+    for lang, size in (("zh", PHONE), ("en", LAPTOP)):
+        page.set_viewport_size(size)
         switch_lang(page, lang)
         wait_betting(page)
         if page.evaluate("Object.keys(qipai.state().round.view.me.bets).length"):
@@ -116,7 +190,7 @@ def test_the_chip_never_changes_silently(page: Any, server: Server) -> None:
         page.wait_for_timeout(400)
         assert page.evaluate("JSON.stringify(qipai.state().round.view.me.bets)") == before
         assert page.locator(".chip[aria-pressed=true]").get_attribute("data-chip") == str(chip)
-        page.screenshot(path=str(OUT / f"table-pokdeng-chip-{lang}.png"))
+        page.screenshot(path=str(OUT / f"table-pokdeng-chip-{lang}-{size['width']}.png"))
         page.click("[data-action=clear]")
         page.wait_for_function("!Object.keys(qipai.state().round.view.me.bets).length")
 
@@ -143,3 +217,32 @@ def test_errors_are_translated_by_code(page: Any, server: Server) -> None:
         assert ("充值" in text and "1,000,000" in text) if lang == "zh" else ("1,000,000" in text)
         page.screenshot(path=str(OUT / f"deposit-limit-{lang}.png"))
         page.click("#dlg-deposit .btn.ghost")
+
+
+def test_motion_follows_prefers_reduced_motion_and_the_mute_is_remembered(
+    page: Any, server: Server
+) -> None:
+    """The deal, flip, chips-to-winner and banner animations run, and none of them under
+    prefers-reduced-motion; the sound toggle survives a reload."""
+    sign_up_and_deposit(page, server)
+    probe = """() => ['card back deal', 'card face deal', 'chip to-me', 'chip to-house', 'banner win']
+      .map((cls) => { const e = document.createElement('div'); e.className = cls;
+        document.body.append(e); const name = getComputedStyle(e).animationName; e.remove();
+        return name; })"""
+    for motion in ("no-preference", "reduce"):
+        page.emulate_media(reduced_motion=motion)
+        names = page.evaluate(probe)
+        if motion == "reduce":
+            assert names == ["none"] * 5, names
+        else:
+            assert "none" not in names, names
+            assert names == ["deal-in", "flip-in", "chip-to-me", "chip-to-house", "banner-in"]
+    assert page.get_attribute("#btn-sound", "aria-pressed") == "false"
+    page.click("#btn-sound")
+    page.wait_for_function("qipai.sound.muted === true")
+    page.reload()
+    page.wait_for_selector("#view-lobby:not([hidden])")
+    assert page.get_attribute("#btn-sound", "aria-pressed") == "true"
+    assert page.evaluate("qipai.sound.muted") is True
+    page.click("#btn-sound")
+    page.wait_for_function("qipai.sound.muted === false")

@@ -147,6 +147,31 @@ def test_the_server_does_not_start_without_its_key(tmp_path: Path) -> None:
     assert path.read_bytes() == before and not (tmp_path / "room.sqlite3.key").exists()
 
 
+def test_the_server_does_not_start_with_a_wrong_key(tmp_path: Path) -> None:
+    """`qipai serve` with a QIPAI_KEY that is not the database's: one clear line, a non-zero
+    exit, nothing written (no new chain over the old one)."""
+    path = tmp_path / "room.sqlite3"
+    with Ledger.open(str(path)) as ledger:
+        _write_something(ledger)
+    before = path.read_bytes()
+    env = {k: v for k, v in os.environ.items() if not k.startswith("QIPAI_KEY")}
+    env[keys_mod.ENV_KEY] = Keys.generate().master.hex()
+    proc = subprocess.run(
+        [sys.executable, "-m", "qipai.cli", "serve", "--db", str(path), "--port", "1"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=env,
+    )
+    assert proc.returncode == 2, proc.stdout + proc.stderr
+    lines = [line for line in proc.stderr.splitlines() if line.strip()]
+    assert len(lines) == 1 and lines[0].startswith("error: "), proc.stderr
+    assert "not the key this database was written with" in lines[0], lines[0]
+    assert "$QIPAI_KEY" in lines[0]
+    assert "qipai card room: http" not in proc.stdout
+    assert path.read_bytes() == before
+
+
 def test_an_in_memory_database_gets_a_process_key() -> None:
     with Ledger.open("sqlite://") as ledger:
         assert ledger.keys.source == "in-memory database"

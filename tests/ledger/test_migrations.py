@@ -77,3 +77,35 @@ def test_database_url_resolution(monkeypatch: pytest.MonkeyPatch, tmp_path: Path
     assert dbm.resolve_url(str(tmp_path / "given.db")) == f"sqlite:///{tmp_path / 'given.db'}"
     with pytest.raises(ValueError, match="unsupported database"):
         dbm.create("mysql://u@h/d")
+
+
+def test_postgresql_commit_durability_is_chosen_by_qipai_pg_sync(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """QIPAI_PG_SYNC sets the ledger connections' synchronous_commit (a schema or a URL's own
+    options are kept beside it); unset, the server's setting applies; a bad value is refused."""
+    require_service(postgres_available(), f"PostgreSQL ({PG_URL})")
+
+    def shown(url: str, schema: str | None = None) -> tuple[str, str]:
+        engine = dbm.create(url, schema=schema)
+        try:
+            with engine.connect() as conn:
+                return (
+                    str(conn.exec_driver_sql("SHOW synchronous_commit").scalar()),
+                    str(conn.exec_driver_sql("SHOW search_path").scalar()),
+                )
+        finally:
+            engine.dispose()
+
+    monkeypatch.delenv("QIPAI_PG_SYNC", raising=False)
+    server = shown(PG_URL)[0]
+    monkeypatch.setenv("QIPAI_PG_SYNC", "off")
+    assert shown(PG_URL, "some_schema") == ("off", "some_schema")
+    assert shown(f"{PG_URL}?options=-csearch_path%3Dfrom_url") == ("off", "from_url")
+    monkeypatch.setenv("QIPAI_PG_SYNC", "on")
+    assert shown(PG_URL)[0] == "on"
+    monkeypatch.delenv("QIPAI_PG_SYNC")
+    assert shown(PG_URL)[0] == server
+    monkeypatch.setenv("QIPAI_PG_SYNC", "sometimes")
+    with pytest.raises(ValueError, match="QIPAI_PG_SYNC must be one of on, off"):
+        dbm.create(PG_URL)

@@ -285,6 +285,96 @@ def moved_to_other_chain(conn: Connection, b: Books) -> None:
     )
 
 
+def deleted_transaction(conn: Connection, b: Books) -> None:
+    """A whole settlement gone from the middle of its table's chain: its entries, hold
+    closures and round end too, and the balances moved back to match."""
+    rid = b.settled[1]
+    tx = _settle_id(conn, rid)
+    for aid, amount in conn.execute(
+        text("SELECT account_id, amount FROM entries WHERE tx_id = :t"), {"t": tx}
+    ).all():
+        conn.execute(
+            text("UPDATE accounts SET balance = balance - :a WHERE id = :i"),
+            {"a": amount, "i": aid},
+        )
+        conn.execute(
+            text(
+                "UPDATE entries SET balance_after = balance_after - :a "
+                "WHERE account_id = :i AND tx_id > :t"
+            ),
+            {"a": amount, "i": aid, "t": tx},
+        )
+    for table in ("entries", "hold_closures", "round_ends"):
+        conn.execute(text(f"DELETE FROM {table} WHERE tx_id = :t"), {"t": tx})
+    conn.execute(text("DELETE FROM transactions WHERE id = :t"), {"t": tx})
+
+
+def reordered_transactions(conn: Connection, b: Books) -> None:
+    """Two wallet transactions of the ledger chain swap places."""
+    (a, sa), (c, sc) = conn.execute(
+        text(
+            "SELECT id, chain_seq FROM transactions WHERE chain = 'ledger' ORDER BY chain_seq LIMIT 2"
+        )
+    ).all()
+    conn.execute(text("UPDATE transactions SET chain_seq = -1 WHERE id = :i"), {"i": a})
+    conn.execute(text("UPDATE transactions SET chain_seq = :s WHERE id = :i"), {"s": sa, "i": c})
+    conn.execute(text("UPDATE transactions SET chain_seq = :s WHERE id = :i"), {"s": sc, "i": a})
+
+
+def void_without_reason(conn: Connection, b: Books) -> None:
+    conn.execute(text("UPDATE round_ends SET reason = '' WHERE round_id = :r"), {"r": b.voided})
+    conn.execute(
+        text("UPDATE transactions SET memo = '' WHERE key = :k"), {"k": f"round:{b.voided}:void"}
+    )
+
+
+def void_kept_the_refund(conn: Connection, b: Books) -> None:
+    """The void returns 10 less of the 30 it held; the 10 go to the house (balanced)."""
+    tx = _scalar(conn, "SELECT id FROM transactions WHERE key = :k", k=f"round:{b.voided}:void")
+    stack = _scalar(conn, "SELECT id FROM accounts WHERE name = 'stack:alice:t1'")
+    conn.execute(
+        text("UPDATE entries SET amount = amount - 10 WHERE tx_id = :t AND account_id = :a"),
+        {"t": tx, "a": stack},
+    )
+    house = _scalar(conn, "SELECT id FROM accounts WHERE name = 'house:t1'")
+    conn.execute(
+        text(
+            "INSERT INTO entries (tx_id, account_id, amount, balance_after, created_at) "
+            "SELECT :t, :a, 10, 0, created_at FROM transactions WHERE id = :t"
+        ),
+        {"t": tx, "a": house},
+    )
+
+
+def settled_round_reopened(conn: Connection, b: Books) -> None:
+    """A settled round's end removed: it looks open (as if still to be voided and refunded)."""
+    conn.execute(text("DELETE FROM round_ends WHERE round_id = :r"), {"r": b.settled[2]})
+
+
+def changed_hold_amount(conn: Connection, b: Books) -> None:
+    conn.execute(
+        text("UPDATE holds SET amount = amount + 1 WHERE id = (SELECT MIN(id) FROM holds)")
+    )
+
+
+def changed_round_player(conn: Connection, b: Books) -> None:
+    """Alice's seat in a round shown as bob's (the history players see)."""
+    conn.execute(
+        text("UPDATE round_players SET user_id = 'bob' WHERE round_id = :r AND seat = 'P1'"),
+        {"r": b.settled[0]},
+    )
+
+
+def rewritten_reveal(conn: Connection, b: Books) -> None:
+    conn.execute(
+        text(
+            "UPDATE seed_reveals SET seed = :s WHERE seed_commitment = "
+            "(SELECT seed_commitment FROM rounds WHERE id = :r)"
+        ),
+        {"s": "11" * 32, "r": b.settled[0]},
+    )
+
+
 CASES: list[tuple[Edit, str]] = [
     (forged_deposit, "chain ledger breaks at record {n_ledger} (transaction"),
     (forged_house_transfer, "'gift'): its MAC does not match"),
@@ -300,6 +390,14 @@ CASES: list[tuple[Edit, str]] = [
     (deleted_record, "is missing"),
     (reordered_records, "chain table:t1 breaks at record"),
     (moved_to_other_chain, "void'"),
+    (deleted_transaction, "chain table:t1: record 21 is missing (20 is followed by 22"),
+    (reordered_transactions, "chain ledger breaks at record 1 (transaction"),
+    (void_without_reason, "voided round {voided} has no reason"),
+    (void_kept_the_refund, "not the refund of its holds"),
+    (settled_round_reopened, "round {settled2} is open but has 1 settlement"),
+    (changed_hold_amount, "its MAC does not match"),
+    (changed_round_player, "(round {settled0} (header)): its MAC does not match"),
+    (rewritten_reveal, "(seed reveal"),
 ]
 
 
@@ -318,6 +416,7 @@ def test_audit_names_every_edit(books: Books, edit: Edit, expect: str) -> None:
         settled1=books.settled[1],
         settled2=books.settled[2],
         open_round=books.open_round,
+        voided=books.voided,
     )
     assert code == 1, output
     assert want in output, output
@@ -394,3 +493,48 @@ def test_a_settled_round_shows_its_chain_head(books: Books) -> None:
     assert ledger.audit(replay=False, expect_heads=kept).ok
     forged = {"table:t1": (int(tx.head["seq"]), "00" * 32)}
     assert not ledger.audit(replay=False, expect_heads=forged).ok
+
+
+APPEND_ONLY_EDITS = [
+    "UPDATE transactions SET memo = 'x'",
+    "DELETE FROM entries",
+    "UPDATE round_ends SET status = 'voided'",
+    "DELETE FROM round_log",
+    "UPDATE hold_closures SET captured = 0",
+    "UPDATE round_players SET start_balance = 0",
+    "TRUNCATE seed_reveals CASCADE",
+    "DROP TRIGGER round_log_append_only ON round_log",
+    "ALTER TABLE rounds DISABLE TRIGGER ALL",
+    "CREATE TABLE shadow (id integer)",
+]
+
+
+@pytest.mark.parametrize("sql", APPEND_ONLY_EDITS)
+def test_the_application_role_cannot_change_the_books(books: Books, sql: str) -> None:
+    """PostgreSQL: the card room's role (the one the ledger runs as) is refused every UPDATE,
+    DELETE and TRUNCATE of an append-only table and every change of the schema — by the
+    database's privileges, before any trigger."""
+    ledger = books.ledger
+    if ledger.dialect != "postgresql":
+        pytest.skip("roles are PostgreSQL's")
+    from sqlalchemy.exc import ProgrammingError
+
+    with ledger.engine.connect() as conn:
+        assert conn.execute(text("SELECT current_user")).scalar_one() == "qipai_app"
+        with pytest.raises(ProgrammingError, match=r"permission denied|must be owner"):
+            conn.execute(text(sql))
+        conn.rollback()
+    assert audit(books.ledger)[0] == 0
+
+
+def test_audit_names_an_application_role_that_could_change_the_books(books: Books) -> None:
+    """`qipai audit --app-role R` checks a role's rights: the owner role and a superuser are
+    reported, the card room's role passes."""
+    ledger = books.ledger
+    if ledger.dialect != "postgresql":
+        pytest.skip("roles are PostgreSQL's")
+    assert audit(ledger, "--app-role", "qipai_app")[0] == 0
+    code, output = audit(ledger, "--app-role", "qipai_owner")
+    assert code == 1 and "application role 'qipai_owner' owns transactions" in output, output
+    code, output = audit(ledger, "--app-role", "postgres")
+    assert code == 1 and "application role 'postgres' is a superuser" in output, output

@@ -2,10 +2,10 @@
 // the client's own (vendored) Preact: the components and the renderer must be one instance
 import { render } from "../../qipai/web/vendor/preact.module.js";
 
-/** Render `vnode` into a new container in the document and return the container. */
-export function mount(vnode) {
-  const root = document.createElement("div");
-  document.body.append(root);
+/** Render `vnode` into a new container in the document (or again into `into`) and return the container. */
+export function mount(vnode, into) {
+  const root = into || document.createElement("div");
+  if (!into) document.body.append(root);
   render(vnode, root);
   return root;
 }

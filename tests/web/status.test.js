@@ -9,7 +9,7 @@ describe("waiting reasons", () => {
   it("translates 'n of N players' with and without away seats", () => {
     setLang("zh");
     expect(reasonText("2 of 4 players")).toBe("2/4 位玩家");
-    expect(reasonText("3 of 4 players (1 away)")).toBe("3/4 位玩家（1 位离开）");
+    expect(reasonText("3 of 4 players (1 away)")).toBe("3/4 位玩家（1 位暂离）");
     setLang("en");
     expect(reasonText("3 of 4 players (1 away)")).toBe("3 of 4 players (1 away)");
   });

@@ -7,9 +7,10 @@ import { readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, inject, it } from "vitest";
 import { html } from "../../qipai/web/ui/html.js";
-import { TableView, placeSeats } from "../../qipai/web/views/table.js";
+import { TableView, placeSeats, reasonText } from "../../qipai/web/views/table.js";
 import { setLang, missing } from "../../qipai/web/i18n/index.js";
 import { sortHand, selectionStatus } from "../../qipai/web/games/tiengow.js";
+import { draws } from "../../qipai/web/ui/memo.js";
 import { cleanup, mount, texts } from "./render.js";
 
 const dir = inject("goldenDir");
@@ -121,6 +122,10 @@ describe("Tien Gow hand", () => {
     const hand = sortHand(act.message.round.view.me.hand);
     const civil = hand.filter((x) => x.civil);
     expect(hand.slice(0, civil.length)).toEqual(civil);
+    // in the server's order (the client ranks no tile): 天 before 地, military after civil
+    expect(hand.every((x, i) => typeof x.order === "number" && (i === 0 || hand[i - 1].order <= x.order))).toBe(true);
+    const shuffled = [...hand].reverse();
+    expect(sortHand(shuffled).map((x) => x.id)).toEqual(hand.map((x) => x.id));
     setLang("zh");
     const root = mount(html`<${TableView} s=${appState(act.message)} actions=${ACTIONS} />`);
     const shown = [...root.querySelectorAll(".my-hand .tile")].map((e) => Number(e.dataset.id));
@@ -151,5 +156,84 @@ describe("Tien Gow hand", () => {
       expect(status.canPlay).toBe(legalSets.has(key(sub)));
       if (!status.canPlay) expect(status.why, key(sub)).toBeTruthy();
     }
+  });
+});
+
+describe("away and waiting", () => {
+  const finished = (GOLDEN.pokdeng || []).find((x) => x.moment === "finished");
+  it("reads the tables layer's waiting reasons in the UI language, away seats included", () => {
+    setLang("zh");
+    expect(reasonText("2 of 4 players (1 away)")).toBe("2/4 位玩家（1 位暂离）");
+    expect(reasonText("1 of 2 players")).toBe("1/2 位玩家");
+    setLang("en");
+    expect(reasonText("2 of 4 players (1 away)")).toBe("2 of 4 players (1 away)");
+    expect(missing.size).toBe(0);
+  });
+  it("tells me when my seat is away, with a way back", () => {
+    const m = structuredClone(finished.message);
+    const mine = m.table.seats.find((x) => x.seat === m.you.seat);
+    mine.away = true;
+    let back = 0;
+    for (const lang of ["zh", "en"]) {
+      setLang(lang);
+      const root = mount(html`<${TableView} s=${appState(m, { lang })} actions=${{ ...ACTIONS, imBack: () => { back += 1; } }} />`);
+      const note = root.querySelector("#away-note");
+      expect(note).not.toBeNull();
+      expect(note.textContent).toContain(lang === "zh" ? "暂离" : "away");
+      root.querySelector("#btn-im-back").click();
+      cleanup();
+    }
+    expect(back).toBe(2);
+    mine.away = false;
+    const root = mount(html`<${TableView} s=${appState(m)} actions=${ACTIONS} />`);
+    expect(root.querySelector("#away-note")).toBeNull();
+  });
+});
+
+describe("redrawing only what changed", () => {
+  it("skips the side panels and seats whose data did not change, and redraws them on a language switch", () => {
+    const moments = GOLDEN.niuniu || [];
+    const a = moments.find((x) => x.message.round && !x.message.round.finished && x.message.you.seat);
+    setLang("zh");
+    const root = mount(html`<${TableView} s=${appState(a.message)} actions=${ACTIONS} />`);
+    const before = root.querySelector("#balances").textContent;
+    // the same state again, as a fresh object (every message is): the panels are not redrawn
+    draws.clear();
+    const again = JSON.parse(JSON.stringify(a.message));
+    mount(html`<${TableView} s=${appState(again)} actions=${ACTIONS} />`, root);
+    expect(Object.fromEntries(draws)).toEqual({});
+    // a stack changes: the balances show it
+    const changed = JSON.parse(JSON.stringify(a.message));
+    const seat = changed.table.seats.find((x) => x.occupied && x.seat !== changed.you.seat);
+    seat.stack += 12345;
+    mount(html`<${TableView} s=${appState(changed)} actions=${ACTIONS} />`, root);
+    expect(Object.fromEntries(draws)).toEqual({ Balances: 1, SeatCore: 1 });
+    expect(root.querySelector("#balances").textContent).not.toBe(before);
+    expect(root.querySelector(`.stage .seat[data-seat="${seat.seat}"]`).textContent).toContain((seat.stack).toLocaleString("en-US"));
+    setLang("en");
+    mount(html`<${TableView} s=${appState(changed, { lang: "en" })} actions=${ACTIONS} />`, root);
+    expect(root.querySelector("#balances").closest(".panel").querySelector("h4").textContent).toBe("Balances");
+    expect(draws.get("Fairness")).toBe(1);
+  });
+});
+
+describe("countdowns", () => {
+  it("run from when the state arrived: redrawing the same state (a note, a pending action) touches no timer", async () => {
+    const act = (GOLDEN.pokdeng || []).find((x) => x.moment.startsWith("betting-act"));
+    setLang("zh");
+    // half a second into the countdown: the shown second changes no sooner than 0.5 s from now
+    const at = performance.now() - 500;
+    const root = mount(html`<${TableView} s=${appState(act.message, { stateAt: at })} actions=${ACTIONS} />`);
+    await new Promise((r) => setTimeout(r, 60));
+    const timer = root.querySelector(".timer");
+    expect(timer).not.toBeNull();
+    const seen = [];
+    const mo = new MutationObserver((records) => seen.push(...records));
+    mo.observe(timer, { subtree: true, childList: true, attributes: true, characterData: true });
+    mount(html`<${TableView} s=${appState(act.message, { stateAt: at, busy: { bots: true } })} actions=${ACTIONS} />`, root);
+    await new Promise((r) => setTimeout(r, 60));
+    mo.disconnect();
+    // neither restarted (its number written again) nor rewritten on every animation frame
+    expect(seen.filter((r) => r.type === "childList").length).toBe(0);
   });
 });

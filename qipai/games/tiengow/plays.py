@@ -340,7 +340,6 @@ def tile_json(tile_id: int, tile: Tile) -> dict[str, object]:
         if tile in CIVIL_RANK
         else MILITARY_EN[MILITARY_RANK[tile]],
         "civil": tile in CIVIL_RANK,
-        # How a player holds it (docs/rules/tiengow.md, "Tiles and their names in play"): civil tiles
-        # high to low (0 = 天), then military (100 = 九): the client sorts by it, deriving no rule.
-        "rank": CIVIL_RANK[tile] if tile in CIVIL_RANK else 100 + MILITARY_RANK[tile],
+        # where a player holds it: civil high to low (0-10), then military high to low (11-16)
+        "order": CIVIL_RANK[tile] if tile in CIVIL_RANK else len(CIVIL_ORDER) + MILITARY_RANK[tile],
     }

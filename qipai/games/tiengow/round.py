@@ -27,7 +27,7 @@ Hidden information: a discard is seen only by its player — in `view`, in event
      "countdown_s": 20.0 | null, "awaiting": ["S"] | [],            # the turn's countdown
      "me": null | {"id": "E",                                       # null: a spectator
                    "hand": [{"id": 3, "tile": "6-6", "zh": "天", "en": "heaven",
-                             "civil": true, "rank": 0}, ...]},                 # the viewer's own tiles
+                             "civil": true, "order": 0}, ...]},                 # the viewer's own tiles
      "seats": ["E", "S", "W", "N"],                  # counter-clockwise = order of play
      "banker": "E", "banker_streak": 1, "multiplier": 2,
      "config": {"base": 100, "wen_zun": false, "zun_units": 1, "turn_seconds": 20,

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import Field
-
 from qipai.core.model import CommonView, ViewModel
 
 
@@ -15,7 +13,7 @@ class TileInfo(ViewModel):
     zh: str
     en: str
     civil: bool
-    rank: int = Field(description="sort order in a hand: civil 0 (天) … 10, military 100 (九) …")
+    order: int  # the hand's sorting order: civil high to low, then military high to low
 
 
 class PlayInfo(ViewModel):

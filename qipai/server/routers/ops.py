@@ -19,12 +19,13 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
+from datetime import UTC, datetime
 from typing import Annotated, Any, TypeVar
 
 from fastapi import APIRouter, Depends, FastAPI, Header, Query
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
-from sqlalchemy import select
+from sqlalchemy import func, select
 from starlette.requests import HTTPConnection, Request
 
 from qipai.authority import Authority
@@ -125,6 +126,13 @@ async def ops_writer(request: Request, op: Reader, authority: AuthorityDep) -> O
 
 
 Writer = Annotated[Operator, Depends(ops_writer)]
+
+
+def _aware(value: datetime | None, name: str) -> datetime | None:
+    """A query time as UTC (a time without a zone is read as UTC)."""
+    if value is None:
+        return None
+    return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
 
 
 class Reason(BaseModel):
@@ -361,6 +369,7 @@ async def player_detail(
         return {
             **_player_summary(request, authority, player),
             **authority.players.details(player),
+            "balances": ledger.balances(owner=player),
             "tables": seated,
             "rounds": ledger.recall(player, 20),
             "requests": authority.money.requests(player=player, limit=20),
@@ -414,16 +423,34 @@ async def player_limits(
 
 
 # ----- tables ------------------------------------------------------------------------------
-def _table_row(table: Any) -> dict[str, Any]:
+def _table_row(table: Any, ledger: Any = None) -> dict[str, Any]:
+    """A table as the live room shows it: the lobby's facts (status with its reason, seats with
+    stacks, round number, owner, terms with the template) and, for the operator, the running
+    round's id and the host holding the table's lease."""
     info: dict[str, Any] = table.public_info()
+    record = getattr(table, "record", None)
+    info["round_id"] = None if record is None else record.round_id
+    info["phase"] = None if getattr(table, "round", None) is None else table.round.phase
+    info["host"] = None
+    if ledger is not None:
+        try:
+            lease = ledger.lease(table.id)
+        except Exception:  # a table must show even if its lease is unreadable
+            lease = None
+        if lease is not None:
+            info["host"] = getattr(lease, "owner", None)
+            info["lease_epoch"] = getattr(lease, "epoch", None)
     return info
 
 
 @router.get("/tables")
 async def list_tables(request: Request, op: Reader, status: str | None = None) -> dict[str, Any]:
-    """**An operator or auditor.** Every table (private ones too) with its status, owner and
-    terms."""
-    rows = [_table_row(t) for t in list(_room(request).tables.values())]
+    """**An operator or auditor.** Every table (private ones too) with its status (suspended:
+    with the reason), seats and stacks, round number and running round, owner, host and terms."""
+    ledger = _ledger(request)
+    rows = await blocking(
+        lambda: [_table_row(t, ledger) for t in list(_room(request).tables.values())]
+    )
     if status is not None:
         rows = [r for r in rows if r.get("status") == status]
     return {"tables": rows}
@@ -482,10 +509,16 @@ async def list_rounds(
     table_id: str | None = None,
     player: str | None = None,
     status: str | None = None,
+    since: datetime | None = None,
+    until: datetime | None = None,
+    round_id: Annotated[str | None, Query(max_length=64)] = None,
     limit: Annotated[int, Query(ge=1, le=200)] = 50,
 ) -> dict[str, Any]:
-    """**An operator or auditor.** Rounds newest first, by table, player or status."""
-    from qipai.ledger.schema import round_players, rounds
+    """**An operator or auditor.** Rounds newest first, by id (or its first characters), table,
+    player, status (`open`, `settled`, `voided`) or time (`since`/`until`, ISO 8601, opened)."""
+    from qipai.ledger.schema import round_ends, round_players, rounds
+
+    since, until = _aware(since, "since"), _aware(until, "until")
 
     def work() -> list[dict[str, Any]]:
         query = (
@@ -493,17 +526,27 @@ async def list_rounds(
                 rounds.c.id,
                 rounds.c.table_id,
                 rounds.c.game,
-                rounds.c.status,
+                func.coalesce(round_ends.c.status, "open").label("status"),
                 rounds.c.opened_at,
-                rounds.c.closed_at,
+                round_ends.c.closed_at,
             )
-            .order_by(rounds.c.opened_at.desc())
+            .outerjoin(round_ends, round_ends.c.round_id == rounds.c.id)
+            .order_by(rounds.c.opened_at.desc(), rounds.c.id)
             .limit(limit)
         )
         if table_id is not None:
             query = query.where(rounds.c.table_id == table_id)
-        if status is not None:
-            query = query.where(rounds.c.status == status)
+        if status == "open":
+            query = query.where(round_ends.c.status.is_(None))
+        elif status is not None:
+            query = query.where(round_ends.c.status == status)
+        if round_id:
+            escaped = round_id.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+            query = query.where(rounds.c.id.like(escaped + "%", escape="\\"))
+        if since is not None:
+            query = query.where(rounds.c.opened_at >= since)
+        if until is not None:
+            query = query.where(rounds.c.opened_at < until)
         if player is not None:
             query = query.where(
                 rounds.c.id.in_(
@@ -512,7 +555,10 @@ async def list_rounds(
             )
         with _ledger(request).engine.connect() as conn:
             return [
-                {k: (str(v) if k.endswith("_at") and v is not None else v) for k, v in r.items()}
+                {
+                    k: (v.isoformat() if k.endswith("_at") and v is not None else v)
+                    for k, v in r.items()
+                }
                 for r in conn.execute(query).mappings()
             ]
 
@@ -676,3 +722,226 @@ async def verify_log(op: Reader, authority: AuthorityDep) -> dict[str, Any]:
     """**An operator or auditor.** Check the log's hash chain (`problems`: [] = intact)."""
     problems = await blocking(authority.log.verify)
     return {"ok": not problems, "problems": problems}
+
+
+# ----- the console (issue 20): players' books, the round inspector, reports, integrity ------
+@router.get("/players/{player}/entries")
+async def player_entries(
+    player: str,
+    request: Request,
+    op: Reader,
+    account: Annotated[str | None, Query(max_length=200)] = None,
+    limit: Annotated[int, Query(ge=1, le=500)] = 100,
+) -> dict[str, Any]:
+    """**An operator or auditor.** A player's accounts (wallet, table stacks, holds) with their
+    balances, and the latest entries of one of them (`account`, default the wallet) newest
+    first, each with the running balance after it."""
+    from qipai.ledger import accounts as acct
+    from qipai.ledger.errors import LedgerError
+
+    def work() -> dict[str, Any]:
+        _require_player(request, player)
+        ledger = _ledger(request)
+        name = account or acct.wallet(player)
+        try:
+            spec = acct.parse(name)
+        except LedgerError as exc:
+            raise BadRequest(str(exc), "account") from None
+        if spec.owner != player:
+            raise BadRequest(f"{name!r} is not an account of {player!r}", "account")
+        return {
+            "player": player,
+            "accounts": ledger.balances(owner=player),
+            "account": name,
+            "balance": ledger.balance(name),
+            "entries": ledger.statement(name, limit=limit),
+        }
+
+    return await blocking(work)
+
+
+@router.get("/rounds/{round_id}/replay")
+async def round_replay(round_id: str, request: Request, op: Reader) -> dict[str, Any]:
+    """**An operator or auditor.** The round step by step: after the deal and after every
+    journaled action, every seat's view and a spectator's (all seats' cards visible to the
+    operator), the settlement postings and the round's players."""
+    from qipai.authority import inspector
+
+    def work() -> dict[str, Any]:
+        record = _round(request, round_id)
+        steps = inspector.replay_steps(record)
+        return {
+            **steps,
+            "status": record["status"],
+            "players": record["players"],
+            "result": record["result"],
+            "meta": record["meta"],
+            "void_reason": record["void_reason"],
+            "postings": inspector.settlement(_ledger(request), record),
+        }
+
+    return await blocking(work)
+
+
+@router.get("/rounds/{round_id}/verify")
+async def round_verify(round_id: str, request: Request, op: Reader) -> dict[str, Any]:
+    """**An operator or auditor.** Verify a round now: the seed against its commitment, the
+    journal replayed (deal, result, money against the settlement) and the MAC chain of its
+    table recomputed. Changes nothing."""
+    from qipai.authority import inspector
+
+    def work() -> dict[str, Any]:
+        _round(request, round_id)
+        return inspector.verify(_ledger(request), round_id)
+
+    return await blocking(work)
+
+
+def _by(value: str) -> list[str]:
+    return [p for p in (x.strip() for x in value.split(",")) if p]
+
+
+@router.get("/reports/house")
+async def house_report(
+    request: Request,
+    op: Reader,
+    by: Annotated[str, Query(max_length=60)] = "game,template",
+    since: datetime | None = None,
+    until: datetime | None = None,
+    game: Annotated[str | None, Query(max_length=32)] = None,
+    table_id: Annotated[str | None, Query(max_length=64)] = None,
+    format: Annotated[str, Query(pattern="^(json|csv)$")] = "json",
+) -> Any:
+    """**An operator or auditor.** The house's results of the ended rounds grouped `by` any of
+    `day`, `game`, `template`, `table` (comma-separated): rounds, turnover (people's stakes;
+    bots' apart), people's net, GGR, house, commission, rounding, jackpot contributions, awards
+    and funding, bots' net; the totals; and the books (pool liability, bot bankroll). `format=csv`
+    answers a CSV file."""
+    from qipai.authority import reports
+
+    lo, hi = _aware(since, "since"), _aware(until, "until")
+
+    def work() -> dict[str, Any]:
+        with _ledger(request).engine.connect() as conn:
+            return reports.house_results(
+                conn, by=_by(by), since=lo, until=hi, game=game, table_id=table_id
+            )
+
+    found = await blocking(work)
+    if format == "csv":
+        return Response(
+            reports.to_csv(found),
+            media_type="text/csv; charset=utf-8",
+            headers={"Content-Disposition": 'attachment; filename="house-results.csv"'},
+        )
+    return found
+
+
+def _exact_of(authority: Authority) -> Callable[[str, Any, str], Any]:
+    from qipai.authority import games
+
+    def exact(game: str, config_json: Any, digest: str) -> Any:
+        found = authority.rtp.cached(digest)
+        if found is not None:
+            return found
+        try:
+            return authority.rtp.figures(game, games.parse_config(game, config_json), digest)
+        except Exception:
+            return None
+
+    return exact
+
+
+@router.get("/reports/returns")
+async def returns_report(
+    request: Request,
+    op: Reader,
+    authority: AuthorityDep,
+    template_id: Annotated[str | None, Query(max_length=64)] = None,
+    since: datetime | None = None,
+    until: datetime | None = None,
+    series: bool = False,
+) -> dict[str, Any]:
+    """**An operator or auditor.** Exact vs observed return of every bet of every template
+    version played: exact (qipai.analysis, for that version's settings), observed over the
+    settled rounds with its 95 % interval, z-score and `flag` outside it; Hold'em Bonus's main
+    bets for the house bots (optimal play) and for people (`given_up` against optimal play).
+    `series=true` adds the observed return over time (for the chart)."""
+    from qipai.authority import reports
+
+    lo, hi = _aware(since, "since"), _aware(until, "until")
+    exact = _exact_of(authority)
+
+    def work() -> list[dict[str, Any]]:
+        with _ledger(request).engine.connect() as conn:
+            return reports.observed_returns(
+                conn, exact, template_id=template_id, since=lo, until=hi, series=series
+            )
+
+    rows = await blocking(work)
+    return {"rows": rows, "flagged": sum(1 for r in rows if r["flag"])}
+
+
+@router.get("/integrity")
+async def integrity(request: Request, op: Reader, authority: AuthorityDep) -> dict[str, Any]:
+    """**An operator or auditor.** The last audit run from the console (its result, by whom,
+    when), the chains' heads as the writers keep them, and the operator log's own check."""
+    from qipai.ledger.schema import chain_heads
+
+    def work() -> dict[str, Any]:
+        with _ledger(request).engine.connect() as conn:
+            heads = [
+                {"chain": str(c), "seq": int(s), "mac": str(m), "updated_at": u.isoformat()}
+                for c, s, m, u in conn.execute(
+                    select(
+                        chain_heads.c.chain,
+                        chain_heads.c.seq,
+                        chain_heads.c.mac,
+                        chain_heads.c.updated_at,
+                    ).order_by(chain_heads.c.chain)
+                )
+            ]
+        last = authority.log.entries(action="audit.run", limit=1)
+        problems = authority.log.verify()
+        return {
+            "last_audit": last[0] if last else None,
+            "heads": heads,
+            "log_ok": not problems,
+            "log_problems": problems,
+        }
+
+    return await blocking(work)
+
+
+class AuditIn(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+    replay: bool = True
+
+
+@router.post("/integrity/audit")
+async def run_audit(
+    body: AuditIn, request: Request, op: Writer, authority: AuthorityDep
+) -> dict[str, Any]:
+    """**An operator.** Run `qipai audit` now (every ledger invariant, every chain recomputed,
+    `replay`: every settled round replayed); the result is written to the operator log."""
+
+    def work() -> dict[str, Any]:
+        report = _ledger(request).audit(replay=body.replay)
+        found = report.to_json()
+        authority.log.append(
+            op.actor,
+            "audit.run",
+            "ledger",
+            "console",
+            {
+                "ok": found["ok"],
+                "violations": found["violations"][:20],
+                "stats": found["stats"],
+                "replay": body.replay,
+            },
+            "ok",  # the action ran; its finding is in the detail
+        )
+        result: dict[str, Any] = found
+        return result
+
+    return await blocking(work)

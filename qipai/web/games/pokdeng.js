@@ -8,15 +8,10 @@ import { CardRow } from "../ui/card.js";
 import { Chip } from "../ui/chip.js";
 import { Badge, Net, legal, netClass } from "./common.js";
 
+/** @typedef {import("../types/pokdeng.view").PokDengView} PokDengView the view as docs/schema/pokdeng.view.json types it */
+
 /** Chip denominations as multiples of the table's smallest bet. */
 const CHIP_STEPS = [1, 2, 5, 10, 25, 50, 100];
-
-// Until the view names hands in both languages (asked of the games layer in NOTES), the names of
-// RULES.md §1's specials by rank; points are spelled from `points`.
-const SPECIAL = /** @type {Record<string, [string, string]>} */ ({
-  "7.5": ["狮子同花", "lion suited"], "7.4": ["特殊对子", "special pair"], "7.3": ["王公", "royals"],
-  "7.2": ["十公", "ten-royal"], "7.1": ["同花0点", "suited zero"],
-});
 
 /** @param {any} h */
 export function handLabel(h) {
@@ -25,7 +20,6 @@ export function handLabel(h) {
   if (h.zh && h.en) name = lang() === "zh" ? h.zh : h.en;
   else if (h.name && typeof h.name === "object") name = lang() === "zh" ? h.name.zh : h.name.en;
   else if (h.name_zh && h.name_en) name = lang() === "zh" ? h.name_zh : h.name_en;
-  else if (SPECIAL[h.rank]) name = SPECIAL[h.rank][lang() === "zh" ? 0 : 1];
   else name = t(h.points === 1 ? "points_one" : "points_n", { n: h.points });
   return h.double ? `${name} · ${t("double")}` : name;
 }
@@ -74,8 +68,8 @@ function spotName(spot) {
 
 /** @param {{ st: any, ctx: import("./common.js").Ctx }} props */
 function Center({ st, ctx }) {
-  const v = st.round.view;
-  const me = v.me || { bets: {} };
+  const v = /** @type {PokDengView} */ (st.round.view);
+  const me = v.me || { id: null, bets: {} };
   const bet = legal(st, "bet");
   const mine = new Map((v.payouts && v.payouts.bets ? v.payouts.bets : []).filter((/** @type {any} */ b) => !me.id || b.player === me.id).map((/** @type {any} */ b) => [b.spot, b]));
   const spots = Object.entries(v.spots).filter(([, s]) => /** @type {any} */ (s).kind !== "pair");
@@ -115,15 +109,16 @@ function Center({ st, ctx }) {
 
 /** My stake this round, and my bets with their results: "my hand" in Pok Deng. @param {{ st: any }} props */
 function Mine({ st }) {
-  const v = st.round.view;
-  if (!v.me) return null;
-  const bets = Object.entries(v.me.bets || {});
-  const results = new Map((v.payouts && v.payouts.bets ? v.payouts.bets : []).filter((/** @type {any} */ b) => b.player === v.me.id).map((/** @type {any} */ b) => [b.spot, b]));
+  const v = /** @type {PokDengView} */ (st.round.view);
+  const me = v.me;
+  if (!me) return null;
+  const bets = Object.entries(me.bets || {});
+  const results = new Map((v.payouts && v.payouts.bets ? v.payouts.bets : []).filter((/** @type {any} */ b) => b.player === me.id).map((/** @type {any} */ b) => [b.spot, b]));
   return html`<div class="my-hand pd-mine">
     <div class="kv-row">
-      <span>${t("stack")} <b>${money(v.me.stack)}</b></span>
-      <span title=${t("held_note")}>${t("held")} <b>${money(v.me.taken)}</b></span>
-      <span class="muted">${t("available")} <b data-available=${v.me.available}>${money(v.me.available)}</b></span>
+      <span>${t("stack")} <b>${money(me.stack)}</b></span>
+      <span title=${t("held_note")}>${t("held")} <b>${money(me.taken)}</b></span>
+      <span class="muted">${t("available")} <b data-available=${me.available}>${money(me.available)}</b></span>
     </div>
     ${bets.length ? html`<div class="my-bets">${bets.map(([spot, amount]) => {
       const r = results.get(spot);

@@ -8,29 +8,20 @@ import { money } from "../ui/format.js";
 import { Tile } from "../ui/tile.js";
 import { Badge, Net, legal, seatName } from "./common.js";
 
-// The hand is shown sorted as a player holds it: civil tiles, then military, each high to low
-// (RULES.md §5, "Tile names for play"); tiles of one name side by side. The view's own `rank`
-// wins where it has one.
-const CIVIL = ["6-6", "1-1", "4-4", "1-3", "5-5", "3-3", "2-2", "5-6", "4-6", "1-6", "1-5"];
-const MILITARY = ["4-5", "3-6", "2-6", "3-5", "2-5", "3-4", "2-4", "1-4", "2-3", "1-2"];
+// The hand is shown sorted as a player holds it, in the order the server gives each tile
+// (`order`: civil high to low, then military; docs/rules/tiengow.md), tiles of one name side by
+// side. The client ranks no tile itself.
 
-/** @param {any} x */
-function order(x) {
-  if (typeof x.rank === "number") return x.rank;
-  const c = CIVIL.indexOf(x.tile);
-  if (c >= 0) return c;
-  const m = MILITARY.indexOf(x.tile);
-  return 100 + (m >= 0 ? m : 50);
-}
+/** @typedef {import("../types/tiengow.view").TileInfo} TileInfo a tile as docs/schema/tiengow.view.json types it */
 
 /** The viewer's own tiles (`me.hand`; older views had a top-level `hand`). @param {any} v @returns {any[] | null} */
 function myHand(v) {
   return v.me ? v.me.hand : v.hand || null;
 }
 
-/** My hand, sorted. @param {any[]} hand */
+/** My hand, sorted. @param {TileInfo[]} hand */
 export function sortHand(hand) {
-  return [...hand].sort((a, b) => order(a) - order(b) || a.id - b.id);
+  return [...hand].sort((a, b) => a.order - b.order || a.id - b.id);
 }
 
 /** The name of a play (天九, civil pair …) in the UI language. @param {any} play */

@@ -13,6 +13,7 @@ import { Net, phaseLabel, seatName, displayName } from "../games/common.js";
 import { errorText } from "../api/errors.js";
 import { FairnessPanel } from "./fairness.js";
 import { HelpPanel, offerOf } from "./help.js";
+import { memo } from "../ui/memo.js";
 
 /** Where the other seats go (after mine, in the table's seat order), by how many there are. */
 const SLOTS = /** @type {Record<number, string[]>} */ ({
@@ -75,7 +76,7 @@ export function statusText(status) {
 
 /**
  * @param {{ s: import("../app.js").AppState, actions: any }} props
- *   actions: act, setUi, note, pushChip, standUp, sitDialog, fillBots, back, toggleHelp
+ *   actions: act, setUi, note, pushChip, standUp, sitDialog, fillBots, back, toggleHelp, imBack
  */
 export function TableView({ s, actions }) {
   const st = s.state;
@@ -104,9 +105,10 @@ export function TableView({ s, actions }) {
   const myNet = round && round.finished && st.result && seated ? st.result.nets[you.seat] : undefined;
   const slot = (/** @type {string} */ name) => around.filter((a) => a.slot === name).map((a) => html`<${SeatBox} key=${a.seat.seat}
     st=${st} seat=${a.seat} extra=${R.SeatExtra ? html`<${R.SeatExtra} st=${st} seat=${a.seat.seat} />` : null} />`);
-  const until = round && !round.finished && round.time_left !== null && round.time_left !== undefined ? performance.now() + round.time_left * 1000 : null;
+  const at = s.stateAt || performance.now();  // when this state arrived
+  const until = round && !round.finished && round.time_left !== null && round.time_left !== undefined ? at + round.time_left * 1000 : null;
   const total = round && round.view ? Number(round.view.countdown_s || round.view.deadline_s || round.time_left || 0) : 0;
-  const nextAt = st.next_round_in !== null && st.next_round_in !== undefined && (!round || round.finished) ? performance.now() + st.next_round_in * 1000 : null;
+  const nextAt = st.next_round_in !== null && st.next_round_in !== undefined && (!round || round.finished) ? at + st.next_round_in * 1000 : null;
   return html`<section class=${cx("view", "table-view", `game-${table.game}`)} id="view-table" data-status=${status.state} aria-busy=${s.conn !== "open" ? "true" : "false"}>
     <div class="table-bar">
       <button type="button" class="btn small ghost" id="btn-back" onClick=${actions.back}>${t("back_lobby")}</button>
@@ -139,6 +141,8 @@ export function TableView({ s, actions }) {
             ${me ? html`<${SeatBox} st=${st} seat=${me} leaving=${leaving && me.seat === you.seat} extra=${R.SeatExtra ? html`<${R.SeatExtra} st=${st} seat=${me.seat} />` : null} />` : null}
             ${round && seated && R.Mine ? html`<${R.Mine} st=${st} ctx=${ctx} />` : null}
           </div>
+          ${me && me.seat === you.seat && me.away ? html`<div class="away-note" id="away-note" role="status">${t("you_are_away")}
+            <button type="button" class="btn small gold" id="btn-im-back" onClick=${actions.imBack}>${t("im_back")}</button></div>` : null}
           <${TurnLine} st=${st} until=${until} nextAt=${nextAt} status=${status} pending=${s.pending.length} />
           <div class="actions" id="actions">
             ${round && !round.finished && (st.legal || []).length ? html`<${R.Actions} st=${st} ctx=${ctx} />`
@@ -148,11 +152,11 @@ export function TableView({ s, actions }) {
         </div>
       </div>
       <aside class="table-side">
-        <${Balances} s=${s} st=${st} />
+        <${Balances} wallet=${s.me ? s.me.wallet : null} seats=${table.seats} mine=${you.seat || null} />
         ${R.Side && round ? html`<div class="panel" id="extra-panel"><${R.Side} st=${st} /></div>` : null}
         <${Results} st=${st} R=${R} />
-        <div class="panel"><h4>${t("fairness")}</h4><${FairnessPanel} st=${st} /></div>
-        <div class="panel"><h4>${t("log")}</h4><ol class="log" id="log">${s.log.map((e) => html`<li key=${e.id}>${describeEvent(st, e)}</li>`)}</ol></div>
+        <${Fairness} st=${st} clientSeed=${s.clientSeed} actions=${actions} />
+        <${Log} st=${st} log=${s.log} />
       </aside>
     </div>
     ${s.help ? html`<${HelpPanel} st=${st} info=${info} offer=${offerOf(s.offers, table)} game=${s.games[table.game]} onClose=${actions.toggleHelp} />` : null}
@@ -177,7 +181,7 @@ function TurnLine({ st, until, nextAt, status, pending }) {
     else if ((r.awaiting || []).length) body = html`<span class="muted">${t("waiting_for")} ${list(r.awaiting.map((/** @type {string} */ a) => seatName(st, a)))}</span>`;
     else body = html`<span class="muted">${phaseLabel(r.phase)}</span>`;
   } else if (nextAt !== null && st.you && st.you.seat && status.state !== "suspended") {
-    body = html`<span class="muted">${t("next_round")}: <${Seconds} until=${nextAt} /></span>`;
+    body = html`<span class="muted">${t("next_round")}: <${Seconds} until=${nextAt} done=${t("next_round_due")} /></span>`;
   } else if (r && r.finished) body = html`<span class="muted">${t("round_over")}</span>`;
   else if (st.you && st.you.seat) body = html`<span class="muted">${status.reason ? statusText(status) : t("waiting_players")}</span>`;
   return html`<div class="turn-line" id="turn-line" aria-live="polite">${body}
@@ -199,18 +203,42 @@ function LastResult({ s, st }) {
     <b class=${n > 0 ? "pos" : n < 0 ? "neg" : ""}>${n > 0 ? t("win") : n < 0 ? t("lose") : t("tie")} ${signed(n)}</b></div>`;
 }
 
-/** @param {{ s: any, st: any }} props */
-function Balances({ s, st }) {
-  const seats = st.table.seats.filter((/** @type {any} */ x) => x.occupied);
-  return html`<div class="panel"><h4>${t("balances")}</h4><div id="balances">
-    <div class="kv wallet-line"><span>${t("wallet")}</span><b data-wallet=${s.me ? s.me.wallet : ""}>${money(s.me && s.me.wallet)}</b></div>
-    ${seats.map((/** @type {any} */ x) => html`<div key=${x.seat} class=${cx("kv", x.seat === st.you.seat && "me")} data-seat=${x.seat}>
+/** The names at the table (what a seat name is drawn from), for the memo keys. @param {any} st */
+const namesKey = (st) => st.table.seats.map((/** @type {any} */ x) => [x.seat, x.occupied, x.name, x.bot]);
+
+/** My wallet and every stack at the table. */
+const Balances = memo(
+  "Balances",
+  (/** @type {{ wallet: any, seats: any[], mine: string | null }} */ { wallet, seats, mine }) => html`<div class="panel"><h4>${t("balances")}</h4><div id="balances">
+    <div class="kv wallet-line"><span>${t("wallet")}</span><b data-wallet=${wallet ?? ""}>${money(wallet)}</b></div>
+    ${seats.filter((x) => x.occupied).map((/** @type {any} */ x) => html`<div key=${x.seat} class=${cx("kv", x.seat === mine && "me")} data-seat=${x.seat}>
       <span class="name">${displayName(x)}</span><b>${money(x.stack)}</b></div>`)}
-  </div></div>`;
-}
+  </div></div>`,
+  (p) => [p.wallet, p.seats, p.mine],
+);
+
+/** The event log. */
+const Log = memo(
+  "Log",
+  (/** @type {{ st: any, log: any[] }} */ { st, log }) => html`<div class="panel"><h4>${t("log")}</h4><ol class="log" id="log">${log.map((e) => html`<li key=${e.id}>${describeEvent(st, e)}</li>`)}</ol></div>`,
+  (p) => [p.log.map((e) => e.id), namesKey(p.st), p.st.you && p.st.you.seat],
+);
+
+/** The fairness panel, redrawn when the commitments, the seeds or my client seed change. */
+const Fairness = memo(
+  "Fairness",
+  (/** @type {{ st: any, clientSeed: string, actions: any }} */ { st, clientSeed, actions }) => html`<div class="panel"><h4>${t("fairness")}</h4><${FairnessPanel} st=${st} clientSeed=${clientSeed} actions=${actions} /></div>`,
+  (p) => [p.st.fairness || null, p.clientSeed],
+);
+
+/** The last rounds' results, and the finished round's summary. */
+const Results = memo("Results", ResultsPanel, (/** @type {{ st: any, R: any }} */ p) => [
+  p.st.table.game, p.st.results || [], namesKey(p.st), p.st.you && p.st.you.seat,
+  p.st.round && p.st.round.finished ? p.st.round.view : null,
+]);
 
 /** @param {{ st: any, R: any }} props */
-function Results({ st, R }) {
+function ResultsPanel({ st, R }) {
   const list = [...(st.results || [])].reverse().slice(0, 8);
   const names = (/** @type {string} */ seat) => seatName(st, seat);
   const seat = st.you && st.you.seat;

@@ -1,4 +1,5 @@
-// Copies the browser client's runtime libraries (Preact, its hooks, htm) from their npm packages
+// Copies the browser client's runtime libraries (Preact, its hooks, htm; uPlot for the operator
+// console's charts) from their npm packages
 // into qipai/web/vendor/ as ES modules, with their licence files, so that `uv run qipai serve`
 // needs no Node and no build step. `--check` fails if the vendored copies differ from the
 // locked packages (CI runs it).
@@ -17,6 +18,9 @@ const FILES = [
   ["preact/LICENSE", "LICENSE-preact"],
   ["htm/dist/htm.module.js", "htm.module.js"],
   ["htm/LICENSE", "LICENSE-htm"],
+  ["uplot/dist/uPlot.esm.js", "uPlot.esm.js"],
+  ["uplot/dist/uPlot.min.css", "uPlot.min.css"],
+  ["uplot/LICENSE", "LICENSE-uplot"],
 ];
 
 // The source-map comments point at files that are not vendored: dropped. Bare imports of
@@ -31,10 +35,11 @@ const SHIMS = [
   ["preact.module.d.ts", 'export * from "preact";\n'],
   ["hooks.module.d.ts", 'export * from "preact/hooks";\n'],
   ["htm.module.d.ts", 'import htm from "htm";\nexport default htm;\n'],
+  ["uPlot.esm.d.ts", 'import uPlot from "uplot";\nexport default uPlot;\n'],
 ];
 
-const versions = ["preact", "htm"].map((p) => `${p} ${JSON.parse(readFileSync(mod(`${p}/package.json`), "utf8")).version}`);
-const header = `Vendored by tests/web/tools/vendor.mjs from the npm packages (${versions.join(", ")}).\n`;
+const versions = ["preact", "htm", "uplot"].map((p) => `${p} ${JSON.parse(readFileSync(mod(`${p}/package.json`), "utf8")).version}`);
+const header = `Vendored by tests/web/tools/vendor.mjs from the npm packages (${versions.join(", ")}).\nLicences: preact MIT (LICENSE-preact), htm Apache-2.0 (LICENSE-htm), uplot MIT (LICENSE-uplot).\n`;
 const check = process.argv.includes("--check");
 let stale = [];
 const shim = Object.fromEntries(SHIMS);

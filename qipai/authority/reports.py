@@ -1,0 +1,567 @@
+"""The back office's reports (issue 20): the house's results and each bet's observed return.
+
+Everything is read from the ledger's own rows, never from a cache the card room keeps:
+
+* **House results** (`house_results`): per round, the sums of its transactions' entries by kind
+  of account — people's stacks, bots' stacks (house money, `qipai.ledger.accounts`), the table's
+  `house`, `commission` and `rounding` accounts and the jackpot pools (a contribution is money
+  into a pool, an award money out of it) — and the stakes of its bets (turnover, 有效投注額:
+  the amount staked on bets that settle against the house or the banker, as each game's result
+  details list them). Because every transaction balances, for every round
+
+      people + bots + house + commission + rounding + funding + contributions − awards = 0
+
+  (`jackpot_funding`: the house's top-ups of a pool to its seed, part of the pool's growth in a
+  round) and the gross gaming revenue from people is `ggr = −people` (what people lost). Rows are kept
+  per (day, game, template, version, table) and summed by whatever the console asks for.
+* **Exact vs observed return** (`observed_returns`): for each template version (its config hash,
+  which every round records in its `meta`) and each bet its exact return to player (the
+  template's figures, `qipai.analysis` via `Authority.rtp`) beside the observed return over the
+  settled rounds: Σ net / Σ staked, with a 95 % interval from the per-round totals (ratio
+  estimator, delta method, as `qipai simulate` computes it), the z-score and a flag outside the
+  interval. Hold'em Bonus's main bets are shown twice: the house bots' boxes (the optimal bot:
+  its figure is the optimal one, so a deviation is an engine or payout fault) and the people's
+  boxes against the optimal strategy (what people give up by their own decisions is
+  `exact − observed`; a report, not a fault, so it is never flagged).
+
+The functions take a SQLAlchemy connection and return JSON-ready dicts; they are pure reads.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import math
+from collections import defaultdict
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import Connection, select
+
+from qipai.ledger import accounts as acct
+from qipai.ledger.schema import accounts, entries, round_ends, round_players, rounds, transactions
+
+Z95 = 1.959963984540054
+"""The two-sided 95 % quantile of the standard normal distribution."""
+
+BOT_PREFIX = "bot."
+"""House bots' user ids (`qipai.tables.table.Table.add_bot`)."""
+
+
+# ----- the bets of a settled round -------------------------------------------------------------
+@dataclass(frozen=True)
+class Bet:
+    """One bet of a settled round: its kind (the exact figure's `bet` key), the seat that
+    placed it, what was staked and what it won (+) or lost (−), in minor units."""
+
+    kind: str
+    seat: str
+    staked: int
+    net: int
+
+
+def _pokdeng(config: Mapping[str, Any], details: Mapping[str, Any]) -> list[Bet]:
+    out = []
+    for b in details.get("bets") or []:
+        spot = str(b["spot"])
+        kind = "pair" if spot.endswith("pair") else ("player" if spot.startswith("P") else "banker")
+        out.append(Bet(kind, str(b["player"]), int(b["amount"]), int(b["net"])))
+    return out
+
+
+def _against_banker(config: Mapping[str, Any], details: Mapping[str, Any]) -> list[Bet]:
+    """Niu Niu and Pai Gow: each player against the banker, staked base × X × Y (the banker's
+    and the player's multiples), net after commission (docs/rules/niuniu.md, paigow.md)."""
+    base = int(config.get("base", 100))
+    x = int(details.get("banker_multiple") or 1)
+    banker = details.get("banker")
+    seats = details.get("seats") or {}
+    out = []
+    for seat, y in (details.get("bets") or {}).items():
+        if seat == banker or not y:
+            continue
+        out.append(Bet("player", str(seat), base * x * int(y), int(seats[seat]["net"])))
+    return out
+
+
+def _holdem(config: Mapping[str, Any], details: Mapping[str, Any]) -> list[Bet]:
+    out = []
+    for box in (details.get("boxes") or {}).values():
+        bets, nets = box["bets"], box["nets"]
+        seat = str(box.get("player", box.get("box")))
+        main = sum(int(nets[k]) for k in ("ante", "flop", "turn", "river"))
+        out.append(Bet("main", seat, int(bets["ante"]), main))
+        for kind in ("bonus", "pool"):
+            if int(bets.get(kind) or 0) > 0:
+                out.append(Bet(kind, seat, int(bets[kind]), int(nets[kind])))
+    return out
+
+
+_BETS = {
+    "pokdeng": _pokdeng,
+    "niuniu": _against_banker,
+    "paigow": _against_banker,
+    "holdem-bonus": _holdem,
+}
+
+
+def bets_of(game: str, config: Mapping[str, Any], result: Mapping[str, Any] | None) -> list[Bet]:
+    """The bets of a settled round from its recorded result (none for Tien Gow, whose players
+    play each other, and for a game this module does not know)."""
+    if not result:
+        return []
+    fn = _BETS.get(game)
+    if fn is None:
+        return []
+    return fn(config or {}, result.get("details") or {})
+
+
+# ----- reading the settled rounds ----------------------------------------------------------------
+@dataclass
+class RoundRow:
+    round_id: str
+    table_id: str
+    game: str
+    template_id: str | None
+    template_version: int | None
+    config_hash: str | None
+    status: str
+    closed_at: datetime
+    config: Mapping[str, Any]
+    result: Mapping[str, Any] | None
+    seat_users: dict[str, str] = field(default_factory=dict)
+    legs: dict[str, int] = field(default_factory=dict)
+    """Entries of the round's transactions summed by account name."""
+
+
+def _ended_rounds(
+    conn: Connection,
+    *,
+    since: datetime | None = None,
+    until: datetime | None = None,
+    game: str | None = None,
+    table_id: str | None = None,
+) -> list[RoundRow]:
+    query = (
+        select(
+            rounds.c.id,
+            rounds.c.table_id,
+            rounds.c.game,
+            rounds.c.meta,
+            rounds.c.config,
+            round_ends.c.status,
+            round_ends.c.closed_at,
+            round_ends.c.result,
+        )
+        .join(round_ends, round_ends.c.round_id == rounds.c.id)
+        .order_by(round_ends.c.closed_at, rounds.c.id)
+    )
+    if since is not None:
+        query = query.where(round_ends.c.closed_at >= since)
+    if until is not None:
+        query = query.where(round_ends.c.closed_at < until)
+    if game is not None:
+        query = query.where(rounds.c.game == game)
+    if table_id is not None:
+        query = query.where(rounds.c.table_id == table_id)
+    found: dict[str, RoundRow] = {}
+    for r in conn.execute(query).mappings():
+        meta = r["meta"] or {}
+        version = meta.get("template_version")
+        found[str(r["id"])] = RoundRow(
+            round_id=str(r["id"]),
+            table_id=str(r["table_id"]),
+            game=str(r["game"]),
+            template_id=meta.get("template_id"),
+            template_version=None if version is None else int(version),
+            config_hash=meta.get("config_hash"),
+            status=str(r["status"]),
+            closed_at=r["closed_at"],
+            config=r["config"] or {},
+            result=r["result"],
+        )
+    if not found:
+        return []
+    ids = list(found)
+    for chunk in _chunks(ids, 500):
+        for rid, seat, user in conn.execute(
+            select(round_players.c.round_id, round_players.c.seat, round_players.c.user_id).where(
+                round_players.c.round_id.in_(chunk)
+            )
+        ):
+            found[str(rid)].seat_users[str(seat)] = str(user)
+        for rid, name, amount in conn.execute(
+            select(transactions.c.round_id, accounts.c.name, entries.c.amount)
+            .join(entries, entries.c.tx_id == transactions.c.id)
+            .join(accounts, accounts.c.id == entries.c.account_id)
+            .where(transactions.c.round_id.in_(chunk))
+        ):
+            legs = found[str(rid)].legs
+            legs[str(name)] = legs.get(str(name), 0) + int(amount)
+    return list(found.values())
+
+
+def _chunks(items: list[str], size: int) -> Iterable[list[str]]:
+    for i in range(0, len(items), size):
+        yield items[i : i + size]
+
+
+# ----- house results -------------------------------------------------------------------------------
+FIGURES = (
+    "rounds",
+    "voided",
+    "turnover",
+    "bot_turnover",
+    "people_net",
+    "ggr",
+    "house",
+    "commission",
+    "rounding",
+    "jackpot_contributions",
+    "jackpot_awards",
+    "jackpot_funding",
+    "bots_net",
+)
+"""The columns of a house-results row, in order (all integers, minor units but the counts)."""
+
+KEYS = ("day", "game", "template_id", "template_version", "table_id")
+GROUPS = {"day", "game", "template", "table"}
+
+
+def _is_bot(user: str | None) -> bool:
+    return bool(user) and str(user).startswith(BOT_PREFIX)
+
+
+def _round_figures(row: RoundRow) -> dict[str, int]:
+    out = dict.fromkeys(FIGURES, 0)
+    out["rounds"] = 1 if row.status == "settled" else 0
+    out["voided"] = 1 if row.status == "voided" else 0
+    jackpot = 0
+    for name, amount in row.legs.items():
+        spec = acct.parse(name)
+        if spec.kind in ("stack", "hold"):
+            out["bots_net" if _is_bot(spec.owner) else "people_net"] += amount
+        elif spec.kind in ("house", "commission", "rounding") and name not in (
+            acct.BOTS,
+            acct.JACKPOT_FUND,
+        ):
+            out[spec.kind] += amount
+        elif spec.kind == "jackpot":
+            jackpot += amount
+        elif spec.kind == "wallet":  # a hold on a wallet (no table round does this)
+            out["people_net"] += amount
+    pool = ((row.result or {}).get("details") or {}).get("pool")
+    if isinstance(pool, Mapping):  # Hold'em Bonus: the house's top-ups, the awards paid
+        awards = pool.get("awards") or []
+        out["jackpot_funding"] = int(pool.get("opening_top_up") or 0) + sum(
+            int(a.get("top_up") or 0) for a in awards
+        )
+        out["jackpot_awards"] = sum(int(a.get("amount") or 0) for a in awards)
+        out["jackpot_contributions"] = jackpot - out["jackpot_funding"] + out["jackpot_awards"]
+    else:
+        out["jackpot_contributions"] = max(jackpot, 0)
+        out["jackpot_awards"] = max(-jackpot, 0)
+    if row.status == "settled":
+        for bet in bets_of(row.game, row.config, row.result):
+            user = row.seat_users.get(bet.seat)
+            out["bot_turnover" if _is_bot(user) else "turnover"] += bet.staked
+    out["ggr"] = -out["people_net"]
+    return out
+
+
+def house_results(
+    conn: Connection,
+    *,
+    by: Iterable[str] = ("game", "template"),
+    since: datetime | None = None,
+    until: datetime | None = None,
+    game: str | None = None,
+    table_id: str | None = None,
+) -> dict[str, Any]:
+    """The house's results of the ended rounds, grouped `by` any of day, game, template (id and
+    version), table; with the totals and the books' own figures (pools, bot bankroll)."""
+    group = [g for g in by]
+    unknown = sorted(set(group) - GROUPS)
+    if unknown:
+        from qipai.authority.errors import BadRequest
+
+        raise BadRequest(f"unknown grouping {unknown}: use {sorted(GROUPS)}", "by")
+    rows: dict[tuple[Any, ...], dict[str, Any]] = {}
+    total = dict.fromkeys(FIGURES, 0)
+    for r in _ended_rounds(conn, since=since, until=until, game=game, table_id=table_id):
+        figures = _round_figures(r)
+        labels: dict[str, Any] = {}
+        if "day" in group:
+            labels["day"] = r.closed_at.date().isoformat()
+        if "game" in group:
+            labels["game"] = r.game
+        if "template" in group:
+            labels["template_id"] = r.template_id
+            labels["template_version"] = r.template_version
+        if "table" in group:
+            labels["table_id"] = r.table_id
+        key = tuple(labels.get(k) for k in KEYS)
+        into = rows.setdefault(key, {**labels, **dict.fromkeys(FIGURES, 0)})
+        for name, value in figures.items():
+            into[name] += value
+            total[name] += value
+    ordered = sorted(rows.values(), key=lambda x: tuple(str(x.get(k) or "") for k in KEYS))
+    return {
+        "by": group,
+        "columns": [k for k in KEYS if any(k in row for row in ordered)] + list(FIGURES),
+        "rows": ordered,
+        "total": total,
+        "books": books(conn),
+    }
+
+
+def books(conn: Connection) -> dict[str, Any]:
+    """What the accounts hold now: jackpot liability (every pool's balance, owed to future
+    winners), the bot bankroll and bots' money at tables, the house accounts' balances (these
+    include operator adjustments, which are no round's)."""
+    from qipai.ledger.audit import house_report
+
+    report = house_report(conn)
+    pools = {p: v["balance"] for p, v in report["jackpot"]["pools"].items()}
+    return {
+        "house_at_tables": report["tables"],
+        "by_table": report["by_table"],
+        "bots": report["bots"],
+        "jackpot": report["jackpot"],
+        "jackpot_liability": sum(pools.values()),
+    }
+
+
+def to_csv(report: Mapping[str, Any]) -> str:
+    """A house-results report as CSV: a header, one line per row, then the total."""
+    columns = list(report["columns"])
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(columns)
+    for row in report["rows"]:
+        writer.writerow(["" if row.get(c) is None else row.get(c) for c in columns])
+    total = report["total"]
+    writer.writerow(
+        ["total" if i == 0 else total.get(c, "") for i, c in enumerate(columns)]
+        if columns and columns[0] not in FIGURES
+        else [total.get(c, "") for c in columns]
+    )
+    return out.getvalue()
+
+
+# ----- exact vs observed return --------------------------------------------------------------------
+@dataclass
+class Sample:
+    """Per-round totals of one bet kind over some seats: Σ net and Σ staked each round."""
+
+    nets: list[int] = field(default_factory=list)
+    stakes: list[int] = field(default_factory=list)
+    times: list[datetime] = field(default_factory=list)
+    bets: int = 0
+
+    def add(self, at: datetime, net: int, staked: int, count: int) -> None:
+        self.nets.append(net)
+        self.stakes.append(staked)
+        self.times.append(at)
+        self.bets += count
+
+    def estimate(self, upto: int | None = None) -> tuple[float | None, float | None]:
+        """(observed return, standard error) over the first `upto` rounds (all: None): the
+        ratio estimator 1 + Σnet/Σstaked, its standard error by the delta method."""
+        nets = self.nets if upto is None else self.nets[:upto]
+        stakes = self.stakes if upto is None else self.stakes[:upto]
+        n = len(nets)
+        staked = sum(stakes)
+        if n == 0 or staked == 0:
+            return None, None
+        ratio = sum(nets) / staked
+        if n < 2:
+            return 1 + ratio, None
+        mean_stake = staked / n
+        resid = [x - ratio * y for x, y in zip(nets, stakes, strict=True)]
+        mean_r = sum(resid) / n
+        var = sum((r - mean_r) ** 2 for r in resid) / (n - 1)
+        return 1 + ratio, math.sqrt(var / n) / mean_stake
+
+
+def _compare(
+    observed: float | None, se: float | None, exact: float | None, flags: bool
+) -> dict[str, Any]:
+    half = None if se is None else Z95 * se
+    z = None
+    if observed is not None and exact is not None and se:
+        z = (observed - exact) / se
+    elif observed is not None and exact is not None and se == 0.0:
+        z = 0.0 if observed == exact else math.copysign(math.inf, observed - exact)
+    return {
+        "observed": observed,
+        "ci95": half,
+        "low": None if half is None or observed is None else observed - half,
+        "high": None if half is None or observed is None else observed + half,
+        "z": None if z is None or math.isinf(z) else z,
+        "flag": bool(flags and z is not None and abs(z) > Z95),
+    }
+
+
+def _series(sample: Sample, exact: float | None, points: int = 60) -> list[dict[str, Any]]:
+    """The observed return (and its interval) after each of up to `points` moments."""
+    n = len(sample.nets)
+    if n == 0:
+        return []
+    k = min(points, n)
+    marks = sorted({max(1, round(n * (i + 1) / k)) for i in range(k)})
+    out = []
+    for upto in marks:
+        obs, se = sample.estimate(upto)
+        half = None if se is None else Z95 * se
+        out.append(
+            {
+                "rounds": upto,
+                "t": sample.times[upto - 1].timestamp(),
+                "observed": obs,
+                "low": None if half is None or obs is None else obs - half,
+                "high": None if half is None or obs is None else obs + half,
+                "exact": exact,
+            }
+        )
+    return out
+
+
+def _exact_rows(figures: list[dict[str, Any]] | None) -> dict[tuple[str, str | None], float | None]:
+    out: dict[tuple[str, str | None], float | None] = {}
+    for f in figures or []:
+        out[(str(f["bet"]), f.get("strategy"))] = f.get("rtp")
+    return out
+
+
+def observed_returns(
+    conn: Connection,
+    exact_of: Any,
+    *,
+    template_id: str | None = None,
+    since: datetime | None = None,
+    until: datetime | None = None,
+    series: bool = False,
+) -> list[dict[str, Any]]:
+    """Each bet of each template version that was played: exact beside observed.
+
+    `exact_of(game, config_json, config_hash)` gives the template's exact figures (the list of
+    `BetReturn.to_json()`), or None when there are none."""
+    groups: dict[tuple[str, int | None, str, str], dict[str, Any]] = {}
+    samples: dict[tuple[Any, ...], Sample] = defaultdict(Sample)
+    for r in _ended_rounds(conn, since=since, until=until):
+        if r.status != "settled" or r.template_id is None or r.config_hash is None:
+            continue
+        if template_id is not None and r.template_id != template_id:
+            continue
+        gkey = (r.template_id, r.template_version, r.config_hash, r.game)
+        groups.setdefault(gkey, {"config": r.config, "rounds": 0})
+        groups[gkey]["rounds"] += 1
+        per: dict[tuple[str, str], list[int]] = {}
+        for bet in bets_of(r.game, r.config, r.result):
+            who = "bots" if _is_bot(r.seat_users.get(bet.seat)) else "people"
+            for scope in ("all", who):
+                tot = per.setdefault((bet.kind, scope), [0, 0, 0])
+                tot[0] += bet.net
+                tot[1] += bet.staked
+                tot[2] += 1
+        for (kind, scope), (net, staked, count) in per.items():
+            samples[(*gkey, kind, scope)].add(r.closed_at, net, staked, count)
+    out = []
+    for gkey, info in sorted(groups.items(), key=lambda kv: (kv[0][0], kv[0][1] or 0)):
+        tid, version, digest, game = gkey
+        figures = exact_of(game, info["config"], digest)
+        exact = _exact_rows(figures)
+        labels = {str(f["bet"]): f.get("label") for f in figures or []}
+        kinds = sorted({k[4] for k in samples if k[:4] == gkey} | {b for b, _ in exact})
+        for kind in kinds:
+            for row in _rows_for(game, kind, exact):
+                sample = samples.get((*gkey, kind, row["scope"]), Sample())
+                obs, se = sample.estimate()
+                ex = row["exact"]
+                item = {
+                    "template_id": tid,
+                    "template_version": version,
+                    "config_hash": digest,
+                    "game": game,
+                    "bet": kind,
+                    "label": labels.get(kind),
+                    "strategy": row["strategy"],
+                    "scope": row["scope"],
+                    "note": row["note"],
+                    "rounds": len(sample.nets),
+                    "bets": sample.bets,
+                    "staked": sum(sample.stakes),
+                    "net": sum(sample.nets),
+                    "exact": ex,
+                    "given_up": None
+                    if not row["decisions"] or obs is None or ex is None
+                    else ex - obs,
+                    **_compare(obs, se, ex, not row["decisions"]),
+                }
+                if series:
+                    item["series"] = _series(sample, ex)
+                out.append(item)
+    return out
+
+
+def _rows_for(
+    game: str, kind: str, exact: Mapping[tuple[str, str | None], float | None]
+) -> list[dict[str, Any]]:
+    """Which comparisons a bet kind gets: one over every seat against its exact figure; for
+    Hold'em's main bets, the bots' boxes against the bot's figure and the people's against the
+    optimal and the simple strategy (decisions: never flagged, `given_up` reported)."""
+    if game == "holdem-bonus" and kind == "main":
+        rows = [
+            {
+                "scope": "bots",
+                "strategy": "bot: optimal",
+                "exact": exact.get(("main", "bot: optimal")),
+                "decisions": False,
+                "note": "house bots' boxes: the optimal bot plays the exact optimal strategy",
+            },
+            {
+                "scope": "people",
+                "strategy": "optimal",
+                "exact": exact.get(("main", "optimal")),
+                "decisions": True,
+                "note": "people's boxes against optimal play: given_up is what their "
+                "decisions cost per ante",
+            },
+            {
+                "scope": "people",
+                "strategy": "simple",
+                "exact": exact.get(("main", "simple")),
+                "decisions": True,
+                "note": "people's boxes against the simple strategy",
+            },
+        ]
+        return rows
+    matches = [(s, v) for (b, s), v in exact.items() if b == kind]
+    strategy, value = matches[0] if matches else (None, None)
+    note = ""
+    if game == "niuniu":
+        note = "the exact figure assumes nobody swaps; swaps change the return"
+    return [
+        {
+            "scope": "all",
+            "strategy": strategy,
+            "exact": value,
+            "decisions": False,
+            "note": note,
+        }
+    ]
+
+
+__all__ = [
+    "FIGURES",
+    "Bet",
+    "Sample",
+    "bets_of",
+    "books",
+    "house_results",
+    "observed_returns",
+    "to_csv",
+]

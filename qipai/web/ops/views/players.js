@@ -1,0 +1,86 @@
+// @ts-check
+// Players: search; wallet and table balances; lock and unlock; limits; the rounds they played;
+// the entries of any of their accounts with the running balance.
+import { html } from "../../ui/html.js";
+import { useState } from "../../vendor/hooks.module.js";
+import { api, query } from "../api.js";
+import { t } from "../i18n.js";
+import { amount, askReason, ErrorLine, Signed, when } from "./common.js";
+
+/** @param {{ me: any, openRound: (id: string) => void }} props */
+export function Players({ me, openRound }) {
+  const [found, setFound] = useState(/** @type {any[] | null} */ (null));
+  const [player, setPlayer] = useState(/** @type {any} */ (null));
+  const [book, setBook] = useState(/** @type {any} */ (null));
+  const [error, setError] = useState(/** @type {any} */ (null));
+
+  /** @param {Event} e */
+  async function search(e) {
+    e.preventDefault();
+    const q = String(new FormData(/** @type {HTMLFormElement} */ (e.target)).get("q") || "");
+    try {
+      setFound((await api.get(`/api/ops/players${query({ q })}`)).players);
+      setError(null);
+    } catch (err) {
+      setError(err);
+    }
+  }
+
+  /** @param {string} name @param {string | null} [account] */
+  async function open(name, account = null) {
+    try {
+      const [detail, entries] = await Promise.all([
+        api.get(`/api/ops/players/${encodeURIComponent(name)}`),
+        api.get(`/api/ops/players/${encodeURIComponent(name)}/entries${query({ account })}`),
+      ]);
+      setPlayer(detail);
+      setBook(entries);
+      setError(null);
+    } catch (err) {
+      setError(err);
+    }
+  }
+
+  /** @param {boolean} lock */
+  async function setLock(lock) {
+    const reason = askReason(t(lock ? "verb_lock" : "verb_unlock"));
+    if (!reason || !player) return;
+    try {
+      await api.post(`/api/ops/players/${encodeURIComponent(player.player)}/${lock ? "lock" : "unlock"}`, { reason });
+      await open(player.player, book && book.account);
+    } catch (err) {
+      setError(err);
+    }
+  }
+
+  return html`<section class="view" id="ops-players">
+    <h2>${t("tab_players")}</h2>
+    <form class="row" onSubmit=${search}>
+      <input name="q" id="player-q" placeholder=${t("search_name")} maxlength="32" />
+      <button type="submit" class="btn small" id="player-search">${t("search")}</button>
+    </form>
+    <${ErrorLine} error=${error} />
+    ${found ? html`<table class="grid" id="player-list"><thead><tr><th>${t("player")}</th><th>${t("wallet")}</th><th>${t("state")}</th></tr></thead>
+      <tbody>${found.map((p) => html`<tr key=${p.player}><td><a href="#" data-player=${p.player} onClick=${(/** @type {Event} */ e) => { e.preventDefault(); open(p.player); }}>${p.player}</a></td>
+        <td>${amount(p.wallet)}</td><td>${p.locked ? html`<span class="badge suspended">${t("locked")}</span>` : t("active")}</td></tr>`)}</tbody></table>` : null}
+    ${player ? html`<div class="panel" id="player-detail" data-player=${player.player}>
+      <div class="row"><h3>${player.player}</h3>
+        ${player.locked ? html`<span class="badge suspended">${t("locked")}</span> <span class="muted">${player.lock_reason || ""}</span>` : null}
+        <span class="spacer"></span>
+        ${me.can_write ? html`<button type="button" class="btn small" id="btn-lock" onClick=${() => setLock(!player.locked)}>${t(player.locked ? "verb_unlock" : "verb_lock")}</button>` : null}</div>
+      <h4>${t("accounts")}</h4>
+      <table class="grid" id="player-accounts"><tbody>${Object.entries(player.balances || {}).map(([name, bal]) => html`<tr key=${name}>
+        <td><a href="#" class="mono" onClick=${(/** @type {Event} */ e) => { e.preventDefault(); open(player.player, name); }}>${name}</a></td><td class="num">${amount(Number(bal))}</td></tr>`)}</tbody></table>
+      <p class="small muted">${t("limits")}: ${JSON.stringify(player.limits || {})}</p>
+      ${book ? html`<h4>${t("entries_of", { account: book.account })}: ${amount(book.balance)}</h4>
+      <table class="grid" id="player-entries"><thead><tr><th>${t("time")}</th><th>tx</th><th>${t("kind")}</th><th>${t("amount")}</th><th>${t("balance_after")}</th><th>${t("round")}</th></tr></thead>
+        <tbody>${book.entries.map((/** @type {any} */ en) => html`<tr key=${en.tx_id}><td>${when(en.at)}</td><td>${en.tx_id}</td><td>${en.kind}</td>
+          <td class="num"><${Signed} n=${en.amount} /></td><td class="num">${amount(en.balance_after)}</td>
+          <td>${en.round_id ? html`<a href="#" class="mono small" onClick=${(/** @type {Event} */ e) => { e.preventDefault(); openRound(en.round_id); }}>${en.round_id.slice(0, 10)}</a>` : ""}</td></tr>`)}</tbody></table>` : null}
+      <h4>${t("last_rounds")}</h4>
+      <ul class="plain" id="player-rounds">${(player.rounds || []).map((/** @type {any} */ r) => html`<li key=${r.round_id}>
+        <a href="#" class="mono" data-round=${r.round_id} onClick=${(/** @type {Event} */ e) => { e.preventDefault(); openRound(r.round_id); }}>${r.round_id.slice(0, 12)}</a>
+        ${r.game} <${Signed} n=${r.net} /></li>`)}</ul>
+    </div>` : null}
+  </section>`;
+}

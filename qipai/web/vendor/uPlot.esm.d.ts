@@ -1,0 +1,2 @@
+import uPlot from "uplot";
+export default uPlot;

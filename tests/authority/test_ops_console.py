@@ -1,0 +1,287 @@
+"""The back office's API (issue 20): the live room, players' books, the round inspector, house
+results (equal to the ledger's and `qipai audit`'s to the unit), exact vs observed return, and
+integrity — with rounds played through the real table runtime into the app's own database."""
+
+from __future__ import annotations
+
+import csv
+import io
+import itertools
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from qipai.authority import Authority, AuthoritySettings
+from qipai.authority.oplog import SYSTEM
+from qipai.ledger import Ledger
+from qipai.server.app import create_app
+from qipai.server.routers import ops
+from qipai.tables.table import Timing
+from tests.authority.helpers import enrol, error, signup
+from tests.authority.tableplay import play
+
+
+@pytest.fixture
+def room(tmp_path: Path) -> Iterator[tuple[TestClient, Authority, Ledger]]:
+    app = create_app(str(tmp_path / "room.db"), timing=Timing(0.05, 0.2, 0.05))
+    ledger = app.state.ledger
+    authority = Authority(ledger.engine, AuthoritySettings(demo=False), ledger=ledger)
+    ops.install(app, authority)
+    authority.start()
+    with TestClient(app) as client:
+        yield client, authority, ledger
+
+
+CONSOLE_GETS = [
+    "/api/ops/reports/house",
+    "/api/ops/reports/house?format=csv",
+    "/api/ops/reports/returns",
+    "/api/ops/integrity",
+    "/api/ops/players/alice/entries",
+    "/api/ops/rounds/r0/replay",
+    "/api/ops/rounds/r0/verify",
+    "/api/ops/tables",
+    "/api/ops/rounds",
+]
+
+
+def test_console_data_refuses_anonymous_and_players(
+    room: tuple[TestClient, Authority, Ledger],
+) -> None:
+    client, authority, _ = room
+    alice = signup(client, "alice")
+    for path in CONSOLE_GETS:
+        anon = client.get(path)
+        assert anon.status_code == 401 and error(anon)["code"] == "auth_required", path
+        player = client.get(path, headers=alice)
+        assert player.status_code == 403 and error(player)["code"] == "operator_only", path
+        assert "rows" not in player.text and "heads" not in player.text
+    r = client.post("/api/ops/integrity/audit", json={}, headers=alice)
+    assert r.status_code == 403
+    audrey = enrol(client, authority, "audrey", "auditor").headers
+    r = client.post("/api/ops/integrity/audit", json={}, headers=audrey)
+    assert r.status_code == 403 and error(r)["code"] == "read_only_role"
+    assert client.get("/api/ops/integrity", headers=audrey).status_code == 200
+
+
+def _play_every_template(authority: Authority, ledger: Ledger, rounds: int) -> None:
+    for t in authority.templates.active():
+        play(ledger, authority, t.id, rounds, seed=11, people=1 if t.game != "tiengow" else 2)
+
+
+def test_house_results_equal_the_ledger_and_the_audit(
+    room: tuple[TestClient, Authority, Ledger],
+) -> None:
+    client, authority, ledger = room
+    olga = enrol(client, authority, "olga").headers
+    _play_every_template(authority, ledger, 4)
+    ledger.fund_pool("holdem-bonus", 5_000, "console-test")  # the books, not a round's
+    by_table = client.get("/api/ops/reports/house", params={"by": "table"}, headers=olga).json()
+    audit = ledger.audit(replay=True)
+    assert audit.ok, audit.violations
+    house = audit.house
+    rows = {r["table_id"]: r for r in by_table["rows"]}
+    assert set(rows) == {r.table_id for r in _tables(ledger)}
+    for table_id, row in rows.items():
+        # the table's house side, to the unit, as the audit prints it
+        assert row["house"] + row["commission"] + row["rounding"] == house["by_table"].get(
+            table_id, 0
+        ), table_id
+        # every round balances: nothing is left over between the columns
+        assert (
+            row["people_net"]
+            + row["bots_net"]
+            + row["house"]
+            + row["commission"]
+            + row["rounding"]
+            + row["jackpot_funding"]
+            + row["jackpot_contributions"]
+            - row["jackpot_awards"]
+        ) == 0, row
+        assert row["ggr"] == -row["people_net"]
+        # the people's net equals their table stacks' entries in the table's rounds
+        assert row["people_net"] == _people_net(ledger, table_id)
+    total = by_table["total"]
+    assert total["bots_net"] == house["bots"]["result"]
+    pools = house["jackpot"]["pools"]
+    assert total["jackpot_contributions"] + total["jackpot_funding"] - total[
+        "jackpot_awards"
+    ] == sum(p["contributed"] - p["paid"] for p in pools.values())
+    assert by_table["books"]["jackpot_liability"] == sum(p["balance"] for p in pools.values())
+    assert by_table["books"]["bots"] == house["bots"]
+    assert total["rounds"] == 6 * 4
+    # other groupings give the same totals; the CSV says the same as the JSON
+    for by in ("game,template", "day", "day,game,template,table"):
+        again = client.get("/api/ops/reports/house", params={"by": by}, headers=olga).json()
+        assert again["total"] == total, by
+    text = client.get(
+        "/api/ops/reports/house", params={"by": "table", "format": "csv"}, headers=olga
+    )
+    assert text.headers["content-type"].startswith("text/csv")
+    lines = list(csv.DictReader(io.StringIO(text.text)))
+    assert len(lines) == len(rows) + 1
+    for line in lines[:-1]:
+        assert int(line["ggr"]) == rows[line["table_id"]]["ggr"]
+    assert int(lines[-1]["turnover"]) == total["turnover"]
+    bad = client.get("/api/ops/reports/house", params={"by": "week"}, headers=olga)
+    assert bad.status_code == 400 and error(bad)["field"] == "by"
+
+
+def _tables(ledger: Ledger) -> list[Any]:
+    from sqlalchemy import select
+
+    from qipai.ledger.schema import rounds
+
+    with ledger.engine.connect() as conn:
+        return list(conn.execute(select(rounds.c.table_id).distinct()))
+
+
+def _people_net(ledger: Ledger, table_id: str) -> int:
+    from sqlalchemy import func, select
+
+    from qipai.ledger.schema import accounts, entries, rounds, transactions
+
+    with ledger.engine.connect() as conn:
+        found = conn.execute(
+            select(func.coalesce(func.sum(entries.c.amount), 0))
+            .join(transactions, transactions.c.id == entries.c.tx_id)
+            .join(accounts, accounts.c.id == entries.c.account_id)
+            .join(rounds, rounds.c.id == transactions.c.round_id)
+            .where(
+                rounds.c.table_id == table_id,
+                accounts.c.kind.in_(("stack", "hold")),
+                ~accounts.c.owner.like("bot.%"),
+            )
+        ).scalar_one()
+    return int(found)
+
+
+def test_exact_figures_are_the_templates(room: tuple[TestClient, Authority, Ledger]) -> None:
+    client, authority, ledger = room
+    olga = enrol(client, authority, "olga").headers
+    play(ledger, authority, "pokdeng-classic", 5, seed=3, people=1)
+    rows = client.get("/api/ops/reports/returns?series=true", headers=olga).json()["rows"]
+    mine = {r["bet"]: r for r in rows if r["template_id"] == "pokdeng-classic"}
+    facts = {
+        f["bet"]: f["rtp"]
+        for f in authority.facts(authority.templates.get("pokdeng-classic"))["rtp"]
+    }
+    assert set(mine) == {"player", "pair"}
+    for bet, row in mine.items():
+        assert row["exact"] == facts[bet]
+        assert row["rounds"] == 5 and row["bets"] >= 25  # the person covers every spot
+        assert row["observed"] == pytest.approx(1 + row["net"] / row["staked"])
+        assert len(row["series"]) == 5 and row["series"][-1]["observed"] == row["observed"]
+
+
+def test_players_books_and_the_round_inspector(
+    room: tuple[TestClient, Authority, Ledger],
+) -> None:
+    client, authority, ledger = room
+    olga = enrol(client, authority, "olga").headers
+    table = play(ledger, authority, "paigow", 2, seed=5, people=2)
+    player = "p5-0"
+    entries = client.get(f"/api/ops/players/{player}/entries", headers=olga).json()
+    assert entries["account"] == f"wallet:{player}"
+    assert entries["balance"] == ledger.wallet(player)
+    statement = entries["entries"]
+    # running balance: each entry's balance after is the one before plus its amount
+    for newer, older in itertools.pairwise(statement):
+        assert newer["balance_after"] == older["balance_after"] + newer["amount"]
+    stack = f"stack:{player}:{table.id}"
+    assert entries["accounts"][stack] == ledger.balance(stack)
+    r = client.get(f"/api/ops/players/{player}/entries", params={"account": stack}, headers=olga)
+    assert r.json()["entries"][0]["round_id"]
+    r = client.get(
+        f"/api/ops/players/{player}/entries", params={"account": "wallet:p5-1"}, headers=olga
+    )
+    assert r.status_code == 400 and error(r)["field"] == "account"
+
+    found = client.get("/api/ops/rounds", params={"player": player}, headers=olga).json()
+    assert len(found["rounds"]) == 2 and {r["status"] for r in found["rounds"]} == {"settled"}
+    rid = found["rounds"][0]["id"]
+    by_prefix = client.get("/api/ops/rounds", params={"round_id": rid[:6]}, headers=olga).json()
+    assert [r["id"] for r in by_prefix["rounds"]] == [rid]
+    opened = found["rounds"][0]["opened_at"]
+    later = client.get("/api/ops/rounds", params={"since": opened}, headers=olga).json()
+    assert rid in [r["id"] for r in later["rounds"]]
+    none = client.get(
+        "/api/ops/rounds", params={"until": "2000-01-01T00:00:00Z"}, headers=olga
+    ).json()
+    assert none["rounds"] == []
+
+    replay = client.get(f"/api/ops/rounds/{rid}/replay", headers=olga).json()
+    record = ledger.round(rid, include_seed=True)
+    actions = [e for e in record["log"] if e["kind"] == "action"]
+    assert len(replay["steps"]) == len(actions) + 1 and replay["error"] is None
+    assert replay["steps"][-1]["finished"] is True
+    seats = {s["id"] for s in record["seats"]}
+    for step in replay["steps"]:
+        assert set(step["views"]) == seats  # every seat's view, for the operator
+    last = replay["steps"][-1]["views"]
+    for seat in seats:  # each seat's own view shows its own tiles
+        me = last[seat]["me"]
+        assert me is not None and me["tiles"]
+    postings = replay["postings"]
+    assert sum(p["amount"] for p in postings) == 0
+    assert {p["tx_id"] for p in postings} >= {record["settlement_tx"]}
+
+    verified = client.get(f"/api/ops/rounds/{rid}/verify", headers=olga).json()
+    assert verified["ok"] is True, verified
+    names = [c["check"] for c in verified["checks"]]
+    assert "seed matches commitment" in names and "MAC chain" in names
+    assert verified["chain"]["round_records"] >= len(record["log"]) + 2
+    missing = client.get("/api/ops/rounds/nope/replay", headers=olga)
+    assert missing.status_code == 404
+
+
+def test_the_live_room_shows_host_template_and_status(
+    room: tuple[TestClient, Authority, Ledger],
+) -> None:
+    client, authority, _ = room
+    olga = enrol(client, authority, "olga").headers
+    app_room = client.app.state.room  # type: ignore[attr-defined]
+    terms = authority.terms_for("pokdeng-classic")
+    table = app_room.create_table(terms, "console test")
+    r = client.post(
+        f"/api/ops/tables/{table.id}/suspend", json={"reason": "dealer shuffle check"}, headers=olga
+    )
+    assert r.status_code == 200, r.text
+    [row] = [
+        t
+        for t in client.get("/api/ops/tables", headers=olga).json()["tables"]
+        if t["id"] == table.id
+    ]
+    assert row["status"] == "suspended" and row["status_reason"] == "dealer shuffle check"
+    assert row["terms"]["template"] == {"id": "pokdeng-classic", "version": 1}
+    assert row["host"] is None  # one process serves the room: no leases (multi-host: the owner)
+    assert row["number"] == 0 and len(row["seats"]) == 5
+    r = client.post(f"/api/ops/tables/{table.id}/resume", json={"reason": "ok"}, headers=olga)
+    assert r.json()["status"] != "suspended"
+    r = client.post(f"/api/ops/tables/{table.id}/close", json={"reason": "night"}, headers=olga)
+    assert r.status_code == 200
+    actions = [e["action"] for e in authority.log.entries(target=table.id)]
+    assert actions[:3] == ["table.close", "table.resume", "table.suspend"]
+
+
+def test_integrity_runs_the_audit_and_logs_it(room: tuple[TestClient, Authority, Ledger]) -> None:
+    client, authority, ledger = room
+    olga = enrol(client, authority, "olga").headers
+    play(ledger, authority, "pokdeng-classic", 2, seed=9, people=1)
+    before = client.get("/api/ops/integrity", headers=olga).json()
+    assert before["last_audit"] is None and before["log_ok"] is True
+    chains = {h["chain"] for h in before["heads"]}
+    assert "ledger" in chains and any(c.startswith("table:") for c in chains)
+    report = client.post("/api/ops/integrity/audit", json={"replay": True}, headers=olga).json()
+    assert report["ok"] is True and report == ledger.audit(replay=True).to_json() | {
+        "stats": report["stats"]
+    }
+    after = client.get("/api/ops/integrity", headers=olga).json()
+    last = after["last_audit"]
+    assert last["actor"] == "olga" and last["action"] == "audit.run" and last["detail"]["ok"]
+    heads = {h["chain"]: (h["seq"], h["mac"]) for h in after["heads"]}
+    assert heads == {c: (v["seq"], v["mac"]) for c, v in report["heads"].items()}
+    _ = SYSTEM

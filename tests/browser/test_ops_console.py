@@ -1,0 +1,235 @@
+"""The back office in Chromium (issue 20): an operator signs in with TOTP, finds the round a
+player just played, steps through its replay, verifies it, and sees the house result and the
+exact-vs-observed row change after more rounds; a player and an anonymous visitor get nothing
+from /ops or /api/ops. Screenshots: test-output/ops-*.png."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from typing import Any
+
+import pyotp
+import pytest
+from roomserver import OUT, ROOT, Server
+from test_play import play_step, quick_start, sign_up_and_deposit
+
+pytestmark = [pytest.mark.browser]
+
+NEW_PASSWORD = "a long operator password for the console"
+# the browser suite's fast room (tests/browser/conftest.py's FAST)
+FAST = {
+    "QIPAI_BOT_DELAY": "0.15",
+    "QIPAI_BETWEEN_ROUNDS": "1.5",
+    "QIPAI_SIGNUP_RATE": "1000/minute",
+}
+
+
+def _http(
+    url: str, method: str = "GET", body: Any = None, token: str | None = None
+) -> tuple[int, Any]:
+    data = None if body is None else json.dumps(body).encode()
+    req = urllib.request.Request(url, data=data, method=method)
+    req.add_header("Content-Type", "application/json")
+    if token:
+        req.add_header("Authorization", f"Bearer {token}")
+    try:
+        with urllib.request.urlopen(req, timeout=60) as r:
+            return r.status, json.loads(r.read() or b"null")
+    except urllib.error.HTTPError as e:
+        return e.code, json.loads(e.read() or b"null")
+
+
+@pytest.fixture(scope="module")
+def ops_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Server, str]]:
+    """A room whose operator `olga` was added with `qipai operator add` and has enrolled TOTP
+    (the first sign-in over HTTP); returns the server and olga's TOTP secret."""
+    db = tmp_path_factory.mktemp("ops") / "room.db"
+    added = subprocess.run(
+        [sys.executable, "-m", "qipai.cli", "operator", "add", "olga", "--db", str(db)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    once = added.stdout.strip().splitlines()[-1]
+    srv = Server(db, FAST)
+    srv.start()
+    try:
+        status, login = _http(
+            f"{srv.url}/api/ops/login", "POST", {"name": "olga", "password": once}
+        )
+        assert status == 200 and login["stage"] == "setup", login
+        tok = login["token"]
+        status, _ = _http(
+            f"{srv.url}/api/ops/password",
+            "POST",
+            {"old_password": once, "new_password": NEW_PASSWORD},
+            tok,
+        )
+        assert status == 200
+        _, enrolment = _http(f"{srv.url}/api/ops/totp/enrol", "POST", {}, tok)
+        secret = enrolment["secret"]
+        # the previous step's code (accepted: ±1 step), so the browser's sign-in with the
+        # current code is not a replay of it
+        code = pyotp.TOTP(secret).at(time.time() - 30)
+        _, done = _http(f"{srv.url}/api/ops/totp/confirm", "POST", {"code": code}, tok)
+        assert done["stage"] == "full", done
+        _http(f"{srv.url}/api/ops/logout", "POST", {}, tok)
+        yield srv, secret
+    finally:
+        srv.stop()
+
+
+def _play_rounds(page: Any, rounds: int, deadline_s: float = 120) -> None:
+    """Let the player at the table play until `rounds` more rounds have ended for them."""
+    ended = 0
+    clicked = False
+    deadline = time.time() + deadline_s
+    while ended < rounds and time.time() < deadline:
+        page.wait_for_timeout(250)
+        in_round = page.evaluate(
+            "(() => { const s = qipai.state(); return !!(s && s.you.in_round && s.round && "
+            "!s.round.finished); })()"
+        )
+        if in_round:
+            play_step(page, "pokdeng")
+            clicked = True
+            continue
+        if clicked and page.locator("#banner").count():
+            ended += 1
+            clicked = False
+    assert ended >= rounds, f"only {ended} rounds ended"
+
+
+def _sign_in(page: Any, srv: Server, secret: str) -> None:
+    page.goto(srv.url + "/ops/")
+    page.wait_for_selector("#ops-login")
+    page.fill("#ops-name", "olga")
+    page.fill("#ops-password", NEW_PASSWORD)
+    page.fill("#ops-totp", pyotp.TOTP(secret).now())
+    page.click("#ops-sign-in")
+    page.wait_for_selector("#ops-who[data-role=operator]")
+
+
+def _cell(page: Any, selector: str) -> int:
+    return int(page.locator(selector).inner_text().replace(",", "").replace("+", ""))
+
+
+def test_operator_inspects_verifies_and_watches_the_numbers(
+    browser: Any, ops_server: tuple[Server, str]
+) -> None:
+    srv, secret = ops_server
+    OUT.mkdir(exist_ok=True)
+    player_ctx = browser.new_context(viewport={"width": 1400, "height": 950}, bypass_csp=True)
+    ops_ctx = browser.new_context(viewport={"width": 1400, "height": 950}, bypass_csp=True)
+    player, ops = player_ctx.new_page(), ops_ctx.new_page()
+    errors: list[str] = []
+    for pg in (player, ops):
+        pg.on("pageerror", lambda e: errors.append(str(e)))
+    try:
+        name = sign_up_and_deposit(player, srv)
+        quick_start(player, "pokdeng")
+        _play_rounds(player, 1)
+
+        _sign_in(ops, srv, secret)
+        ops.screenshot(path=str(OUT / "ops-room.png"))
+        assert ops.locator("#room-tables tr[data-table]").count() >= 1
+        # find the player's round
+        ops.click("[data-tab=rounds]")
+        ops.fill("#q-player", name)
+        ops.click("#round-find")
+        ops.wait_for_selector("#round-list a[data-round]")
+        ops.locator("#round-list a[data-round]").last.click()
+        ops.wait_for_selector("#replay")
+        steps = int(ops.locator("#replay").get_attribute("data-steps") or 0)
+        assert steps >= 2
+        # step through the replay: the deal, then every action, the felt redrawn each time
+        seen = []
+        for _ in range(steps - 1):
+            seen.append(ops.locator("#step-label").inner_text())
+            ops.click("#step-next")
+        seen.append(ops.locator("#step-label").inner_text())
+        assert len(set(seen)) == steps
+        assert ops.locator("#replay [data-card], #replay .card").count() > 0  # cards drawn
+        ops.screenshot(path=str(OUT / "ops-replay.png"))
+        ops.click("#btn-verify")
+        ops.wait_for_selector("#verdict[data-ok=true]")
+        assert "MAC" in ops.locator("#verdict").inner_text()
+        template = ops.locator("#round-detail .muted").first.inner_text().split("·")[-1].strip()
+        template_id = template.split(" v")[0]
+        # house results and the exact-vs-observed row of the template
+        ops.click("[data-tab=house]")
+        ops.wait_for_selector("#house-total")
+        turnover_before = _cell(ops, "#house-total [data-col=turnover]")
+        ops.click("[data-tab=returns]")
+        row = f"#returns-table tr[data-template='{template_id}'][data-bet=player]"
+        ops.wait_for_selector(row)
+        rounds_before = int(ops.locator(row).get_attribute("data-rounds") or 0)
+        observed_before = ops.locator(f"{row} .observed").inner_text()
+        assert rounds_before >= 1
+        ops.screenshot(path=str(OUT / "ops-returns.png"))
+
+        _play_rounds(player, 2)
+
+        ops.click("#returns-refresh")
+        ops.wait_for_function(
+            f'document.querySelector("{row}").dataset.rounds > {rounds_before}', timeout=30000
+        )
+        assert int(ops.locator(row).get_attribute("data-rounds") or 0) >= rounds_before + 2
+        assert ops.locator(f"{row} .observed").inner_text() != "" and observed_before
+        ops.click("[data-tab=house]")
+        ops.click("#house-refresh")
+        ops.wait_for_function(
+            "Number(document.querySelector('#house-total [data-col=turnover]').textContent"
+            f".replace(/,/g, '')) > {turnover_before}",
+            timeout=30000,
+        )
+        assert ops.locator("#house-chart canvas").count() == 1  # uPlot drew the chart
+        ops.screenshot(path=str(OUT / "ops-house.png"))
+        # both languages, no key missing
+        ops.click("#ops-lang")
+        ops.wait_for_selector("#ops-house")
+        assert ops.evaluate("[...qipaiOps.missing]") == []
+    finally:
+        player_ctx.close()
+        ops_ctx.close()
+    assert not errors, errors
+
+
+def test_players_and_visitors_get_nothing(browser: Any, ops_server: tuple[Server, str]) -> None:
+    srv, _ = ops_server
+    context = browser.new_context(bypass_csp=True)
+    page = context.new_page()
+    try:
+        # an anonymous visitor: the sign-in form, no data; every data route refuses
+        page.goto(srv.url + "/ops/")
+        page.wait_for_selector("#ops-login")
+        assert page.locator("#ops-tabs").count() == 0
+        for path in ("tables", "rounds", "reports/house", "reports/returns", "integrity"):
+            status, body = _http(f"{srv.url}/api/ops/{path}")
+            assert status == 401 and body["error"]["code"] == "auth_required", path
+        # a signed-in player: the same, and 403 with their token
+        sign_up_and_deposit(page, srv)
+        token = page.evaluate("localStorage.getItem('qipai.token')")
+        assert token
+        page.goto(srv.url + "/ops/")
+        page.wait_for_selector("#ops-login")
+        assert page.locator("#ops-tabs").count() == 0
+        for path in ("tables", "rounds", "reports/house", "integrity"):
+            status, body = _http(f"{srv.url}/api/ops/{path}", token=token)
+            assert status == 403 and body["error"]["code"] == "operator_only", path
+        replies = page.evaluate(
+            """async () => { const out = [];
+              for (const p of ['tables', 'reports/house', 'integrity']) {
+                const r = await fetch('/api/ops/' + p); out.push(r.status); }
+              return out; }"""
+        )
+        assert replies == [401, 401, 401]
+    finally:
+        context.close()
