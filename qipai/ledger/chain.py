@@ -38,7 +38,6 @@ timestamps as `YYYY-MM-DDTHH:MM:SS.ffffffZ` (UTC, microseconds: what both databa
 
 from __future__ import annotations
 
-import hashlib
 import hmac
 import json
 from collections.abc import Mapping, Sequence
@@ -137,7 +136,7 @@ def canonical(record: Mapping[str, Any]) -> bytes:
 
 
 def mac(key: bytes, previous: str, record: Mapping[str, Any]) -> str:
-    return hmac.new(key, bytes.fromhex(previous) + canonical(record), hashlib.sha256).hexdigest()
+    return hmac.digest(key, bytes.fromhex(previous) + canonical(record), "sha256").hex()
 
 
 # ----- the records -------------------------------------------------------------------------

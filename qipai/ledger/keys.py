@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import functools
 import hashlib
 import hmac
 import os
@@ -86,12 +87,12 @@ class Keys:
     def _derive(self, label: str) -> bytes:
         return hmac.new(self.master, f"qipai/{label}".encode(), hashlib.sha256).digest()
 
-    @property
+    @functools.cached_property
     def mac_key(self) -> bytes:
         """The HMAC-SHA256 key of the record chains."""
         return self._derive("mac/v1")
 
-    @property
+    @functools.cached_property
     def seed_key(self) -> bytes:
         """The AES-256-GCM key that seals seeds at rest."""
         return self._derive("seed/v1")

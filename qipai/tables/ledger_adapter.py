@@ -187,7 +187,7 @@ class LedgerAdapter:
         reveal_seed: bool,
         layout: tuple[str, JSON] | None = None,
         events: Sequence[Event] = (),
-    ) -> None:
+    ) -> JSON | None:
         fence = self._round_fence(round_id)
         if events:
             # the last events of the round (its final action was journaled before it was
@@ -205,7 +205,7 @@ class LedgerAdapter:
             def also(conn: Connection) -> None:
                 layouts.save_table_in(conn, table_id, data)
 
-        _fenced(
+        tx = _fenced(
             lambda: self.ledger.settle_round(
                 round_id,
                 result,
@@ -216,6 +216,7 @@ class LedgerAdapter:
             )
         )
         self._table_of.pop(round_id, None)
+        return None if tx.head is None else dict(tx.head)
 
     def pay_interrupted(
         self, round_id: str, table_id: str, player: str, amount: int, reason: str

@@ -176,13 +176,15 @@ class LedgerPort(Protocol):
         reveal_seed: bool,
         layout: tuple[str, JSON] | None = None,
         events: Sequence[Event] = (),
-    ) -> None:
+    ) -> JSON | None:
         """In one transaction: release the holds, post the result's postings (seat ids are the
         round's players' stacks, `jackpot` the pool `pool_id`), mark the round settled.
         Idempotent on round_id. `reveal_seed` False while the deal unit (shoe) goes on.
         `layout` (table id, layout): saved in the same transaction — only given to a ledger
         whose `layouts` attribute is the table's `TableRepo` (same database). `events`: the
-        last events of the round, journaled before it settles."""
+        last events of the round, journaled before it settles. Returns the settlement's place
+        in the books' tamper-evident chain, `{"chain", "seq", "mac"}` (shown to the players
+        with the result, docs/ledger.md), or None for a ledger without one."""
 
     def pay_interrupted(
         self, round_id: str, table_id: str, player: str, amount: int, reason: str

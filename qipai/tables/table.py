@@ -866,7 +866,7 @@ class Table:
         try:
             if self.saver.in_ledger(self.ledger):
                 data, text = self._layout()
-                self.ledger.settle_round(
+                head = self.ledger.settle_round(
                     record.round_id,
                     result,
                     pool_id=self.terms.pool_id,
@@ -877,7 +877,7 @@ class Table:
                 self.saver.saved(text)
             else:
                 self._save()
-                self.ledger.settle_round(
+                head = self.ledger.settle_round(
                     record.round_id,
                     result,
                     pool_id=self.terms.pool_id,
@@ -887,6 +887,8 @@ class Table:
         except Exception:
             self.units.carry_seed = ended_seed  # not settled: the unit is as it was
             raise
+        if head is not None:  # the settlement's chain head, shown with the result (issue 16)
+            self.last_result["chain_head"] = head
         self.money.settled(record, nets)
         if unit_ends:
             self.units.carry_seed = ended_seed

@@ -19,7 +19,7 @@ import { reasonText } from "./views/table.js";
  *   route: { name: string, arg: string | null },
  *   me: any, games: Record<string, any>, tables: any[] | null,
  *   conn: ConnStatus, pending: Pending[],
- *   tableId: string | null, state: any, log: {type: string, seat: string | null, id: number}[],
+ *   tableId: string | null, state: any, stateAt?: number, log: {type: string, seat: string | null, id: number}[],
  *   actionError: { code: string, message: string, field?: string | null } | null,
  *   leaving: Record<string, boolean>, lastBets: Record<string, {spot: string, amount: number}[]>,
  *   chipStack: {spot: string, amount: number}[], busy: Record<string, boolean>,
@@ -426,7 +426,8 @@ function onState(m) {
   const newRound = !prev || !prev.round || !m.round || prev.round.round_id !== m.round.round_id;
   const moved = newRound || prev.round.phase !== m.round.phase;
   /** @type {Partial<AppState>} */
-  const patch = { state: m, log: [...events.reverse(), ...s.log].slice(0, 40) };
+  // when it arrived: the countdowns run from here, so redrawing the same state restarts nothing
+  const patch = { state: m, stateAt: performance.now(), log: [...events.reverse(), ...s.log].slice(0, 40) };
   if (moved) patch.actionError = null;  // an error belongs to the moment its move was made
   if (newRound) {
     patch.chipStack = [];
@@ -439,7 +440,8 @@ function onState(m) {
     patch.lastBets = { ...s.lastBets, [m.table.id]: Object.entries(v.me.bets).map(([spot, amount]) => ({ spot, amount: Number(amount) })) };
   }
   store.set(patch);
-  // sounds: the deal, my turn, my result
+  // sounds: a new shoe, the deal, my turn, my result
+  if (newRound && v && v.shoe && v.shoe.new_shoe) sound.play("shoe");
   if (m.round && !m.round.finished && m.legal && m.legal.length && (!prev || !prev.legal || !prev.legal.length)) sound.play("turn");
   if (m.round && m.round.finished && m.result && m.you && m.you.seat && (!prev || !prev.round || !prev.round.finished || newRound)) {
     const n = m.result.nets[m.you.seat];

@@ -147,3 +147,27 @@ def test_recovery_numbers_a_round_whose_start_was_not_saved(
     clock.advance(60)  # the countdown's defaults finish the round
     fresh.tick()
     assert fresh.last_result is not None and fresh.last_result["number"] == record.number
+
+
+def test_the_result_message_carries_the_settlement_chain_head() -> None:
+    """Issue 16: each settled round's state message shows its place in the books' chain, so a
+    player's own history can later contradict a rewrite (`qipai audit --expect-heads`)."""
+    from helpers import make_table, seat_two
+
+    table, ledger, _clock, inbox = make_table()
+    seat_two(table, ledger)
+    table.tick()
+    assert table.record is not None
+    rid = table.record.round_id
+    table.act("alice", {"type": "bet", "amount": 5}, "c1")
+    table.act("bob", {"type": "bet", "amount": 7}, "c2")
+    table.act("alice", {"type": "stand"}, "c3")
+    table.act("bob", {"type": "swap"}, "c4")
+    state = inbox.last_state("alice")
+    assert state["result"] is not None and state["result"]["round_id"] == rid
+    head = state["result"]["chain_head"]
+    assert head == ledger.ledger.round(rid)["chain_head"]
+    assert head["chain"] == "table:t1" and len(head["mac"]) == 64
+    assert inbox.last_state("bob")["result"]["chain_head"] == head
+    kept = {head["chain"]: (int(head["seq"]), str(head["mac"]))}
+    assert ledger.ledger.audit(replay=False, expect_heads=kept).ok
