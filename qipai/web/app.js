@@ -25,6 +25,7 @@ import { reasonText } from "./views/table.js";
  *   chipStack: {spot: string, amount: number}[], busy: Record<string, boolean>,
  *   note: Note | null, dialog: string | null, help: boolean, muted: boolean, outdated: boolean,
  *   history: any, tableInfo: Record<string, any>, ui: Record<string, any>, offers: any[] | null,
+ *   clientSeed: string,
  * }} AppState
  */
 
@@ -44,6 +45,21 @@ const keep = (key, value) => {
     /* private mode */
   }
 };
+
+/** A random client seed (docs/fairness.md#keys): 16 random bytes as 32 hex digits. */
+export function newClientSeed() {
+  const bytes = globalThis.crypto.getRandomValues(new Uint8Array(16));
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/** docs/fairness.md#keys: 1–64 printable ASCII characters without spaces (0x21–0x7E). @param {string} seed */
+export function validClientSeed(seed) {
+  return /^[\x21-\x7e]{1,64}$/.test(seed);
+}
+
+const savedSeed = saved("qipai.client_seed");
+const firstSeed = savedSeed && validClientSeed(savedSeed) ? savedSeed : newClientSeed();
+keep("qipai.client_seed", firstSeed);
 
 /** @type {import("./store.js").Store<AppState>} */
 export const store = createStore(/** @type {AppState} */ ({
@@ -73,6 +89,7 @@ export const store = createStore(/** @type {AppState} */ ({
   tableInfo: {},
   ui: {},
   offers: null,
+  clientSeed: firstSeed,
 }));
 
 export const http = createHttp({ token: () => store.get().token, onUnauthorized: () => signOut() });
@@ -226,7 +243,7 @@ export function quickStart(game) {
       return;
     }
     try {
-      const r = await http.post("/api/automatch", { game, buy_in: buy });
+      const r = await http.post("/api/automatch", { game, buy_in: buy, client_seed: store.get().clientSeed });
       go(`#/table/${r.table_id}`);
     } catch (e) {
       noteError(e);
@@ -314,9 +331,35 @@ export function sit(amount) {
   if (!id) return undefined;
   return once("sit", async () => {
     try {
-      await http.post(`/api/tables/${id}/sit`, { buy_in: amount });
+      await http.post(`/api/tables/${id}/sit`, { buy_in: amount, client_seed: store.get().clientSeed });
       store.set({ dialog: null });
       refreshMe();
+    } catch (e) {
+      noteError(e);
+    }
+  });
+}
+
+/**
+ * Change my client seed (kept in this browser; sent with every sit-down). Seated at the open
+ * table, the table takes it for its next deal unit (the running one keeps its own).
+ * @param {string} seed
+ */
+export function setClientSeed(seed) {
+  if (!validClientSeed(seed)) {
+    note(t("client_seed_bad"), true);
+    return undefined;
+  }
+  keep("qipai.client_seed", seed);
+  store.set({ clientSeed: seed });
+  const s = store.get();
+  const id = s.tableId;
+  const seated = s.state && s.state.you && s.state.you.seat;
+  if (!id || !seated) return undefined;
+  return once("client_seed", async () => {
+    try {
+      await http.post(`/api/tables/${id}/client_seed`, { client_seed: seed });
+      note(t("client_seed_saved"));
     } catch (e) {
       noteError(e);
     }

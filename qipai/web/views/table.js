@@ -155,7 +155,7 @@ export function TableView({ s, actions }) {
         <${Balances} wallet=${s.me ? s.me.wallet : null} seats=${table.seats} mine=${you.seat || null} />
         ${R.Side && round ? html`<div class="panel" id="extra-panel"><${R.Side} st=${st} /></div>` : null}
         <${Results} st=${st} R=${R} />
-        <${Fairness} st=${st} />
+        <${Fairness} st=${st} clientSeed=${s.clientSeed} actions=${actions} />
         <${Log} st=${st} log=${s.log} />
       </aside>
     </div>
@@ -224,11 +224,11 @@ const Log = memo(
   (p) => [p.log.map((e) => e.id), namesKey(p.st), p.st.you && p.st.you.seat],
 );
 
-/** The fairness panel, redrawn when the commitments or seeds change. */
+/** The fairness panel, redrawn when the commitments, the seeds or my client seed change. */
 const Fairness = memo(
   "Fairness",
-  (/** @type {{ st: any }} */ { st }) => html`<div class="panel"><h4>${t("fairness")}</h4><${FairnessPanel} st=${st} /></div>`,
-  (p) => p.st.fairness || null,
+  (/** @type {{ st: any, clientSeed: string, actions: any }} */ { st, clientSeed, actions }) => html`<div class="panel"><h4>${t("fairness")}</h4><${FairnessPanel} st=${st} clientSeed=${clientSeed} actions=${actions} /></div>`,
+  (p) => [p.st.fairness || null, p.clientSeed],
 );
 
 /** The last rounds' results, and the finished round's summary. */
