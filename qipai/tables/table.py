@@ -591,16 +591,28 @@ class Table:
 
     def wait_reason(self) -> str | None:
         """What the table waits for before it can deal (None: it can deal, or it is dealing)."""
+        detail = self.wait_detail()
+        if detail is None:
+            return None
+        if detail["code"] == "need_human":
+            return "a player at the table"  # bots never play among themselves
+        tail = f" ({detail['away']} away)" if detail.get("away") else ""
+        return f"{detail['n']} of {detail['of']} players{tail}"
+
+    def wait_detail(self) -> JSON | None:
+        """`wait_reason` as data for clients to translate: `{"code": "players", "n", "of"}`,
+        `{"code": "players_away", "n", "of", "away"}` or `{"code": "need_human"}`."""
         if self.round is not None or self.bound_seats():
             return None
         players = [s for s in self.seats.values() if self._playable(s)]
         need = self.game.min_players
         if len(players) < need:
             away = sum(1 for s in self.seats.values() if s.player and s.away)
-            tail = f" ({away} away)" if away else ""
-            return f"{len(players)} of {need} players{tail}"
+            if away:
+                return {"code": "players_away", "n": len(players), "of": need, "away": away}
+            return {"code": "players", "n": len(players), "of": need}
         if not any(not s.bot for s in players):
-            return "a player at the table"  # bots never play among themselves
+            return {"code": "need_human"}
         return None
 
     def status(self) -> TableStatus:
@@ -609,7 +621,7 @@ class Table:
         if self.suspension is not None:
             return suspended(self.suspension)
         reason = self.wait_reason()
-        return PLAYING if reason is None else waiting(reason)
+        return PLAYING if reason is None else waiting(reason, self.wait_detail())
 
     def _stand_up_short_stacks(self) -> None:
         """RULES.md "Decision (buy-in)": before each deal, a person whose stack fell below the
@@ -1212,6 +1224,7 @@ class Table:
                 "playing": self.round is not None,
                 "status": status.state,
                 "status_reason": status.reason,
+                "status_detail": status.detail,  # the reason as data (codes, counts)
                 "number": self.number,
                 "bot_levels": [b for b in self.game.bot_levels if self.terms.allows_bot(b)],
                 "min_buy_in": self.terms.min_buy_in,

@@ -85,6 +85,7 @@ def test_a_table_that_cannot_start_says_what_it_waits_for() -> None:
     state = inbox.last_state("alice")
     assert state["table"]["status"] == "waiting"
     assert state["table"]["status_reason"] == "1 of 2 players"
+    assert state["table"]["status_detail"] == {"code": "players", "n": 1, "of": 2}
     assert state["next_round_in"] is None
     n = len(inbox.to("alice"))
     for _ in range(5):
@@ -100,6 +101,7 @@ def test_bots_alone_wait_for_a_person() -> None:
     table.tick()
     info = table.public_info()
     assert (info["status"], info["status_reason"]) == ("waiting", "a player at the table")
+    assert info["status_detail"] == {"code": "need_human"}
 
 
 def _two_tables() -> tuple[Table, Table, Any, ManualClock]:
