@@ -53,6 +53,9 @@ class TableOptions(BaseModel):
     """How long an away seat keeps its place before it is stood up (RULES.md, away)."""
     client_seeds: bool = True
     """Seated players' client seeds enter the deal (docs/fairness.md)."""
+    idle_reveal_s: int = Field(default=600, ge=10, le=86_400)
+    """A deal unit (a Pok Deng shoe, a Pai Gow game) at a table without a person for this long
+    ends and its seed is revealed; the next player gets a new unit (docs/fairness.md)."""
 
 
 class TemplateIn(BaseModel):

@@ -29,6 +29,7 @@ def build_terms(template: Template, private: bool = False) -> Any:
         pool_id=template.pool_id or "",
         away_grace_s=float(template.options.get("away_grace_s", 60)),
         client_seeds=bool(template.options.get("client_seeds", True)),
+        idle_reveal_s=float(template.options.get("idle_reveal_s", 600)),
     )
 
 

@@ -36,6 +36,7 @@ from typing import Any, TypeVar
 
 from qipai.core.errors import InvalidInput
 from qipai.core.protocol import JSON
+from qipai.core.rng import new_seed
 from qipai.tables import games as games_mod
 from qipai.tables.ports import Clock, LedgerPort, TableRepo
 from qipai.tables.table import GameInProgress, NotSeated, Table, Timing
@@ -137,8 +138,10 @@ class Room:
         *,
         workers: int = 4,
         lease_ttl_s: float = 15.0,
+        seed_source: Callable[[], bytes] = new_seed,
     ) -> None:
         self.ledger = ledger
+        self.seed_source = seed_source  # every table's deal and bot seeds (tests fix it)
         self.repo = repo
         self.clock = clock
         self.timing = timing or Timing()
@@ -181,6 +184,7 @@ class Room:
             owner=owner,
             timing=self.timing,
             send=functools.partial(self._deliver, table_id),
+            seed_source=self.seed_source,
         )
         self.tables[table_id] = table
         return table

@@ -36,6 +36,26 @@ class JournalUnavailable(GameError):
     code = "journal_unavailable"
 
 
+def unavailable(exc: BaseException) -> bool:
+    """A write failed because the database could not be reached or was busy (worth trying
+    again), not because of what was written (an overdrawn stack, a number out of range)."""
+    from sqlalchemy import exc as sa
+
+    passing = (OSError, TimeoutError, sa.OperationalError, sa.InterfaceError, sa.TimeoutError)
+    if isinstance(exc, sa.DBAPIError) and exc.connection_invalidated:
+        return True
+    return isinstance(exc, passing)
+
+
+def retry_or_raise(exc: Exception, what: str) -> Exception:
+    """What to raise for a failed round write: JournalUnavailable (nothing changed, the table
+    tries again) if the database was unavailable, else the failure itself (the table is
+    suspended)."""
+    if unavailable(exc):
+        return JournalUnavailable(f"{what}; it is tried again")
+    return exc
+
+
 def storable_text(value: str, what: str) -> str:
     """`value` if every database can store it: no NUL, no lone surrogate (InvalidInput)."""
     if "\x00" in value:
@@ -98,4 +118,12 @@ def check(round_: Round[Any], seat: str, action: Mapping[str, Any]) -> None:
         raise WrongPhase("nothing is awaited from your seat now")
 
 
-__all__ = ["MAX_ACTION_BYTES", "JournalUnavailable", "canonical", "check", "storable_text"]
+__all__ = [
+    "MAX_ACTION_BYTES",
+    "JournalUnavailable",
+    "canonical",
+    "check",
+    "retry_or_raise",
+    "storable_text",
+    "unavailable",
+]

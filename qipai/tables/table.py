@@ -194,6 +194,8 @@ class Table:
         self._bots: dict[str, Any] = {}
         self.journal_count = 0
         self._unjournaled: list[Event] = []  # events journaled with the next write
+        self._finish_events: list[Event] = []  # heard once a finished round is settled
+        self._unit_unsaved = False  # a unit began for a round whose opening failed
         self._journal_failures = 0  # consecutive failed journal writes of ticks
         # status
         self.suspension: str | None = None  # the reason, while suspended
@@ -260,15 +262,26 @@ class Table:
 
     # ----- seating --------------------------------------------------------------------------
     def sit(
-        self, player: str, name: str, buy_in: int, seat: str | None = None, key: str = ""
+        self,
+        player: str,
+        name: str,
+        buy_in: int,
+        seat: str | None = None,
+        key: str = "",
+        client_seed: str | None = None,
     ) -> str:
-        """Seat a player (one seat per player per table) and move `buy_in` from the wallet."""
+        """Seat a player (one seat per player per table) and move `buy_in` from the wallet.
+        `client_seed` (docs/fairness.md) is the player's client seed for the deal units that
+        start while they sit (ignored where the table's client seeds are off)."""
         with self.lock:
             self._require_open()
+            if client_seed is not None:
+                check_client_seed(client_seed)
             existing = self.seat_of(player)
             if existing is not None:
                 state = self.seats[existing]
                 state.leaving = False
+                self._take_client_seed(player, client_seed)
                 if self.seating.back(player) is not None:
                     self._save()
                 self._broadcast_state([])
@@ -289,11 +302,16 @@ class Table:
                 except InsufficientFunds as exc:
                     raise Funds(str(exc)) from None
             self.seating.place(SeatState(seat, player, name))
+            self._take_client_seed(player, client_seed)
             self.alone_since = None
             self._save()
             self.wake()
             self._broadcast_state([])
             return seat
+
+    def _take_client_seed(self, player: str, seed: str | None) -> None:
+        if seed is not None and self.terms.client_seeds:
+            self.client_seed_of[player] = seed
 
     def _require_open(self) -> None:
         if self.closed:
@@ -395,6 +413,7 @@ class Table:
         self.send(state.player, message)
         self.seating.free(seat)
         self._bots.pop(seat, None)
+        self.client_seed_of.pop(state.player, None)  # a running unit keeps its own copy
         if not self.humans() and self.alone_since is None:
             self.alone_since = self.clock.now()
         self._save()
@@ -481,13 +500,8 @@ class Table:
             except JournalUnavailable as exc:
                 # the database refused a write: nothing changed; try again a little later, and
                 # give up (suspend) only if it keeps failing
-                self._journal_failures += 1
-                if self._journal_failures > self.MAX_JOURNAL_RETRIES:
+                if not self._retry_later():
                     self._fail("journal", exc.__cause__ or exc)
-                    return
-                self.timers.retry_at = self.clock.now() + min(
-                    30.0, 0.25 * 2**self._journal_failures
-                )
                 return
             except Exception as exc:
                 self._fail("tick", exc)
@@ -495,6 +509,15 @@ class Table:
             self._journal_failures = 0
             if self._told() != self._shown:
                 self._broadcast_state([])  # e.g. it now waits for players: say so, once
+
+    def _retry_later(self) -> bool:
+        """A write failed and changed nothing: the tick tries again after a back-off (False:
+        it failed too often, the caller suspends the table)."""
+        self._journal_failures += 1
+        if self._journal_failures > self.MAX_JOURNAL_RETRIES:
+            return False
+        self.timers.retry_at = self.clock.now() + min(30.0, 0.25 * 2**self._journal_failures)
+        return True
 
     def _housekeeping(self) -> None:
         now = self.clock.now()
@@ -524,6 +547,9 @@ class Table:
         now = self.clock.now()
         if now < self.timers.retry_at:
             return False
+        if self.round is not None and self.round.finished:  # its settlement failed: again
+            self._finish([])
+            return True
         if self._expire_if_due():
             return True
         due_bots = self.timers.due_bots(now)
@@ -565,16 +591,28 @@ class Table:
 
     def wait_reason(self) -> str | None:
         """What the table waits for before it can deal (None: it can deal, or it is dealing)."""
+        detail = self.wait_detail()
+        if detail is None:
+            return None
+        if detail["code"] == "need_human":
+            return "a player at the table"  # bots never play among themselves
+        tail = f" ({detail['away']} away)" if detail.get("away") else ""
+        return f"{detail['n']} of {detail['of']} players{tail}"
+
+    def wait_detail(self) -> JSON | None:
+        """`wait_reason` as data for clients to translate: `{"code": "players", "n", "of"}`,
+        `{"code": "players_away", "n", "of", "away"}` or `{"code": "need_human"}`."""
         if self.round is not None or self.bound_seats():
             return None
         players = [s for s in self.seats.values() if self._playable(s)]
         need = self.game.min_players
         if len(players) < need:
             away = sum(1 for s in self.seats.values() if s.player and s.away)
-            tail = f" ({away} away)" if away else ""
-            return f"{len(players)} of {need} players{tail}"
+            if away:
+                return {"code": "players_away", "n": len(players), "of": need, "away": away}
+            return {"code": "players", "n": len(players), "of": need}
         if not any(not s.bot for s in players):
-            return "a player at the table"  # bots never play among themselves
+            return {"code": "need_human"}
         return None
 
     def status(self) -> TableStatus:
@@ -583,7 +621,7 @@ class Table:
         if self.suspension is not None:
             return suspended(self.suspension)
         reason = self.wait_reason()
-        return PLAYING if reason is None else waiting(reason)
+        return PLAYING if reason is None else waiting(reason, self.wait_detail())
 
     def _stand_up_short_stacks(self) -> None:
         """RULES.md "Decision (buy-in)": before each deal, a person whose stack fell below the
@@ -655,7 +693,15 @@ class Table:
             meta=self._meta(tiles),
         )
         holds = {p: stack for _, p, stack in record.seats}
-        self.ledger.open_round(record, holds)
+        try:
+            self.ledger.open_round(record, holds)
+        except Exception as exc:
+            self.number -= 1  # not opened: the table is as before (the unit stays begun)
+            self._unit_unsaved = self._unit_unsaved or new_unit
+            failure = journal_first.retry_or_raise(exc, "the round could not be opened")
+            if failure is exc:
+                raise
+            raise failure from exc
         self.money.held(holds)
         self.units.add_round(record.round_id)
         self.numbered = record.round_id
@@ -665,8 +711,9 @@ class Table:
         self._unjournaled = []
         self.timers.next_start_at = None
         self.timers.forget_phase()
-        if new_unit:  # a new deal unit's commitment (and the next unit's) is kept at once
+        if new_unit or self._unit_unsaved:  # a new deal unit's commitment is kept at once
             self._save()
+            self._unit_unsaved = False
         # Otherwise only the round counter and the unit's list of rounds changed: they are saved
         # when the round ends (one database write per round less); `recover` rebuilds both.
         self._after_change(
@@ -744,6 +791,8 @@ class Table:
                 events = self.round.act(seat, taken)
                 self._unjournaled += events
                 self._after_change(events)
+            except JournalUnavailable:  # the settlement could not be written: the tick retries
+                self._retry_later()
             except Exception as exc:  # journaled but not applied, or its settlement failed
                 self._fail("action", exc)
             return {"type": "ack", "client_id": client_id, "duplicate": False}
@@ -849,6 +898,14 @@ class Table:
             if posting.account in seat_ids:
                 nets[posting.account] = nets.get(posting.account, 0) + posting.amount
         nxt = round_.next_round()
+        events = [*self._finish_events, *events]
+        kept = (
+            self.units.carry_context,
+            self.last_result,
+            self.results,
+            {k: dataclasses.replace(v) for k, v in self.seats.items()},
+            list(self._unjournaled),
+        )
         # What the next round continues from is saved with the settlement (in its transaction
         # when the ledger keeps the layouts, else BEFORE settling): a crash leaves the round open
         # (so it is replayed and settled again, idempotently) and never a settled round whose
@@ -857,7 +914,7 @@ class Table:
         unit_ends = not nxt.reuse_seed
         self.last_result = {"round_id": record.round_id, "number": record.number, "nets": nets}
         self.results = [*self.results, self.last_result][-30:]
-        self._note_silence(round_, record)
+        newly_away = self._note_silence(round_, record)
         reveal = self.game.reveal_seed and unit_ends
         events_left, self._unjournaled = tuple(self._unjournaled), []
         ended_seed = self.units.carry_seed
@@ -884,12 +941,21 @@ class Table:
                     reveal_seed=reveal,
                     events=events_left,
                 )
-        except Exception:
-            self.units.carry_seed = ended_seed  # not settled: the unit is as it was
-            raise
+        except Exception as exc:  # not settled: the table is exactly as it was
+            self.units.carry_seed = ended_seed
+            self.units.carry_context, self.last_result, self.results = kept[:3]
+            self.seating.seats.update(kept[3])
+            self._unjournaled = kept[4]
+            self._finish_events = events
+            failure = journal_first.retry_or_raise(exc, "the round could not be settled")
+            if failure is exc:
+                raise
+            raise failure from exc
+        self._finish_events = []
         if head is not None:  # the settlement's chain head, shown with the result (issue 16)
             self.last_result["chain_head"] = head
         self.money.settled(record, nets)
+        self._announce_away(newly_away)
         if unit_ends:
             self.units.carry_seed = ended_seed
             self._end_unit()
@@ -914,11 +980,15 @@ class Table:
         self.timers.next_start_at = next_start
         self._save()
 
-    def _note_silence(self, round_: Round[Any], record: RoundRecord) -> None:
-        """RULES.md "Decision (away)": count the rounds each person sat through in silence."""
+    def _note_silence(self, round_: Round[Any], record: RoundRecord) -> list[SeatState]:
+        """RULES.md "Decision (away)": count the rounds each person sat through in silence
+        (the seats newly away are announced once the round is settled)."""
         acted = {e.seat for e in round_.log if e.seat is not None}
         dealt = {seat: seat in acted for seat, _, _ in record.seats}
-        for state in self.seating.round_played(dealt, self.clock.now()):
+        return self.seating.round_played(dealt, self.clock.now())
+
+    def _announce_away(self, states: list[SeatState]) -> None:
+        for state in states:
             message = {"type": "away", "table": self.id, "seat": state.seat}
             for player in list(self.connected):
                 self.send(player, message)
@@ -1083,6 +1153,9 @@ class Table:
             was_finished = round_.finished
             try:
                 self._after_change([Event("resumed", {"round_id": record.round_id})])
+            except JournalUnavailable:  # the database is busy: the tick settles it later
+                self._retry_later()
+                return "resumed"
             except Exception as exc:  # e.g. its settlement fails: this table alone stops
                 self._fail("recovery", exc)
                 return "suspended"
@@ -1151,6 +1224,7 @@ class Table:
                 "playing": self.round is not None,
                 "status": status.state,
                 "status_reason": status.reason,
+                "status_detail": status.detail,  # the reason as data (codes, counts)
                 "number": self.number,
                 "bot_levels": [b for b in self.game.bot_levels if self.terms.allows_bot(b)],
                 "min_buy_in": self.terms.min_buy_in,

@@ -19,12 +19,13 @@ import { reasonText } from "./views/table.js";
  *   route: { name: string, arg: string | null },
  *   me: any, games: Record<string, any>, tables: any[] | null,
  *   conn: ConnStatus, pending: Pending[],
- *   tableId: string | null, state: any, log: {type: string, seat: string | null, id: number}[],
+ *   tableId: string | null, state: any, stateAt?: number, log: {type: string, seat: string | null, id: number}[],
  *   actionError: { code: string, message: string, field?: string | null } | null,
  *   leaving: Record<string, boolean>, lastBets: Record<string, {spot: string, amount: number}[]>,
  *   chipStack: {spot: string, amount: number}[], busy: Record<string, boolean>,
  *   note: Note | null, dialog: string | null, help: boolean, muted: boolean, outdated: boolean,
  *   history: any, tableInfo: Record<string, any>, ui: Record<string, any>, offers: any[] | null,
+ *   clientSeed: string,
  * }} AppState
  */
 
@@ -44,6 +45,21 @@ const keep = (key, value) => {
     /* private mode */
   }
 };
+
+/** A random client seed (docs/fairness.md#keys): 16 random bytes as 32 hex digits. */
+export function newClientSeed() {
+  const bytes = globalThis.crypto.getRandomValues(new Uint8Array(16));
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/** docs/fairness.md#keys: 1–64 printable ASCII characters without spaces (0x21–0x7E). @param {string} seed */
+export function validClientSeed(seed) {
+  return /^[\x21-\x7e]{1,64}$/.test(seed);
+}
+
+const savedSeed = saved("qipai.client_seed");
+const firstSeed = savedSeed && validClientSeed(savedSeed) ? savedSeed : newClientSeed();
+keep("qipai.client_seed", firstSeed);
 
 /** @type {import("./store.js").Store<AppState>} */
 export const store = createStore(/** @type {AppState} */ ({
@@ -73,6 +89,7 @@ export const store = createStore(/** @type {AppState} */ ({
   tableInfo: {},
   ui: {},
   offers: null,
+  clientSeed: firstSeed,
 }));
 
 export const http = createHttp({ token: () => store.get().token, onUnauthorized: () => signOut() });
@@ -226,7 +243,7 @@ export function quickStart(game) {
       return;
     }
     try {
-      const r = await http.post("/api/automatch", { game, buy_in: buy });
+      const r = await http.post("/api/automatch", { game, buy_in: buy, client_seed: store.get().clientSeed });
       go(`#/table/${r.table_id}`);
     } catch (e) {
       noteError(e);
@@ -314,9 +331,35 @@ export function sit(amount) {
   if (!id) return undefined;
   return once("sit", async () => {
     try {
-      await http.post(`/api/tables/${id}/sit`, { buy_in: amount });
+      await http.post(`/api/tables/${id}/sit`, { buy_in: amount, client_seed: store.get().clientSeed });
       store.set({ dialog: null });
       refreshMe();
+    } catch (e) {
+      noteError(e);
+    }
+  });
+}
+
+/**
+ * Change my client seed (kept in this browser; sent with every sit-down). Seated at the open
+ * table, the table takes it for its next deal unit (the running one keeps its own).
+ * @param {string} seed
+ */
+export function setClientSeed(seed) {
+  if (!validClientSeed(seed)) {
+    note(t("client_seed_bad"), true);
+    return undefined;
+  }
+  keep("qipai.client_seed", seed);
+  store.set({ clientSeed: seed });
+  const s = store.get();
+  const id = s.tableId;
+  const seated = s.state && s.state.you && s.state.you.seat;
+  if (!id || !seated) return undefined;
+  return once("client_seed", async () => {
+    try {
+      await http.post(`/api/tables/${id}/client_seed`, { client_seed: seed });
+      note(t("client_seed_saved"));
     } catch (e) {
       noteError(e);
     }
@@ -426,7 +469,8 @@ function onState(m) {
   const newRound = !prev || !prev.round || !m.round || prev.round.round_id !== m.round.round_id;
   const moved = newRound || prev.round.phase !== m.round.phase;
   /** @type {Partial<AppState>} */
-  const patch = { state: m, log: [...events.reverse(), ...s.log].slice(0, 40) };
+  // when it arrived: the countdowns run from here, so redrawing the same state restarts nothing
+  const patch = { state: m, stateAt: performance.now(), log: [...events.reverse(), ...s.log].slice(0, 40) };
   if (moved) patch.actionError = null;  // an error belongs to the moment its move was made
   if (newRound) {
     patch.chipStack = [];
@@ -439,7 +483,8 @@ function onState(m) {
     patch.lastBets = { ...s.lastBets, [m.table.id]: Object.entries(v.me.bets).map(([spot, amount]) => ({ spot, amount: Number(amount) })) };
   }
   store.set(patch);
-  // sounds: the deal, my turn, my result
+  // sounds: a new shoe, the deal, my turn, my result
+  if (newRound && v && v.shoe && v.shoe.new_shoe) sound.play("shoe");
   if (m.round && !m.round.finished && m.legal && m.legal.length && (!prev || !prev.legal || !prev.legal.length)) sound.play("turn");
   if (m.round && m.round.finished && m.result && m.you && m.you.seat && (!prev || !prev.round || !prev.round.finished || newRound)) {
     const n = m.result.nets[m.you.seat];

@@ -31,6 +31,8 @@ const actions = {
   sitDialog: app.sitDialog,
   sit: app.sit,
   standUp: app.standUp,
+  setClientSeed: app.setClientSeed,
+  newClientSeed: () => app.setClientSeed(app.newClientSeed()),
   fillBots: app.fillBots,
   imBack: app.imBack,
   back: () => app.go("#/lobby"),

@@ -5,7 +5,8 @@ On the way each table is reviewed at 1400x950, 1280x800 and 390x844 in Chinese a
 seat box covers another or the felt, my own hand and the action bar never overlap and both are on
 screen, nothing makes the page scroll sideways, no English is left in the Chinese UI, no
 Chinese-only label in the English UI, and no i18n key is missing. The help panel shows the
-table's pay table or settings; the history shows my own cards. Screenshots of every
+table's pay table or settings and the history shows my own cards, at each of the three sizes
+in both languages. Screenshots of every
 view land in test-output/ (table-<game>-<moment>-<lang>-<width>.png, …-phase-<phase>.png,
 …-result.png, history-*, lobby-*, login-*) for a person to look at."""
 
@@ -313,30 +314,40 @@ def test_play_a_full_round_by_clicking(page: Any, server: Server, game: str) -> 
     else:
         assert note.count() == 0
     # the help panel: the rules, and the pay table or the table's settings, in both languages
-    for lang in ("zh", "en"):
-        switch_lang(page, lang)
-        page.click("#btn-help")
-        page.wait_for_selector(
-            "#help[open] .help-pay table, #help[open] .help-pay [data-pay-table]"
-        )
-        assert page.locator("#help .help-rules p").first.inner_text().strip()
-        assert page.evaluate("[...qipai.missing]") == []
-        page.screenshot(path=str(OUT / f"help-{game}-{lang}.png"))
-        page.click("#help-close")
-        page.wait_for_selector("#help", state="detached")
+    for size in (DESKTOP, LAPTOP, PHONE):
+        page.set_viewport_size(size)
+        for lang in ("zh", "en"):
+            switch_lang(page, lang)
+            page.click("#btn-help")
+            page.wait_for_selector(
+                "#help[open] .help-pay table, #help[open] .help-pay [data-pay-table]"
+            )
+            assert page.locator("#help .help-rules p").first.inner_text().strip()
+            assert page.evaluate("[...qipai.missing]") == []
+            page.screenshot(path=str(OUT / f"help-{game}-{lang}-{size['width']}.png"))
+            page.click("#help-close")
+            page.wait_for_selector("#help", state="detached")
+    page.set_viewport_size(DESKTOP)
     switch_lang(page, "zh")
     # the round appears in the player's history with my own cards or tiles (Pok Deng: my bets
     # with their results), local time with its zone, no key missing in either language
     page.click("#btn-history")
     page.wait_for_selector(".history-item")
     mine = MY_CARDS_IN_HISTORY[game]
-    for lang in ("zh", "en"):
-        switch_lang(page, lang)
-        page.wait_for_selector(".history-item")
-        page.wait_for_timeout(300)
-        assert page.locator(f".history-item {mine}").count() > 0, f"{game}: no own cards in history"
-        assert page.evaluate("[...qipai.missing]") == []
-        page.screenshot(path=str(OUT / f"history-{game}-{lang}.png"))
+    for size in (DESKTOP, LAPTOP, PHONE):
+        page.set_viewport_size(size)
+        for lang in ("zh", "en"):
+            switch_lang(page, lang)
+            page.wait_for_selector(".history-item")
+            page.wait_for_timeout(300)
+            assert page.locator(f".history-item {mine}").count() > 0, (
+                f"{game} {lang} {size}: no own cards in history"
+            )
+            assert page.evaluate("[...qipai.missing]") == []
+            width = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+            assert width <= 1, f"history {game} {lang} {size}: scrolls sideways"
+            page.screenshot(path=str(OUT / f"history-{game}-{lang}-{size['width']}.png"))
+    page.set_viewport_size(DESKTOP)
 
 
 def test_lobby_in_both_languages_and_on_a_phone(page: Any, server: Server) -> None:

@@ -166,7 +166,8 @@ def test_the_chip_never_changes_silently(page: Any, server: Server) -> None:
         pytest.skip("no Pok Deng")
     sign_up_and_deposit(page, server)
     quick_start(page, "pokdeng")
-    for lang in ("zh", "en"):
+    for lang, size in (("zh", PHONE), ("en", LAPTOP)):
+        page.set_viewport_size(size)
         switch_lang(page, lang)
         wait_betting(page)
         if page.evaluate("Object.keys(qipai.state().round.view.me.bets).length"):
@@ -189,7 +190,7 @@ def test_the_chip_never_changes_silently(page: Any, server: Server) -> None:
         page.wait_for_timeout(400)
         assert page.evaluate("JSON.stringify(qipai.state().round.view.me.bets)") == before
         assert page.locator(".chip[aria-pressed=true]").get_attribute("data-chip") == str(chip)
-        page.screenshot(path=str(OUT / f"table-pokdeng-chip-{lang}.png"))
+        page.screenshot(path=str(OUT / f"table-pokdeng-chip-{lang}-{size['width']}.png"))
         page.click("[data-action=clear]")
         page.wait_for_function("!Object.keys(qipai.state().round.view.me.bets).length")
 
@@ -216,3 +217,32 @@ def test_errors_are_translated_by_code(page: Any, server: Server) -> None:
         assert ("充值" in text and "1,000,000" in text) if lang == "zh" else ("1,000,000" in text)
         page.screenshot(path=str(OUT / f"deposit-limit-{lang}.png"))
         page.click("#dlg-deposit .btn.ghost")
+
+
+def test_motion_follows_prefers_reduced_motion_and_the_mute_is_remembered(
+    page: Any, server: Server
+) -> None:
+    """The deal, flip, chips-to-winner and banner animations run, and none of them under
+    prefers-reduced-motion; the sound toggle survives a reload."""
+    sign_up_and_deposit(page, server)
+    probe = """() => ['card back deal', 'card face deal', 'chip to-me', 'chip to-house', 'banner win']
+      .map((cls) => { const e = document.createElement('div'); e.className = cls;
+        document.body.append(e); const name = getComputedStyle(e).animationName; e.remove();
+        return name; })"""
+    for motion in ("no-preference", "reduce"):
+        page.emulate_media(reduced_motion=motion)
+        names = page.evaluate(probe)
+        if motion == "reduce":
+            assert names == ["none"] * 5, names
+        else:
+            assert "none" not in names, names
+            assert names == ["deal-in", "flip-in", "chip-to-me", "chip-to-house", "banner-in"]
+    assert page.get_attribute("#btn-sound", "aria-pressed") == "false"
+    page.click("#btn-sound")
+    page.wait_for_function("qipai.sound.muted === true")
+    page.reload()
+    page.wait_for_selector("#view-lobby:not([hidden])")
+    assert page.get_attribute("#btn-sound", "aria-pressed") == "true"
+    assert page.evaluate("qipai.sound.muted") is True
+    page.click("#btn-sound")
+    page.wait_for_function("qipai.sound.muted === false")

@@ -32,6 +32,19 @@ TOY_ENV = {
 }
 
 
+def drain(server: Server) -> list[bytes]:
+    """Read the server's output as it comes (a pipe nobody reads fills up and blocks the server
+    on its next log line)."""
+    import threading
+
+    lines: list[bytes] = []
+    proc = server.proc
+    assert proc is not None and proc.stdout is not None
+    out = proc.stdout
+    threading.Thread(target=lambda: lines.extend(iter(out.readline, b"")), daemon=True).start()
+    return lines
+
+
 def until(ws: Any, pred: Any, limit: float = 60.0) -> dict[str, Any]:
     end = time.time() + limit
     while time.time() < end:
@@ -157,3 +170,109 @@ def test_kill_9_mid_round_then_resume(tmp_path: Path) -> None:
         assert me["tables"][0]["stack"] == 100 + nets["A"]
     finally:
         server.stop()
+
+
+@pytest.mark.slow
+def test_a_round_that_cannot_be_replayed_suspends_its_table_alone_at_start_up(
+    tmp_path: Path,
+) -> None:
+    """Issue 15: start-up never fails because of what is in the database. One table's open
+    round cannot be replayed (its journal holds an action the deal refuses): the server starts,
+    the other table plays on, the bad one is listed as suspended with its reason and its stakes
+    are back on the players' stacks, and `qipai audit` passes."""
+    import subprocess
+
+    from qipai.tables.ledger_adapter import LedgerAdapter
+    from qipai.tables.ports import JournalEntry
+
+    db = tmp_path / "room.db"
+    with Ledger.open(str(db)) as ledger:
+        slow = Authority(ledger.engine).templates.create(
+            {"game": "toy", "name": "slow toy", "settings": {"bet_s": 120}}, SYSTEM
+        )
+    server = Server(db, TOY_ENV)
+    server.start()
+    drain(server)
+    try:
+        http = httpx.Client(base_url=server.url, timeout=60)
+        auth = {}
+        for name in ("alice", "bob", "carol", "dave"):
+            r = http.post("/api/signup", json={"username": name, "password": "secret-pw"})
+            auth[name] = {"Authorization": f"Bearer {r.json()['token']}"}
+            http.post("/api/wallet/deposit", json={"amount": 1000}, headers=auth[name])
+        tids = []
+        for a, b in (("alice", "bob"), ("carol", "dave")):
+            r = http.post("/api/tables", json={"template": slow.id}, headers=auth[a])
+            tid = r.json()["id"]
+            for p in (a, b):
+                sat = http.post(f"/api/tables/{tid}/sit", json={"buy_in": 100}, headers=auth[p])
+                assert sat.status_code == 200, sat.text
+            tids.append(tid)
+        bad, good = tids
+        end = time.time() + 60
+        while time.time() < end:  # both tables deal their first round
+            infos = [http.get(f"/api/tables/{t}").json() for t in tids]
+            if all(i["playing"] for i in infos):
+                break
+            time.sleep(0.2)
+        server.kill9()
+
+        with Ledger.open(str(db)) as ledger:  # the bad table's journal now cannot be replayed
+            adapter = LedgerAdapter(ledger)
+            [open_round] = adapter.open_rounds(bad)
+            seq = len(open_round.entries) + 1
+            adapter.append(
+                open_round.record.round_id,
+                JournalEntry(seq, "A", {"type": "bet", "amount": 999}, None),
+            )
+            bad_round = open_round.record.round_id
+
+        server.start()
+        log = drain(server)
+        http = httpx.Client(base_url=server.url, timeout=60)
+        listed = {t["id"]: t for t in http.get("/api/tables").json()["tables"]}
+        assert listed, b"".join(log).decode()
+        assert listed[bad]["status"] == "suspended"
+        assert bad_round in listed[bad]["status_reason"]
+        assert "could not be resumed" in listed[bad]["status_reason"]
+        assert listed[good]["status"] == "playing"
+        me = http.get("/api/me", headers=auth["alice"]).json()
+        assert [t["stack"] for t in me["tables"] if t["table_id"] == bad] == [100]
+        ws_url = server.url.replace("http", "ws")
+        with connect(f"{ws_url}/ws") as ws:  # the other table plays on
+            ws.send(json.dumps({"type": "auth", "token": auth["carol"]["Authorization"][7:]}))
+            ws.send(json.dumps({"type": "subscribe", "table_id": good}))
+            until(ws, lambda m: m["type"] == "state" and m["legal"])
+            ws.send(
+                json.dumps(
+                    {
+                        "type": "action",
+                        "table_id": good,
+                        "client_id": "c-1",
+                        "action": {"type": "bet", "amount": 4},
+                    }
+                )
+            )
+            heard: dict[str, Any] = {}
+
+            def both(m: dict[str, Any]) -> bool:
+                if m["type"] in ("ack", "error"):
+                    heard["reply"] = m
+                if m["type"] == "state" and m["round"] and m["round"]["view"]["bets"].get("A"):
+                    heard["state"] = m
+                return len(heard) == 2
+
+            until(ws, both)
+            assert heard["reply"]["type"] == "ack"
+            assert heard["state"]["round"]["view"]["bets"]["A"] == 4
+    finally:
+        server.stop()
+    audit = subprocess.run(
+        [sys.executable, "-m", "qipai.cli", "audit", "--db", str(db)],
+        cwd=ROOT,
+        env=server.env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert audit.returncode == 0, audit.stdout + audit.stderr

@@ -156,6 +156,8 @@ def test_a_table_left_with_away_seats_says_so_while_it_waits() -> None:
     assert (info["status"], info["status_reason"]) == ("waiting", "1 of 2 players (1 away)")
     state = inbox.last_state("alice")
     assert state["table"]["status_reason"] == "1 of 2 players (1 away)"
+    detail = {"code": "players_away", "n": 1, "of": 2, "away": 1}
+    assert state["table"]["status_detail"] == detail  # for clients to translate
     assert state["next_round_in"] is None  # no countdown to a round that cannot start
     n = len(inbox.to("alice"))
     for _ in range(10):

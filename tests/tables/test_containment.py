@@ -85,6 +85,7 @@ def test_a_table_that_cannot_start_says_what_it_waits_for() -> None:
     state = inbox.last_state("alice")
     assert state["table"]["status"] == "waiting"
     assert state["table"]["status_reason"] == "1 of 2 players"
+    assert state["table"]["status_detail"] == {"code": "players", "n": 1, "of": 2}
     assert state["next_round_in"] is None
     n = len(inbox.to("alice"))
     for _ in range(5):
@@ -100,6 +101,7 @@ def test_bots_alone_wait_for_a_person() -> None:
     table.tick()
     info = table.public_info()
     assert (info["status"], info["status_reason"]) == ("waiting", "a player at the table")
+    assert info["status_detail"] == {"code": "need_human"}
 
 
 def _two_tables() -> tuple[Table, Table, Any, ManualClock]:
@@ -165,9 +167,10 @@ def test_the_interrupted_game_policy_pays_what_was_won_so_far_from_the_house() -
 def test_a_failing_settlement_suspends_the_table_instead_of_freezing_it() -> None:
     bad, good, ledger, clock = _two_tables()
     real = ledger.settle_round
+    bad_round = bad.record.round_id  # type: ignore[union-attr]
 
     def refuse(round_id: str, *args: Any, **kw: Any) -> None:
-        if round_id == bad.record.round_id:  # type: ignore[union-attr]
+        if round_id == bad_round:
             from qipai.tables.ports import InsufficientFunds
 
             raise InsufficientFunds("holds 0, cannot pay 499")
@@ -182,7 +185,10 @@ def test_a_failing_settlement_suspends_the_table_instead_of_freezing_it() -> Non
     assert bad.round is None
     assert "t1" not in [o.record.table_id for o in ledger.open_rounds()]  # holds released
     assert ledger.stack("alice", "t1") + ledger.stack("bob", "t1") == 200
-    assert good.results  # the other table settled its round
+    # the other table settled its round (and was not suspended: it used to count a result
+    # whose settlement had failed)
+    assert good.status().state != "suspended" and good.results
+    assert ledger.round_info(good.results[0]["round_id"])["status"] == "settled"  # type: ignore[index]
 
 
 def test_operators_resume_and_close_a_table() -> None:

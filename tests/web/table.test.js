@@ -216,3 +216,24 @@ describe("redrawing only what changed", () => {
     expect(draws.get("Fairness")).toBe(1);
   });
 });
+
+describe("countdowns", () => {
+  it("run from when the state arrived: redrawing the same state (a note, a pending action) touches no timer", async () => {
+    const act = (GOLDEN.pokdeng || []).find((x) => x.moment.startsWith("betting-act"));
+    setLang("zh");
+    // half a second into the countdown: the shown second changes no sooner than 0.5 s from now
+    const at = performance.now() - 500;
+    const root = mount(html`<${TableView} s=${appState(act.message, { stateAt: at })} actions=${ACTIONS} />`);
+    await new Promise((r) => setTimeout(r, 60));
+    const timer = root.querySelector(".timer");
+    expect(timer).not.toBeNull();
+    const seen = [];
+    const mo = new MutationObserver((records) => seen.push(...records));
+    mo.observe(timer, { subtree: true, childList: true, attributes: true, characterData: true });
+    mount(html`<${TableView} s=${appState(act.message, { stateAt: at, busy: { bots: true } })} actions=${ACTIONS} />`, root);
+    await new Promise((r) => setTimeout(r, 60));
+    mo.disconnect();
+    // neither restarted (its number written again) nor rewritten on every animation frame
+    expect(seen.filter((r) => r.type === "childList").length).toBe(0);
+  });
+});

@@ -39,3 +39,23 @@ def test_client_unit_tests_pass_on_golden_views(golden_views: Path) -> None:
     )
     assert run.returncode == 0, run.stdout[-6000:] + run.stderr[-3000:]
     assert "passed" in run.stdout
+
+
+def test_client_types_are_generated_from_the_current_schemas() -> None:
+    """qipai/web/types/*.d.ts (the client's JSDoc types) are what docs/schema/ generates now: a
+    view or message the server changes must be regenerated (`npm run types`) for tsc to check the
+    client against it."""
+    node = shutil.which("node")
+    require_service(
+        node is not None and (ROOT / "node_modules" / "json-schema-to-typescript").is_dir(),
+        "node with the dev packages (npm ci)",
+    )
+    assert node is not None
+    run = subprocess.run(
+        [node, "tests/web/tools/types.mjs", "--check"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert run.returncode == 0, run.stdout + run.stderr

@@ -8,12 +8,15 @@ from fastapi import APIRouter, Depends, Header
 
 from qipai.authority import Authority
 from qipai.authority import lobby as authority_lobby
+from qipai.fairness import check_client_seed
 from qipai.server.deps import Player, ServicesDep, bearer
 from qipai.server.errors import ApiError
 from qipai.server.models import (
     AutomatchOut,
     BotsIn,
     BotsOut,
+    ClientSeedIn,
+    ClientSeedOut,
     GameOut,
     GamesOut,
     JSONObject,
@@ -120,16 +123,36 @@ async def get_table(table_id: str, svc: ServicesDep) -> JSONObject:
 @router.post("/tables/{table_id}/sit", response_model=SatOut)
 async def sit(table_id: str, body: SitIn, svc: ServicesDep, player: Player) -> SatOut:
     """**A signed-in player.** Sit down (one seat per player per table): `buy_in` moves from
-    the wallet to the table stack."""
+    the wallet to the table stack. `client_seed` (docs/fairness.md): the player's client seed
+    for the deal units that start while they sit (the browser makes a random one)."""
     _known(svc, table_id)
 
     def work(table: Table) -> SatOut:
-        seat = table.sit(player, player, body.buy_in, body.seat)
+        seat = table.sit(player, player, body.buy_in, body.seat, client_seed=body.client_seed)
         return SatOut(
             table_id=table_id,
             seat=seat,
             stack=table._stack(player),
             wallet=svc.adapter.wallet(player),
+        )
+
+    return await svc.at_table(table_id, work)
+
+
+@router.post("/tables/{table_id}/client_seed", response_model=ClientSeedOut)
+async def set_client_seed(
+    table_id: str, body: ClientSeedIn, svc: ServicesDep, player: Player
+) -> ClientSeedOut:
+    """**A signed-in player seated there.** Change your client seed (docs/fairness.md): 1–64
+    printable ASCII characters without spaces. It enters the next deal unit that starts while
+    you sit; the running unit keeps the client seeds it started with. 400 `invalid_input`
+    where the table's client seeds are off, 400 `not_seated` if you do not sit there."""
+    _known(svc, table_id)
+
+    def work(table: Table) -> ClientSeedOut:
+        reply = table.set_client_seed(player, body.client_seed)
+        return ClientSeedOut(
+            table_id=table_id, client_seed=str(reply["client_seed"]), applies=str(reply["applies"])
         )
 
     return await svc.at_table(table_id, work)
@@ -192,9 +215,15 @@ async def automatch(body: JSONObject, svc: ServicesDep, player: Player) -> Autom
     """**A signed-in player.** 自动配桌: `{"template": ID | "game": G, "buy_in"}` — a seat at
     the liveliest table of that template (a game: its first offered template) with a free
     seat, or a new table with bots. Settings in the body are refused (`settings_not_allowed`).
-    The reply's `table.facts` shows the pay table and exact returns of where you sit."""
+    The reply's `table.facts` shows the pay table and exact returns of where you sit.
+    `client_seed` (docs/fairness.md) as for sitting down."""
     authority = _authority(svc)
+    client_seed = body.pop("client_seed", None) if isinstance(body, dict) else None
+    if client_seed is not None:
+        check_client_seed(client_seed)  # refused before anything changes
     table = await svc.db(authority_lobby.automatch, authority, svc.room, player, body)
+    if client_seed is not None and table.terms.client_seeds:
+        await svc.at_table(table.id, lambda t: t.set_client_seed(player, client_seed))
     return AutomatchOut(
         table_id=table.id,
         seat=table.seat_of(player),

@@ -128,7 +128,7 @@ export class TableSocket {
     this.opts.onStatus(s);
   }
 
-  /** @param {any} m */
+  /** @param {import("../types/messages.server").MessagesServerJson} m a message as docs/schema/messages.server.json types it */
   receive(m) {
     if (m && m.type === "hello") {
       if (m.protocol !== PROTOCOL) {
@@ -149,7 +149,7 @@ export class TableSocket {
         this.raw({ type: "action", table_id: p.table_id, client_id: p.client_id, action: p.action });
       }
       this.notifyPending();
-    } else if (m && (m.type === "ack" || (m.type === "error" && m.client_id))) {
+    } else if (m && (m.type === "ack" || m.type === "error") && m.client_id) {
       if (this.pending.delete(m.client_id)) this.notifyPending();
     }
     this.opts.onMessage(m);

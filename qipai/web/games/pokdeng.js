@@ -8,6 +8,8 @@ import { CardRow } from "../ui/card.js";
 import { Chip } from "../ui/chip.js";
 import { Badge, Net, legal, netClass } from "./common.js";
 
+/** @typedef {import("../types/pokdeng.view").PokDengView} PokDengView the view as docs/schema/pokdeng.view.json types it */
+
 /** Chip denominations as multiples of the table's smallest bet. */
 const CHIP_STEPS = [1, 2, 5, 10, 25, 50, 100];
 
@@ -66,8 +68,8 @@ function spotName(spot) {
 
 /** @param {{ st: any, ctx: import("./common.js").Ctx }} props */
 function Center({ st, ctx }) {
-  const v = st.round.view;
-  const me = v.me || { bets: {} };
+  const v = /** @type {PokDengView} */ (st.round.view);
+  const me = v.me || { id: null, bets: {} };
   const bet = legal(st, "bet");
   const mine = new Map((v.payouts && v.payouts.bets ? v.payouts.bets : []).filter((/** @type {any} */ b) => !me.id || b.player === me.id).map((/** @type {any} */ b) => [b.spot, b]));
   const spots = Object.entries(v.spots).filter(([, s]) => /** @type {any} */ (s).kind !== "pair");
@@ -107,15 +109,16 @@ function Center({ st, ctx }) {
 
 /** My stake this round, and my bets with their results: "my hand" in Pok Deng. @param {{ st: any }} props */
 function Mine({ st }) {
-  const v = st.round.view;
-  if (!v.me) return null;
-  const bets = Object.entries(v.me.bets || {});
-  const results = new Map((v.payouts && v.payouts.bets ? v.payouts.bets : []).filter((/** @type {any} */ b) => b.player === v.me.id).map((/** @type {any} */ b) => [b.spot, b]));
+  const v = /** @type {PokDengView} */ (st.round.view);
+  const me = v.me;
+  if (!me) return null;
+  const bets = Object.entries(me.bets || {});
+  const results = new Map((v.payouts && v.payouts.bets ? v.payouts.bets : []).filter((/** @type {any} */ b) => b.player === me.id).map((/** @type {any} */ b) => [b.spot, b]));
   return html`<div class="my-hand pd-mine">
     <div class="kv-row">
-      <span>${t("stack")} <b>${money(v.me.stack)}</b></span>
-      <span title=${t("held_note")}>${t("held")} <b>${money(v.me.taken)}</b></span>
-      <span class="muted">${t("available")} <b data-available=${v.me.available}>${money(v.me.available)}</b></span>
+      <span>${t("stack")} <b>${money(me.stack)}</b></span>
+      <span title=${t("held_note")}>${t("held")} <b>${money(me.taken)}</b></span>
+      <span class="muted">${t("available")} <b data-available=${me.available}>${money(me.available)}</b></span>
     </div>
     ${bets.length ? html`<div class="my-bets">${bets.map(([spot, amount]) => {
       const r = results.get(spot);

@@ -12,19 +12,16 @@ import { Badge, Net, legal, seatName } from "./common.js";
 // (`order`: civil high to low, then military; docs/rules/tiengow.md), tiles of one name side by
 // side. The client ranks no tile itself.
 
-/** @param {any} x */
-function order(x) {
-  return typeof x.order === "number" ? x.order : typeof x.rank === "number" ? x.rank : 0;
-}
+/** @typedef {import("../types/tiengow.view").TileInfo} TileInfo a tile as docs/schema/tiengow.view.json types it */
 
 /** The viewer's own tiles (`me.hand`; older views had a top-level `hand`). @param {any} v @returns {any[] | null} */
 function myHand(v) {
   return v.me ? v.me.hand : v.hand || null;
 }
 
-/** My hand, sorted. @param {any[]} hand */
+/** My hand, sorted. @param {TileInfo[]} hand */
 export function sortHand(hand) {
-  return [...hand].sort((a, b) => order(a) - order(b) || a.id - b.id);
+  return [...hand].sort((a, b) => a.order - b.order || a.id - b.id);
 }
 
 /** The name of a play (天九, civil pair …) in the UI language. @param {any} play */

@@ -16,11 +16,23 @@ export function Timer({ until, total, kind }) {
   useEffect(() => {
     if (until === null) return undefined;
     let frame = 0;
+    let shown = "";
+    let dash = "";
     const tick = () => {
       const left = Math.max(0, (until - performance.now()) / 1000);
-      if (text.current) text.current.textContent = String(Math.ceil(left));
-      if (arc.current) arc.current.style.strokeDasharray = `${((total > 0 ? left / total : 0) * 100.5).toFixed(1)} 100.5`;
-      if (box.current) box.current.classList.toggle("urgent", left < 5);
+      // the page is written only when what it shows changes (the number once a second, the
+      // ring by a tenth of a percent), not on every animation frame
+      const secs = String(Math.ceil(left));
+      if (text.current && secs !== shown) {
+        shown = secs;
+        text.current.textContent = secs;
+        if (box.current) box.current.classList.toggle("urgent", left < 5);
+      }
+      const d = `${((total > 0 ? left / total : 0) * 100.5).toFixed(1)} 100.5`;
+      if (arc.current && d !== dash) {
+        dash = d;
+        arc.current.style.strokeDasharray = d;
+      }
       if (left > 0) frame = requestAnimationFrame(tick);
     };
     tick();
@@ -35,11 +47,13 @@ export function Timer({ until, total, kind }) {
 }
 
 /**
- * Seconds left as text, ticking locally ("12 s"), for the turn line and "next round in".
- * @param {{ until: number | null, cls?: string }} props
+ * Seconds left as text, ticking locally ("12 s"), for the turn line and "next round in"; at zero
+ * it says `done` if given (the next round is due, not frozen at "0 s").
+ * @param {{ until: number | null, cls?: string, done?: string }} props
  */
-export function Seconds({ until, cls }) {
+export function Seconds({ until, cls, done }) {
   const ref = useRef(/** @type {HTMLSpanElement | null} */ (null));
+  const unit = t("seconds");  // in the UI language: a switch rewrites the text at once
   useEffect(() => {
     if (until === null) return undefined;
     let frame = 0;
@@ -48,13 +62,13 @@ export function Seconds({ until, cls }) {
       const left = Math.max(0, Math.ceil((until - performance.now()) / 1000));
       if (ref.current && left !== shown) {
         shown = left;
-        ref.current.textContent = `${left} ${t("seconds")}`;
+        ref.current.textContent = left === 0 && done ? done : `${left} ${unit}`;
         ref.current.classList.toggle("urgent", left < 5);
       }
       if (left > 0) frame = requestAnimationFrame(tick);
     };
     tick();
     return () => cancelAnimationFrame(frame);
-  }, [until]);
+  }, [until, done, unit]);
   return html`<span class=${cls || "secs"} ref=${ref}></span>`;
 }

@@ -24,12 +24,34 @@ export function SeedCheck({ seed, commitment }) {
   return html`<span class=${ok ? "verify ok" : "verify bad"}>${ok ? t("verified") : t("not_verified")}</span>`;
 }
 
-/** @param {{ st: any }} props */
-export function FairnessPanel({ st }) {
+/**
+ * My client seed (docs/fairness.md#keys): shown, changeable (typed or a new random one); the
+ * running deal's client seeds as the table recorded them.
+ * @param {{ f: any, clientSeed?: string, actions?: any }} props
+ */
+function ClientSeed({ f, clientSeed, actions }) {
+  const [text, setText] = useState(clientSeed || "");
+  useEffect(() => setText(clientSeed || ""), [clientSeed]);
+  if (f.client_seeds_enabled === false) return html`<div class="small muted client-seeds-off">${t("client_seeds_off")}</div>`;
+  const unit = Object.entries(f.client_seeds || {});
+  return html`<div class="client-seed small">
+    ${clientSeed !== undefined ? html`<form class="client-seed-form" onSubmit=${(/** @type {Event} */ e) => { e.preventDefault(); actions && actions.setClientSeed && actions.setClientSeed(text.trim()); }}>
+      <label>${t("client_seed")}: <input class="mono small" id="client-seed" maxlength="64" value=${text}
+        onInput=${(/** @type {any} */ e) => setText(e.currentTarget.value)} /></label>
+      <button type="submit" class="btn small ghost" id="client-seed-set">${t("client_seed_set")}</button>
+      <button type="button" class="btn small ghost" id="client-seed-new" onClick=${() => actions && actions.newClientSeed && actions.newClientSeed()}>${t("client_seed_new")}</button>
+    </form>` : null}
+    ${unit.length ? html`<div class="mono small unit-client-seeds">${t("unit_client_seeds")}: ${unit.map(([seat, seed]) => html`<span key=${seat} data-seat=${seat}>${seat}=${seed} </span>`)}</div>` : null}
+  </div>`;
+}
+
+/** @param {{ st: any, clientSeed?: string, actions?: any }} props */
+export function FairnessPanel({ st, clientSeed, actions }) {
   const f = st.fairness || {};
   const hidden = f.seed_policy === "operator_only";
   const cur = f.current;
   return html`<div class="fairness" id="fairness">
+    <${ClientSeed} f=${f} clientSeed=${clientSeed} actions=${actions} />
     ${cur ? html`<div class="mono small" title=${t("commitment")}>${t("commitment")}: <span class="commit">${cur.commitment}</span></div>
       <div class="mono small">${t("seed")}: <span class="seed">${cur.seed || (hidden ? t("seed_hidden") : t("seed_later"))}</span></div>` : null}
     ${hidden ? html`<div class="small muted seed-policy">${t("seed_operator_only")}</div>` : null}

@@ -105,9 +105,10 @@ export function TableView({ s, actions }) {
   const myNet = round && round.finished && st.result && seated ? st.result.nets[you.seat] : undefined;
   const slot = (/** @type {string} */ name) => around.filter((a) => a.slot === name).map((a) => html`<${SeatBox} key=${a.seat.seat}
     st=${st} seat=${a.seat} extra=${R.SeatExtra ? html`<${R.SeatExtra} st=${st} seat=${a.seat.seat} />` : null} />`);
-  const until = round && !round.finished && round.time_left !== null && round.time_left !== undefined ? performance.now() + round.time_left * 1000 : null;
+  const at = s.stateAt || performance.now();  // when this state arrived
+  const until = round && !round.finished && round.time_left !== null && round.time_left !== undefined ? at + round.time_left * 1000 : null;
   const total = round && round.view ? Number(round.view.countdown_s || round.view.deadline_s || round.time_left || 0) : 0;
-  const nextAt = st.next_round_in !== null && st.next_round_in !== undefined && (!round || round.finished) ? performance.now() + st.next_round_in * 1000 : null;
+  const nextAt = st.next_round_in !== null && st.next_round_in !== undefined && (!round || round.finished) ? at + st.next_round_in * 1000 : null;
   return html`<section class=${cx("view", "table-view", `game-${table.game}`)} id="view-table" data-status=${status.state} aria-busy=${s.conn !== "open" ? "true" : "false"}>
     <div class="table-bar">
       <button type="button" class="btn small ghost" id="btn-back" onClick=${actions.back}>${t("back_lobby")}</button>
@@ -154,7 +155,7 @@ export function TableView({ s, actions }) {
         <${Balances} wallet=${s.me ? s.me.wallet : null} seats=${table.seats} mine=${you.seat || null} />
         ${R.Side && round ? html`<div class="panel" id="extra-panel"><${R.Side} st=${st} /></div>` : null}
         <${Results} st=${st} R=${R} />
-        <${Fairness} st=${st} />
+        <${Fairness} st=${st} clientSeed=${s.clientSeed} actions=${actions} />
         <${Log} st=${st} log=${s.log} />
       </aside>
     </div>
@@ -180,7 +181,7 @@ function TurnLine({ st, until, nextAt, status, pending }) {
     else if ((r.awaiting || []).length) body = html`<span class="muted">${t("waiting_for")} ${list(r.awaiting.map((/** @type {string} */ a) => seatName(st, a)))}</span>`;
     else body = html`<span class="muted">${phaseLabel(r.phase)}</span>`;
   } else if (nextAt !== null && st.you && st.you.seat && status.state !== "suspended") {
-    body = html`<span class="muted">${t("next_round")}: <${Seconds} until=${nextAt} /></span>`;
+    body = html`<span class="muted">${t("next_round")}: <${Seconds} until=${nextAt} done=${t("next_round_due")} /></span>`;
   } else if (r && r.finished) body = html`<span class="muted">${t("round_over")}</span>`;
   else if (st.you && st.you.seat) body = html`<span class="muted">${status.reason ? statusText(status) : t("waiting_players")}</span>`;
   return html`<div class="turn-line" id="turn-line" aria-live="polite">${body}
@@ -223,11 +224,11 @@ const Log = memo(
   (p) => [p.log.map((e) => e.id), namesKey(p.st), p.st.you && p.st.you.seat],
 );
 
-/** The fairness panel, redrawn when the commitments or seeds change. */
+/** The fairness panel, redrawn when the commitments, the seeds or my client seed change. */
 const Fairness = memo(
   "Fairness",
-  (/** @type {{ st: any }} */ { st }) => html`<div class="panel"><h4>${t("fairness")}</h4><${FairnessPanel} st=${st} /></div>`,
-  (p) => p.st.fairness || null,
+  (/** @type {{ st: any, clientSeed: string, actions: any }} */ { st, clientSeed, actions }) => html`<div class="panel"><h4>${t("fairness")}</h4><${FairnessPanel} st=${st} clientSeed=${clientSeed} actions=${actions} /></div>`,
+  (p) => [p.st.fairness || null, p.clientSeed],
 );
 
 /** The last rounds' results, and the finished round's summary. */

@@ -4,6 +4,7 @@
 // flag; the observed return over time as a chart).
 import { html, cx } from "../../ui/html.js";
 import { useEffect, useState } from "../../vendor/hooks.module.js";
+import { named } from "../../i18n/index.js";
 import { api, query } from "../api.js";
 import { t } from "../i18n.js";
 import { amount, ErrorLine, pct } from "./common.js";
@@ -103,7 +104,7 @@ export function Returns() {
       <tbody>${rows.map((r, i) => html`<tr key=${i} class=${cx(r.flag && "flagged", pick === i && "selected")} data-template=${r.template_id} data-bet=${r.bet} data-scope=${r.scope}
           data-strategy=${r.strategy || ""} data-rounds=${r.rounds} data-flag=${r.flag ? "true" : "false"}>
         <td>${r.template_id} <span class="muted">v${r.template_version}</span></td>
-        <td>${r.label ? (r.label.zh && r.label.en ? t("lang_pick", { zh: r.label.zh, en: r.label.en }) : r.bet) : r.bet}${r.strategy ? html` <span class="muted small">(${r.strategy})</span>` : null}</td>
+        <td>${named(r.label) || r.bet}${r.strategy ? html` <span class="muted small">(${r.strategy})</span>` : null}</td>
         <td>${t(`scope_${r.scope}`)}</td><td class="num">${r.rounds}</td><td class="num">${r.bets}</td>
         <td class="num">${pct(r.exact)}</td><td class="num observed">${pct(r.observed)}</td>
         <td class="num small">${r.low === null ? "—" : `${pct(r.low, 2)} – ${pct(r.high, 2)}`}</td>

@@ -1,0 +1,176 @@
+// Generated from docs/schema/messages.server.json by tests/web/tools/types.mjs (npm run types). Do not edit.
+
+export type MessagesServerJson = Hello | State | Ack | Error | Left | Away | Pong | Unsubscribed;
+export type Player = string;
+export type Protocol = number;
+export type Type = "hello";
+export type Seat = string | null;
+export type Type1 = string;
+export type Events = EventName[];
+/**
+ * round.legal_actions(your seat)
+ */
+export type Legal = {
+  [k: string]: unknown;
+}[];
+export type NextRoundIn = number | null;
+export type Result = {
+  [k: string]: unknown;
+} | null;
+export type Results = {
+  [k: string]: unknown;
+}[];
+export type Awaiting = string[];
+export type Commitment = string | null;
+/**
+ * server time at which the countdown ends
+ */
+export type Deadline = number | null;
+export type Finished = boolean;
+export type Hint = {
+  [k: string]: unknown;
+} | null;
+export type Number = number;
+export type Openings =
+  | unknown[]
+  | {
+      [k: string]: unknown;
+    }
+  | null;
+export type Phase = string;
+export type RoundId = string;
+/**
+ * Tien Gow: the dealt tiles' root
+ */
+export type Tiles = {
+  [k: string]: unknown;
+} | null;
+/**
+ * seconds left on the countdown
+ */
+export type TimeLeft = number | null;
+export type ServerTime = number;
+export type TableId = string;
+export type Type2 = "state";
+export type InRound = boolean;
+export type Player1 = string;
+export type Seat1 = string | null;
+export type ClientId = string | null;
+export type Duplicate = boolean;
+export type TableId1 = string | null;
+export type Type3 = "ack";
+export type ClientId1 = string | null;
+export type Code = string;
+export type Field = string | null;
+export type Message = string;
+export type TableId2 = string | null;
+export type Type4 = "error";
+export type CashedOut = number | null;
+export type Reason = string | null;
+export type Table1 = string | null;
+export type TableId3 = string;
+export type Type5 = "left";
+export type Seat2 = string | null;
+export type Table2 = string | null;
+export type TableId4 = string;
+export type Type6 = "away";
+export type ClientId2 = string | null;
+export type Type7 = "pong";
+export type TableId5 = string;
+export type Type8 = "unsubscribed";
+
+export interface Hello {
+  player: Player;
+  protocol: Protocol;
+  type: Type;
+}
+export interface State {
+  events: Events;
+  fairness: Fairness;
+  legal: Legal;
+  next_round_in: NextRoundIn;
+  result: Result;
+  results: Results;
+  round: RoundState | null;
+  server_time: ServerTime;
+  table: Table;
+  table_id: TableId;
+  type: Type2;
+  you: You;
+}
+export interface EventName {
+  seat: Seat;
+  type: Type1;
+}
+/**
+ * docs/fairness.md
+ */
+export interface Fairness {
+  [k: string]: unknown;
+}
+export interface RoundState {
+  awaiting: Awaiting;
+  commitment: Commitment;
+  deadline: Deadline;
+  finished: Finished;
+  hint: Hint;
+  number: Number;
+  openings: Openings;
+  phase: Phase;
+  round_id: RoundId;
+  tiles: Tiles;
+  time_left: TimeLeft;
+  view: View;
+}
+/**
+ * round.view(seat): docs/schema/<game>.view.json
+ */
+export interface View {
+  [k: string]: unknown;
+}
+/**
+ * the table's public facts (tables layer)
+ */
+export interface Table {
+  [k: string]: unknown;
+}
+export interface You {
+  in_round: InRound;
+  player: Player1;
+  seat: Seat1;
+}
+export interface Ack {
+  client_id: ClientId;
+  duplicate: Duplicate;
+  table_id?: TableId1;
+  type: Type3;
+}
+export interface Error {
+  client_id?: ClientId1;
+  code: Code;
+  field?: Field;
+  message: Message;
+  table_id?: TableId2;
+  type: Type4;
+}
+export interface Left {
+  cashed_out: CashedOut;
+  reason?: Reason;
+  table?: Table1;
+  table_id: TableId3;
+  type: Type5;
+}
+export interface Away {
+  seat: Seat2;
+  table?: Table2;
+  table_id: TableId4;
+  type: Type6;
+}
+export interface Pong {
+  client_id: ClientId2;
+  type: Type7;
+}
+export interface Unsubscribed {
+  table_id: TableId5;
+  type: Type8;
+}

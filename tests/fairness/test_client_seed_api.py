@@ -1,0 +1,139 @@
+"""Client seeds over the API (docs/fairness.md#keys, docs/protocol.md): sent when sitting down
+or automatching, changed with `POST /api/tables/{id}/client_seed`, refused with a typed error
+when bad, not seated or turned off by the operator's template (`options.client_seeds`), and
+recorded with the round its unit deals (`GET /api/rounds/{id}` → `client_seeds`)."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from qipai.authority import Authority
+from qipai.authority.oplog import SYSTEM
+from qipai.server.app import create_app
+from qipai.tables.table import Timing
+
+
+@pytest.fixture
+def client(tmp_path: Path) -> Iterator[TestClient]:
+    app = create_app(str(tmp_path / "room.db"), timing=Timing(0.01, 0.1, 0.05))
+    with TestClient(app) as c:
+        yield c
+
+
+def _signup(client: TestClient, name: str) -> dict[str, str]:
+    r = client.post("/api/signup", json={"username": name, "password": "secret-pw"})
+    headers = {"Authorization": f"Bearer {r.json()['token']}"}
+    client.post("/api/wallet/deposit", json={"amount": 100_000}, headers=headers)
+    return headers
+
+
+def _template(client: TestClient, **options: Any) -> str:
+    authority: Authority = client.app.state.authority  # type: ignore[attr-defined]
+    made = authority.templates.create(
+        {"game": "pokdeng", "name": f"pokdeng {options}", "settings": {}, "options": options},
+        SYSTEM,
+    )
+    return made.id
+
+
+def _table(client: TestClient, headers: dict[str, str], template: str) -> str:
+    r = client.post("/api/tables", json={"template": template}, headers=headers)
+    assert r.is_success, r.text
+    return str(r.json()["id"])
+
+
+def test_client_seeds_over_the_api_enter_the_deal_and_the_record(client: TestClient) -> None:
+    alice, bob = _signup(client, "alice"), _signup(client, "bob")
+    tid = _table(client, alice, _template(client))
+    bad = client.post(
+        f"/api/tables/{tid}/sit", json={"buy_in": 20_000, "client_seed": "two words"}, headers=alice
+    )
+    assert bad.status_code == 400 and bad.json()["error"]["code"] == "invalid_input"
+    assert "printable ASCII" in bad.json()["error"]["message"]
+    room = client.app.state.room  # type: ignore[attr-defined]
+    assert room.tables[tid].seat_of("alice") is None  # refused: nothing changed
+    r = client.post(f"/api/tables/{tid}/client_seed", json={"client_seed": "x"}, headers=bob)
+    assert r.status_code == 400 and r.json()["error"]["code"] == "not_seated"
+    sat = client.post(
+        f"/api/tables/{tid}/sit", json={"buy_in": 20_000, "client_seed": "first"}, headers=alice
+    )
+    assert sat.is_success, sat.text
+    seat = sat.json()["seat"]
+    r = client.post(f"/api/tables/{tid}/client_seed", json={"client_seed": "é"}, headers=alice)
+    assert r.status_code == 400 and r.json()["error"]["code"] == "invalid_input"
+    r = client.post(
+        f"/api/tables/{tid}/client_seed", json={"client_seed": "alice-7"}, headers=alice
+    )
+    assert r.is_success and r.json() == {
+        "table_id": tid,
+        "client_seed": "alice-7",
+        "applies": "next deal unit",
+    }
+    # the first round (a new unit) is keyed with it; the state shows the unit's client seeds
+    deadline = time.monotonic() + 60
+    with client.websocket_connect("/ws") as ws:
+        token = alice["Authorization"].split()[1]
+        ws.send_json({"type": "auth", "token": token})
+        ws.send_json({"type": "subscribe", "table_id": tid})
+        while time.monotonic() < deadline:
+            msg = json.loads(ws.receive_text())
+            if msg["type"] == "state" and msg["round"]:
+                break
+        else:
+            raise AssertionError("no round started")
+    assert msg["fairness"]["client_seeds"] == {seat: "alice-7"}
+    assert msg["fairness"]["client_seeds_enabled"] is True
+    rid = msg["round"]["round_id"]
+    detail = client.get(f"/api/rounds/{rid}", headers=alice).json()
+    assert detail["client_seeds"] == {seat: "alice-7"} and detail["deal_spec"] == "deal-spec/1"
+    assert detail["seed"] is None  # the shoe goes on: its seed stays secret
+
+
+def test_automatch_takes_the_client_seed(client: TestClient) -> None:
+    alice = _signup(client, "alice")
+    r = client.post(
+        "/api/automatch",
+        json={"game": "pokdeng", "buy_in": 20_000, "client_seed": "x" * 65},
+        headers=alice,
+    )
+    assert r.status_code == 400 and r.json()["error"]["code"] == "invalid_input"
+    room = client.app.state.room  # type: ignore[attr-defined]
+    assert not [t for t in room.tables.values() if t.seat_of("alice")]  # nothing changed
+    r = client.post(
+        "/api/automatch",
+        json={"game": "pokdeng", "buy_in": 20_000, "client_seed": "auto-1"},
+        headers=alice,
+    )
+    assert r.is_success, r.text
+    assert room.tables[r.json()["table_id"]].client_seed_of["alice"] == "auto-1"
+
+
+def test_a_template_turns_client_seeds_off_and_sets_the_idle_time(client: TestClient) -> None:
+    alice = _signup(client, "alice")
+    tid = _table(client, alice, _template(client, client_seeds=False))
+    sat = client.post(
+        f"/api/tables/{tid}/sit", json={"buy_in": 20_000, "client_seed": "ignored"}, headers=alice
+    )
+    assert sat.is_success
+    room = client.app.state.room  # type: ignore[attr-defined]
+    assert room.tables[tid].client_seed_of == {}
+    r = client.post(f"/api/tables/{tid}/client_seed", json={"client_seed": "x"}, headers=alice)
+    assert r.status_code == 400 and "does not take client seeds" in r.json()["error"]["message"]
+    assert room.tables[tid].terms.client_seeds is False
+    assert room.tables[tid].terms.idle_reveal_s == 600.0
+    # the template also sets the idle time after which an abandoned unit is revealed
+    tid = _table(client, alice, _template(client, idle_reveal_s=30))
+    assert room.tables[tid].terms.idle_reveal_s == 30.0
+    authority: Authority = client.app.state.authority  # type: ignore[attr-defined]
+    with pytest.raises(Exception, match="idle_reveal_s"):
+        authority.templates.create(
+            {"game": "pokdeng", "name": "bad", "settings": {}, "options": {"idle_reveal_s": 1}},
+            SYSTEM,
+        )
