@@ -308,7 +308,7 @@ def test_fault_workload_short(database: tuple[str, str | None], seed: int) -> No
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("seed", _seeds(list(range(100, 110))))
+@pytest.mark.parametrize("seed", _seeds([100, 101, 102]))
 def test_fault_workload_long(database: tuple[str, str | None], seed: int) -> None:
-    world = run(*database, seed=seed, steps=1500)
+    world = run(*database, seed=seed, steps=500)
     assert world.crashes > 0
