@@ -8,6 +8,17 @@ starts (signing 1,000 people up through scrypt would measure the password hash, 
 
     uv run python benchmarks/bench_server.py --clients 100 --seconds 20
     uv run python benchmarks/bench_server.py --clients 10,100,1000
+
+Past one process (issue 19): `--processes 1,2` runs `qipai serve --processes N` on PostgreSQL
+(a fresh schema) and Redis for each N, side by side, and prints the ratio of N processes to
+one. The connections land on the workers as the kernel spreads them (SO_REUSEPORT), so about
+half of the actions and states cross Redis to the table's owner and back. `--failover` also
+kills one worker (SIGKILL) in the middle of the measured time (the launcher starts it again as
+a new host) and reports the takeover time (the last of its tables owned again) and the p99
+from the kill to the end; the clients of the killed worker reconnect and resubscribe.
+
+    uv run python benchmarks/bench_server.py --processes 1,2 --clients 1000 --seconds 20
+    uv run python benchmarks/bench_server.py --processes 2 --clients 1000 --failover
 """
 
 from __future__ import annotations
@@ -32,7 +43,11 @@ ROOT = Path(__file__).resolve().parents[1]
 GAME = "pokdeng"
 
 
-def prepare(db: Path, n: int) -> list[str]:
+PG_URL = os.environ.get("QIPAI_TEST_PG_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
+REDIS_URL = os.environ.get("QIPAI_TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
+
+
+def prepare(db: Path | str, n: int) -> list[str]:
     """Users with wallets and session tokens, straight into the database."""
     from sqlalchemy import insert
 
@@ -91,6 +106,10 @@ class Stats:
         self.measured_errors = 0
         self.measuring = False
         self.ready = 0
+        self.reconnects = 0
+        self.killed_at: float | None = None
+        self.after_kill: list[float] = []
+        self.takeover_s: float | None = None
 
 
 async def client(
@@ -104,12 +123,26 @@ async def client(
     r.raise_for_status()
     table_id = r.json()["table_id"]
     ws_url = url.replace("http", "ws") + "/ws"
+    first = True
+    while not stop.is_set():
+        try:
+            await _play(ws_url, token, table_id, stats, stop, first)
+        except (OSError, websockets.ConnectionClosed):
+            stats.reconnects += 1  # its server died: connect again (another worker answers)
+            await asyncio.sleep(0.2)
+        first = False
+
+
+async def _play(
+    ws_url: str, token: str, table_id: str, stats: Stats, stop: asyncio.Event, first: bool
+) -> None:
     async with websockets.connect(
         ws_url, max_queue=None, open_timeout=None, ping_interval=None, close_timeout=1
     ) as ws:
         await ws.send(json.dumps({"type": "auth", "token": token}))
         await ws.send(json.dumps({"type": "subscribe", "table_id": table_id}))
-        stats.ready += 1
+        if first:
+            stats.ready += 1
         sent_at: float | None = None
         acted_round: str | None = None
         n = 0
@@ -123,6 +156,8 @@ async def client(
             if is_state and sent_at is not None:
                 if stats.measuring:
                     stats.latencies.append(time.perf_counter() - sent_at)
+                    if stats.killed_at is not None:
+                        stats.after_kill.append(time.perf_counter() - sent_at)
                 sent_at = None
             if is_state and not worth_parsing(raw):
                 continue
@@ -153,7 +188,7 @@ async def client(
                         {
                             "type": "action",
                             "table_id": table_id,
-                            "client_id": f"{token[:8]}-{n}",
+                            "client_id": f"{token[:8]}-{rnd['round_id'][:8]}-{n}",
                             "action": {
                                 "type": "bets",
                                 "bets": [{"spot": spot, "amount": amount}],
@@ -164,7 +199,12 @@ async def client(
                 )
 
 
-async def run_load(url: str, tokens: list[str], seconds: float) -> Stats:
+async def run_load(
+    url: str,
+    tokens: list[str],
+    seconds: float,
+    kill: Any = None,
+) -> Stats:
     stats = Stats()
     stop = asyncio.Event()
     tasks = []
@@ -186,7 +226,13 @@ async def run_load(url: str, tokens: list[str], seconds: float) -> Stats:
     await asyncio.sleep(2.0)
     stats.measuring = True
     start = time.perf_counter()
-    await asyncio.sleep(seconds)
+    if kill is None:
+        await asyncio.sleep(seconds)
+    else:
+        await asyncio.sleep(seconds / 2)
+        stats.killed_at = time.perf_counter()
+        stats.takeover_s = await asyncio.to_thread(kill)
+        await asyncio.sleep(max(0.0, seconds - (time.perf_counter() - start)))
     stats.measuring = False
     elapsed = time.perf_counter() - start
     stop.set()
@@ -259,11 +305,197 @@ def bench(n: int, seconds: float) -> dict[str, float]:
     }
 
 
+def _summary(stats: Stats, n: int) -> dict[str, Any]:
+    lat = sorted(stats.latencies)
+    after = sorted(stats.after_kill)
+    elapsed = stats.elapsed  # type: ignore[attr-defined]
+    return {
+        "clients": n,
+        "rounds_per_s": len(stats.rounds) / elapsed,
+        "actions": len(lat),
+        "p50_ms": 1000 * statistics.median(lat) if lat else float("nan"),
+        "p99_ms": 1000 * lat[min(len(lat) - 1, int(0.99 * len(lat)))] if lat else float("nan"),
+        "errors": stats.errors,
+        "reconnects": stats.reconnects,
+        "takeover_s": stats.takeover_s,
+        "p99_after_kill_ms": (
+            1000 * after[min(len(after) - 1, int(0.99 * len(after)))] if after else float("nan")
+        ),
+    }
+
+
+def _lease_owners(engine: Any) -> dict[str, tuple[str | None, bool]]:
+    from sqlalchemy import text
+
+    with engine.connect() as conn:
+        rows = conn.execute(
+            text("SELECT table_id, owner, expires_at > now() FROM table_leases")
+        ).all()
+    return {str(t): (o, bool(h)) for t, o, h in rows}
+
+
+def _children(pid: int) -> list[int]:
+    found: list[int] = []
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        text = (task / "children").read_text().split()
+        found += [int(c) for c in text]
+    return found
+
+
+def bench_cluster(n: int, seconds: float, processes: int, failover: bool) -> dict[str, Any]:
+    """`qipai serve --processes N` on a fresh PostgreSQL schema (and Redis when N > 1)."""
+    import secrets
+    import signal
+    import uuid
+
+    from sqlalchemy import create_engine, text
+    from sqlalchemy.engine import make_url
+
+    schema = f"qipai_bench_{uuid.uuid4().hex[:10]}"
+    admin = create_engine(PG_URL, isolation_level="AUTOCOMMIT")
+    with admin.connect() as conn:
+        conn.execute(text(f'CREATE SCHEMA "{schema}"'))
+    url = (
+        make_url(PG_URL)
+        .update_query_dict({"options": f"-csearch_path={schema}"})
+        .render_as_string(hide_password=False)
+    )
+    os.environ["QIPAI_KEY"] = os.environ.get("QIPAI_KEY") or secrets.token_hex(32)
+    engine = create_engine(url)
+    try:
+        tokens = prepare(url, n)
+        port = 18000 + (n + 7 * processes) % 1000
+        env = {
+            **os.environ,
+            "QIPAI_BOT_DELAY": "0.02",
+            "QIPAI_BETWEEN_ROUNDS": "0.3",
+            "QIPAI_CONNECT_RATE": "10000/second",
+            "QIPAI_CLUSTER__NAME": schema,
+        }
+        args = ["--processes", str(processes)]
+        if processes > 1:
+            args += ["--redis", REDIS_URL]
+        with tempfile.TemporaryDirectory() as tmp:
+            log_path = Path(tmp) / "server.log"
+            log = log_path.open("wb")
+            proc = subprocess.Popen(
+                [
+                    sys.executable,
+                    "-m",
+                    "qipai.cli",
+                    "serve",
+                    "--port",
+                    str(port),
+                    "--db",
+                    url,
+                    *args,
+                ],
+                cwd=ROOT,
+                env=env,
+                stdout=subprocess.DEVNULL,
+                stderr=log,
+            )
+            base = f"http://127.0.0.1:{port}"
+
+            def kill() -> float:
+                """SIGKILL the worker owning the most tables; seconds until all are owned."""
+                owners = _lease_owners(engine)
+                workers = _children(proc.pid)
+                count = {
+                    pid: sum(1 for o, _ in owners.values() if o and f"-{pid}-" in o)
+                    for pid in workers
+                }
+                victim = max(count, key=lambda p: count[p])
+                doomed = [t for t, (o, _) in owners.items() if o and f"-{victim}-" in o]
+                os.kill(victim, signal.SIGKILL)
+                killed = time.perf_counter()
+                while time.perf_counter() - killed < 60:
+                    now = _lease_owners(engine)
+                    if all(now[t][1] and f"-{victim}-" not in str(now[t][0]) for t in doomed):
+                        break
+                    time.sleep(0.05)
+                return time.perf_counter() - killed
+
+            try:
+                for _ in range(900):
+                    try:
+                        httpx.get(base + "/api/games", timeout=60)
+                        break
+                    except httpx.TransportError:
+                        time.sleep(0.2)
+                time.sleep(3.0 if processes > 1 else 0.0)  # every worker up and announced
+                stats = asyncio.run(run_load(base, tokens, seconds, kill if failover else None))
+            finally:
+                proc.terminate()
+                proc.wait()
+                log.close()
+                text_ = log_path.read_text(errors="replace")
+                if "Traceback" in text_:
+                    tail = "\n".join(text_.splitlines()[-15:])
+                    print(
+                        f"  the server logged {text_.count('Traceback')} tracebacks:\n{tail}",
+                        file=sys.stderr,
+                    )
+        with engine.connect() as conn:  # what the database wrote per round (docs/scaling.md)
+            counts = {
+                name: int(conn.execute(text(f"SELECT count(*) FROM {name}")).scalar_one())
+                for name in ("rounds", "round_log", "transactions", "entries")
+            }
+    finally:
+        engine.dispose()
+        with admin.connect() as conn:
+            conn.execute(text(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE'))
+        admin.dispose()
+    out = _summary(stats, n)
+    rounds = max(1, counts["rounds"])
+    out["per_round"] = {k: v / rounds for k, v in counts.items() if k != "rounds"}
+    return out
+
+
+def main_cluster(args: argparse.Namespace) -> None:
+    counts = [int(x) for x in args.processes.split(",")]
+    print(
+        f"bench_server: {GAME} tables, bots in the free seats, qipai serve --processes "
+        f"{args.processes} on PostgreSQL + Redis, {os.cpu_count()} CPUs (shared: noisy)"
+    )
+    print(
+        f"{'procs':>5} {'clients':>8} {'rounds/s':>10} {'actions':>8} {'p50 ms':>9} "
+        f"{'p99 ms':>9} {'errors':>7} {'reconn':>7} {'ratio':>6}"
+        + ("  takeover s  p99 after kill ms" if args.failover else "")
+    )
+    for n in [int(x) for x in args.clients.split(",")]:
+        base: float | None = None
+        for processes in counts:
+            r = bench_cluster(n, args.seconds, processes, args.failover and processes > 1)
+            if processes == 1:
+                base = r["rounds_per_s"]
+            ratio = r["rounds_per_s"] / base if base else float("nan")
+            line = (
+                f"{processes:>5} {n:>8} {r['rounds_per_s']:>10.1f} {r['actions']:>8} "
+                f"{r['p50_ms']:>9.1f} {r['p99_ms']:>9.1f} {r['errors']:>7} "
+                f"{r['reconnects']:>7} {ratio:>6.2f}"
+            )
+            if r["takeover_s"] is not None:
+                line += f"  {r['takeover_s']:>10.2f}  {r['p99_after_kill_ms']:>17.1f}"
+            print(line, flush=True)
+            per = ", ".join(f"{k} {v:.1f}" for k, v in r["per_round"].items())
+            print(f"      rows written per round (whole run): {per}", flush=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--clients", default="100", help="comma-separated client counts (≤ 1000)")
+    parser.add_argument("--clients", default="100", help="comma-separated client counts (≤ 4000)")
     parser.add_argument("--seconds", type=float, default=20.0, help="measured seconds per run")
+    parser.add_argument(
+        "--processes", default=None, help="comma-separated process counts (PostgreSQL + Redis)"
+    )
+    parser.add_argument(
+        "--failover", action="store_true", help="kill -9 one worker halfway (with --processes)"
+    )
     args = parser.parse_args()
+    if args.processes is not None:
+        main_cluster(args)
+        return
     print(
         f"bench_server: {GAME} tables, bots in the free seats, one server process, "
         f"{os.cpu_count()} CPUs (shared: figures are noisy when other work runs)"

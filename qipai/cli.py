@@ -106,6 +106,19 @@ def serve(
         bool | None,
         typer.Option("--demo/--no-demo", help="Play-money deposits; off: operators approve [on]."),
     ] = None,
+    processes: Annotated[
+        int,
+        typer.Option(
+            min=1, max=64, help="Table hosts behind the address (PostgreSQL and Redis) [1]."
+        ),
+    ] = 1,
+    redis: Annotated[
+        str | None,
+        typer.Option(
+            help="Redis URL joining the processes into one room "
+            "[with --processes > 1: redis://127.0.0.1:6379/0]."
+        ),
+    ] = None,
 ) -> None:
     """Start the card room: server, browser client and bots.
 
@@ -135,7 +148,53 @@ def serve(
         first = exc.errors()[0]
         name = ".".join(str(p) for p in first["loc"])
         fail(f"setting {name}: {first['msg']}")
+    if processes > 1 or redis is not None or settings.cluster.redis_url is not None:
+        settings = _cluster_settings(settings, processes, redis)
+    if processes > 1:
+        from qipai.cluster import launcher
+
+        _print_address(settings, f", {processes} table hosts")
+        launcher.run(settings, processes)
+        return
     run(settings)
+
+
+def _cluster_settings(settings: Any, processes: int, redis: str | None) -> Any:
+    """Settings of a table host of a room of several processes: PostgreSQL and Redis
+    (refused on SQLite: two processes on one file would run the same tables twice)."""
+    from sqlalchemy.engine import make_url
+
+    from qipai.ledger.db import resolve_url
+
+    url = resolve_url(settings.database_url)
+    if make_url(url).get_backend_name() != "postgresql":
+        fail(
+            "more than one process (--processes, --redis) needs PostgreSQL "
+            "(--db postgresql+psycopg://…): SQLite is served by one process alone"
+        )
+    redis_url = redis or settings.cluster.redis_url or "redis://127.0.0.1:6379/0"
+    try:
+        import redis as redis_mod
+
+        redis_mod.Redis.from_url(redis_url, socket_connect_timeout=3).ping()
+    except Exception as exc:
+        fail(f"Redis at {redis_url} does not answer: {exc}")
+    cluster = settings.cluster.model_copy(update={"redis_url": redis_url})
+    if processes == 1 and cluster.advertise is None:
+        from qipai.cluster.launcher import advertised
+
+        cluster = cluster.model_copy(update={"advertise": advertised(settings.host, settings.port)})
+    return settings.model_copy(update={"cluster": cluster})
+
+
+def _print_address(settings: Any, extra: str = "") -> None:
+    from sqlalchemy.engine import make_url
+
+    from qipai.ledger.db import resolve_url
+
+    shown = "localhost" if settings.host in ("127.0.0.1", "0.0.0.0", "::") else settings.host
+    url = make_url(resolve_url(settings.database_url)).render_as_string(hide_password=True)
+    print(f"qipai card room: http://{shown}:{settings.port}/  (database: {url}{extra})", flush=True)
 
 
 @app.command()

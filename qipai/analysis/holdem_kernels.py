@@ -15,7 +15,9 @@ from numba import njit, prange
 
 from qipai.poker.kernels import strength7, strength_from_key
 
-STRAIGHT = 4 << 12  # RULES.md §3: a winning straight or better pays the ante 1:1
+STRAIGHT = (
+    4 << 12
+)  # docs/rules/holdem-bonus.md#main-payout: a winning straight or better pays the ante 1:1
 
 N_B4 = 270725  # C(52, 4): four-card boards, colex order
 

@@ -1,6 +1,6 @@
 """Texas Hold'em Bonus report (`qipai rtp holdem-bonus`): the main game under optimal and simple
 play for both turn/river rules, the bonus bet under both pay tables, and the pool bet
-(RULES.md §3).
+(docs/rules/holdem-bonus.md#return-to-player).
 
 * Main game: `holdem_strategy_exact` (exact over every deal).
 * Bonus: every two-card hand of the player (1,326) and, for a pair of aces, whether the dealer
@@ -320,7 +320,7 @@ def analyse(mode: str | None = None, recompute: bool = False) -> list[Report]:
             tables=(preflop_table(sums), pool, balance),
             facts=facts,
             notes=(
-                "Main-game figures are per ante. Source rule (RULES.md §3): checking the turn "
+                "Main-game figures are per ante. Source rule (docs/rules/holdem-bonus.md#differences): checking the turn "
                 "gives up the river bet. Common (Las Vegas) rule: the river bet stays open.",
                 SIMPLE_RULE_TEXT,
                 *pool_notes,
@@ -331,7 +331,7 @@ def analyse(mode: str | None = None, recompute: bool = False) -> list[Report]:
 
 def rtp_for(config: Any) -> list[BetReturn]:
     """The exact return of every bet of a Hold'em Bonus table with these settings
-    (GameSpec.rtp), under RULES.md §3's source rule, which the engine plays.
+    (GameSpec.rtp), under docs/rules/holdem-bonus.md#differences's source rule, which the engine plays.
 
     * main bets per ante: under the optimal strategy; under the simple strategy; and under the
       table's default bot, which plays the optimal strategy (`qipai.bots.holdem_bonus.

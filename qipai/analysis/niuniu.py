@@ -140,7 +140,7 @@ def joint_types() -> npt.NDArray[np.int64]:
 def pair_value(multipliers: npt.NDArray[np.int64], rate: Fraction) -> list[list[Fraction]]:
     """g[t][u]: a player's net per unit (base × multiples) with type t against a banker of type u.
 
-    RULES.md §4: the winner is paid its own hand's multiplier, less the commission when it is the
+    docs/rules/niuniu.md#settlement: the winner is paid its own hand's multiplier, less the commission when it is the
     player; a type tie is decided by the top card, each side winning half the time (exchangeable).
     """
     keep = 1 - rate
@@ -338,7 +338,7 @@ def monte_carlo(
 
     Seat 0 is the banker; every player bets one unit (X = Y = 1). Returns mean and 95 % CI
     half-width of: a player's net per unit, the banker's net per player-unit (commission on its
-    net over all players, RULES.md §4).
+    net over all players, docs/rules/niuniu.md#return-to-player).
     """
     from qipai.games.niuniu.hands import keys_of
 

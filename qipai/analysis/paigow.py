@@ -1,4 +1,4 @@
-"""Pai Gow (bid-for-banker): a player's exact expectation against the banker (RULES.md §2).
+"""Pai Gow (bid-for-banker): a player's exact expectation against the banker (docs/rules/paigow.md#return-to-player).
 
 Per unit of A·X·Y (table base × banker's multiple × player's multiple), with the 5 % commission on
 a net win. The banker's and the player's two tiles are, before the deal, a uniformly random choice

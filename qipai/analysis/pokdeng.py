@@ -1,4 +1,4 @@
-"""Pok Deng: exact return of every bet of both modes from a full shoe (RULES.md §1).
+"""Pok Deng: exact return of every bet of both modes from a full shoe (docs/rules/pokdeng.md#return-to-player).
 
 Each position's two cards and the banker's two cards are, before the deal, a uniformly random
 choice of four cards of the shoe (the burn card and the other positions do not change the

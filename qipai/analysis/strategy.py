@@ -16,7 +16,7 @@
   representative and the flop along with it (the decision is suit-symmetric) — and falls back
   to the exact on-demand computation otherwise. A slow test checks the two agree.
 
-`rule` is "source" (RULES.md §3: a turn check gives up the river bet; the game as implemented)
+`rule` is "source" (docs/rules/holdem-bonus.md#differences: a turn check gives up the river bet; the game as implemented)
 or "common" (the river bet stays open after a turn check).
 """
 

@@ -169,7 +169,7 @@ class SensibleBot:
 
 def optimal_bot() -> SensibleBot:
     """The card room's default Hold'em Bonus bot: the exact optimal strategy of the analysis
-    (`qipai.analysis.strategy`, RULES.md §3's source rule, as the game implements it). Its turn
+    (`qipai.analysis.strategy`, docs/rules/holdem-bonus.md#differences's source rule, as the game implements it). Its turn
     choices are read from the full enumeration's cached table (`strategy.turn_bet`, µs each) so
     bots do not load the server's event loop; without the cache they are computed (~9 ms each)."""
     from qipai.analysis.strategy import optimal_strategy

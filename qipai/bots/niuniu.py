@@ -6,7 +6,7 @@ Both see only `round.view(seat)` and the legal actions (qipai/bots/base.py).
 * `SensibleBot`: swaps as the advisor says (highest exact expected hand multiplier), then bids and
   bets by its *edge*: the expected result per unit stake of its hand against one random other hand,
   averaged over the fifth card. Against a random hand with key k the edge is
-  P(other < k) × mult(k) − E[mult(other); other > k] (RULES.md §4: the winner's hand multiplier is
+  P(other < k) × mult(k) − E[mult(other); other > k] (docs/rules/niuniu.md#settlement: the winner's hand multiplier is
   paid). The same number measures a banker's prospects against each player and a player's against
   the banker, so it drives both the bid and the bet. (It ignores that the other hand cannot hold
   one's own cards — a bot heuristic, not an analysis figure.)

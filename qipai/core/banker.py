@@ -1,4 +1,5 @@
-"""The banker bid of bid-for-banker games (抢庄: Pai Gow and Niu Niu), one rule for both.
+"""The banker bid of bid-for-banker games (抢庄: Pai Gow and Niu Niu), one mechanism for both:
+`MultipleChoice` (the bid phase and the bet phase) and `choose_banker` (who banks).
 
 docs/rules/paigow.md and docs/rules/niuniu.md, "Banker": each seat bids a multiple or none (0);
 the highest bid banks at that multiple; a tie between the highest bids is drawn weighted by the
@@ -9,11 +10,12 @@ own banker stream, so a replay draws the same banker.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from qipai.core.errors import InvalidInput
+from qipai.core.errors import IllegalAction, InvalidInput
+from qipai.core.protocol import ActionSpec, Event
 from qipai.core.rng import Rng
 
 How = Literal["highest", "tie", "nobody"]
@@ -44,3 +46,48 @@ def choose_banker(
         return BankerChoice(tied[0], top, "highest", tied)
     seat = rng.weighted_choice(tied, [stacks[s] for s in tied])
     return BankerChoice(seat, top, "tie", tied)
+
+
+class MultipleChoice:
+    """One simultaneous choice of a multiple by some seats — the banker bid (0 = no bid) or the
+    players' bet against the banker — as both bid-for-banker games play it: the seats not yet
+    chosen are awaited, a choice must be one of the seat's offered multiples and is final, and
+    when the countdown ends every silent seat gets the default (docs/rules/paigow.md#round-flow,
+    docs/rules/niuniu.md: silence = no bid; silence = the smallest bet).
+
+    `kind` is the action's and the event's type ("bid" or "bet"); `chosen[seat]` is None until
+    the seat has chosen."""
+
+    def __init__(self, kind: str, seats: Sequence[str]) -> None:
+        self.kind = kind
+        self.chosen: dict[str, int | None] = dict.fromkeys(seats)
+
+    def awaiting(self) -> list[str]:
+        return [seat for seat, value in self.chosen.items() if value is None]
+
+    def made(self) -> dict[str, int]:
+        """The choices made so far, in seat order."""
+        return {seat: value for seat, value in self.chosen.items() if value is not None}
+
+    def legal(self, choices: Sequence[int]) -> ActionSpec:
+        return ActionSpec(self.kind, {"choices": list(choices)})
+
+    def check(self, value: int, choices: Sequence[int]) -> int:
+        """`value` if it is one of `choices`, else IllegalAction naming them."""
+        if value not in choices:
+            raise IllegalAction(
+                f"{self.kind} multiple {value} is not allowed; choose one of {list(choices)}"
+            )
+        return value
+
+    def record(self, seat: str, value: int) -> Event:
+        self.chosen[seat] = value
+        return Event(self.kind, {"seat": seat, "multiple": value})
+
+    def default(self, value: int) -> list[Event]:
+        """The countdown ended: every silent seat chooses `value`."""
+        events = []
+        for seat in self.awaiting():
+            self.chosen[seat] = value
+            events.append(Event(self.kind, {"seat": seat, "multiple": value, "default": True}))
+        return events

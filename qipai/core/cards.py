@@ -122,7 +122,7 @@ def require_distinct(cards: Sequence[Card], what: str = "cards") -> None:
 
 
 class Shoe:
-    """An n-deck shoe shuffled from a seed, with burn cards and a cut card (RULES.md §1).
+    """An n-deck shoe shuffled from a seed, with burn cards and a cut card (docs/rules/pokdeng.md#cards-and-shoe).
 
     The cut card is placed so that `behind` cards lie after it, `behind` uniform in the table's
     range (Decision: 52–104 for Pok Deng's 8 decks). When a draw passes the cut card,

@@ -1,6 +1,6 @@
 """Money in integer minor units: rates, rounding down with a reported remainder, exact shares.
 
-RULES.md (Decision, rounding): a payout that is not a whole number of minor units is rounded down;
+docs/rules/common.md#rounding (Decision, rounding): a payout that is not a whole number of minor units is rounded down;
 the fraction goes to the house "rounding" account, so every round balances to the last unit.
 Floats are refused everywhere: a rate is a `Fraction`, a `Decimal`, an int or a decimal string.
 """

@@ -329,7 +329,7 @@ class Round(ABC, Generic[ConfigT]):
 
     def won_so_far(self) -> dict[str, int]:
         """Money already decided by completed parts of an unfinished round (seat → net), for
-        the interrupted-game policy (RULES.md: the better of "won so far" and "stakes
+        the interrupted-game policy (docs/rules/common.md#interrupted-games: the better of "won so far" and "stakes
         returned"). Default: nothing is decided before the end."""
         return {}
 

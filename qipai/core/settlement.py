@@ -1,7 +1,7 @@
-"""Banker-versus-players settlement with table-stack caps and commission (RULES.md §2, §4).
+"""Banker-versus-players settlement with table-stack caps and commission (docs/rules/common.md#banker-settlement, §4).
 
 Used by Pai Gow and Niu Niu. Each player has one raw result against the banker (positive: the
-player wins that much from the banker). RULES.md §2 Decision (cap algorithm):
+player wins that much from the banker). docs/rules/common.md#cap-algorithm Decision (cap algorithm):
 
 1. cap each player's result at ±(that player's stack);
 2. if the banker would lose more than its stack, scale every winning player's win down in

@@ -11,7 +11,7 @@ What a spec holds:
   `max_players`;
 * the contract: `round_type` (its `Action` union parses every action), `config_model` (frozen,
   unknown fields refused, strict types, hard bounds);
-* the operator's and player's facts for a table's settings: `min_buy_in(config)` (RULES.md,
+* the operator's and player's facts for a table's settings: `min_buy_in(config)` (docs/rules/common.md#buy-in,
   "Common to every game", buy-in), `pay_table(config)` (every bet's pay, limits, commission,
   countdowns — what a player must see before betting) and `rtp(config)` (the exact return of every
   bet for those settings);
@@ -121,8 +121,8 @@ class GameSpec:
     pay_table_of: Callable[[Any], JSON] = _no_pay_table
     rtp_of: Callable[[Any], list[BetReturn]] = _no_rtp
     settle_doc: Callable[[Mapping[str, Any]], JSON] | None = None
-    # Whether players are shown the seed once its deal unit ends. False for Tien Gow (RULES.md
-    # §5: discards stay hidden from everyone forever, and the seed would let anyone recompute
+    # Whether players are shown the seed once its deal unit ends. False for Tien Gow (docs/rules/tiengow.md#discards
+    # : discards stay hidden from everyone forever, and the seed would let anyone recompute
     # every hand): players get the commitment only; the operator's `qipai verify` still checks.
     reveal_seed: bool = True
     # Extra context the table adds at each round start (e.g. the jackpot "pool" balance).
@@ -182,7 +182,7 @@ class GameSpec:
     # ----- what players and operators see -------------------------------------------------------
     def min_buy_in(self, config: Any = None) -> int:
         """The least stack a seat needs for one round's worst loss at the smallest bet
-        (RULES.md, Common to every game, buy-in)."""
+        (docs/rules/common.md#buy-in, Common to every game, buy-in)."""
         return self.min_buy_in_of(self.parse_config(config))
 
     def pay_table(self, config: Any = None) -> JSON:

@@ -1,8 +1,8 @@
-"""The 32 Chinese dominoes (骨牌) used by Pai Gow and Tien Gow (RULES.md §2, §5).
+"""The 32 Chinese dominoes (骨牌) used by Pai Gow and Tien Gow (docs/rules/paigow.md#tiles, §5).
 
 A `Tile` is identified by its pips (low, high). The set holds two of each of the eleven civil
 (文) tiles and one of each of the ten military (武) tiles. `single_rank` is the single-tile order
-of RULES.md §2 (天 highest = 0); the two tiles of one 杂 kind share a rank.
+of docs/rules/paigow.md#single-tile-order (天 highest = 0); the two tiles of one 杂 kind share a rank.
 """
 
 from __future__ import annotations
@@ -76,7 +76,7 @@ def _t(low: int, high: int) -> Tile:
     return Tile(min(low, high), max(low, high))
 
 
-# RULES.md §2: single-tile order 天 > 地 > 人 > 鹅 > 梅 > 长三 > 板凳 > 斧头 > 红头十 > 高脚七 > 零霖六
+# docs/rules/paigow.md#single-tile-order: single-tile order 天 > 地 > 人 > 鹅 > 梅 > 长三 > 板凳 > 斧头 > 红头十 > 高脚七 > 零霖六
 # > 杂九 > 杂八 > 杂七 > 杂五 > 二四 > 丁三.
 TILE_INFO: dict[Tile, TileInfo] = {
     _t(6, 6): TileInfo("天", "天", "heaven", True, 0, 2, ("teen",)),

@@ -24,6 +24,10 @@ from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 from starlette.responses import Response
 
 from qipai.authority import Authority, AuthoritySettings
+from qipai.cluster.fenced import FencedLayouts, HostAdapter
+from qipai.cluster.metrics import ClusterMetrics
+from qipai.cluster.node import Node, cluster_host
+from qipai.cluster.proxy import ClusterProxy
 from qipai.ledger import Ledger
 from qipai.ledger.db import resolve_url
 from qipai.server import errors
@@ -120,8 +124,20 @@ def create_app(
         session_idle_s=settings.session_idle_s,
         session_max_s=settings.session_max_s,
     )
-    adapter = LedgerAdapter(ledger, layouts=store)  # layouts saved with each settlement
-    room = Room(adapter, store, clock or SystemClock(), timing or settings.timing())
+    metrics = Metrics()
+    host_id = cluster_host(settings.cluster, url)  # PostgreSQL: a table host (issue 19)
+    node: Node | None = None
+    if host_id is None:
+        adapter = LedgerAdapter(ledger, layouts=store)  # layouts saved with each settlement
+        room = Room(adapter, store, clock or SystemClock(), timing or settings.timing())
+    else:
+        layouts = FencedLayouts(store)
+        adapter = HostAdapter(ledger, layouts=layouts, host=host_id)
+        layouts.bind(adapter)
+        room = Room(adapter, layouts, clock or SystemClock(), timing or settings.timing())
+        cluster_metrics = ClusterMetrics(metrics.registry, host_id)
+        adapter.on_fenced = layouts.on_fenced = cluster_metrics.fenced.inc
+        node = Node(settings.cluster, room, adapter, ledger, cluster_metrics)
     authority = Authority(ledger.engine, authority_settings(settings), ledger=ledger)
     svc = Services(
         settings=settings,
@@ -144,9 +160,10 @@ def create_app(
             settings.address_free_failures, settings.login_backoff_s, settings.login_backoff_max_s
         ),
         sockets=SocketRegistry(),
-        metrics=Metrics(),
+        metrics=metrics,
         roles=roles or no_roles,
         authority=authority,
+        cluster=node,
     )
 
     @contextlib.asynccontextmanager
@@ -155,6 +172,8 @@ def create_app(
             await asyncio.to_thread(authority.start)  # the shipped templates, at first start
             await asyncio.to_thread(room.recover)
             room.start()
+            if node is not None:
+                await node.start()  # leases renewed, lapsed tables taken over, the bus
             probe = asyncio.create_task(svc.metrics.probe_lag(settings.lag_interval_s))
             # a daemon thread: the first Hold'em hint must not stall every table for a second,
             # and a SIGTERM during the warm-up must not wait for it
@@ -166,7 +185,11 @@ def create_app(
             probe.cancel()
             for conn in svc.sockets.all():
                 conn.end(1001, "the server is stopping")
-            await room.stop()
+            if node is not None:
+                await node.stop()
+            await room.stop()  # a table host releases its leases: the others take over
+            if node is not None:
+                await node.close()
         finally:
             svc.hasher.close()
             ledger.close()
@@ -190,6 +213,13 @@ def create_app(
     errors.install(app)
     app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
     app.add_middleware(SecurityHeaders)
+    if node is not None and node.routes:  # the lobby of every host's tables from any process
+        app.add_middleware(
+            ClusterProxy,
+            node=node,
+            max_body=settings.max_body_bytes,
+            timeout_s=settings.cluster.call_timeout_s,
+        )
     for router in (
         accounts.router,
         wallet.router,

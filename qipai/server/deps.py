@@ -68,6 +68,8 @@ class Services:
     roles: RoleLookup = field(default=no_roles)
     authority: Any = None
     """Operator authority (`qipai.authority.Authority`): templates, quotas, player locks."""
+    cluster: Any = None
+    """The table host (`qipai.cluster.node.Node`) on PostgreSQL; None on SQLite (one process)."""
 
     async def db(self, fn: Callable[..., T], *args: Any) -> T:
         """Run blocking work (the database, a replay) in a worker thread."""

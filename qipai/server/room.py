@@ -32,7 +32,7 @@ import threading
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 from qipai.core.errors import InvalidInput
 from qipai.core.protocol import JSON
@@ -62,6 +62,18 @@ class Connection:
             with contextlib.suppress(asyncio.QueueEmpty):
                 self.queue.get_nowait()
             self.queue.put_nowait(message)
+
+
+class TableHost(Protocol):
+    """The cluster a room belongs to (`qipai.cluster`, issue 19); None: one process alone.
+
+    With a host, the host keeps this room's leases (renews them, drops the tables it lost with
+    `Room.drop`, takes lapsed ones over with `Room.adopt`) and carries messages to players whose
+    WebSocket is on another process."""
+
+    def deliver(self, table_id: str, player: str, message: JSON) -> None:
+        """A table's message for `player`, also handed to the player's other processes."""
+        ...
 
 
 class _Mailbox:
@@ -154,6 +166,8 @@ class Room:
         """Tables another live process owns (their leases): claimed here once they lapse."""
         self.lease_ttl_s = lease_ttl_s
         self._next_lease_check = 0.0
+        self.host: TableHost | None = None
+        """The cluster this room is a table host of (it keeps the leases then)."""
         self.worker_count = workers
         self._heap: list[tuple[float, int, str]] = []
         self._due: dict[str, float] = {}  # table id -> its live entry in the heap
@@ -462,7 +476,7 @@ class Room:
 
     def _run_scheduler(self) -> None:
         while True:
-            if self.leasing and time.monotonic() >= self._next_lease_check:
+            if self.leasing and self.host is None and time.monotonic() >= self._next_lease_check:
                 self._next_lease_check = time.monotonic() + self.lease_ttl_s / 3
                 try:
                     self.maintain_leases()
@@ -511,15 +525,14 @@ class Room:
         if not self.leasing:
             return
         renew: Callable[[str, float], bool] = self.ledger.renew  # type: ignore[attr-defined]
-        for table_id, table in list(self.tables.items()):
+        for table_id in list(self.tables):
             try:
                 kept = renew(table_id, self.lease_ttl_s)
             except Exception:
                 log.exception("table %s: lease renewal failed", table_id)
                 continue  # the database is unreachable: writes will fail too; try again
             if not kept:
-                self._submit(table_id, table.lose)
-                self.tables.pop(table_id, None)
+                self.drop(table_id)
                 self.elsewhere.add(table_id)
         for table_id in sorted(self.elsewhere):
             try:
@@ -529,19 +542,34 @@ class Room:
             except Exception:
                 log.exception("table %s: could not be taken over", table_id)
 
-    def _adopt(self, table_id: str) -> None:
-        """Take over a table another process ran: its layout as last saved, then its open
-        rounds from the journal."""
-        data = next((d for d in self.repo.load_tables() if d.get("table_id") == table_id), None)
+    def drop(self, table_id: str) -> None:
+        """This room's lease of the table was lost (taken over after it lapsed): the table
+        stops here at once and is forgotten (another process runs it now)."""
+        table = self.tables.pop(table_id, None)
+        if table is not None:
+            self._submit(table_id, table.lose)
+
+    def adopt(self, table_id: str) -> Table | None:
+        """Take over a table another process ran (its lease is claimed already): its layout
+        as last saved, then its open rounds from the journal. None (lease released) if the
+        table is closed, gone or cannot be rebuilt."""
+        load_one = getattr(self.repo, "load_table", None)
+        if load_one is not None:
+            data = load_one(table_id)
+        else:
+            data = next((d for d in self.repo.load_tables() if d.get("table_id") == table_id), None)
         if data is None or data.get("closed"):
             self._release(table_id)
-            return
+            return None
         table = self._restore(data)
         if table is None:
-            return
+            return None
         for open_round in self.ledger.open_rounds(table_id):
             self._recover_round(table, open_round)
         self._start_runner(table)
+        return table
+
+    _adopt = adopt
 
     def _release(self, table_id: str) -> None:
         if self.leasing:
@@ -688,6 +716,15 @@ class Room:
             table.disconnect(conn.player)
 
     def _deliver(self, table_id: str, player: str, message: JSON) -> None:
+        for conn in list(self.connections.get(player, ())):
+            if table_id in conn.tables or message.get("type") == "left":
+                self._post(conn, {**message, "table_id": table_id})
+        host = self.host
+        if host is not None:
+            host.deliver(table_id, player, message)
+
+    def deliver_local(self, table_id: str, player: str, message: JSON) -> None:
+        """A message another process's table sent for `player` (the cluster's front door)."""
         for conn in list(self.connections.get(player, ())):
             if table_id in conn.tables or message.get("type") == "left":
                 self._post(conn, {**message, "table_id": table_id})

@@ -14,6 +14,7 @@ from pydantic import Field, SecretStr
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from qipai.authority.settings import AuthoritySettings
+from qipai.cluster.settings import ClusterSettings
 from qipai.tables.table import Timing
 
 if TYPE_CHECKING:
@@ -46,6 +47,11 @@ class Settings(BaseSettings):
     authority: AuthoritySettings = Field(
         default_factory=AuthoritySettings,
         description="operator sessions, demo money, quotas: QIPAI_AUTHORITY__DEMO=false, …",
+    )
+
+    cluster: ClusterSettings = Field(
+        default_factory=ClusterSettings,
+        description="table hosts on PostgreSQL + Redis: QIPAI_CLUSTER__REDIS_URL=redis://…, …",
     )
 
     # ----- pace of the room (tests and benchmarks speed it up) -----------------------------

@@ -70,7 +70,7 @@ def test_banker_player_symmetry() -> None:
 
 
 def test_source_claim_refuted() -> None:
-    """The best player return is classic Pn at 97.50 %, not 'about 97.3 %' (RULES.md §1)."""
+    """The best player return is classic Pn at 97.50 %, not 'about 97.3 %' (docs/rules/pokdeng.md#differences)."""
     reports = [analyse("classic"), analyse("banker-player")]
     mode, bet, rtp = best_bet(reports)
     assert (mode, bet) == ("classic", "Pn")

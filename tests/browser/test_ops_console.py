@@ -138,8 +138,16 @@ def test_operator_inspects_verifies_and_watches_the_numbers(
         _play_rounds(player, 1)
 
         _sign_in(ops, srv, secret)
+        ops.wait_for_selector("#room-tables tr[data-table]")
         ops.screenshot(path=str(OUT / "ops-room.png"))
-        assert ops.locator("#room-tables tr[data-table]").count() >= 1
+        # the player: found by name, the wallet's entries with their running balance
+        ops.click("[data-tab=players]")
+        ops.fill("#player-q", name[:6])
+        ops.click("#player-search")
+        ops.click(f"#player-list a[data-player='{name}']")
+        ops.wait_for_selector("#player-entries tbody tr")
+        assert ops.locator("#player-accounts tr").count() >= 2  # the wallet and the table stack
+        ops.screenshot(path=str(OUT / "ops-player.png"))
         # find the player's round
         ops.click("[data-tab=rounds]")
         ops.fill("#q-player", name)
@@ -208,7 +216,7 @@ def test_players_and_visitors_get_nothing(browser: Any, ops_server: tuple[Server
     page = context.new_page()
     try:
         # an anonymous visitor: the sign-in form, no data; every data route refuses
-        page.goto(srv.url + "/ops/")
+        page.goto(srv.url + "/ops")
         page.wait_for_selector("#ops-login")
         assert page.locator("#ops-tabs").count() == 0
         for path in ("tables", "rounds", "reports/house", "reports/returns", "integrity"):

@@ -4,7 +4,8 @@ A playout starts a round with random stacks, then repeatedly picks a seat and an
 either what the game's random bot chooses from the legal actions or a mutation of it (a stray
 field, a wrong type, an unknown type, another seat, a seat that is not playing). Every attempt
 goes through `check` and then `act`: both must agree, and a refusal must leave the round exactly
-as it was (every seat's view, the spectator's, the log). When nobody has a legal action the
+as it was (every seat's view, the spectator's, the log); an action the bot chose from the legal
+actions, unmutated, must be accepted (legal_actions and the validation agree). When nobody has a legal action the
 countdown expires.
 """
 
@@ -184,7 +185,9 @@ def run(play: Playout, rng: Rng, illegal_share: int = 3) -> Playout:
                 who, bad = variants[rng.randbelow(len(variants))]
                 attempt(play, who or seat, bad)
                 continue
-        attempt(play, seat, action)
+        refused = attempt(play, seat, action)
+        # legal_actions and the validation agree: what a bot picks from them is accepted
+        assert refused is None, f"{spec.name}: {seat}'s legal {action!r} was refused: {refused}"
     raise AssertionError(f"{spec.name}: no end after {MAX_STEPS} steps")
 
 

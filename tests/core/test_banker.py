@@ -47,3 +47,23 @@ def test_the_banker_bid_the_most_and_the_draw_replays(bids: dict[str, int], seed
     choice = choose_banker(bids, stacks, Rng(seed.ljust(32, b"x")), 1)
     assert bids[choice.seat] == max(bids.values())
     assert choose_banker(bids, stacks, Rng(seed.ljust(32, b"x")), 1) == choice
+
+
+def test_a_multiple_choice_waits_checks_records_and_defaults() -> None:
+    from qipai.core.banker import MultipleChoice
+    from qipai.core.errors import IllegalAction
+
+    bids = MultipleChoice("bid", ["A", "B", "C"])
+    assert bids.awaiting() == ["A", "B", "C"] and bids.made() == {}
+    assert bids.legal([0, 1, 2]).to_json() == {"type": "bid", "choices": [0, 1, 2]}
+    with pytest.raises(IllegalAction, match=r"choose one of \[0, 1, 2\]"):
+        bids.check(3, [0, 1, 2])
+    assert bids.chosen == {"A": None, "B": None, "C": None}  # a refusal records nothing
+    event = bids.record("B", bids.check(2, [0, 1, 2]))
+    assert event.to_json() == {"type": "bid", "seat": "B", "multiple": 2}
+    defaults = bids.default(0)
+    assert [e.to_json() for e in defaults] == [
+        {"type": "bid", "seat": "A", "multiple": 0, "default": True},
+        {"type": "bid", "seat": "C", "multiple": 0, "default": True},
+    ]
+    assert bids.awaiting() == [] and bids.made() == {"A": 0, "B": 2, "C": 0}

@@ -30,7 +30,7 @@ def test_rates_are_exact_and_floats_refused() -> None:
 
 
 def test_round_down_reports_the_remainder() -> None:
-    # RULES.md Decision (rounding): 0.95 × 105 = 99.75 → 99, 0.75 to the rounding account.
+    # docs/rules/common.md#rounding Decision (rounding): 0.95 × 105 = 99.75 → 99, 0.75 to the rounding account.
     r = scale(105, "0.95")
     assert (r.value, r.rest) == (99, Fraction(3, 4))
     assert round_down(Fraction(-1, 2)).value == -1

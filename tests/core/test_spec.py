@@ -157,14 +157,16 @@ def test_config_hash_is_sha256_of_the_canonical_settings() -> None:
 
 
 def test_min_buy_in_follows_the_rules_decision() -> None:
-    """RULES.md, Common to every game, buy-in."""
+    """docs/rules/common.md#buy-in, Common to every game, buy-in."""
     assert (
         registry.get("pokdeng").min_buy_in({"limits": {"player": {"min": 50, "max": 500}}}) == 100
     )
     assert registry.get("paigow").min_buy_in({"base": 100}) == 300  # 3 players x A x 1 x 1
     assert registry.get("niuniu").min_buy_in({}) == 4 * 100 * 1 * 1 * 5
     assert registry.get("holdem-bonus").min_buy_in({"ante_min": 25, "ante_max": 100}) == 150
-    assert registry.get("tiengow").min_buy_in({"base": 50}) == 600  # RULES.md §5: 12 x base
+    assert (
+        registry.get("tiengow").min_buy_in({"base": 50}) == 600
+    )  # docs/rules/tiengow.md#minimum-buy-in: 12 x base
 
 
 def test_pay_tables_show_the_settings_in_both_languages() -> None:

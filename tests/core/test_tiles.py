@@ -15,7 +15,7 @@ from qipai.core.tiles import (
     require_available,
 )
 
-# RULES.md §2, written out independently: (pips, zh, copies), highest single first.
+# docs/rules/paigow.md#single-tile-order, written out independently: (pips, zh, copies), highest single first.
 EXPECTED_ORDER = [
     ((6, 6), "天", 2),
     ((1, 1), "地", 2),

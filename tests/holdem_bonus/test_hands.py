@@ -1,4 +1,4 @@
-"""Every line of the bonus pay table (RULES.md §3), under both presets."""
+"""Every line of the bonus pay table (docs/rules/holdem-bonus.md#bonus), under both presets."""
 
 from __future__ import annotations
 

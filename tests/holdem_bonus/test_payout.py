@@ -1,4 +1,4 @@
-"""Main bets, bonus and postings of a settled round (RULES.md §3)."""
+"""Main bets, bonus and postings of a settled round (docs/rules/holdem-bonus.md#main-payout)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The pool (jackpot): every award line and RULES.md §3's order of awards, top-ups, contributions."""
+"""The pool (jackpot): every award line and docs/rules/holdem-bonus.md#pool-order's order of awards, top-ups, contributions."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Swap Niu Niu hand types, multipliers and comparison (RULES.md §4)."""
+"""Swap Niu Niu hand types, multipliers and comparison (docs/rules/niuniu.md#hand-types)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The Swap Niu Niu round: flow, defaults, hidden information, refusals, replay (RULES.md §4)."""
+"""The Swap Niu Niu round: flow, defaults, hidden information, refusals, replay (docs/rules/niuniu.md#round-flow)."""
 
 from __future__ import annotations
 
@@ -48,7 +48,7 @@ def strings(data: Any) -> set[str]:
 
 def hidden_from(round_: NiuniuRound, seat: str | None) -> set[str]:
     """Cards `seat` must not see now: other seats' cards (before the reveal), undealt cards and
-    other seats' discards (never: the four cards are seen only by their owner, RULES.md §4)."""
+    other seats' discards (never: the four cards are seen only by their owner, docs/rules/niuniu.md#hidden-information)."""
     out = {str(c) for c in round_._deck[round_._next :]}
     if not round_.finished:
         for other, cards in round_.cards.items():

@@ -108,7 +108,7 @@ def _broken(path: list[Any], value: Any) -> dict[str, Any]:
         (["seats", "莊", "multiple"], 2),
         (["seats"], {}),
         (["extra"], 1),
-        # RULES.md §4 Decisions: bets 1–5, banker bids 1–4, 2–5 seats.
+        # docs/rules/niuniu.md#decisions Decisions: bets 1–5, banker bids 1–4, 2–5 seats.
         (["seats", "出", "multiple"], 6),
         (["banker_multiple"], 5),
     ],
@@ -123,7 +123,7 @@ def test_bad_input_is_refused(path: list[Any], value: Any) -> None:
 
 
 def test_seat_count_and_multiples_follow_the_table_settings() -> None:
-    # RULES.md §4 Decision: 2–5 seats. Six seats of five distinct cards fit in one deck (30
+    # docs/rules/niuniu.md#seats-and-deck Decision: 2–5 seats. Six seats of five distinct cards fit in one deck (30
     # cards) but are not a Swap Niu Niu table.
     doc = example()
     extra = {"5d", "6h", "7h", "9h", "Th"}, {"5s", "8s", "9s", "Ts", "Js"}

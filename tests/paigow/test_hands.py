@@ -1,5 +1,5 @@
 """Pai Gow hands: the exhaustive 496 × 496 comparison with an independently written ordering,
-and the source's statements one by one (RULES.md §2, source/paigow-tiengow.zh.txt 牌型大小)."""
+and the source's statements one by one (docs/rules/paigow.md#hand-order, source/paigow-tiengow.zh.txt 牌型大小)."""
 
 from __future__ import annotations
 
@@ -12,9 +12,9 @@ from qipai.core.errors import InvalidInput
 from qipai.core.tiles import Tile, full_set, parse_tile
 from qipai.games.paigow.hands import HAND_CLASSES, Hand, outcome, parse_hand
 
-# ---- an independent ordering, written straight from the RULES.md §2 text with pips as strings ----
+# ---- an independent ordering, written straight from the docs/rules/paigow.md#single-tile-order text with pips as strings ----
 
-# RULES.md §2 single-tile order, high to low; a 杂 kind's two tiles share a place.
+# docs/rules/paigow.md#single-tile-order single-tile order, high to low; a 杂 kind's two tiles share a place.
 SINGLE_ORDER = [
     {"6-6"}, {"1-1"}, {"4-4"}, {"1-3"}, {"5-5"}, {"3-3"}, {"2-2"}, {"5-6"}, {"4-6"}, {"1-6"},
     {"1-5"}, {"4-5", "3-6"}, {"2-6", "3-5"}, {"2-5", "3-4"}, {"1-4", "2-3"}, {"2-4"}, {"1-2"},
@@ -28,7 +28,7 @@ def place(pips: str) -> int:
 
 
 def named_order(high_nine: str) -> list[list[tuple[str, str]]]:
-    """RULES.md §2 hand order (named hands only), each as its list of forms."""
+    """docs/rules/paigow.md#hand-order hand order (named hands only), each as its list of forms."""
     sevens = ["1-6", "2-5", "3-4"]
     order: list[list[tuple[str, str]]] = [[("1-2", "2-4")]]  # 至尊宝
     order += [[(t, t)] for t in CIVIL]  # 双天 … 双零霖
@@ -45,7 +45,10 @@ def named_order(high_nine: str) -> list[list[tuple[str, str]]]:
 def ref_points(a: str, b: str) -> int:
     def values(p: str) -> list[int]:
         if p in ("1-2", "2-4"):
-            return [3, 6]  # RULES.md §2: 丁三 and 二四 each count 3 or 6
+            return [
+                3,
+                6,
+            ]  # docs/rules/paigow.md#ding-three-and-er-si: 丁三 and 二四 each count 3 or 6
         lo, hi = p.split("-")
         return [int(lo) + int(hi)]
 
@@ -247,7 +250,7 @@ def test_king_and_bar_points_as_the_source_states() -> None:
 
 
 def test_high_nine_named_reading() -> None:
-    # RULES.md §2 Decision: high_nine = named → only 天 + 二五 and 地 + 高脚七
+    # docs/rules/paigow.md#high-nine Decision: high_nine = named → only 天 + 二五 and 地 + 高脚七
     assert h("6-6 2-5", "named").cls.zh == "天高九"
     assert h("1-1 1-6", "named").cls.zh == "地高九"
     for other in ("6-6 1-6", "6-6 3-4", "1-1 2-5", "1-1 3-4"):
@@ -258,7 +261,7 @@ def test_high_nine_named_reading() -> None:
 
 
 def test_equal_points_higher_tile_then_lower_tile_then_banker() -> None:
-    # RULES.md §2 Decision: equal points → the higher tile, then the lower tile
+    # docs/rules/paigow.md#equal-hands Decision: equal points → the higher tile, then the lower tile
     assert outcome(h("5-5 4-5"), h("1-3 1-4")) == "player"  # 9 v 9: 鹅 > 梅
     assert outcome(h("2-2 1-4"), h("2-2 4-5"), "push") == "banker"  # 9 v 3: points first
     assert outcome(h("6-6 5-6"), h("6-6 4-5")) == "player"  # 3 v 天王

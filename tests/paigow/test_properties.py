@@ -37,7 +37,7 @@ round_moves = st.lists(seat_moves, min_size=4, max_size=4)
 
 def check_hidden(r: PaigowRound, events: list[Event]) -> None:
     """Before the reveal, no view or event a seat (or a spectator) gets names another seat's
-    tiles: RULES.md §2 "reveal" comes last (and the undealt tiles are never named)."""
+    tiles: docs/rules/paigow.md#reveal "reveal" comes last (and the undealt tiles are never named)."""
     if r.finished:
         return
     for viewer in [*IDS, None]:
@@ -84,7 +84,7 @@ def check_round(r: PaigowRound, table: list[int]) -> None:
     total_commission = 0
     for seat, stack in zip(IDS, table, strict=True):
         row = details["seats"][seat]
-        # RULES.md §2 cap: nobody wins or loses more than the stack brought into the round
+        # docs/rules/paigow.md#cap cap: nobody wins or loses more than the stack brought into the round
         assert -stack <= row["gross"] <= stack
         assert row["valid_bet"] == abs(row["gross"])  # source: 有效投注額 = 玩家的輸贏值
         if row["gross"] > 0:

@@ -1,5 +1,5 @@
 """The Pai Gow round state machine: bidding, betting, dice and deal, reveal, the two-round game,
-hidden information and refusals (RULES.md §2)."""
+hidden information and refusals (docs/rules/paigow.md#round-flow)."""
 
 from __future__ import annotations
 
@@ -34,7 +34,7 @@ def test_package_exports_round_and_config() -> None:
 
 
 def test_dice_pick_the_first_seat_clockwise_from_the_banker() -> None:
-    # RULES.md §2: s = 1 would be the banker, 2 the next seat clockwise, … (s − 1) mod 4 steps
+    # docs/rules/paigow.md#dice-and-deal: s = 1 would be the banker, 2 the next seat clockwise, … (s − 1) mod 4 steps
     assert [first_seat_index(0, s) for s in range(2, 13)] == [1, 2, 3, 0, 1, 2, 3, 0, 1, 2, 3]
     assert first_seat_index(2, 5) == 2  # 5 → 4 steps → the banker itself
     assert first_seat_index(3, 2) == 0
@@ -92,7 +92,7 @@ def test_nobody_bids_gives_a_uniform_random_banker_at_multiple_one() -> None:
 
 
 def test_tied_bids_are_broken_by_stack_weight() -> None:
-    # RULES.md §2: a tie is broken at random weighted by the tied seats' table stacks
+    # docs/rules/paigow.md#bidding: a tie is broken at random weighted by the tied seats' table stacks
     for n in range(30):  # a zero stack never wins a tie against a positive one
         r = play(start((0, 1000, 9000, 9000), n=n), {"S1": 4, "S2": 4, "S3": 1})
         assert r.banker == "S2"

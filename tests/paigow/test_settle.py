@@ -1,4 +1,4 @@
-"""`qipai settle` for Pai Gow, the source's cap example and the example rounds (RULES.md §2)."""
+"""`qipai settle` for Pai Gow, the source's cap example and the example rounds (docs/rules/paigow.md#settlement)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""An independent reading of RULES.md §1 / pokdeng.zh.txt, written from the rule text's words
+"""An independent reading of docs/rules/pokdeng.md#payouts / pokdeng.zh.txt, written from the rule text's words
 with card *strings* (never the engine's tables): the yardstick the engine is tested against."""
 
 from __future__ import annotations
@@ -81,7 +81,7 @@ def oracle_returned(mode: str, spot: str, amount: int, hands: dict[str, dict[str
 
 
 def allowed_returns(mode: str, spot: str, amount: int) -> set[int]:
-    """Every `returned` RULES.md §1 allows for a bet, whatever the cards."""
+    """Every `returned` docs/rules/pokdeng.md#payouts allows for a bet, whatever the cards."""
     a = amount
     if spot.endswith("pair"):
         return {12 * a, 0}

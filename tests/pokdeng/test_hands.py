@@ -49,7 +49,11 @@ def test_rank_counts_over_all_ordered_hands() -> None:
 @pytest.mark.parametrize(
     ("cards", "rank", "double"),
     [
-        ("Kc Kd", "7.3", True),  # RULES.md §1: K-K is royals (7.3), not a special pair
+        (
+            "Kc Kd",
+            "7.3",
+            True,
+        ),  # docs/rules/pokdeng.md#points-and-ranks: K-K is royals (7.3), not a special pair
         ("Tc Td", "7.4", True),  # source ex.4: banker 10♣10♦ is 7.4
         ("2c 2d", "4", True),  # a pair of 2 is not special, but still a double hand
         ("9s 9h", "8", True),  # 9-9 = 18 → 8 points, ranks 8
@@ -98,3 +102,4 @@ def test_names() -> None:
     hand = evaluate(parse_card("Ah"), parse_card("Kh"))
     assert hand.name == "lion suited" and hand.name_zh == "狮子同花"
     assert evaluate(parse_card("2h"), parse_card("3d")).name == "5 points"
+    assert evaluate(parse_card("2h"), parse_card("9d")).name == "1 point"  # not "1 points"

@@ -31,7 +31,7 @@ def _settle(mode: str, spot: str, amount: int, hands: str) -> tuple[int, int, in
 
 
 def test_classic_banker_zero_or_six_caps_double_win_unless_eight_or_nine() -> None:
-    # RULES.md §1: banker rank 0 or 6 → a double win pays 1:1, except a player 8 or 9.
+    # docs/rules/pokdeng.md#classic-payouts: banker rank 0 or 6 → a double win pays 1:1, except a player 8 or 9.
     assert _settle("classic", "P1", 100, "P1=2d,5d B=6s,Kh") == (200, 300, 0)  # 7 suited v 6
     assert _settle("classic", "P1", 100, "P1=2d,5d B=5s,Kh") == (200, 400, 0)  # 7 suited v 5
     assert _settle("classic", "P1", 100, "P1=4d,4h B=6s,4h") == (200, 400, 0)  # 8 pair v 0: b)

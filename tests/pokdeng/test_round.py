@@ -71,7 +71,7 @@ def test_bets_then_expire_deal_in_the_rules_order() -> None:
     assert round_.available("alice") == 10_000 - 2 * 150 - 20
     round_.expire()
     assert round_.phase == "finished" and round_.deadline_s is None
-    # RULES.md §1: burn one, then P1, P2, P3, P4, P5, Banker, then again in the same order.
+    # docs/rules/pokdeng.md#dealing: burn one, then P1, P2, P3, P4, P5, Banker, then again in the same order.
     shoe = Shoe(Rng(SEED), decks=8, behind_cut=(52, 104))
     cards = shoe.cards[26:39]
     order = ["P1", "P2", "P3", "P4", "P5", "B"]

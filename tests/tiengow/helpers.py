@@ -9,7 +9,7 @@ from qipai.core.tiles import Tile, full_set, parse_tiles
 from qipai.games.tiengow.config import TienGowConfig
 from qipai.games.tiengow.round import TienGowRound
 
-# Stacks that no game can exhaust: the cap (RULES.md §5) changes nothing.
+# Stacks that no game can exhaust: the cap (docs/rules/tiengow.md) changes nothing.
 RICH = 10**9
 
 SEATS = ["E", "S", "W", "N"]

@@ -23,7 +23,7 @@ from qipai.games.tiengow.sim import FACE_INDEX, FACES, State, play_out, rule_of_
 from .helpers import SEATS, discard, ids, make_round, play
 from .test_tiengow_round import HANDS, run_singles
 
-# Stacks that no game can exhaust: the cap (RULES.md §5) changes nothing.
+# Stacks that no game can exhaust: the cap (docs/rules/tiengow.md) changes nothing.
 RICH = 10**9
 
 

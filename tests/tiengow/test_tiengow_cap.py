@@ -1,4 +1,4 @@
-"""RULES.md §5 Decision (cap): nobody wins or loses more in a game than the stack it brought.
+"""docs/rules/tiengow.md Decision (cap): nobody wins or loses more in a game than the stack it brought.
 
 Issue 15: with the default settings a Tien Gow loser can owe 1,100 at banker multiplier 2, so a
 stack of 1 or 100 made settlement ask for money that was not there (and froze the room). §2's cap

@@ -18,7 +18,7 @@ from qipai.games.tiengow.round import TienGowRound, lowest_first, silence_order
 from .helpers import SEATS, discard, make_round, play
 from .test_tiengow_round import HANDS
 
-# Stacks that no game can exhaust: the cap (RULES.md §5) changes nothing.
+# Stacks that no game can exhaust: the cap (docs/rules/tiengow.md) changes nothing.
 RICH = 10**9
 
 
@@ -79,7 +79,7 @@ def test_wen_zun_setting_collects_zun_money() -> None:
 
 def test_silence_leads_the_lowest_single_then_discards_the_lowest_tiles() -> None:
     r = make_round(HANDS)
-    r.expire()  # E leads its lowest single: 虎头 5-6 is lowest in E's hand (RULES.md §2 order)
+    r.expire()  # E leads its lowest single: 虎头 5-6 is lowest in E's hand (docs/rules/paigow.md#single-tile-order order)
     entry = r.trick.entries[0]
     assert [str(r.deck[i]) for i in entry.tiles] == ["5-6"]
     r.expire()  # S discards its lowest tile: 二五 2-5 (杂七)
@@ -207,8 +207,8 @@ def test_result_breakdown_matches_the_postings() -> None:
 
 
 def test_silence_keeps_a_whole_supreme_pair_for_last() -> None:
-    # N holds 至尊宝 (2-4 + 1-2), the two lowest singles by RULES.md §2 order: silence gives up
-    # 杂五 instead, so a disconnected player never throws away its 尊钱 (RULES.md §5).
+    # N holds 至尊宝 (2-4 + 1-2), the two lowest singles by docs/rules/paigow.md#single-tile-order order: silence gives up
+    # 杂五 instead, so a disconnected player never throws away its 尊钱 (docs/rules/tiengow.md#silence).
     r = make_round(HANDS, banker="N")
     r.expire()
     assert [str(r.deck[i]) for i in r.trick.entries[0].tiles] in (["1-4"], ["2-3"])
@@ -238,7 +238,7 @@ def test_silent_leader_holding_only_a_supreme_pair_leads_it() -> None:
 
 def test_silence_order_keeps_the_wen_zun_pair_only_when_the_setting_is_on() -> None:
     hand = [(0, Tile(1, 5)), (1, Tile(6, 6)), (2, Tile(1, 5)), (3, Tile(5, 6))]
-    # RULES.md §2 order: 大头六 (1-5) is the lowest civil single.
+    # docs/rules/paigow.md#single-tile-order order: 大头六 (1-5) is the lowest civil single.
     assert lowest_first(hand) == [0, 2, 3, 1]
     assert silence_order(hand, wen_zun=False) == [0, 2, 3, 1]
     assert silence_order(hand, wen_zun=True) == [3, 1, 0, 2]

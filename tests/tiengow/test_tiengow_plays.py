@@ -1,4 +1,4 @@
-"""The nine kinds of play (RULES.md §5): every 1–4-tile subset, and each sentence of the source."""
+"""The nine kinds of play (docs/rules/tiengow.md#kinds-of-play): every 1–4-tile subset, and each sentence of the source."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ from qipai.games.tiengow.plays import (
     may_win_last_trick,
 )
 
-# An independent table of every play, written out by hand from RULES.md §5 (not generated from
+# An independent table of every play, written out by hand from docs/rules/tiengow.md#kinds-of-play (not generated from
 # the implementation's tables): pips -> (kind, rank within kind, 0 = highest).
 C, M, CP, MP, MX = Kind.CIVIL, Kind.MILITARY, Kind.CIVIL_PAIR, Kind.MILITARY_PAIR, Kind.MIXED_PAIR
 SU, TC, TM, F4 = Kind.SUPREME, Kind.THREE_CIVIL, Kind.THREE_MILITARY, Kind.FOUR
@@ -131,7 +131,7 @@ def test_only_the_same_kind_beats() -> None:
 
 def test_beats_is_exactly_same_kind_and_strictly_higher_in_the_independent_table() -> None:
     # Both directions, every pair of plays, ranks from the hand-written table (文尊 off):
-    # RULES.md §5 "only the same kind can beat it", "strictly higher", 至尊 "nothing beats it".
+    # docs/rules/tiengow.md#kinds-of-play "only the same kind can beat it", "strictly higher", 至尊 "nothing beats it".
     for text_new, (kind_new, rank_new) in EXPECTED.items():
         for text_best, (kind_best, rank_best) in EXPECTED.items():
             want = kind_new is kind_best and rank_new < rank_best

@@ -1,4 +1,4 @@
-"""The Tien Gow game (RULES.md §5): deal, turns, tricks, 栋, 结, 尊钱, two-栋 rule, hidden discards."""
+"""The Tien Gow game (docs/rules/tiengow.md): deal, turns, tricks, 栋, 结, 尊钱, two-栋 rule, hidden discards."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from qipai.games.tiengow.round import TienGowRound
 
 from .helpers import SEATS, discard, ids, make_round, play
 
-# Stacks that no game can exhaust: the cap (RULES.md §5) changes nothing.
+# Stacks that no game can exhaust: the cap (docs/rules/tiengow.md) changes nothing.
 RICH = 10**9
 
 HANDS = {

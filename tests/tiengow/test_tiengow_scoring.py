@@ -1,4 +1,4 @@
-"""Scoring (RULES.md §5) and `qipai settle`: the source's two examples with their exact numbers."""
+"""Scoring (docs/rules/tiengow.md#scoring) and `qipai settle`: the source's two examples with their exact numbers."""
 
 from __future__ import annotations
 
@@ -129,7 +129,7 @@ def test_scores_balance_and_the_winner_never_loses_to_a_short_loser(
         ({"dong": {"E": 1, "S": 4, "W": 0}}, "4 seats"),
         ({"dong": {"E": 1, "S": -4, "W": 0, "N": 3}}, "non-negative"),
         ({"zun": ["X"]}, "zun"),
-        # RULES.md §5 Decision: 文尊 off by default, so one set holds a single 至尊 to play.
+        # docs/rules/tiengow.md#civil-supreme Decision: 文尊 off by default, so one set holds a single 至尊 to play.
         ({"zun": ["S", "W"]}, "zun"),
         ({"zun": ["S", "W", "N"], "wen_zun": True}, "zun"),
         ({"wen_zun": "yes"}, "wen_zun"),

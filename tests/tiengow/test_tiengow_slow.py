@@ -14,7 +14,7 @@ from qipai.games.tiengow.sim import FACE_INDEX, State, play_out, rule_of_thumb, 
 from .helpers import SEATS
 from .test_tiengow_game import check_hidden
 
-# Stacks that no game can exhaust: the cap (RULES.md §5) changes nothing.
+# Stacks that no game can exhaust: the cap (docs/rules/tiengow.md) changes nothing.
 RICH = 10**9
 
 

@@ -1,4 +1,4 @@
-"""Texas Hold'em Bonus, Singapore variant (德州扑克 新加坡), RULES.md §3.
+"""Texas Hold'em Bonus, Singapore variant (德州扑克 新加坡), docs/rules/holdem-bonus.md.
 
 `ROUND` is the round state machine and `CONFIG` the table settings (see `qipai/games/__init__.py`).
 The hand ranking is `qipai.poker`.

@@ -1,4 +1,4 @@
-"""Texas Hold'em Bonus actions (RULES.md §3), typed: one frozen model per action, tagged by `type`.
+"""Texas Hold'em Bonus actions (docs/rules/holdem-bonus.md#round-flow), typed: one frozen model per action, tagged by `type`.
 
 Betting phase:
 * `{"type": "bet", "box": "3", "ante": 100, "bonus": 100 | 0, "pool": true | false,

@@ -1,11 +1,11 @@
-"""Texas Hold'em Bonus table settings with their RULES.md §3 defaults, validated.
+"""Texas Hold'em Bonus table settings with their docs/rules/holdem-bonus.md#table-settings defaults, validated.
 
 Amounts are integer minor units; rates are exact decimal strings (never floats).
 
-* `boxes`: the betting boxes ("seats" of the layout), 1 to 7 (RULES.md §3: 1–7 player seats).
+* `boxes`: the betting boxes ("seats" of the layout), 1 to 7 (docs/rules/holdem-bonus.md#boxes-and-deck: 1–7 player seats).
   A round's seats are the players sitting in boxes, so every seat id must be a box name.
 * `ante_min`, `ante_max`: the ante limits; the bonus bet, when made, equals the ante.
-* `bonus_table`: "source" (RULES.md §3, the source's table line for line, the default) or
+* `bonus_table`: "source" (docs/rules/holdem-bonus.md#bonus, the source's table line for line, the default) or
   "with-small-pairs" (adds any pair 2-2 … 10-10 at 3:1).
 * `pool_stake`: the fixed jackpot stake (0 = no pool bet at this table); `pool_contribution`:
   the share of a non-winning stake that flows into the pool (Decision, default 50 %);
@@ -42,7 +42,7 @@ CategoryKey = Literal[
     "straight_flush",
     "royal_flush",
 ]
-# RULES.md §3, pool: straight 10 %, flush 20 %, full house 30 %, quads 40 %, straight flush
+# docs/rules/holdem-bonus.md#pool, pool: straight 10 %, flush 20 %, full house 30 %, quads 40 %, straight flush
 # 50 %, royal flush 100 % of the pool (hole cards + flop).
 DEFAULT_POOL_PERCENT: Final[Mapping[CategoryKey, str]] = {
     "straight": "0.10",
@@ -71,7 +71,7 @@ def _distinct(boxes: tuple[str, ...]) -> tuple[str, ...]:
 
 BoxName = Annotated[Text, Field(min_length=1, max_length=8)]
 Share = Annotated[RateText, rate_between(Fraction(0), Fraction(1))]
-# RULES.md §3: each award is its share of the pool *as it then stands* (several winners are
+# docs/rules/holdem-bonus.md#pool-order: each award is its share of the pool *as it then stands* (several winners are
 # paid one after another), so a share may be anything in (0, 100 %] and the awards of a round
 # can never exceed the pool.
 AwardShare = Annotated[RateText, rate_between(Fraction(0), Fraction(1), low_open=True)]

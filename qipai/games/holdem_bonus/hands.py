@@ -15,7 +15,7 @@ from qipai.poker import Category, best_five, category_of
 
 
 class BonusLine(Enum):
-    """The lines of the bonus pay table (RULES.md §3), with their odds (x:1)."""
+    """The lines of the bonus pay table (docs/rules/holdem-bonus.md#bonus), with their odds (x:1)."""
 
     ACES_VS_ACES = ("aces_vs_dealer_aces", 1000, "AA, dealer AA")
     ACES = ("aces", 30, "AA")
@@ -37,7 +37,7 @@ def bonus_line(
 ) -> BonusLine | None:
     """The bonus line two hole cards win, or None (the bonus is lost).
 
-    RULES.md §3: AA and dealer AA 1000:1; AA 30:1; AK suited 25:1; AQ or AJ suited 20:1; AK
+    docs/rules/holdem-bonus.md#bonus: AA and dealer AA 1000:1; AA 30:1; AK suited 25:1; AQ or AJ suited 20:1; AK
     offsuit 15:1; KK, QQ or JJ 10:1; AQ or AJ offsuit 5:1; the "with-small-pairs" preset adds
     any pair 2-2 … 10-10 at 3:1. `dealer` (the dealer's hole cards) matters only for AA; pass
     None before the dealer's cards are shown (AA then reads as the 30:1 line).
@@ -87,5 +87,5 @@ class PokerHand:
 
 
 def pool_category(hole: Sequence[Card], flop: Sequence[Card]) -> PokerHand:
-    """The pool (jackpot) hand: exactly the five cards hole + flop (RULES.md §3)."""
+    """The pool (jackpot) hand: exactly the five cards hole + flop (docs/rules/holdem-bonus.md#pool)."""
     return PokerHand.of([*hole, *flop])

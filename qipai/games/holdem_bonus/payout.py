@@ -3,7 +3,7 @@
 Pure: `settle_round(plays, dealer, board, settings, pool_opening)` is shared by the round state
 machine and `qipai settle`.
 
-Main bets (RULES.md §3): a folded box loses its ante. Otherwise each box's best five of seven
+Main bets (docs/rules/holdem-bonus.md#main-payout): a folded box loses its ante. Otherwise each box's best five of seven
 meets the dealer's (no qualification): the player wins with a straight or better → ante, flop,
 turn, river all pay 1:1; wins with less → the ante is returned (push), flop/turn/river pay 1:1;
 the dealer wins → all lost; **Decision:** a tie returns every main bet.
@@ -102,7 +102,7 @@ class Settlement:
 
 
 def main_nets(play: BoxPlay, hand: PokerHand, dealer: PokerHand) -> tuple[Outcome, dict[str, int]]:
-    """Outcome and net of ante, flop, turn, river (RULES.md §3 main payout)."""
+    """Outcome and net of ante, flop, turn, river (docs/rules/holdem-bonus.md#main-payout main payout)."""
     a = play.ante
     staked = {
         "ante": a,
@@ -115,11 +115,15 @@ def main_nets(play: BoxPlay, hand: PokerHand, dealer: PokerHand) -> tuple[Outcom
     if hand.strength > dealer.strength:
         nets = dict(staked)
         if hand.category < Category.STRAIGHT:
-            nets["ante"] = 0  # RULES.md §3: a win with less than a straight pushes the ante
+            nets["ante"] = (
+                0  # docs/rules/holdem-bonus.md#main-payout: a win with less than a straight pushes the ante
+            )
         return "win", nets
     if hand.strength < dealer.strength:
         return "lose", {k: -v for k, v in staked.items()}
-    return "tie", {k: 0 for k in staked}  # RULES.md §3 Decision: a tie returns every main bet
+    return "tie", {
+        k: 0 for k in staked
+    }  # docs/rules/holdem-bonus.md#main-payout Decision: a tie returns every main bet
 
 
 def settle_round(

@@ -1,4 +1,4 @@
-"""The progressive pool (jackpot) of Hold'em Bonus, settled in exactly RULES.md §3's order.
+"""The progressive pool (jackpot) of Hold'em Bonus, settled in exactly docs/rules/holdem-bonus.md#pool-order's order.
 
 1. (Opening) A pool below its seed amount — a new table — is first topped up by the house.
 2. Awards, computed from the pool as it stands at the start of the round: winners in order of

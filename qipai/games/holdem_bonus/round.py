@@ -1,4 +1,4 @@
-"""The Texas Hold'em Bonus round (RULES.md §3) as a state machine.
+"""The Texas Hold'em Bonus round (docs/rules/holdem-bonus.md#round-flow) as a state machine.
 
 Seats are the players sitting in boxes: each `Seat.id` must be one of `config.boxes` (default
 "1".."7"). The round's `context` carries the jackpot: `{"pool": balance}` (minor units; default
@@ -16,7 +16,7 @@ Actions:
 * betting — `{"type": "bet", "box": "3", "ante": 100, "bonus": 100 | 0, "pool": true | false}`
   places (or replaces) all of one box's bets (`box` defaults to the seat's own; `"done": true`
   also confirms); the ante must
-  lie within the table limits and the bonus, if any, equal it (RULES.md §3); `{"type": "clear",
+  lie within the table limits and the bonus, if any, equal it (docs/rules/holdem-bonus.md#bets); `{"type": "clear",
   "box"?: "3"}` takes bets back; `{"type": "done"}` confirms (no more bets this round).
   **Playing a vacant box (抢押):** a seat may also bet a box nobody sits in, or a box whose own
   player has confirmed without betting on it; the first ante claims it, and that seat then makes
@@ -32,7 +32,7 @@ given, must be the exact bet. Wrong phase, a box that is not the seat's, a repea
 a wrong amount is refused and changes nothing.
 
 Countdowns (`deadline_s`): betting `config.betting_s`; each decision `config.decision_s`. On
-silence (`expire()`), RULES.md §3 Decision: bets already on the layout stand and betting closes;
+silence (`expire()`), docs/rules/holdem-bonus.md#silence Decision: bets already on the layout stand and betting closes;
 an undecided box folds at the flop decision and checks at the turn and river decisions.
 
 `view(seat)` — JSON for the browser table (`seat=None`: a spectator)::
@@ -426,7 +426,7 @@ class HoldemBonusRound(Round[HoldemBonusConfig]):
         events = []
         decline = _DECLINE_ACTION[self._phase]
         for box in self._awaiting_boxes():
-            # RULES.md §3 Decision: silence folds at the flop, checks at the turn and river.
+            # docs/rules/holdem-bonus.md#silence Decision: silence folds at the flop, checks at the turn and river.
             self._decisions[box][self._phase] = False
             events.append(
                 Event(

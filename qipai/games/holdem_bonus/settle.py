@@ -11,7 +11,7 @@ Input::
 
 `bonus` is 0 (or absent) or equal to the ante; `flop` false means the box folded; `turn` needs
 `flop`, `river` needs `turn`. `pool` (the object) is needed when a seat bet the pool; it may
-also carry `"percent": {"straight": "0.10", …}` (default RULES.md §3's). Optional `"note"`.
+also carry `"percent": {"straight": "0.10", …}` (default docs/rules/holdem-bonus.md's). Optional `"note"`.
 
 Output: per seat its hand and the dealer's (category, best five cards), `outcome` (win, lose,
 tie, fold), the nets of `ante`, `flop`, `turn`, `river`, `bonus`, `pool` and their sum, the

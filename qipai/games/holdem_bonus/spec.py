@@ -1,4 +1,4 @@
-"""Texas Hold'em Bonus's GameSpec (RULES.md §3): boxes, settings, actions, buy-in, pay table."""
+"""Texas Hold'em Bonus's GameSpec (docs/rules/holdem-bonus.md#table-settings): boxes, settings, actions, buy-in, pay table."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from qipai.games.holdem_bonus.hands import BonusLine
 from qipai.games.holdem_bonus.round import HoldemBonusRound
 from qipai.games.holdem_bonus.view import HoldemBonusView
 
-# RULES.md, buy-in: 6 x the minimum ante (ante, flop 2x, turn, river, and the bonus).
+# docs/rules/common.md#buy-in, buy-in: 6 x the minimum ante (ante, flop 2x, turn, river, and the bonus).
 BUY_IN_ANTES = 6
 
 _BONUS_LABELS: dict[BonusLine, tuple[str, str]] = {
@@ -37,7 +37,7 @@ _POOL_LABELS: dict[str, tuple[str, str]] = {
 
 
 def min_buy_in(config: HoldemBonusConfig) -> int:
-    """RULES.md, buy-in: 6 x the minimum ante."""
+    """docs/rules/common.md#buy-in, buy-in: 6 x the minimum ante."""
     return BUY_IN_ANTES * config.ante_min
 
 
@@ -49,7 +49,7 @@ def bonus_lines(config: HoldemBonusConfig) -> list[BonusLine]:
 
 
 def pay_table(config: HoldemBonusConfig) -> JSON:
-    """Main bets, the bonus table, the pool and the limits (RULES.md §3)."""
+    """Main bets, the bonus table, the pool and the limits (docs/rules/holdem-bonus.md#table-settings)."""
     main = {
         "bet": "main",
         "label": label(
@@ -126,7 +126,7 @@ def pay_table(config: HoldemBonusConfig) -> JSON:
 
 
 def _hint(view: JSON) -> JSON | None:
-    """RULES.md §3 as implemented (a turn check gives up the river bet): the source rule."""
+    """docs/rules/holdem-bonus.md#differences as implemented (a turn check gives up the river bet): the source rule."""
     from qipai.analysis.strategy import hint
 
     return hint(view, "source")

@@ -1,4 +1,4 @@
-"""Swap Niu Niu (换牌牛牛), RULES.md §4: hands, the exact swap advisor, the round, settlement."""
+"""Swap Niu Niu (换牌牛牛), docs/rules/niuniu.md: hands, the exact swap advisor, the round, settlement."""
 
 from __future__ import annotations
 

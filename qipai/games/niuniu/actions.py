@@ -1,4 +1,4 @@
-"""Swap Niu Niu actions (RULES.md §4), typed: one frozen model per action, tagged by `type`.
+"""Swap Niu Niu actions (docs/rules/niuniu.md#round-flow), typed: one frozen model per action, tagged by `type`.
 
 * `{"type": "swap", "cards": ["As", "Td"]}` — phase `swap`: the cards to replace (any subset of
   the seat's four, `[]` = keep all; the confirmation is final);

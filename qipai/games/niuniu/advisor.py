@@ -1,4 +1,4 @@
-"""The exact swap advisor for Swap Niu Niu (RULES.md §4, flow step 2).
+"""The exact swap advisor for Swap Niu Niu (docs/rules/niuniu.md#swap-advisor, flow step 2).
 
 For a four-card hand and the cards the player can see, `advise` gives, for each of the 16 ways to
 choose the cards to swap, the probability of every hand type and the expected hand multiplier —

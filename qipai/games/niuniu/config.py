@@ -1,4 +1,4 @@
-"""Swap Niu Niu table settings with their RULES.md §4 defaults, validated."""
+"""Swap Niu Niu table settings with their docs/rules/niuniu.md#table-settings defaults, validated."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from pydantic import Field, Strict, ValidationInfo, field_validator
 
 from qipai.core.model import Amount, Commission, Flag, Model, Multiples, Seconds
 
-# RULES.md §4 Decision: 2–5 seats; one deck holds 5 seats at 9 cards each in the worst case
+# docs/rules/niuniu.md#seats-and-deck Decision: 2–5 seats; one deck holds 5 seats at 9 cards each in the worst case
 # (4 cards, 4 replacements, the fifth card).
 MAX_SEATS = 5
 SeatCount = Annotated[int, Strict(), Field(ge=2, le=MAX_SEATS)]
@@ -21,13 +21,13 @@ class NiuniuConfig(Model):
     * `commission` — 公點 on a net win, as a decimal string in [0, 1) (source: 4 %).
     * `swap_s` — the swap countdown (source: 換牌時間為10秒); `bid_s`, `bet_s` — the bid and bet
       countdowns (the source gives no figure; Decision here: 5 s each, a table setting); 3–120 s.
-    * `bid_multiples` — banker bids besides "none" (RULES.md §4 Decision: 1–4).
-    * `bet_multiples` — player bets (RULES.md §4 Decision: 1–5). Multiples are distinct,
+    * `bid_multiples` — banker bids besides "none" (docs/rules/niuniu.md#bidding Decision: 1–4).
+    * `bet_multiples` — player bets (docs/rules/niuniu.md#betting Decision: 1–5). Multiples are distinct,
       increasing, 1–10.
-    * `cover_check` — RULES.md §4 Decision: a bet multiple is allowed only if base × banker
+    * `cover_check` — docs/rules/niuniu.md#cover-check Decision: a bet multiple is allowed only if base × banker
       multiple × own multiple × 5 (the largest hand multiplier) is covered by the balance, and a
       bid only if base × bid × (opponents' minimum bets) × 5 is. False allows every multiple.
-    * `min_seats`, `max_seats` — RULES.md §4 Decision: 2–5 seats (one deck).
+    * `min_seats`, `max_seats` — docs/rules/niuniu.md#seats-and-deck Decision: 2–5 seats (one deck).
     * `hints` — include the swap advisor's hint in each seat's own view during the swap.
     """
 

@@ -1,4 +1,4 @@
-"""Swap Niu Niu hands: type, multiplier, bull and point cards, and the one comparison (RULES.md §4).
+"""Swap Niu Niu hands: type, multiplier, bull and point cards, and the one comparison (docs/rules/niuniu.md#hand-types).
 
 Two implementations of one ranking live here on purpose:
 
@@ -35,12 +35,12 @@ DECK = 52
 ALL_HANDS = comb(DECK, HAND_SIZE)  # 2,598,960
 
 # Card suits in qipai.core.cards are c=0, d=1, h=2, s=3; Niu Niu ranks them ♠ > ♥ > ♣ > ♦.
-# RULES.md §4: "that card's suit ♠ > ♥ > ♣ > ♦".
+# docs/rules/niuniu.md#comparison: "that card's suit ♠ > ♥ > ♣ > ♦".
 SUIT_ORDER = (1, 0, 2, 3)  # index: core suit → Niu Niu suit strength
 
 
 class HandType(IntEnum):
-    """The hand types of RULES.md §4, valued so that a higher value is a stronger type."""
+    """The hand types of docs/rules/niuniu.md#hand-types, valued so that a higher value is a stronger type."""
 
     NO_BULL = 0
     BULL_1 = 1
@@ -90,7 +90,7 @@ _EN = {
     HandType.BOMB: "bomb",
     HandType.FIVE_SMALL: "five small",
 }
-# RULES.md §4 table: 五小牛 5; 四炸, 五花牛, 四花牛 4; 牛牛 3; 牛九–牛七 2; 牛六–牛一 and 无牛 1.
+# docs/rules/niuniu.md#hand-types table: 五小牛 5; 四炸, 五花牛, 四花牛 4; 牛牛 3; 牛九–牛七 2; 牛六–牛一 and 无牛 1.
 MULTIPLIERS: dict[HandType, int] = {
     HandType.FIVE_SMALL: 5,
     HandType.BOMB: 4,
@@ -104,7 +104,7 @@ MULTIPLIER_ARRAY = np.array([MULTIPLIERS[HandType(t)] for t in range(15)], dtype
 
 
 def niu_rank(card: Card) -> int:
-    """Rank in Niu Niu order: A = 1, 2–10 face, J = 11, Q = 12, K = 13 (RULES.md §4: K > … > A)."""
+    """Rank in Niu Niu order: A = 1, 2–10 face, J = 11, Q = 12, K = 13 (docs/rules/niuniu.md#comparison: K > … > A)."""
     return 1 if card.rank == ACE else card.rank
 
 
@@ -164,7 +164,7 @@ class Hand:
 
 
 def evaluate(cards: Sequence[Card]) -> Hand:
-    """Classify five distinct cards by the RULES.md §4 table, taking the highest row that applies."""
+    """Classify five distinct cards by the docs/rules/niuniu.md#hand-types table, taking the highest row that applies."""
     if len(cards) != HAND_SIZE:
         raise InvalidInput(f"a Niu Niu hand has 5 cards, got {len(cards)}")
     require_distinct(cards, "a Niu Niu hand")

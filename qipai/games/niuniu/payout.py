@@ -1,4 +1,4 @@
-"""What each seat wins or loses in Swap Niu Niu (RULES.md §4, Settlement), as balanced postings.
+"""What each seat wins or loses in Swap Niu Niu (docs/rules/niuniu.md#settlement, Settlement), as balanced postings.
 
 Source (輸贏計算):
 * 閒贏: 底注 × 莊家搶莊倍數 × 自己下注倍數 × 自己牌型倍數 − 公點 4%
@@ -98,7 +98,7 @@ def settle_hands(
 def allowed_bets(
     base: int, banker_multiple: int, balance: int, choices: Sequence[int], cover_check: bool = True
 ) -> list[int]:
-    """RULES.md §4 Decision: a bet multiple is allowed only if its worst loss (base × banker
+    """docs/rules/niuniu.md#cover-check Decision: a bet multiple is allowed only if its worst loss (base × banker
     multiple × own multiple × 5) is covered by the balance. The minimum is always allowed (it is
     also the default on silence); the cap then limits what a short balance can lose."""
     if not cover_check:
@@ -115,7 +115,7 @@ def allowed_bids(
     min_bet: int,
     cover_check: bool = True,
 ) -> list[int]:
-    """Bids besides "none": RULES.md §4 Decision, the same test as bets against all opponents'
+    """Bids besides "none": docs/rules/niuniu.md#cover-check Decision, the same test as bets against all opponents'
     minimum bets — base × bid × (opponents × minimum bet) × 5 must be covered by the balance."""
     if not cover_check:
         return list(choices)

@@ -1,4 +1,4 @@
-"""One round of Swap Niu Niu (换牌牛牛) as a state machine (RULES.md §4, Flow).
+"""One round of Swap Niu Niu (换牌牛牛) as a state machine (docs/rules/niuniu.md#round-flow, Flow).
 
 Phases: `swap` → `bid` → `bet` → `finished`.
 
@@ -9,11 +9,11 @@ Phases: `swap` → `bid` → `bet` → `finished`.
    nothing. When every seat has confirmed or the countdown expires, replacements are dealt from
    the deck in seat order, each into the position of the card it replaces.
 3. `bid` (config.bid_s): `{"type": "bid", "multiple": m}`, m = 0 (不搶) or an allowed multiple
-   (RULES.md §4 Decision: 1–4, limited by balance). Silence = 0. Highest bid is banker; a tie is
+   (docs/rules/niuniu.md#bidding Decision: 1–4, limited by balance). Silence = 0. Highest bid is banker; a tie is
    broken by `rng.fork("banker")` weighted by the tied seats' balances; nobody bids → a uniformly
    random seat at the smallest multiple.
 4. `bet` (config.bet_s): each non-banker seat `{"type": "bet", "multiple": m}`, m allowed by the
-   balance (RULES.md §4 Decision); silence = the minimum.
+   balance (docs/rules/niuniu.md#cover-check Decision); silence = the minimum.
 5. The fifth card goes to every seat in seat order; all hands are revealed; the banker is
    compared with each player and the round settles (`payout.settle_hands`: 4 % commission,
    no-negative-balance cap). Phase `finished`; `result()` holds the postings.
@@ -70,7 +70,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from qipai.core.banker import choose_banker
+from qipai.core.banker import MultipleChoice, choose_banker
 from qipai.core.cards import Card, parse_card, standard_deck
 from qipai.core.errors import IllegalAction, InvalidInput, OutOfTurn, WrongPhase
 from qipai.core.protocol import JSON, ActionSpec, Event, Round, RoundResult, Seat
@@ -121,11 +121,11 @@ class NiuniuRound(Round[NiuniuConfig]):
         self.swaps: dict[str, tuple[int, ...] | None] = {s: None for s in ids}
         self.discarded: dict[str, tuple[Card, ...]] = {}
         self.received: dict[str, tuple[Card, ...]] = {}
-        self.bids: dict[str, int | None] = {s: None for s in ids}
+        self._bids = MultipleChoice(BID, ids)
         self.banker: str | None = None
         self.banker_multiple: int | None = None
         self.banker_by: str | None = None
-        self.bets: dict[str, int | None] = {}
+        self._bets = MultipleChoice(BET, ())  # the players', once the banker is known
         self.hands: dict[str, Hand] = {}
         self.settlement: NiuniuSettlement | None = None
         self._result: RoundResult | None = None
@@ -148,6 +148,16 @@ class NiuniuRound(Round[NiuniuConfig]):
         self._next += 1
         return card
 
+    @property
+    def bids(self) -> dict[str, int | None]:
+        """Every seat's bid (None: not yet; 0: no bid)."""
+        return self._bids.chosen
+
+    @property
+    def bets(self) -> dict[str, int | None]:
+        """Every player's bet multiple (None: not yet); empty before the banker is known."""
+        return self._bets.chosen
+
     def _stack(self, seat: str) -> int:
         return next(s.stack for s in self.seats if s.id == seat)
 
@@ -155,7 +165,7 @@ class NiuniuRound(Round[NiuniuConfig]):
         return [s for s in self.seat_ids() if s != self.banker]
 
     def allowed_bids(self, seat: str) -> list[int]:
-        """0 (no bid) and the multiples this seat's balance covers (RULES.md §4 Decision)."""
+        """0 (no bid) and the multiples this seat's balance covers (docs/rules/niuniu.md#cover-check Decision)."""
         cfg = self.config
         bids = allowed_bids(
             cfg.base,
@@ -190,9 +200,9 @@ class NiuniuRound(Round[NiuniuConfig]):
         if self._phase == SWAP:
             return [s for s, v in self.swaps.items() if v is None]
         if self._phase == BID:
-            return [s for s, v in self.bids.items() if v is None]
+            return self._bids.awaiting()
         if self._phase == BET:
-            return [s for s, v in self.bets.items() if v is None]
+            return self._bets.awaiting()
         return []
 
     def legal_actions(self, seat: str) -> list[ActionSpec]:
@@ -202,8 +212,8 @@ class NiuniuRound(Round[NiuniuConfig]):
         if self._phase == SWAP:
             return [ActionSpec("swap", {"cards": [str(c) for c in self.cards[seat]], "max": 4})]
         if self._phase == BID:
-            return [ActionSpec("bid", {"choices": self.allowed_bids(seat)})]
-        return [ActionSpec("bet", {"choices": self.allowed_bets(seat)})]
+            return [self._bids.legal(self.allowed_bids(seat))]
+        return [self._bets.legal(self.allowed_bets(seat))]
 
     # ----- moves ----------------------------------------------------------------------------
     Action = actions.Action
@@ -225,11 +235,9 @@ class NiuniuRound(Round[NiuniuConfig]):
                 if card not in own:
                     raise IllegalAction(f"{card} is not one of your cards")
             return _Swap(tuple(sorted(own.index(c) for c in cards)))
-        value = action.multiple
-        choices = self.allowed_bids(seat) if kind == BID else self.allowed_bets(seat)
-        if value not in choices:
-            raise IllegalAction(f"{kind} multiple {value} is not allowed; choose from {choices}")
-        return _Multiple(value)
+        if kind == BID:
+            return _Multiple(self._bids.check(action.multiple, self.allowed_bids(seat)))
+        return _Multiple(self._bets.check(action.multiple, self.allowed_bets(seat)))
 
     def _apply(self, seat: str, checked: Any) -> list[Event]:
         events: list[Event] = []
@@ -237,11 +245,9 @@ class NiuniuRound(Round[NiuniuConfig]):
             self.swaps[seat] = checked.positions
             events.append(Event("swap_confirmed", {"seat": seat}))
         elif self._phase == BID:
-            self.bids[seat] = checked.value
-            events.append(Event("bid", {"seat": seat, "multiple": checked.value}))
+            events.append(self._bids.record(seat, checked.value))
         else:
-            self.bets[seat] = checked.value
-            events.append(Event("bet", {"seat": seat, "multiple": checked.value}))
+            events.append(self._bets.record(seat, checked.value))
         if not self.awaiting():
             events += self._advance()
         return events
@@ -249,16 +255,13 @@ class NiuniuRound(Round[NiuniuConfig]):
     def _expire(self) -> list[Event]:
         # Silence: no swap (source 換牌規則 3A, 注意事項 2), no bid, the minimum bet (注意事項 3).
         events: list[Event] = []
-        for seat in self.awaiting():
-            if self._phase == SWAP:
+        if self._phase == SWAP:
+            for seat in self.awaiting():
                 self.swaps[seat] = ()
-            elif self._phase == BID:
-                self.bids[seat] = 0
-                events.append(Event("bid", {"seat": seat, "multiple": 0, "default": True}))
-            else:
-                minimum = self.config.bet_multiples[0]
-                self.bets[seat] = minimum
-                events.append(Event("bet", {"seat": seat, "multiple": minimum, "default": True}))
+        elif self._phase == BID:
+            events = self._bids.default(0)
+        else:
+            events = self._bets.default(self.config.bet_multiples[0])
         return events + self._advance()
 
     def _advance(self) -> list[Event]:
@@ -301,7 +304,7 @@ class NiuniuRound(Round[NiuniuConfig]):
         banker, multiple = choice.seat, choice.multiple
         how = {"nobody": "random", "highest": "bid", "tie": "tie"}[choice.how]
         self.banker, self.banker_multiple, self.banker_by = banker, multiple, how
-        self.bets = {s: None for s in self._players()}
+        self._bets = MultipleChoice(BET, self._players())
         self._phase = BET
         return [Event("banker", {"seat": banker, "multiple": multiple, "by": how})]
 
@@ -336,7 +339,7 @@ class NiuniuRound(Round[NiuniuConfig]):
             "bids": dict(self.bids),
             "bets": dict(self.bets),
             # How many cards each seat swapped, never which: a seat's four cards are seen only
-            # by its owner (RULES.md §4), and the discards are never shown (the journal keeps them).
+            # by its owner (docs/rules/niuniu.md#hidden-information), and the discards are never shown (the journal keeps them).
             "swapped": {s: len(d) for s, d in self.discarded.items()},
             "pairings": {p: pr.to_json() for p, pr in self.settlement.pairings.items()},
             "seats": {

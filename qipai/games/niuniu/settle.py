@@ -1,12 +1,12 @@
 """`qipai settle` for Swap Niu Niu: audit one dealt round from its final hands and multiples.
 
-Input (RULES.md §4):
+Input (docs/rules/niuniu.md):
     {"game": "niuniu", "base": 100, "commission": "0.04", "banker": "莊", "banker_multiple": 3,
      "seats": {"出": {"cards": ["Ks", …5 cards…], "multiple": 2, "balance": 100000}, …,
                "莊": {"cards": […], "balance": 100000}}}
 The banker's seat needs no "multiple" (its bid is `banker_multiple`). `commission` defaults to
 "0.04". Every balance is required, because the no-negative-balance cap depends on it. The table
-settings `bid_multiples` and `bet_multiples` may be given (RULES.md §4 Decision defaults 1–4 and
+settings `bid_multiples` and `bet_multiples` may be given (docs/rules/niuniu.md#decisions Decision defaults 1–4 and
 1–5); the banker's multiple and every bet must be one of them, and a table has 2–5 seats.
 
 Output: each hand's type (zh and en), multiplier, bull and point cards; each pairing's winner and
@@ -50,7 +50,7 @@ def settle(doc: Mapping[str, Any]) -> dict[str, Any]:
         raise InvalidInput("seats must be an object of seat name → {cards, multiple, balance}")
     if not isinstance(banker, str) or banker not in seats:
         raise InvalidInput(f"banker {banker!r} must name one of the seats")
-    # RULES.md §4 Decisions (table settings): 2–5 seats, bids 1–4, bets 1–5.
+    # docs/rules/niuniu.md#decisions Decisions (table settings): 2–5 seats, bids 1–4, bets 1–5.
     table = NiuniuConfig.from_json({k: doc[k] for k in settings if k in doc})
     if not table.min_seats <= len(seats) <= table.max_seats:
         raise InvalidInput(

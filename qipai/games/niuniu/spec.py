@@ -1,4 +1,4 @@
-"""Swap Niu Niu's GameSpec (RULES.md §4): seats, settings, actions, buy-in, pay table."""
+"""Swap Niu Niu's GameSpec (docs/rules/niuniu.md#table-settings): seats, settings, actions, buy-in, pay table."""
 
 from __future__ import annotations
 
@@ -13,14 +13,14 @@ TOP_MULTIPLIER = max(MULTIPLIERS.values())  # 五小牛: 5
 
 
 def min_buy_in(config: NiuniuConfig) -> int:
-    """RULES.md, buy-in: the largest loss at the smallest multiples — a banker at the smallest
+    """docs/rules/common.md#buy-in, buy-in: the largest loss at the smallest multiples — a banker at the smallest
     bid paying every other seat's lowest bet at the top hand multiplier."""
     per_player = config.base * config.bid_multiples[0] * config.bet_multiples[0] * TOP_MULTIPLIER
     return (config.max_seats - 1) * per_player
 
 
 def pay_table(config: NiuniuConfig) -> JSON:
-    """Hand multipliers, base, multiples, commission and the cap (RULES.md §4, Settlement)."""
+    """Hand multipliers, base, multiples, commission and the cap (docs/rules/niuniu.md#settlement, Settlement)."""
     hands = [
         {"type": t.name.lower(), "label": label(t.zh, t.en), "multiplier": t.multiplier}
         for t in sorted(HandType, reverse=True)

@@ -1,4 +1,4 @@
-"""Bid-for-banker Pai Gow (抢庄牌九), RULES.md §2: hands, the two-round game, settlement."""
+"""Bid-for-banker Pai Gow (抢庄牌九), docs/rules/paigow.md: hands, the two-round game, settlement."""
 
 from qipai.games.paigow.config import PaigowConfig
 from qipai.games.paigow.hands import Hand, evaluate, outcome, parse_hand

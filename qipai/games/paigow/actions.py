@@ -1,4 +1,4 @@
-"""Pai Gow actions (RULES.md §2), typed: one frozen model per action, tagged by `type`.
+"""Pai Gow actions (docs/rules/paigow.md#round-flow), typed: one frozen model per action, tagged by `type`.
 
 * `{"type": "bid", "multiple": m}` — phase `bid`: 0 = no bid, else one of the table's bids;
 * `{"type": "bet", "multiple": m}` — phase `bet`, players only: one of the table's bet multiples;

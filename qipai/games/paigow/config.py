@@ -1,6 +1,6 @@
-"""Table settings for bid-for-banker Pai Gow (抢庄牌九), with the RULES.md §2 defaults, validated.
+"""Table settings for bid-for-banker Pai Gow (抢庄牌九), with the docs/rules/paigow.md#table-settings defaults, validated.
 
-Every point RULES.md §2 marks as a Decision that another casino could choose otherwise is a
+Every point docs/rules/paigow.md#decisions marks as a Decision that another casino could choose otherwise is a
 setting here: the tie policy, the reading of 天高九/地高九, the bid and bet multiples.
 """
 
@@ -16,8 +16,8 @@ TiePolicy = Literal["banker", "push"]
 HighNine = Literal["any-seven", "named"]
 TIE_POLICIES: tuple[TiePolicy, ...] = ("banker", "push")
 HIGH_NINES: tuple[HighNine, ...] = ("any-seven", "named")
-SEATS = 4  # RULES.md §2: 4 seats, 8 tiles a round, two rounds from one set of 32
-# RULES.md §2: nobody bids → a random seat banks at multiple 1.
+SEATS = 4  # docs/rules/paigow.md#bidding: 4 seats, 8 tiles a round, two rounds from one set of 32
+# docs/rules/paigow.md#bidding: nobody bids → a random seat banks at multiple 1.
 NO_BID_MULTIPLE = 1
 
 
@@ -25,14 +25,14 @@ class PaigowConfig(Model):
     """One table's settings.
 
     * `base` — A of the settlement formula, in minor units.
-    * `commission` — 抽水 on each participant's net win, a decimal string in [0, 1) (RULES.md §2:
+    * `commission` — 抽水 on each participant's net win, a decimal string in [0, 1) (docs/rules/paigow.md#equal-hands:
       5 %).
-    * `tie_policy` — RULES.md §2 Decision: equal hands (same named hand, both 0 points, or equal
+    * `tie_policy` — docs/rules/paigow.md#equal-hands Decision: equal hands (same named hand, both 0 points, or equal
       points with equal tiles) go to the banker (`banker`) or are a push (`push`).
-    * `high_nine` — RULES.md §2 Decision: 天高九/地高九 take any 7-point tile (`any-seven`), or only
+    * `high_nine` — docs/rules/paigow.md#high-nine Decision: 天高九/地高九 take any 7-point tile (`any-seven`), or only
       the forms the source's text names, 天 + 二五 and 地 + 高脚七 (`named`).
-    * `bid_choices` — banker bids besides "none" (0); RULES.md §2 Decision: 1–4.
-    * `bet_choices` — players' bet multiples; RULES.md §2 Decision: 1–5 (silence = the lowest).
+    * `bid_choices` — banker bids besides "none" (0); docs/rules/paigow.md#bidding Decision: 1–4.
+    * `bet_choices` — players' bet multiples; docs/rules/paigow.md#betting Decision: 1–5 (silence = the lowest).
       Multiples are distinct, increasing, 1–10.
     * `bid_seconds`, `bet_seconds`, `reveal_seconds` — the countdowns (3–120 s).
     """

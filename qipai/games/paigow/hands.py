@@ -1,4 +1,4 @@
-"""Two-tile Pai Gow hands: classification, names and the whole ranking (RULES.md §2), in one place.
+"""Two-tile Pai Gow hands: classification, names and the whole ranking (docs/rules/paigow.md#hand-order), in one place.
 
 A hand is an unordered pair of tiles. `evaluate` classifies it as one of the 22 named hands
 (至尊宝, the eleven civil pairs, the four mixed pairs, 天王 … 地高九) or as a points hand (9 … 0,
@@ -22,14 +22,18 @@ from .config import HighNine, TiePolicy
 
 Outcome = Literal["banker", "player", "push"]
 
-DING_THREE = Tile(1, 2)  # 丁三, 3 pips; may count as 6 (RULES.md §2 swap)
+DING_THREE = Tile(
+    1, 2
+)  # 丁三, 3 pips; may count as 6 (docs/rules/paigow.md#ding-three-and-er-si swap)
 ER_SI = Tile(2, 4)  # 二四, 6 pips; may count as 3
 HEAVEN = Tile(6, 6)
 EARTH = Tile(1, 1)
 NINES = frozenset({Tile(4, 5), Tile(3, 6)})  # 杂九
-EIGHTS = frozenset({Tile(4, 4), Tile(2, 6), Tile(3, 5)})  # 人 and 杂八 (RULES.md §2: 天杠/地杠)
+EIGHTS = frozenset(
+    {Tile(4, 4), Tile(2, 6), Tile(3, 5)}
+)  # 人 and 杂八 (docs/rules/paigow.md#hand-order: 天杠/地杠)
 SEVENS = frozenset({Tile(1, 6), Tile(2, 5), Tile(3, 4)})  # 高脚七 and 杂七
-# RULES.md §2 Decision: with high_nine = named, only the forms the source's text names count:
+# docs/rules/paigow.md#high-nine Decision: with high_nine = named, only the forms the source's text names count:
 # "天高九:天牌配雜牌七中的二五牌", "地高九:地牌配高腳七牌".
 NAMED_HIGH_NINE = {HEAVEN: Tile(2, 5), EARTH: Tile(1, 6)}
 
@@ -40,12 +44,12 @@ class HandClass:
 
     rank: int
     key: str
-    zh: str  # simplified, as RULES.md writes it
+    zh: str  # simplified, as docs/rules/paigow.md#hand-order writes it
     zh_hant: str  # traditional, as the source writes it
     en: str
 
 
-# RULES.md §2 hand order, high to low (source: 牌型大小).
+# docs/rules/paigow.md#hand-order hand order, high to low (source: 牌型大小).
 _NAMED: list[tuple[str, str, str, str]] = [
     ("supreme", "至尊宝", "至尊寶", "Supreme (Gee Joon)"),
     ("pair-heaven", "双天", "雙天", "pair of Heavens"),
@@ -89,7 +93,7 @@ HAND_CLASSES: tuple[HandClass, ...] = tuple(
 CLASS_BY_KEY: dict[str, HandClass] = {c.key: c for c in HAND_CLASSES}
 NAMED_COUNT = len(_NAMED)  # 22
 
-# The civil pairs in order, by tile (RULES.md §2: 双天 > 双地 > … > 双零霖).
+# The civil pairs in order, by tile (docs/rules/paigow.md#hand-order: 双天 > 双地 > … > 双零霖).
 _CIVIL_PAIR_KEY = {
     tile: _NAMED[1 + TILE_INFO[tile].single_rank][0] for tile in TILE_INFO if TILE_INFO[tile].civil
 }
@@ -103,7 +107,7 @@ _MIXED_PAIR_KEY = {
 
 
 def tile_values(tile: Tile) -> tuple[int, ...]:
-    """The pip counts a tile may stand for: 丁三 and 二四 are each 3 or 6 (RULES.md §2)."""
+    """The pip counts a tile may stand for: 丁三 and 二四 are each 3 or 6 (docs/rules/paigow.md#ding-three-and-er-si)."""
     if tile in (DING_THREE, ER_SI):
         return (3, 6) if tile == DING_THREE else (6, 3)
     return (tile.pips,)
@@ -188,7 +192,7 @@ def _evaluate(a: Tile, b: Tile, high_nine: HighNine) -> Hand:
     if key is None:
         key = f"points-{points}"
         if points > 0:
-            # RULES.md §2 Decision: equal points → the higher tile, then the lower tile, by
+            # docs/rules/paigow.md#equal-hands Decision: equal points → the higher tile, then the lower tile, by
             # single-tile order (so 二四 beats 丁三 with the other tile equal); 0 points: equal.
             tie_break = (16 - hi.single_rank) * 17 + (16 - lo.single_rank)
     cls = CLASS_BY_KEY[key]
@@ -197,7 +201,7 @@ def _evaluate(a: Tile, b: Tile, high_nine: HighNine) -> Hand:
 
 
 def evaluate(tiles: Sequence[Tile], high_nine: HighNine = "any-seven") -> Hand:
-    """Evaluate a two-tile hand (RULES.md §2)."""
+    """Evaluate a two-tile hand (docs/rules/paigow.md#hand-order)."""
     if len(tiles) != 2:
         raise InvalidInput(f"a Pai Gow hand has 2 tiles, got {len(tiles)}")
     require_available(tiles, "one hand")
@@ -212,7 +216,7 @@ def parse_hand(tokens: Sequence[str] | str, high_nine: HighNine = "any-seven") -
 
 
 def outcome(banker: Hand, player: Hand, tie_policy: TiePolicy = "banker") -> Outcome:
-    """Who wins a pairing: the stronger hand; equal hands per the tie policy (RULES.md §2)."""
+    """Who wins a pairing: the stronger hand; equal hands per the tie policy (docs/rules/paigow.md#hand-order)."""
     if player.strength > banker.strength:
         return "player"
     if player.strength < banker.strength:

@@ -1,4 +1,4 @@
-"""What each seat wins or loses in a Pai Gow round, as balanced postings (RULES.md §2).
+"""What each seat wins or loses in a Pai Gow round, as balanced postings (docs/rules/paigow.md#settlement).
 
 Each player is compared with the banker only; the loser of a pairing pays A·X·Y (table base ×
 banker's multiple × player's multiple); a push moves nothing. The foundation's
@@ -93,7 +93,7 @@ def settle_round(
     outcomes: Mapping[str, Outcome],
     stacks: Mapping[str, int],
 ) -> PaigowSettlement:
-    """Settle every pairing of one round (RULES.md §2 settlement, cap and commission)."""
+    """Settle every pairing of one round (docs/rules/paigow.md#settlement settlement, cap and commission)."""
     amounts = {p: pairing_amount(config.base, banker_multiple, bets[p]) for p in outcomes}
     raw = {p: raw_result(amounts[p], outcomes[p]) for p in outcomes}
     settled = settle_banker_game(banker, raw, stacks, config.commission_rate)

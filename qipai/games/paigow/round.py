@@ -1,4 +1,4 @@
-"""One round of bid-for-banker Pai Gow (抢庄牌九) as a state machine (RULES.md §2).
+"""One round of bid-for-banker Pai Gow (抢庄牌九) as a state machine (docs/rules/paigow.md#the-game).
 
 A *game* is two rounds dealt from one shuffled set of 32 tiles: round 1 deals the first 8 tiles
 of the shuffle, round 2 the next 8 (of the remaining 24). Both rounds use the same seed: the
@@ -7,7 +7,7 @@ table starts round 2 with the same seed and the context of `next_round()` (`{"ro
 and must be the same in both rounds (nobody may leave between them).
 
 Phases: `bid` (each seat: none = 0 or a multiple; silence = none) → `bet` (each player: a
-multiple; silence = the lowest) → the deal (two dice, RULES.md §2 dealing order) → `reveal`
+multiple; silence = the lowest) → the deal (two dice, docs/rules/paigow.md#dice-and-deal dealing order) → `reveal`
 (each seat may signal it is done looking; at the end of the countdown or when all are done,
 every hand is shown clockwise from the banker) → `finished` (compared with the banker only,
 settled with the foundation's banker-versus-players settlement, commission and caps).
@@ -63,7 +63,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Self
 
-from qipai.core.banker import choose_banker
+from qipai.core.banker import MultipleChoice, choose_banker
 from qipai.core.errors import IllegalAction, InvalidInput, OutOfTurn, WrongPhase
 from qipai.core.protocol import JSON, ActionSpec, Event, NextRound, Round, RoundResult, Seat
 from qipai.core.rng import Rng
@@ -74,7 +74,9 @@ from .config import NO_BID_MULTIPLE, SEATS, PaigowConfig
 from .hands import Hand, Outcome, evaluate, outcome
 from .payout import PaigowSettlement, settle_round
 
-TILES_PER_ROUND = 2 * SEATS  # RULES.md §2: round 1 deals 8 of 32, round 2 deals 8 of 24
+TILES_PER_ROUND = (
+    2 * SEATS
+)  # docs/rules/paigow.md#the-game: round 1 deals 8 of 32, round 2 deals 8 of 24
 ROUNDS_PER_GAME = 2
 
 
@@ -90,17 +92,17 @@ def game_shuffle(rng: Rng) -> list[Tile]:
 
 
 def first_seat_index(banker_index: int, dice_sum: int, seats: int = SEATS) -> int:
-    """RULES.md §2: sum 1 would be the banker, 2 the next seat clockwise, …: (s − 1) mod 4 steps."""
+    """docs/rules/paigow.md#dice-and-deal: sum 1 would be the banker, 2 the next seat clockwise, …: (s − 1) mod 4 steps."""
     return (banker_index + dice_sum - 1) % seats
 
 
 def deal_order(first_index: int, seats: int = SEATS) -> list[int]:
-    """RULES.md §2: counter-clockwise from the first seat, one tile per seat per pass, two passes."""
+    """docs/rules/paigow.md#dice-and-deal: counter-clockwise from the first seat, one tile per seat per pass, two passes."""
     return [(first_index - k) % seats for k in range(seats)] * 2
 
 
 def reveal_order(banker_index: int, seats: int = SEATS) -> list[int]:
-    """RULES.md §2: reveal clockwise from the banker."""
+    """docs/rules/paigow.md#reveal: reveal clockwise from the banker."""
     return [(banker_index + k) % seats for k in range(seats)]
 
 
@@ -139,8 +141,8 @@ class PaigowRound(Round[PaigowConfig]):
         self._banker_rng = rng.fork(f"round{self.round_no}/banker")
         self._dice_rng = rng.fork(f"round{self.round_no}/dice")
         self._phase = "bid"
-        self.bids: dict[str, int] = {}
-        self.bets: dict[str, int] = {}
+        self._bids = MultipleChoice("bid", self.seat_ids())
+        self._bets = MultipleChoice("bet", ())  # the players', once the banker is known
         self.banker: str | None = None
         self.banker_multiple: int | None = None
         self.dice: tuple[int, int] | None = None
@@ -199,6 +201,16 @@ class PaigowRound(Round[PaigowConfig]):
             "reveal": self.config.reveal_seconds,
         }.get(self._phase)
 
+    @property
+    def bids(self) -> dict[str, int]:
+        """The bids made so far (0 = no bid), in seat order."""
+        return self._bids.made()
+
+    @property
+    def bets(self) -> dict[str, int]:
+        """The players' bet multiples made so far."""
+        return self._bets.made()
+
     def players(self) -> list[str]:
         """Every seat but the banker, clockwise."""
         return [s for s in self.seat_ids() if s != self.banker]
@@ -208,9 +220,9 @@ class PaigowRound(Round[PaigowConfig]):
 
     def awaiting(self) -> list[str]:
         if self._phase == "bid":
-            return [s for s in self.seat_ids() if s not in self.bids]
+            return self._bids.awaiting()
         if self._phase == "bet":
-            return [s for s in self.players() if s not in self.bets]
+            return self._bets.awaiting()
         if self._phase == "reveal":
             return [s for s in self.seat_ids() if s not in self.ready]
         return []
@@ -219,9 +231,9 @@ class PaigowRound(Round[PaigowConfig]):
         if seat not in self.awaiting():
             return []
         if self._phase == "bid":
-            return [ActionSpec("bid", {"choices": [0, *self.config.bid_choices]})]
+            return [self._bids.legal([0, *self.config.bid_choices])]
         if self._phase == "bet":
-            return [ActionSpec("bet", {"choices": list(self.config.bet_choices)})]
+            return [self._bets.legal(self.config.bet_choices)]
         return [ActionSpec("reveal")]
 
     # ----- moves ----------------------------------------------------------------------------
@@ -238,21 +250,15 @@ class PaigowRound(Round[PaigowConfig]):
         if isinstance(action, actions.Reveal):
             return _Checked("reveal")
         (spec,) = self.legal_actions(seat)
-        if action.multiple not in spec.options["choices"]:
-            raise IllegalAction(
-                f"{kind} multiple {action.multiple} is not allowed; "
-                f"choose one of {spec.options['choices']}"
-            )
-        return _Checked(kind, action.multiple)
+        choice = self._bids if kind == "bid" else self._bets
+        return _Checked(kind, choice.check(action.multiple, spec.options["choices"]))
 
     def _apply(self, seat: str, checked: Any) -> list[Event]:
         assert isinstance(checked, _Checked)
         if checked.kind == "bid":
-            self.bids[seat] = checked.multiple
-            events = [Event("bid", {"seat": seat, "multiple": checked.multiple})]
+            events = [self._bids.record(seat, checked.multiple)]
         elif checked.kind == "bet":
-            self.bets[seat] = checked.multiple
-            events = [Event("bet", {"seat": seat, "multiple": checked.multiple})]
+            events = [self._bets.record(seat, checked.multiple)]
         else:
             self.ready.add(seat)
             events = [Event("ready", {"seat": seat})]
@@ -261,18 +267,14 @@ class PaigowRound(Round[PaigowConfig]):
         return events
 
     def _expire(self) -> list[Event]:
-        """RULES.md §2: silence in bidding = no bid; silence in betting = the lowest multiple."""
+        """docs/rules/paigow.md#round-flow: silence in bidding = no bid; silence in betting = the lowest multiple."""
         events: list[Event] = []
-        for seat in self.awaiting():
-            if self._phase == "bid":
-                self.bids[seat] = 0
-                events.append(Event("bid", {"seat": seat, "multiple": 0, "default": True}))
-            elif self._phase == "bet":
-                low = self.config.bet_choices[0]
-                self.bets[seat] = low
-                events.append(Event("bet", {"seat": seat, "multiple": low, "default": True}))
-            else:
-                self.ready.add(seat)
+        if self._phase == "bid":
+            events = self._bids.default(0)
+        elif self._phase == "bet":
+            events = self._bets.default(self.config.bet_choices[0])
+        else:
+            self.ready.update(self.awaiting())
         return events + self._advance()
 
     def _advance(self) -> list[Event]:
@@ -286,14 +288,15 @@ class PaigowRound(Round[PaigowConfig]):
         return self._reveal_and_settle()
 
     def _choose_banker(self) -> list[Event]:
-        """RULES.md §2: highest bid banks; a tie is drawn weighted by table stacks; nobody bids →
+        """docs/rules/paigow.md#bidding: highest bid banks; a tie is drawn weighted by table stacks; nobody bids →
         a uniformly random seat at multiple 1."""
-        bids = {s: self.bids[s] for s in self.seat_ids()}
+        bids = self.bids
         stacks = {s: self.stack(s) for s in bids}
         choice = choose_banker(bids, stacks, self._banker_rng, NO_BID_MULTIPLE)
         self.banker, self.banker_multiple = choice.seat, choice.multiple
         how = {"nobody": "nobody-bid", "highest": "highest-bid", "tie": "tie-break"}[choice.how]
         tied = list(choice.tied)
+        self._bets = MultipleChoice("bet", self.players())
         data = {
             "seat": self.banker,
             "multiple": self.banker_multiple,

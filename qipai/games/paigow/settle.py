@@ -1,4 +1,4 @@
-"""`qipai settle` for Pai Gow: audit one dealt round from JSON (RULES.md §2).
+"""`qipai settle` for Pai Gow: audit one dealt round from JSON (docs/rules/paigow.md#settlement).
 
 Input::
 

@@ -1,4 +1,4 @@
-"""Bid-for-banker Pai Gow's GameSpec (RULES.md §2): seats, settings, actions, buy-in, pay table."""
+"""Bid-for-banker Pai Gow's GameSpec (docs/rules/paigow.md#table-settings): seats, settings, actions, buy-in, pay table."""
 
 from __future__ import annotations
 
@@ -10,14 +10,14 @@ from qipai.games.paigow.view import PaigowView
 
 
 def min_buy_in(config: PaigowConfig) -> int:
-    """RULES.md, buy-in: the largest loss at the smallest multiples — a banker at the smallest
+    """docs/rules/common.md#buy-in, buy-in: the largest loss at the smallest multiples — a banker at the smallest
     banker multiple losing A·X·Y to each of the three players at the lowest bet."""
     smallest_bank = min(NO_BID_MULTIPLE, config.bid_choices[0])
     return (SEATS - 1) * config.base * smallest_bank * config.bet_choices[0]
 
 
 def pay_table(config: PaigowConfig) -> JSON:
-    """Base, multiples, commission, tie policy and the cap (RULES.md §2, Settlement)."""
+    """Base, multiples, commission, tie policy and the cap (docs/rules/paigow.md#settlement, Settlement)."""
     tie = (
         label("庄家赢", "the banker wins")
         if config.tie_policy == "banker"
@@ -63,7 +63,7 @@ SPEC = GameSpec(
     name="paigow",
     title={"en": "Pai Gow", "zh": "抢庄牌九"},
     seat_ids=("E", "S", "W", "N"),
-    min_players=4,  # RULES.md §2: four seats
+    min_players=4,  # docs/rules/paigow.md#table-settings: four seats
     max_players=4,
     round_type=PaigowRound,
     config_model=PaigowConfig,

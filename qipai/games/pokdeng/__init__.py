@@ -1,4 +1,4 @@
-"""Pok Deng (博丁), classic and banker-player modes (RULES.md §1).
+"""Pok Deng (博丁), classic and banker-player modes (docs/rules/pokdeng.md).
 
 `ROUND` is the round state machine and `CONFIG` the table settings (see `qipai/games/__init__.py`).
 """

@@ -1,4 +1,4 @@
-"""Pok Deng actions (RULES.md §1), typed: one frozen model per action, tagged by `type`.
+"""Pok Deng actions (docs/rules/pokdeng.md#round-flow), typed: one frozen model per action, tagged by `type`.
 
 * `{"type": "bet", "spot": "P1", "amount": 100}` — add chips to a spot;
 * `{"type": "bets", "bets": [{"spot": …, "amount": …}, …], "done": false}` — several at once,

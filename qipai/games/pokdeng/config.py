@@ -1,7 +1,7 @@
-"""Pok Deng table settings with their RULES.md §1 defaults, validated.
+"""Pok Deng table settings with their docs/rules/pokdeng.md#table-settings defaults, validated.
 
 One frozen `PokDengConfig` describes a table: the mode (classic or banker-player), the shoe (8
-decks, cut card 52–104 cards from the end — RULES.md Decision), the betting countdown, the bet
+decks, cut card 52–104 cards from the end — docs/rules/pokdeng.md#cards-and-shoe Decision), the betting countdown, the bet
 limits per bet type and the pay rates. Amounts are integer minor units; rates are exact decimal
 strings (never floats).
 """
@@ -30,7 +30,7 @@ BetKind = Literal["player", "banker", "pair"]
 
 
 def spots_for(mode: Mode) -> dict[str, tuple[BetKind, str]]:
-    """Every bet spot of a mode → (bet kind, the hand it is about). RULES.md §1, "Bets"."""
+    """Every bet spot of a mode → (bet kind, the hand it is about). docs/rules/pokdeng.md#bets, "Bets"."""
     spots: dict[str, tuple[BetKind, str]] = {p: ("player", p) for p in POSITIONS}
     if mode == "banker-player":
         spots.update({f"B{p[1]}": ("banker", p) for p in POSITIONS})
@@ -88,7 +88,7 @@ class PokDengConfig(Model):
 
     * `mode`: "classic" (经典博丁) or "banker-player" (庄闲博丁).
     * `decks` (1–8), `cut_behind`: the shoe; the cut card leaves a uniform 52–104 cards behind
-      it (RULES.md §1 Decision, a table setting).
+      it (docs/rules/pokdeng.md#cards-and-shoe Decision, a table setting).
     * `betting_s`: the betting countdown in seconds (3–120).
     * `limits`: per bet kind ("player" = P1–P5, "banker" = B1–B5, "pair" = pair spots); kinds
       left out keep their defaults.

@@ -1,6 +1,6 @@
 """Pok Deng two-card hands: points, rank value, special names, suited/pair/double flags.
 
-RULES.md §1: A = 1, 2–9 face value, 10/J/Q/K = 0, a hand is worth (sum mod 10). Rank value, high to
+docs/rules/pokdeng.md#points-and-ranks: A = 1, 2–9 face value, 10/J/Q/K = 0, a hand is worth (sum mod 10). Rank value, high to
 low: 9 > 8 > 7.5 > 7.4 > 7.3 > 7.2 > 7.1 > 7 > 6 > … > 0. Ranks are kept as integer *tenths*
 (7.4 → 74, 9 → 90) so that comparing two hands is comparing two ints. Every ordered pair of the 52
 card ids is evaluated once at import into flat tables, so the round engine's hot path is a lookup.
@@ -13,7 +13,7 @@ from typing import Final
 
 from qipai.core.cards import ACE, JACK, KING, TEN, Card
 
-# Rank values in tenths (RULES.md §1, table of specials).
+# Rank values in tenths (docs/rules/pokdeng.md#points-and-ranks, table of specials).
 LION_SUITED: Final = 75  # 狮子同花: A and K of one suit
 SPECIAL_PAIR: Final = 74  # 特殊对子: a pair of A, 5, 6 or 10 (suits ignored)
 ROYALS: Final = 73  # 王公: two picture cards J/Q/K
@@ -38,14 +38,14 @@ _SPECIAL_PAIR_RANKS: Final = frozenset({ACE, 5, 6, TEN})
 
 
 def card_points(rank: int) -> int:
-    """A = 1, 2–9 face value, 10/J/Q/K = 0 (RULES.md §1)."""
+    """A = 1, 2–9 face value, 10/J/Q/K = 0 (docs/rules/pokdeng.md#points-and-ranks)."""
     if rank == ACE:
         return 1
     return 0 if rank >= TEN else rank
 
 
 def _rank_tenths(a: Card, b: Card) -> int:
-    """The rank value of a hand in tenths, straight from RULES.md §1."""
+    """The rank value of a hand in tenths, straight from docs/rules/pokdeng.md#points-and-ranks."""
     points = (card_points(a.rank) + card_points(b.rank)) % 10
     if points >= 8:  # no special hand has 8 or 9 points: 8 and 9 outrank every special
         return points * 10
@@ -73,7 +73,7 @@ def rank_text(tenths: int) -> str:
 
 @dataclass(frozen=True, slots=True)
 class Hand:
-    """A two-card hand's evaluation. `rank` is in tenths; `double` pays/loses 2x (RULES.md §1)."""
+    """A two-card hand's evaluation. `rank` is in tenths; `double` pays/loses 2x (docs/rules/pokdeng.md#points-and-ranks)."""
 
     cards: tuple[Card, Card]
     text: tuple[str, str]  # the cards as text, e.g. ("Ac", "7h")
@@ -96,7 +96,8 @@ class Hand:
     @property
     def name(self) -> str:
         """`"lion suited"` … or `"N points"`."""
-        return NAMES.get(self.rank, f"{self.rank // 10} points")
+        points = self.rank // 10
+        return NAMES.get(self.rank, f"{points} point" if points == 1 else f"{points} points")
 
     @property
     def name_zh(self) -> str:
@@ -132,7 +133,7 @@ def _build_tables() -> tuple[list[int], list[bool], list[bool], list[Hand]]:
             rank = _rank_tenths(a, b)
             suited = a.suit == b.suit
             pair = a.rank == b.rank
-            # RULES.md §1: suited, a pair, or special (7.1–7.5) is a double hand.
+            # docs/rules/pokdeng.md#double-hands: suited, a pair, or special (7.1–7.5) is a double hand.
             double = suited or pair or rank in NAMES
             points = (card_points(a.rank) + card_points(b.rank)) % 10
             ranks.append(rank)

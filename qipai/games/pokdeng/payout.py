@@ -1,4 +1,4 @@
-"""What each Pok Deng bet takes, returns and wins: both modes, holds, rounding (RULES.md §1).
+"""What each Pok Deng bet takes, returns and wins: both modes, holds, rounding (docs/rules/pokdeng.md#payouts).
 
 Position bets (`Pn`, and `Bn` in banker-player mode) take stake + hold = 2a from the balance so that
 a 2x loss is covered; pair bets take a. `returned` is what comes back to the balance, so a bet's net
@@ -18,7 +18,9 @@ from qipai.games.pokdeng.config import BANKER, PokDengConfig
 from qipai.games.pokdeng.hands import KLASS_COUNT, KLASSES, Hand
 
 HOLD: Final[dict[str, int]] = {"player": 2, "banker": 2, "pair": 1}
-_NO_FULL_DOUBLE: Final = frozenset({0, 60})  # RULES.md §1: banker rank value exactly 0 or 6
+_NO_FULL_DOUBLE: Final = frozenset(
+    {0, 60}
+)  # docs/rules/pokdeng.md#classic-payouts: banker rank value exactly 0 or 6
 
 
 class Bet(NamedTuple):
@@ -69,16 +71,19 @@ def classic_result(player: Hand, banker: Hand) -> tuple[str, int]:
     if player.rank > banker.rank:
         if not player.double:
             return "win", 1
-        # RULES.md §1: banker 0 or 6 caps a double win at 1:1, unless the player has 8 or 9.
+        # docs/rules/pokdeng.md#classic-payouts: banker 0 or 6 caps a double win at 1:1, unless the player has 8 or 9.
         return "win", 1 if banker.rank in _NO_FULL_DOUBLE and player.rank < 80 else 2
     if player.rank < banker.rank:
-        return "lose", 2 if banker.double else 1  # RULES.md §1: banker double hand wins 2x
-    return "tie", 0  # RULES.md §1: tie returns the bet
+        return (
+            "lose",
+            2 if banker.double else 1,
+        )  # docs/rules/pokdeng.md#classic-payouts: banker double hand wins 2x
+    return "tie", 0  # docs/rules/pokdeng.md#classic-payouts: tie returns the bet
 
 
 def banker_player_result(mine: Hand, other: Hand) -> tuple[str, int]:
     """Banker-player `Pn` (mine = position n) or `Bn` (mine = the banker): (outcome, multiple).
-    The winning hand being double makes it 2x both ways (RULES.md §1 Decision); no 0/6 rule."""
+    The winning hand being double makes it 2x both ways (docs/rules/pokdeng.md#banker-player-payouts Decision); no 0/6 rule."""
     if mine.rank > other.rank:
         return "win", 2 if mine.double else 1
     if mine.rank < other.rank:
@@ -118,10 +123,12 @@ class SpotRule(NamedTuple):
 
 
 def spot_rule(config: PokDengConfig, spot: str, hands: Mapping[str, Hand]) -> SpotRule:
-    """The settlement rule of one spot for the dealt hands (RULES.md §1, both modes)."""
+    """The settlement rule of one spot for the dealt hands (docs/rules/pokdeng.md#payouts, both modes)."""
     kind, about = config.spots[spot]
     if kind == "pair":
-        if hands[about].pair:  # RULES.md §1: pair bet pays 11:1 on two cards of one rank
+        if hands[
+            about
+        ].pair:  # docs/rules/pokdeng.md#pair-bets: pair bet pays 11:1 on two cards of one rank
             return SpotRule(1, "win", config.pair_odds, config.pair_odds, 1)
         return SpotRule(1, "lose", 0, -1, 1)
     if config.mode == "classic":
@@ -138,7 +145,7 @@ def spot_rule(config: PokDengConfig, spot: str, hands: Mapping[str, Hand]) -> Sp
 
 
 def apply_rule(bet: Bet, rule: SpotRule) -> BetOutcome:
-    """Settle one bet by its spot's rule. RULES.md Decision (rounding): a fractional win is
+    """Settle one bet by its spot's rule. docs/rules/common.md#rounding Decision (rounding): a fractional win is
     rounded down and the cut sends one unit (between the player's and the house's floors) to
     `rounding`."""
     amount = bet.amount
@@ -290,7 +297,7 @@ def settle_placed(
         if den == 1:  # every rule but a banker-player 0.95 / 1.9 win: nothing to round
             win = amount * rule[3]  # SpotRule.num
         else:
-            # RULES.md Decision (rounding): the win is rounded down; the unit between the
+            # docs/rules/common.md#rounding Decision (rounding): the win is rounded down; the unit between the
             # player's and the house's floors goes to `rounding`.
             win, rest = divmod(amount * rule[3], den)
             if rest:

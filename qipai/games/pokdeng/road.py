@@ -1,6 +1,6 @@
 """The Pok Deng road (牌路): per-table history of each position's result against the banker.
 
-RULES.md §1, Road: blue = the player position won, grey = it lost, green = tie; an outer ring when
+docs/rules/pokdeng.md#road, Road: blue = the player position won, grey = it lost, green = tie; an outer ring when
 the result was a special, suited or pair hand; a yellow dot top-left for a pair.
 
 **Decision (which hand rings the bead):** the ring marks the *winning* hand being a double hand

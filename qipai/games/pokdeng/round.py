@@ -1,6 +1,6 @@
 """The Pok Deng round: betting with a countdown, burn + deal in the rules' order, settle.
 
-A round is one deal from a shoe that spans rounds (RULES.md §1, "Cards and shoe"). The shoe is
+A round is one deal from a shoe that spans rounds (docs/rules/pokdeng.md#cards-and-shoe, "Cards and shoe"). The shoe is
 shuffled from the round's `Rng` (`qipai.core.cards.Shoe`: 8 decks, cut card 52–104 cards from the
 end), so every round of a shoe starts from the *same* seed with
 `context = {"position": n, "round_in_shoe": k, "road": "Wr,L,T,W,L,-;…"}` (n = cards used so far;
@@ -66,7 +66,7 @@ simulator: bet i is `settlement.keys[i]` = (player, spot) with `settlement.amoun
 `;` ("" before the shoe's first deal), each row six comma-separated fields — P1–P5's beads, then
 `p` (the banker had a pair) or `-`. A bead is `W`/`L`/`T` (the position won/lost/tied against
 the banker: blue/grey/green), then `r` if ringed (the result's hand was a double hand), then `p`
-if the position had a pair (the yellow dot) — RULES.md §1, Road. `Road.decode(code).to_json()`
+if the position had a pair (the yellow dot) — docs/rules/pokdeng.md#road, Road. `Road.decode(code).to_json()`
 spells it out per bead ({"result", "color", "ring", "pair"}, as in `results`); the view sends
 the string because the spelled-out road was ~80 % of a view's bytes late in a shoe.
 

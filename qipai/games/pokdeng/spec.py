@@ -1,4 +1,4 @@
-"""Pok Deng's GameSpec (RULES.md §1): seats, settings, actions, buy-in, pay table, bots."""
+"""Pok Deng's GameSpec (docs/rules/pokdeng.md#table-settings): seats, settings, actions, buy-in, pay table, bots."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from qipai.games.pokdeng.view import PokDengView
 
 
 def min_buy_in(config: PokDengConfig) -> int:
-    """RULES.md, buy-in: the minimum position bet and its hold (2 x the minimum)."""
+    """docs/rules/common.md#buy-in, buy-in: the minimum position bet and its hold (2 x the minimum)."""
     return 2 * config.limits["player"].min
 
 
@@ -20,7 +20,7 @@ def _limit(kind: BetKind, zh: str, en: str, config: PokDengConfig) -> JSON:
 
 
 def pay_table(config: PokDengConfig) -> JSON:
-    """Every bet of the table's mode with what it pays and takes (RULES.md §1)."""
+    """Every bet of the table's mode with what it pays and takes (docs/rules/pokdeng.md#table-settings)."""
     pair = str(config.pair_odds)
     pair_bet = {
         "bet": "pair",

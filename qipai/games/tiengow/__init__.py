@@ -1,4 +1,4 @@
-"""Tien Gow (打天九, RULES.md §5): the trick-taking game on the 32 Chinese dominoes."""
+"""Tien Gow (打天九, docs/rules/tiengow.md): the trick-taking game on the 32 Chinese dominoes."""
 
 from qipai.games.tiengow.config import TienGowConfig
 from qipai.games.tiengow.round import TienGowRound

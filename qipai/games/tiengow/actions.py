@@ -1,4 +1,4 @@
-"""Tien Gow actions (RULES.md §5), typed: one frozen model per action, tagged by `type`.
+"""Tien Gow actions (docs/rules/tiengow.md#tricks), typed: one frozen model per action, tagged by `type`.
 
 * `{"type": "play", "tiles": [ids]}` — a lead or a beat (face up);
 * `{"type": "discard", "tiles": [ids]}` — a follower's face-down discard of as many tiles as the

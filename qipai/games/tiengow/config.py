@@ -1,4 +1,4 @@
-"""Tien Gow table settings with their RULES.md §5 defaults, validated."""
+"""Tien Gow table settings with their docs/rules/tiengow.md#table-settings defaults, validated."""
 
 from __future__ import annotations
 
@@ -12,13 +12,13 @@ from qipai.core.model import Amount, Flag, Model, WholeSeconds
 class TienGowConfig(Model):
     """One table's settings.
 
-    * `base`: minor units per 栋 (RULES.md §5: "base = stake per 栋").
+    * `base`: minor units per 栋 (docs/rules/tiengow.md#scoring: "base = stake per 栋").
     * `wen_zun`: the source's optional 文尊 rule (**Decision**: off by default).
     * `zun_units`: 尊钱 in base units that every other player pays the player of 至尊
       (**Decision**: 1; 0–10).
-    * `turn_seconds`: the countdown for each turn (3–120 s); silence = the RULES.md §5 default
+    * `turn_seconds`: the countdown for each turn (3–120 s); silence = the docs/rules/tiengow.md#minimum-buy-in default
       play.
-    * `min_stack_units`: RULES.md §5 Decision (minimum buy-in): a seat needs at least this many
+    * `min_stack_units`: docs/rules/tiengow.md#minimum-buy-in Decision (minimum buy-in): a seat needs at least this many
       base units at the start of each game (default 12), else it is stood up before the deal.
     """
 

@@ -1,6 +1,6 @@
 """Tien Gow plays: the nine kinds, their orders, and the legal leads, beats and discards.
 
-RULES.md §5: a lead is one of nine kinds (文牌, 武牌, 文对, 武对, 文武, 至尊, 三文, 三武, 四文武);
+docs/rules/tiengow.md#kinds-of-play: a lead is one of nine kinds (文牌, 武牌, 文对, 武对, 文武, 至尊, 三文, 三武, 四文武);
 only a play of the same kind, strictly higher than the best play so far, beats it ("equal does not
 beat: the first played holds"). Any other player discards (垫牌) the same number of tiles face down.
 
@@ -61,7 +61,7 @@ def _t(low: int, high: int) -> Tile:
     return Tile(low, high)
 
 
-# RULES.md §5: civil (文) singles, high to low: 天 6-6, 地 1-1, 人 4-4, 鹅 1-3, 梅 5-5, 长三 3-3,
+# docs/rules/tiengow.md#tiles: civil (文) singles, high to low: 天 6-6, 地 1-1, 人 4-4, 鹅 1-3, 梅 5-5, 长三 3-3,
 # 板凳 2-2, 虎头 5-6, 红头十 4-6, 高脚七 1-6, 大头六 1-5.
 CIVIL_ORDER: tuple[tuple[str, Tile], ...] = (
     ("天", _t(6, 6)),
@@ -263,7 +263,7 @@ def tiles_distinct(tiles: Iterable[Tile]) -> bool:
 
 
 def beats(new: Play, best: Play) -> bool:
-    """Whether `new` beats the best play so far (RULES.md §5: same kind, strictly higher).
+    """Whether `new` beats the best play so far (docs/rules/tiengow.md#kinds-of-play: same kind, strictly higher).
 
     至尊 is never beaten. 文尊 (setting on) beats every civil pair except 双高脚七, which beats it.
     Equal plays do not beat: the first played holds.
@@ -296,7 +296,7 @@ def legal_leads(hand: Hand, wen_zun: bool = False) -> list[tuple[tuple[int, ...]
 
 
 def may_win_last_trick(dong: int, size: int) -> bool:
-    """RULES.md §5, the two-栋 rule: nobody may end the game with fewer than 2 栋, so winning the
+    """docs/rules/tiengow.md#two-dong-rule, the two-栋 rule: nobody may end the game with fewer than 2 栋, so winning the
     last trick (worth `size` 栋) is allowed only if `dong + size >= 2`. A player with no 栋 after
     seven tiles must discard the last one; with none after six, winning the last two as a
     combination is allowed."""

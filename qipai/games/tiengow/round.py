@@ -1,4 +1,4 @@
-"""One Tien Gow game (打天九, RULES.md §5) as a state machine: deal, eight tiles of tricks, 结.
+"""One Tien Gow game (打天九, docs/rules/tiengow.md#tricks) as a state machine: deal, eight tiles of tricks, 结.
 
 Seats are given in counter-clockwise order (the order of play: E, S, W, N). The 32 tiles are
 shuffled (`rng.fork("deal")`) and dealt 4 at a time counter-clockwise from the banker, 8 each.
@@ -12,10 +12,10 @@ context (a new table) the first banker is drawn at random (`rng.fork("banker")`)
 
 Actions: `{"type": "play", "tiles": [ids]}` (a lead or a beat) and `{"type": "discard", "tiles":
 [ids]}`. Silence (`expire`, **Decision**): the leader leads its lowest single; a follower discards
-its lowest tiles; "lowest" is the RULES.md §2 single-tile order (丁三 lowest), ties by id — except
+its lowest tiles; "lowest" is the docs/rules/paigow.md#single-tile-order single-tile order (丁三 lowest), ties by id — except
 that a 尊 pair the hand holds whole (至尊宝 2-4 + 1-2; two 大头六 with 文尊 on) is kept for last, so a
-silent (say, disconnected) player never throws away the pair that would collect 尊钱 (RULES.md
-§5); a leader left with only that pair leads it.
+silent (say, disconnected) player never throws away the pair that would collect 尊钱 (docs/rules/tiengow.md#silence
+); a leader left with only that pair leads it.
 
 Hidden information: a discard is seen only by its player — in `view`, in events (the public
 `discard` event has only the count; `discard_tiles` goes to the discarder), in `result()` and in
@@ -27,7 +27,7 @@ Hidden information: a discard is seen only by its player — in `view`, in event
      "countdown_s": 20.0 | null, "awaiting": ["S"] | [],            # the turn's countdown
      "me": null | {"id": "E",                                       # null: a spectator
                    "hand": [{"id": 3, "tile": "6-6", "zh": "天", "en": "heaven",
-                             "civil": true}, ...]},                 # the viewer's own tiles
+                             "civil": true, "order": 0}, ...]},                 # the viewer's own tiles
      "seats": ["E", "S", "W", "N"],                  # counter-clockwise = order of play
      "banker": "E", "banker_streak": 1, "multiplier": 2,
      "config": {"base": 100, "wen_zun": false, "zun_units": 1, "turn_seconds": 20,
@@ -128,7 +128,7 @@ class Trick:
 
 
 def lowest_first(tiles: Sequence[tuple[int, Tile]]) -> list[int]:
-    """Ids from the lowest tile up: RULES.md §2 single-tile order (丁三 lowest), ties by id."""
+    """Ids from the lowest tile up: docs/rules/paigow.md#single-tile-order single-tile order (丁三 lowest), ties by id."""
     return [i for i, _ in sorted(tiles, key=lambda it: (-it[1].single_rank, it[0]))]
 
 
@@ -210,7 +210,9 @@ class TienGowRound(Round[TienGowConfig]):
         if banker is None and "banker_streak" in context:
             raise InvalidInput("a banker_streak needs the banker it belongs to")
         if banker is None:
-            banker = rng.fork("banker").choice(ids)  # RULES.md §5 Decision: first banker at random
+            banker = rng.fork("banker").choice(
+                ids
+            )  # docs/rules/tiengow.md#first-banker Decision: first banker at random
             streak = 1
         else:
             if banker not in ids:
@@ -252,7 +254,7 @@ class TienGowRound(Round[TienGowConfig]):
     def _leads(self, seat: str) -> list[tuple[tuple[int, ...], Play]]:
         hand = self.hand_of(seat)
         leads = legal_leads(hand, self.config.wen_zun)
-        # RULES.md §5, two-栋 rule, applied to a lead that would be the last trick (never binds in
+        # docs/rules/tiengow.md#two-dong-rule, two-栋 rule, applied to a lead that would be the last trick (never binds in
         # practice: the leader won the previous trick, so it holds at least one 栋).
         return [
             (ids, p)
@@ -352,7 +354,7 @@ class TienGowRound(Round[TienGowConfig]):
                 )
             )
             if play.zun:
-                # RULES.md §5 尊钱: every other player at once pays the player of 至尊.
+                # docs/rules/tiengow.md#zun-money 尊钱: every other player at once pays the player of 至尊.
                 self.zun.append((seat, play.name, trick.number))
                 units = self.config.zun_units
                 events.append(
@@ -404,7 +406,7 @@ class TienGowRound(Round[TienGowConfig]):
         order = silence_order(hand, self.config.wen_zun)
         if best is None:
             # Decision: silence when leading = lead the lowest single, or the 尊 pair when that
-            # is all the hand holds (it is a legal lead, RULES.md §5 table of plays).
+            # is all the hand holds (it is a legal lead, docs/rules/tiengow.md#kinds-of-play table of plays).
             zun = zun_pair_ids(hand, self.config.wen_zun)
             tiles = zun if len(hand) == len(zun) else order[:1]
             action: actions.Action = actions.Play(tiles=tuple(tiles))
@@ -492,7 +494,7 @@ class TienGowRound(Round[TienGowConfig]):
 
     def settled_nets(self) -> tuple[dict[str, int], dict[str, int], bool]:
         """(each seat's net after the cap, before it, whether the cap changed anything), in
-        minor units (RULES.md §5 Decision, cap)."""
+        minor units (docs/rules/tiengow.md#tricks Decision, cap)."""
         assert self.winner is not None
         ids = self.seat_ids()
         units = net_units(ids, self.transfers())
@@ -501,7 +503,7 @@ class TienGowRound(Round[TienGowConfig]):
         return nets, {s: u * base for s, u in units.items()}, capped
 
     def won_so_far(self) -> dict[str, int]:
-        """The 尊钱 paid so far (RULES.md §5: paid at once when 至尊 is played), each payer's
+        """The 尊钱 paid so far (docs/rules/tiengow.md#zun-money: paid at once when 至尊 is played), each payer's
         payments limited to its stack; once finished, the whole settled result."""
         if self.winner is not None:
             return self.settled_nets()[0]
@@ -564,7 +566,7 @@ class TienGowRound(Round[TienGowConfig]):
         return RoundResult(tuple(postings), details)
 
     def next_context(self) -> dict[str, Any]:
-        """RULES.md §5: the winner (结) banks next; a banker who wins keeps the bank (连庄)."""
+        """docs/rules/tiengow.md#ending: the winner (结) banks next; a banker who wins keeps the bank (连庄)."""
         assert self.winner is not None
         if self.winner == self.banker:
             return {"banker": self.banker, "banker_streak": self.banker_streak + 1}

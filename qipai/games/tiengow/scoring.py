@@ -1,4 +1,4 @@
-"""Tien Gow scoring in base units (RULES.md §5), a pure function of 栋 counts and the bank.
+"""Tien Gow scoring in base units (docs/rules/tiengow.md#scoring), a pure function of 栋 counts and the bank.
 
 4 栋 is even. Each loser pays the winner (4 − its 栋) units, or 5 with 0 栋 (空栋). A loser with
 5 or 6 栋 (入一, 入二) instead receives 1 or 2 units from the winner ("并没有入三": with 8 栋 in
@@ -44,7 +44,7 @@ class Transfer:
 
 
 def banker_multiplier(streak: int) -> int:
-    """RULES.md §5: ×2 on the banker's first bank, ×3, ×4, ×5 … on consecutive banks."""
+    """docs/rules/tiengow.md#banker-multiplier: ×2 on the banker's first bank, ×3, ×4, ×5 … on consecutive banks."""
     if isinstance(streak, bool) or not isinstance(streak, int) or streak < 1:
         raise InvalidInput(f"banker_streak must be an integer >= 1, got {streak!r}")
     return streak + 1
@@ -71,7 +71,7 @@ def score(
     if set(dong) != set(seats):
         raise InvalidInput("dong must name exactly the seats")
     if dong[winner] < 2:
-        # RULES.md §5, the two-栋 rule: nobody ends the game with fewer than 2 栋.
+        # docs/rules/tiengow.md#two-dong-rule, the two-栋 rule: nobody ends the game with fewer than 2 栋.
         raise InvalidInput(f"the winner {winner!r} has {dong[winner]} 栋; a winner has at least 2")
     m = banker_multiplier(banker_streak)
     out: list[Transfer] = []
@@ -109,7 +109,7 @@ def capped_nets(
     base: int,
     stacks: Mapping[str, int],
 ) -> tuple[dict[str, int], bool]:
-    """RULES.md §5 Decision (cap, as §2's 防以小博大): nobody wins or loses more in one game than
+    """docs/rules/tiengow.md#scoring Decision (cap, as §2's 防以小博大): nobody wins or loses more in one game than
     the stack it brought. §2's cap algorithm settles the game with the winner (结) in the
     banker's place: each other seat's raw result is its whole net (score and 尊钱, in minor
     units) — a 入 is a pairing the winner loses — capped at its stack, then the winner's side is

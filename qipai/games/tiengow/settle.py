@@ -1,4 +1,4 @@
-"""`qipai settle` for Tien Gow: score one finished game from its 栋 counts (RULES.md §5).
+"""`qipai settle` for Tien Gow: score one finished game from its 栋 counts (docs/rules/tiengow.md#scoring).
 
 Input: `{"game": "tiengow", "base": 100, "banker": "E", "banker_streak": 1, "winner": "N",
 "dong": {"E": 1, "S": 4, "W": 0, "N": 3}}`; optionally `"zun": ["S"]` (seats that played a
@@ -6,7 +6,7 @@ Input: `{"game": "tiengow", "base": 100, "banker": "E", "banker_streak": 1, "win
 (the table's 文尊 setting, default false: then the set holds one 至尊, so `zun` names at most one
 seat; with 文尊 on, at most two plays, 武尊 and 文尊). `banker_streak` is
 1 for the banker's first bank, 2 for the second, …. Optionally `"stacks": {seat: minor units}`,
-the stacks brought into the game: then RULES.md §5's cap applies (nobody wins or loses more than
+the stacks brought into the game: then docs/rules/tiengow.md#scoring's cap applies (nobody wins or loses more than
 its stack; §2's cap algorithm with the winner in the banker's place). Output: each seat's `net`
 in minor units (after the cap), `raw_net` (before it), `capped`, `units` in base units (the
 rules' score and 尊钱, before the cap), and the breakdown of every transfer.
@@ -66,7 +66,9 @@ def settle(doc: Mapping[str, Any]) -> dict[str, Any]:
     zun_units = doc.get("zun_units", 1)
     if isinstance(zun_units, bool) or not isinstance(zun_units, int) or zun_units < 0:
         raise InvalidInput("zun_units must be a non-negative integer")
-    wen_zun = doc.get("wen_zun", False)  # RULES.md §5 Decision: 文尊 off by default
+    wen_zun = doc.get(
+        "wen_zun", False
+    )  # docs/rules/tiengow.md#civil-supreme Decision: 文尊 off by default
     if not isinstance(wen_zun, bool):
         raise InvalidInput("wen_zun must be true or false (the table's 文尊 setting)")
     most = 2 if wen_zun else 1  # 武尊 (one 2-4 and one 1-2 in the set), and 文尊 when on

@@ -1,6 +1,6 @@
 """A fast Tien Gow simulator on tile *faces* for bots and search (same rules as `plays`/`round`).
 
-Hands are sorted tuples of face indices (0..20, `FACES`, the RULES.md §2 single-tile order), so a
+Hands are sorted tuples of face indices (0..20, `FACES`, the docs/rules/paigow.md#single-tile-order single-tile order), so a
 bot can play thousands of games per second: the valid plays are a fixed table of 61 face
 combinations (`Table`), each with the list of combinations that beat it. Tests check this table
 against `plays.classify` and whole simulated games against `TienGowRound`.
@@ -239,7 +239,7 @@ class State:
 
     # ----- scoring -------------------------------------------------------------------------
     def net_units(self) -> list[int]:
-        """Every seat's result in base units (RULES.md §5 scoring + 尊钱), once finished."""
+        """Every seat's result in base units (docs/rules/tiengow.md#scoring scoring + 尊钱), once finished."""
         w = self.winner
         net = list(self.zun_net)
         for q in range(NSEATS):

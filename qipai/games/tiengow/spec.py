@@ -1,4 +1,4 @@
-"""Tien Gow's GameSpec (RULES.md §5): seats, settings, actions, buy-in, pay table, bots."""
+"""Tien Gow's GameSpec (docs/rules/tiengow.md#table-settings): seats, settings, actions, buy-in, pay table, bots."""
 
 from __future__ import annotations
 
@@ -10,12 +10,12 @@ from qipai.games.tiengow.view import TienGowView
 
 
 def min_buy_in(config: TienGowConfig) -> int:
-    """RULES.md §5 Decision (minimum buy-in): `min_stack_units` (12) base units."""
+    """docs/rules/tiengow.md#minimum-buy-in Decision (minimum buy-in): `min_stack_units` (12) base units."""
     return config.min_stack_units * config.base
 
 
 def pay_table(config: TienGowConfig) -> JSON:
-    """The scoring in base units, 尊钱, the banker multiplier and the cap (RULES.md §5)."""
+    """The scoring in base units, 尊钱, the banker multiplier and the cap (docs/rules/tiengow.md#scoring)."""
     return {
         "game": "tiengow",
         "base": config.base,
@@ -95,7 +95,7 @@ SPEC = GameSpec(
     pay_table_of=pay_table,
     rtp_of=rtp,
     settle_doc=lazy("qipai.games.tiengow.settle:settle"),
-    reveal_seed=False,  # RULES.md §5: discards are hidden forever (see GameSpec.reveal_seed)
+    reveal_seed=False,  # docs/rules/tiengow.md#discards: discards are hidden forever (see GameSpec.reveal_seed)
     engine_version="2",
     order=50,
 )

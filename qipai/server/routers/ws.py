@@ -137,6 +137,8 @@ async def play(ws: WebSocket) -> None:
         for task in (reader, writer):
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
+        if svc.cluster is not None:
+            svc.cluster.detach(conn)  # its watches of other processes' tables end too
         svc.room.detach(conn)
         svc.sockets.remove(conn)
         svc.metrics.sockets.dec()
@@ -225,31 +227,70 @@ async def handle(svc: Services, conn: ClientConnection, text: str) -> JSON | Non
     if kind == "auth":
         return error("invalid_message", "already signed in", client_id=client_id)
     table_id = msg.get("table_id")
+    remote = False  # a table another process runs (issue 19): the call goes to its owner
     if not isinstance(table_id, str) or table_id not in svc.room.tables:
-        return error(
-            "unknown_table", f"no table {table_id!r}", field="table_id", client_id=client_id
-        )
+        remote = isinstance(table_id, str) and await _elsewhere(svc, table_id)
+        if not remote:
+            return error(
+                "unknown_table", f"no table {table_id!r}", field="table_id", client_id=client_id
+            )
+    assert isinstance(table_id, str)
     if kind == "subscribe":
         refused = _over_watch_quota(svc, conn, table_id)
         if refused is not None:
             return refused
         try:
-            await svc.room.watch(conn, table_id)  # the table's part runs in its mailbox
+            if remote:
+                await svc.cluster.watch(conn, table_id)
+            else:
+                await svc.room.watch(conn, table_id)  # the table's part runs in its mailbox
         except GameError as exc:
             return error(exc.code, exc.message, client_id=client_id, table_id=table_id)
+        except Exception as exc:
+            return _routing_error(exc, client_id, table_id)
         return None
     if kind == "unsubscribe":
-        svc.room.unsubscribe(conn, table_id)
+        if remote:
+            await svc.cluster.unwatch(conn, table_id)
+        else:
+            svc.room.unsubscribe(conn, table_id)
         return {"type": "unsubscribed", "table_id": table_id}
     if kind == "action":
-        return await _act(svc, conn, msg, table_id, client_id)
+        return await _act(svc, conn, msg, table_id, client_id, remote)
     return error(
         "invalid_message", f"unknown message type {kind!r}", field="type", client_id=client_id
     )
 
 
+async def _elsewhere(svc: Services, table_id: str) -> bool:
+    """Whether another process of the room runs `table_id` (never without a cluster)."""
+    if svc.cluster is None or not svc.cluster.routes:
+        return False
+    return bool(await svc.cluster.owner_of(table_id) is not None)
+
+
+def _routing_error(exc: Exception, client_id: str | None, table_id: str) -> JSON:
+    """A call to another process's table that failed: its typed refusal, or 'try again'."""
+    code = getattr(exc, "code", None)
+    if isinstance(code, str):
+        return error(
+            code, str(getattr(exc, "message", exc)), client_id=client_id, table_id=table_id
+        )
+    return error(
+        "table_unavailable",
+        "the table's server does not answer; send it again (same client_id)",
+        client_id=client_id,
+        table_id=table_id,
+    )
+
+
 async def _act(
-    svc: Services, conn: ClientConnection, msg: JSON, table_id: str, client_id: str | None
+    svc: Services,
+    conn: ClientConnection,
+    msg: JSON,
+    table_id: str,
+    client_id: str | None,
+    remote: bool = False,
 ) -> JSON:
     action = msg.get("action")
     if not isinstance(action, dict):
@@ -265,6 +306,12 @@ async def _act(
             "rate_limited", "too many actions: slow down", client_id=client_id, table_id=table_id
         )
     player = conn.player
+    if remote:
+        try:
+            reply = await svc.cluster.act(table_id, player, action, client_id)
+        except Exception as exc:
+            return _routing_error(exc, client_id, table_id)
+        return {**reply, "table_id": table_id}
 
     def work(table: Table) -> JSON:
         reply: JSON = table.act(player, action, client_id)

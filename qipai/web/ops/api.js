@@ -76,6 +76,8 @@ export const api = {
   get: (path) => request("GET", path),
   /** @param {string} path @param {unknown} [body] */
   post: (path, body) => request("POST", path, body ?? {}),
+  /** @param {string} path @param {unknown} body */
+  put: (path, body) => request("PUT", path, body),
   /** A file (CSV) as a Blob. @param {string} path */
   blob: (path) => request("GET", path, undefined, true),
 };

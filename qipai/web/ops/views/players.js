@@ -7,6 +7,8 @@ import { api, query } from "../api.js";
 import { t } from "../i18n.js";
 import { amount, askReason, ErrorLine, Signed, when } from "./common.js";
 
+const LIMITS = ["max_open_tables", "max_connections", "max_watched", "demo_daily_limit"];
+
 /** @param {{ me: any, openRound: (id: string) => void }} props */
 export function Players({ me, openRound }) {
   const [found, setFound] = useState(/** @type {any[] | null} */ (null));
@@ -53,6 +55,27 @@ export function Players({ me, openRound }) {
     }
   }
 
+  /** @param {Event} e */
+  async function saveLimits(e) {
+    e.preventDefault();
+    if (!player) return;
+    const data = new FormData(/** @type {HTMLFormElement} */ (e.target));
+    const reason = String(data.get("reason") || "").trim();
+    if (!reason) return;
+    /** @type {Record<string, unknown>} */
+    const body = { reason };
+    for (const k of LIMITS) {
+      const v = String(data.get(k) || "").trim();
+      body[k] = v === "" ? null : Number(v);
+    }
+    try {
+      await api.put(`/api/ops/players/${encodeURIComponent(player.player)}/limits`, body);
+      await open(player.player, book && book.account);
+    } catch (err) {
+      setError(err);
+    }
+  }
+
   return html`<section class="view" id="ops-players">
     <h2>${t("tab_players")}</h2>
     <form class="row" onSubmit=${search}>
@@ -71,7 +94,12 @@ export function Players({ me, openRound }) {
       <h4>${t("accounts")}</h4>
       <table class="grid" id="player-accounts"><tbody>${Object.entries(player.balances || {}).map(([name, bal]) => html`<tr key=${name}>
         <td><a href="#" class="mono" onClick=${(/** @type {Event} */ e) => { e.preventDefault(); open(player.player, name); }}>${name}</a></td><td class="num">${amount(Number(bal))}</td></tr>`)}</tbody></table>
-      <p class="small muted">${t("limits")}: ${JSON.stringify(player.limits || {})}</p>
+      <h4>${t("limits")}</h4>
+      <form class="row small" id="player-limits" onSubmit=${saveLimits}>
+        ${LIMITS.map((k) => html`<label key=${k}>${t(`limit_${k}`)} <input name=${k} type="number" min="0" step="1" size="8" disabled=${!me.can_write}
+          placeholder=${t("room_default")} value=${(player.limits || {})[k] ?? ""} /></label>`)}
+        ${me.can_write ? html`<input name="reason" placeholder=${t("reason")} maxlength="500" required /><button type="submit" class="btn small">${t("save")}</button>` : null}
+      </form>
       ${book ? html`<h4>${t("entries_of", { account: book.account })}: ${amount(book.balance)}</h4>
       <table class="grid" id="player-entries"><thead><tr><th>${t("time")}</th><th>tx</th><th>${t("kind")}</th><th>${t("amount")}</th><th>${t("balance_after")}</th><th>${t("round")}</th></tr></thead>
         <tbody>${book.entries.map((/** @type {any} */ en) => html`<tr key=${en.tx_id}><td>${when(en.at)}</td><td>${en.tx_id}</td><td>${en.kind}</td>

@@ -11,4 +11,4 @@ from qipai.core.model import Model, Seconds
 
 class HighCardConfig(Model):
     max_ante: Annotated[int, Strict(), Field(ge=1, le=1000)] = 3
-    countdown_s: Seconds = 5.0
+    countdown_s: Seconds = 20.0

@@ -1,0 +1,366 @@
+"""One table host of a room: the owner of some tables and a front door to all of them.
+
+`Node` ties a process's `Room` to the others: it keeps the room's leases (`Ownership`), and
+with Redis (`Bus`) it
+
+* carries the owner's per-player messages to the front doors whose WebSockets watch a table
+  (`deliver`, the room's `TableHost` hook; the owner keeps who watches from where);
+* forwards a front door's `subscribe`, `unsubscribe` and `action` for a table another host
+  owns (`watch`, `unwatch`, `act`), and answers such calls for its own tables;
+* re-subscribes its clients' watches when a table moves (the new owner announces `moved`
+  after a takeover, and the clients get the table's state again, their seats and cards and
+  countdown, without reconnecting);
+* writes its address and load (tables, seats) in the room's host directory, used to place new
+  tables on the host with the fewest seats taken and to reach another host's HTTP API
+  (`qipai.cluster.proxy`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+import secrets
+import socket
+import threading
+from collections.abc import Callable
+from typing import Any
+
+from qipai.cluster.bus import Bus, CallFailed, CallRefused
+from qipai.cluster.metrics import ClusterMetrics
+from qipai.cluster.ownership import Ownership
+from qipai.cluster.settings import ClusterSettings
+from qipai.core.errors import GameError
+from qipai.core.protocol import JSON
+from qipai.ledger import Ledger
+from qipai.server.room import Connection, Room
+from qipai.tables.ledger_adapter import LedgerAdapter
+from qipai.tables.table import Table
+
+log = logging.getLogger("qipai.cluster")
+
+
+def new_host_id() -> str:
+    """Unique per process start: `<machine>-<pid>-<random>` (a restarted process is a new host,
+    so the tables it held before are claimed with a new epoch)."""
+    machine = socket.gethostname().split(".")[0][:40] or "host"
+    return f"{machine}-{os.getpid()}-{secrets.token_hex(3)}"
+
+
+class Node:
+    def __init__(
+        self,
+        settings: ClusterSettings,
+        room: Room,
+        adapter: LedgerAdapter,
+        ledger: Ledger,
+        metrics: ClusterMetrics,
+    ) -> None:
+        assert adapter.host is not None
+        self.settings = settings
+        self.host_id: str = adapter.host
+        self.room = room
+        self.adapter = adapter
+        self.ledger = ledger
+        self.metrics = metrics
+        self.bus: Bus | None = (
+            None
+            if settings.redis_url is None
+            else Bus(settings.redis_url, settings.name, self.host_id, metrics)
+        )
+        self.directory: dict[str, JSON] = {}
+        """The live hosts' entries as last read (address, tables, seats)."""
+        self.ownership = Ownership(
+            room,
+            adapter,
+            ledger,
+            metrics,
+            ttl_s=settings.lease_ttl_s,
+            renew_s=settings.renew_s,
+            hosts_alive=lambda: max(1, len(self.directory)),
+            on_adopted=self._adopted_threadsafe,
+        )
+        self.watchers: dict[str, dict[str, set[str]]] = {}
+        """Owner side: table id -> player -> the front doors (host ids) watching for them."""
+        self._watch_lock = threading.Lock()
+        self.owners: dict[str, str] = {}
+        """Front-door side: table id -> the host that owns it, as last found."""
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._tasks: list[asyncio.Task[None]] = []
+        room.host = self
+        room.lease_ttl_s = settings.lease_ttl_s
+
+    @property
+    def routes(self) -> bool:
+        """Whether clients' messages reach tables of other hosts (Redis is configured)."""
+        return self.bus is not None
+
+    # ----- life ----------------------------------------------------------------------------
+    async def start(self) -> None:
+        """After the room recovered and started: renew and take over; join the bus."""
+        self._loop = asyncio.get_running_loop()
+        if self.bus is not None:
+            self.bus.on_call = self._on_call
+            self.bus.on_push = self.room.deliver_local
+            self.bus.on_broadcast = self._on_broadcast
+            await self.bus.start()
+            await self._announce()
+            self._tasks.append(asyncio.create_task(self._announcer(), name="qipai-announce"))
+        self.ownership.start()
+
+    async def stop(self) -> None:
+        """Before the room stops: no more renewals (the room's stop then releases every lease,
+        so the other hosts take the tables over at once: a drain)."""
+        await asyncio.to_thread(self.ownership.stop)
+        for task in self._tasks:
+            task.cancel()
+        for task in self._tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        if self.bus is not None:
+            await self.bus.withdraw()
+            await self.bus.broadcast({"k": "gone", "host": self.host_id})
+
+    async def close(self) -> None:
+        """After the room stopped (its leases released): tell the others, leave the bus."""
+        if self.bus is not None:
+            released = list(self.adapter.epochs) + list(self.room.tables)
+            for table_id in sorted(set(released)):
+                await self.bus.broadcast({"k": "released", "table_id": table_id})
+            await self.bus.stop()
+
+    # ----- the host directory --------------------------------------------------------------
+    def load(self) -> JSON:
+        tables = list(self.room.tables.values())
+        return {
+            "http": self.settings.advertise,
+            "tables": len(tables),
+            "seats": sum(len(t.humans()) for t in tables),
+        }
+
+    async def _announce(self) -> None:
+        assert self.bus is not None
+        await self.bus.announce(self.load())
+        directory = await self.bus.hosts(fresh_s=self.settings.lease_ttl_s + 2.0)
+        if directory:
+            self.directory = directory
+            with self._watch_lock:  # front doors that died without a word watch nothing
+                for players in self.watchers.values():
+                    for hosts in players.values():
+                        hosts.intersection_update(directory)
+
+    async def _announcer(self) -> None:
+        while True:
+            await asyncio.sleep(self.settings.renew_s)
+            try:
+                await self._announce()
+            except Exception:
+                log.exception("host directory update failed")
+
+    def least_loaded(self) -> str:
+        """The live host with the fewest seats taken (then fewest tables) for a new table."""
+        entries = dict(self.directory)
+        entries[self.host_id] = self.load()
+        return min(
+            entries,
+            key=lambda h: (int(entries[h].get("seats", 0)), int(entries[h].get("tables", 0)), h),
+        )
+
+    def address_of(self, host_id: str) -> str | None:
+        entry = self.directory.get(host_id)
+        found = None if entry is None else entry.get("http")
+        return found if isinstance(found, str) and found else None
+
+    # ----- owner side ------------------------------------------------------------------------
+    def deliver(self, table_id: str, player: str, message: JSON) -> None:
+        """The room's hook (any thread): the message also goes to the front doors watching."""
+        bus = self.bus
+        if bus is None:
+            return
+        with self._watch_lock:
+            hosts = list(self.watchers.get(table_id, {}).get(player, ()))
+        for host in hosts:
+            bus.push_threadsafe(host, table_id, player, message)
+
+    async def _on_call(self, op: str, args: JSON, caller: str) -> JSON:
+        table_id = str(args.get("table_id"))
+        player = str(args.get("player"))
+        if table_id not in self.room.tables:
+            raise CallRefused("table_moved", "this host does not run that table")
+        try:
+            if op == "watch":
+                with self._watch_lock:
+                    self.watchers.setdefault(table_id, {}).setdefault(player, set()).add(caller)
+                state: JSON = await self.room.call(table_id, lambda t: Room._join(t, player))
+                return state
+            if op == "unwatch":
+                self._forget(table_id, player, caller)
+                return {}
+            if op == "act":
+                action = args.get("action")
+                client_id = args.get("client_id")
+                if not isinstance(action, dict) or not isinstance(client_id, str):
+                    raise CallRefused("invalid_message", "an action and its client_id")
+
+                def work(table: Table) -> JSON:
+                    reply: JSON = table.act(player, action, client_id)
+                    return reply
+
+                return await self.room.call(table_id, work)
+        except GameError as exc:
+            raise CallRefused(exc.code, exc.message) from None
+        raise CallRefused("invalid_message", f"unknown call {op!r}")
+
+    def _forget(self, table_id: str, player: str, caller: str) -> None:
+        with self._watch_lock:
+            players = self.watchers.get(table_id, {})
+            hosts = players.get(player, set())
+            hosts.discard(caller)
+            if not hosts:
+                players.pop(player, None)
+            still = bool(hosts) or any(
+                table_id in c.tables for c in self.room.connections.get(player, set())
+            )
+        table = self.room.tables.get(table_id)
+        if table is not None and not still:
+            table.disconnect(player)
+
+    async def _on_broadcast(self, data: JSON) -> None:
+        kind = data.get("k")
+        if kind == "gone":
+            gone = str(data.get("host"))
+            with self._watch_lock:
+                for players in self.watchers.values():
+                    for hosts in players.values():
+                        hosts.discard(gone)
+            for table_id, owner in list(self.owners.items()):
+                if owner == gone:
+                    self.owners.pop(table_id, None)
+        elif kind in ("moved", "released"):
+            table_id = str(data.get("table_id"))
+            self.owners.pop(table_id, None)
+            if kind == "moved":
+                owner = str(data.get("owner"))
+                if owner != self.host_id:
+                    self.owners[table_id] = owner
+                await self._rewatch(table_id)
+
+    def _adopted_threadsafe(self, table_id: str) -> None:
+        loop = self._loop
+        if loop is not None:
+            with contextlib.suppress(RuntimeError):
+                asyncio.run_coroutine_threadsafe(self._adopted(table_id), loop)
+
+    async def _adopted(self, table_id: str) -> None:
+        """This host took `table_id` over: every front door re-subscribes its watchers."""
+        self.owners.pop(table_id, None)
+        if self.bus is not None:
+            await self.bus.broadcast({"k": "moved", "table_id": table_id, "owner": self.host_id})
+        await self._rewatch(table_id)
+
+    async def _rewatch(self, table_id: str) -> None:
+        """Subscribe again every local connection that watches `table_id` (it moved)."""
+        for conns in list(self.room.connections.values()):
+            for conn in list(conns):
+                if table_id not in conn.tables:
+                    continue
+                try:
+                    await self.watch(conn, table_id)
+                except (CallFailed, CallRefused, GameError) as exc:
+                    log.info("table %s: re-subscribing %s failed: %s", table_id, conn.player, exc)
+
+    # ----- front-door side -------------------------------------------------------------------
+    async def owner_of(self, table_id: str) -> str | None:
+        """The host that runs `table_id` now if it is another one (None: nobody or us)."""
+        if self.bus is None or table_id in self.room.tables:
+            return None
+        found = self.owners.get(table_id)
+        if found is not None:
+            return found
+        lease = await asyncio.to_thread(self.ledger.lease, table_id)
+        if lease is None or not lease.held or lease.owner in (None, self.host_id):
+            return None
+        self.owners[table_id] = lease.owner
+        return lease.owner
+
+    async def _call(self, table_id: str, op: str, args: JSON) -> JSON:
+        """Forward `op` to the table's owner (asking the directory again once if it moved)."""
+        assert self.bus is not None
+        for attempt in range(2):
+            owner = await self.owner_of(table_id)
+            if owner is None:
+                raise CallRefused("unknown_table", f"no table {table_id!r}")
+            try:
+                return await self.bus.call(
+                    owner,
+                    op,
+                    {"table_id": table_id, **args},
+                    timeout=self.settings.call_timeout_s,
+                )
+            except CallRefused as exc:
+                if exc.code != "table_moved" or attempt:
+                    raise
+                self.owners.pop(table_id, None)
+            except CallFailed:
+                self.owners.pop(table_id, None)
+                raise
+        raise CallFailed("the table moved twice")  # pragma: no cover - loop always returns
+
+    async def watch(self, conn: Connection, table_id: str) -> None:
+        """Subscribe `conn` to a table: here if this host runs it, else at its owner."""
+        if table_id in self.room.tables:
+            await self.room.watch(conn, table_id)
+            return
+        conn.tables.add(table_id)
+        try:
+            state = await self._call(table_id, "watch", {"player": conn.player})
+        except Exception:
+            conn.tables.discard(table_id)
+            raise
+        self.room.deliver_local(table_id, conn.player, state)
+
+    async def unwatch(self, conn: Connection, table_id: str) -> None:
+        conn.tables.discard(table_id)
+        if table_id in self.room.tables:
+            self.room.unsubscribe(conn, table_id)
+            return
+        if any(table_id in c.tables for c in self.room.connections.get(conn.player, set())):
+            return  # another socket of the player here still watches
+        with contextlib.suppress(CallFailed, CallRefused):
+            await self._call(table_id, "unwatch", {"player": conn.player})
+
+    async def act(self, table_id: str, player: str, action: JSON, client_id: str) -> JSON:
+        return await self._call(
+            table_id, "act", {"player": player, "action": action, "client_id": client_id}
+        )
+
+    def detach(self, conn: Connection) -> None:
+        """A socket closed: its watches of other hosts' tables end there too."""
+        remote = [t for t in conn.tables if t not in self.room.tables]
+        loop = self._loop
+        if not remote or self.bus is None or loop is None:
+            return
+        for table_id in remote:
+            conn.tables.discard(table_id)
+            loop.create_task(self._unwatch_after(conn.player, table_id))
+
+    async def _unwatch_after(self, player: str, table_id: str) -> None:
+        if any(table_id in c.tables for c in self.room.connections.get(player, set())):
+            return
+        with contextlib.suppress(CallFailed, CallRefused, Exception):
+            await self._call(table_id, "unwatch", {"player": player})
+
+
+def cluster_host(settings: ClusterSettings, url: str) -> str | None:
+    """The host id this process uses, or None (SQLite: one process alone, no leases)."""
+    from sqlalchemy.engine import make_url
+
+    if make_url(url).get_backend_name() != "postgresql":
+        return None
+    return settings.host_id or new_host_id()
+
+
+Hook = Callable[[str], Any]
+
+__all__ = ["Node", "cluster_host", "new_host_id"]

@@ -1,0 +1,47 @@
+"""A table host's cluster settings (`QIPAI_CLUSTER__<NAME>`, `qipai serve --redis/--processes`)."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+
+class ClusterSettings(BaseModel):
+    """How a process takes part in a room of several processes (PostgreSQL only).
+
+    With PostgreSQL every process owns its tables under leases (renewed every `renew_s`, lapsing
+    after `lease_ttl_s`); with `redis_url` the processes also route clients' messages to the
+    owners of their tables (one room behind any number of front doors)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    redis_url: str | None = Field(
+        default=None, description="Redis of the room's routing (redis://host:6379/0); none: alone"
+    )
+    name: str = Field(
+        default="qipai",
+        min_length=1,
+        max_length=64,
+        pattern=r"^[A-Za-z0-9_.-]+$",
+        description="the room's name in Redis (several rooms can share one Redis)",
+    )
+    lease_ttl_s: float = Field(default=3.0, gt=0, le=3600, description="a lease lapses after")
+    renew_s: float = Field(default=1.0, gt=0, le=600, description="leases are renewed every")
+    call_timeout_s: float = Field(
+        default=3.0, gt=0, le=60, description="a forwarded call waits this long for the owner"
+    )
+    advertise: str | None = Field(
+        default=None,
+        description="this process's own HTTP address for the other processes (http://ip:port)",
+    )
+    host_id: str | None = Field(
+        default=None, max_length=120, description="this process's id in the room (default: unique)"
+    )
+
+    @model_validator(mode="after")
+    def _renew_before_lapse(self) -> ClusterSettings:
+        if self.renew_s * 2 > self.lease_ttl_s:
+            raise ValueError("renew_s must be at most half of lease_ttl_s")
+        return self
+
+
+__all__ = ["ClusterSettings"]

@@ -1,0 +1,128 @@
+"""Ownership and fencing between two table hosts on one PostgreSQL (in one test process, on a
+virtual clock, so every step is deterministic): a host whose lease lapsed and was taken over
+can neither journal, settle nor save the table's layout, and the new owner resumes the open
+round from the journal (same round, same seed, same seats, the journaled bet)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from sqlalchemy import text
+
+from qipai.ledger import Ledger
+from qipai.tables.ports import LeaseLost, ManualClock
+from tests.cluster.inproc import Host, lapse
+from tests.ledger.conftest import pg_database
+
+pytestmark = pytest.mark.postgres
+
+
+@pytest.fixture(scope="module")
+def database() -> Iterator[tuple[str, str]]:
+    with pg_database("qipai_cl") as (url, _, schema):
+        yield url, schema
+
+
+@pytest.fixture
+def two_hosts(database: tuple[str, str]) -> Iterator[tuple[Host, Host, Ledger]]:
+    url, schema = database
+    clock = ManualClock()
+    a, b = Host(url, schema, "host-a", clock), Host(url, schema, "host-b", clock)
+    with a.ledger.engine.begin() as conn:  # the other tests' tables are nobody's business here
+        conn.execute(
+            text(
+                "UPDATE table_leases SET owner = 'earlier-test', expires_at = now() + interval '1 day'"
+            )
+        )
+    try:
+        yield a, b, a.ledger
+    finally:
+        a.close()
+        b.close()
+
+
+def log_size(ledger: Ledger, round_id: str) -> int:
+    info: dict[str, Any] = ledger.round(round_id)
+    return len(info["log"])
+
+
+def test_a_lapsed_table_is_taken_over_and_its_former_owner_is_fenced(
+    two_hosts: tuple[Host, Host, Ledger],
+) -> None:
+    a, b, ledger = two_hosts
+    for player in ("alice", "bob"):
+        a.adapter.deposit(player, 1000, f"d-{player}")
+    table = a.room.create_table("toy")
+    table.sit("alice", "alice", 100)
+    table.sit("bob", "bob", 100)
+    table.tick()
+    assert table.record is not None
+    round_id, seed = table.record.round_id, table.record.seed_hex
+    assert table.act("alice", {"type": "bet", "amount": 3}, "c-1")["type"] == "ack"
+    before = ledger.lease(table.id)
+    assert before is not None and before.owner == "host-a"
+
+    # a live lease is never taken
+    assert b.ownership.take_over() == []
+
+    lapse(ledger, table.id)
+    assert b.ownership.take_over() == [table.id]
+    after = ledger.lease(table.id)
+    assert after is not None and after.owner == "host-b" and after.epoch == before.epoch + 1
+    moved = b.room.tables[table.id]
+    assert moved.record is not None and moved.record.round_id == round_id
+    assert moved.record.seed_hex == seed  # the same deal: resumed, not dealt again
+    assert moved.seat_of("alice") == "A" and moved.seat_of("bob") == "B"
+    assert moved.round is not None and moved.round.view(None)["bets"] == {"A": 3}
+    assert b.metrics.takeovers._value.get() == 1
+
+    # the former owner wakes up: its action is refused (nothing journaled) ...
+    journaled = log_size(ledger, round_id)
+    reply = table.act("bob", {"type": "bet", "amount": 5}, "c-2")
+    assert reply["type"] == "error" and reply["code"] == "table_moved"
+    assert log_size(ledger, round_id) == journaled
+    assert table.lost and a.fenced == 1
+    # ... its layout save is refused ...
+    with pytest.raises(LeaseLost):
+        a.layouts.save_table(table.id, table.layout())
+    # ... and its settlement too: nothing of the round is written by the stale host
+    with pytest.raises(LeaseLost):
+        a.adapter.void_round(round_id, "stale host")
+    assert ledger.round(round_id)["status"] == "open"
+
+    # its next lease pass notices and drops the table
+    a.ownership.renew()
+    assert table.id not in a.room.tables and a.metrics.lost._value.get() == 1
+
+    # the new owner plays the round on and settles it once
+    assert moved.act("bob", {"type": "bet", "amount": 5}, "c-2")["type"] == "ack"
+    assert moved.act("bob", {"type": "bet", "amount": 5}, "c-2").get("duplicate") is True
+    clock = b.room.clock
+    assert isinstance(clock, ManualClock)
+    for _ in range(40):
+        clock.advance(1.0)
+        b.room.run_due()
+        if ledger.round(round_id)["status"] != "open":
+            break
+    assert ledger.round(round_id)["status"] == "settled"
+    assert ledger.audit(replay=False).ok  # (the toy game is not the ledger's to replay)
+
+
+def test_a_released_lease_is_taken_over_at_once_and_a_closed_table_is_left_alone(
+    two_hosts: tuple[Host, Host, Ledger],
+) -> None:
+    a, b, _ = two_hosts
+    a.adapter.deposit("alice", 1000, "d-alice")
+    kept = a.room.create_table("toy")
+    kept.sit("alice", "alice", 100)
+    closed = a.room.create_table("toy")
+    a.room.close(closed.id)
+    a.room._release(kept.id)  # a drain: the host gives its tables up
+    a.room._release(closed.id)
+    resumed = b.ownership.take_over()
+    assert resumed == [kept.id]
+    assert b.room.tables[kept.id].seat_of("alice") == "A"
+    assert closed.id in b.ownership.ignored and closed.id not in b.room.tables
+    assert b.ownership.take_over() == []

@@ -1,0 +1,68 @@
+// The back office (qipai/web/ops): its texts in both languages, every key it asks for present,
+// and the round inspector's replay drawn by the player's own renderers from the state it builds
+// (`stateFor`) for the golden views of every game, each seat's hand included.
+import { readFileSync, readdirSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, describe, expect, inject, it } from "vitest";
+import zh from "../../qipai/web/ops/i18n/zh.json" with { type: "json" };
+import en from "../../qipai/web/ops/i18n/en.json" with { type: "json" };
+import { html } from "../../qipai/web/ui/html.js";
+import { renderer } from "../../qipai/web/games/index.js";
+import { stateFor } from "../../qipai/web/ops/views/rounds.js";
+import { missing as roomMissing, setLang } from "../../qipai/web/i18n/index.js";
+import { cleanup, mount } from "./render.js";
+
+const holes = (s) => [...s.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
+const OPS = "qipai/web/ops";
+
+function sources(dir) {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? sources(join(dir, e.name))
+    : e.name.endsWith(".js") ? [readFileSync(join(dir, e.name), "utf8")] : []));
+}
+
+describe("console texts", () => {
+  it("has the same keys and placeholders in Chinese and English", () => {
+    expect(Object.keys(zh).sort()).toEqual(Object.keys(en).sort());
+    for (const k of Object.keys(zh)) expect(holes(zh[k]), k).toEqual(holes(en[k]));
+  });
+  it("has every literal key the console asks for", () => {
+    const asked = new Set(sources(OPS).flatMap((src) => [...src.matchAll(/\bt\("([a-z0-9_]+)"/g)].map((m) => m[1])));
+    expect(asked.size).toBeGreaterThan(50);
+    expect([...asked].filter((k) => !(k in en))).toEqual([]);
+  });
+  it("keeps English out of the Chinese texts (GGR, MAC and z aside)", () => {
+    const bad = Object.entries(zh).filter(([, v]) => /[A-Za-z]{3,}/.test(v.replace(/\{\w+\}/g, " ").replace(/GGR|MAC/g, " ")));
+    expect(bad).toEqual([]);
+  });
+});
+
+const dir = inject("goldenDir");
+const GOLDEN = Object.fromEntries(readdirSync(dir).filter((f) => f.endsWith(".json"))
+  .map((f) => [f.replace(/\.json$/, ""), JSON.parse(readFileSync(join(dir, f), "utf8"))]));
+const NOOP = { act: () => {}, busy: true, ui: {}, setUi: () => {}, note: () => {}, pushChip: () => {}, chipStack: [], lastBets: null };
+
+afterEach(() => cleanup());
+
+describe.each(Object.keys(GOLDEN))("replay of %s", (game) => {
+  it("draws each seat's view with the table's renderer", () => {
+    setLang("zh");
+    const moments = GOLDEN[game].map((g) => g.message).filter((m) => m.round && m.round.view && m.you && m.you.seat && m.round.finished);
+    expect(moments.length).toBeGreaterThan(0);
+    const m = moments[moments.length - 1];
+    const seat = m.you.seat;
+    const replay = {
+      table_id: m.table.id, game,
+      seats: m.table.seats.filter((s) => s.occupied).map((s) => ({ seat: s.seat, user_id: s.bot ? `bot.t.${s.seat}` : s.name, stack: s.stack || 0 })),
+    };
+    const step = { index: 1, phase: m.round.phase, finished: !!m.round.finished, awaiting: m.round.awaiting || [], spectator: m.round.view, views: { [seat]: m.round.view } };
+    const st = stateFor(replay, step, seat);
+    expect(st.round.view).toBe(m.round.view);
+    expect(st.you).toEqual({ seat, in_round: true });
+    expect(st.table.seats.find((s) => s.seat === seat).occupied).toBe(true);
+    const R = renderer(game);
+    const root = mount(html`<div><${R.Center} st=${st} ctx=${NOOP} />${R.Mine ? html`<${R.Mine} st=${st} ctx=${NOOP} />` : null}</div>`);
+    expect(root.querySelectorAll("[data-card], .card, .tile").length).toBeGreaterThan(0);
+    expect(root.querySelectorAll("button:not([disabled]).action").length).toBe(0);  // nothing to act on in a replay
+    expect([...roomMissing]).toEqual([]);
+  });
+});
