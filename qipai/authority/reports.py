@@ -36,6 +36,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
+from fractions import Fraction
 from typing import Any
 
 from sqlalchemy import Connection, select
@@ -555,12 +556,100 @@ def _rows_for(
     ]
 
 
+# ----- Hold'em Bonus: what people's own decisions cost against optimal play -------------------------
+def holdem_decisions(
+    conn: Connection,
+    *,
+    template_id: str | None = None,
+    since: datetime | None = None,
+    until: datetime | None = None,
+    limit: int = 2_000,
+) -> list[dict[str, Any]]:
+    """Per Hold'em Bonus template version, the people's decisions of the last `limit` boxes
+    against the optimal strategy (`qipai.analysis.strategy`, RULES.md §3's source rule):
+
+    * flop (play 2x or fold): how many differ from the optimal choice (its expected values are
+      not tabulated per hand, so no cost is given);
+    * turn and river (bet 1x or check): how many differ, and what they cost exactly — the
+      optimal choice's expected net minus the chosen one's, per unit ante, times the ante —
+      summed, and per ante staked (`given_up_per_ante`).
+
+    An exact figure per decision, where the observed `given_up` of `observed_returns` is a
+    noisy estimate over the same boxes."""
+    from qipai.analysis.strategy import flop_decision, river_decision, turn_decision
+    from qipai.core.cards import parse_cards
+
+    boxes: list[tuple[tuple[Any, ...], Mapping[str, Any], list[str]]] = []
+    for r in _ended_rounds(conn, since=since, until=until, game="holdem-bonus"):
+        if r.status != "settled" or r.template_id is None or not r.result:
+            continue
+        if template_id is not None and r.template_id != template_id:
+            continue
+        details = r.result.get("details") or {}
+        board = list(details.get("board") or [])
+        for box in (details.get("boxes") or {}).values():
+            seat = str(box.get("player", box.get("box")))
+            if _is_bot(r.seat_users.get(seat)) or len(board) != 5 or not box.get("hole"):
+                continue
+            boxes.append(((r.template_id, r.template_version), box, board))
+    out: dict[tuple[Any, ...], dict[str, Any]] = {}
+    for key, box, board in boxes[-limit:]:
+        row = out.setdefault(
+            key,
+            {
+                "template_id": key[0],
+                "template_version": key[1],
+                "boxes": 0,
+                "antes": 0,
+                "flop_decisions": 0,
+                "flop_deviations": 0,
+                "later_decisions": 0,
+                "later_deviations": 0,
+                "given_up": Fraction(0),
+            },
+        )
+        bets = box["bets"]
+        ante = int(bets["ante"])
+        hole = parse_cards(box["hole"])
+        cards = parse_cards(board)
+        row["boxes"] += 1
+        row["antes"] += ante
+        played = int(bets.get("flop") or 0) > 0
+        row["flop_decisions"] += 1
+        row["flop_deviations"] += int(played != flop_decision(hole))
+        if not played:
+            continue
+        turn = turn_decision(hole, cards[:3])
+        bet_turn = int(bets.get("turn") or 0) > 0
+        row["later_decisions"] += 1
+        best = max(turn.ev_bet, turn.ev_check)
+        chosen = turn.ev_bet if bet_turn else turn.ev_check
+        row["later_deviations"] += int(chosen != best)
+        row["given_up"] += (best - chosen) * ante
+        if bet_turn:  # the source rule: a turn check gives up the river bet
+            river = river_decision(hole, cards[:4], True)
+            bet_river = int(bets.get("river") or 0) > 0
+            row["later_decisions"] += 1
+            best = max(river.ev_bet, river.ev_check)
+            chosen = river.ev_bet if bet_river else river.ev_check
+            row["later_deviations"] += int(chosen != best)
+            row["given_up"] += (best - chosen) * ante
+    result = []
+    for row in out.values():
+        given = row.pop("given_up")
+        row["given_up"] = float(given)
+        row["given_up_per_ante"] = float(given / row["antes"]) if row["antes"] else None
+        result.append(row)
+    return sorted(result, key=lambda x: (x["template_id"], x["template_version"] or 0))
+
+
 __all__ = [
     "FIGURES",
     "Bet",
     "Sample",
     "bets_of",
     "books",
+    "holdem_decisions",
     "house_results",
     "observed_returns",
     "to_csv",

@@ -48,6 +48,7 @@ from qipai.ledger.errors import (
     UnknownRound,
 )
 from qipai.ledger.execute import AccountIds, Counters, Raw, execute, read_head
+from qipai.ledger.execute_pg import OneShotRefused
 from qipai.ledger.holds import Hold
 from qipai.ledger.plan import (
     CacheMiss,
@@ -1232,7 +1233,12 @@ class Writer:
             item.done = True
 
     def _execute(
-        self, conn: Connection, plans: list[Plan], resolved: dict[str, tuple[int, bool]]
+        self,
+        conn: Connection,
+        plans: list[Plan],
+        resolved: dict[str, tuple[int, bool]],
+        *,
+        one_shot: bool = True,
     ) -> dict[str, tuple[int, str]]:
         led = self.ledger
         led.counters.plans += len(plans)
@@ -1245,6 +1251,7 @@ class Writer:
             counters=led.counters,
             fault=led.fault,
             resolved=resolved,
+            one_shot=one_shot,
         )
         for plan in plans:
             for item in plan.items:
@@ -1275,6 +1282,7 @@ class Writer:
     def _solo(self, op: Op, plan: Plan | None) -> Any:
         led = self.ledger
         races = 0
+        one_shot = True
         for attempt in range(8):
             resolved: dict[str, tuple[int, bool]] = {}
             fast = plan is not None
@@ -1284,8 +1292,16 @@ class Writer:
                         plan = op.careful(led, conn)
                     if plan.done is not None and not plan.writes:
                         return plan.done
-                    moved = self._execute(conn, [plan], resolved)
+                    moved = self._execute(conn, [plan], resolved, one_shot=one_shot)
                 led.counters.commits += 1
+            except OneShotRefused:
+                # nothing was written; the careful way names the reason (or succeeds, when the
+                # refusal was a cache gone stale)
+                one_shot = False
+                if plan is not None:
+                    led.cache.drop(plan.chains())
+                plan = None
+                continue
             except (StaleHead, IntegrityError) as exc:
                 if plan is not None:
                     led.cache.drop(plan.chains())

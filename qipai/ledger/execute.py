@@ -30,6 +30,8 @@ class Counters:
     commits: int = 0
     batches: int = 0
     plans: int = 0
+    one_shot: int = 0
+    """PostgreSQL transactions committed together with their last statement."""
 
     def snapshot(self) -> dict[str, int]:
         return {
@@ -37,6 +39,7 @@ class Counters:
             "commits": self.commits,
             "batches": self.batches,
             "plans": self.plans,
+            "one_shot": self.one_shot,
         }
 
 
@@ -104,13 +107,14 @@ class Raw:
         return list(self.run(sql, params).fetchall())
 
     def native_rows(
-        self, sql: str, params: Sequence[Any], *, pipelined: bool = False
+        self, sql: str, params: Sequence[Any], *, pipelined: bool = False, commit: bool = False
     ) -> list[tuple[Any, ...]]:
         """PostgreSQL: a long statement with `%s` placeholders sent as `$1, $2 …` through
         psycopg's RawCursor, which passes the text as it is (the default cursor parses a query
         for placeholders on every call and caches only short ones: a batch's statement of a few
         hundred parameters cost more to parse than the server took to run it). `pipelined`:
-        together with the transaction's BEGIN, in one round trip."""
+        together with the transaction's BEGIN, in one round trip; `commit`: and with its COMMIT
+        (the statement must then check everything itself)."""
         if self._native is None:
             import psycopg
 
@@ -122,6 +126,8 @@ class Raw:
             if pipelined:
                 with cursor.connection.pipeline():
                     cursor.execute(text, params)
+                    if commit:
+                        cursor.connection.commit()
                     return list(cursor.fetchall())
             cursor.execute(text, params)
             return list(cursor.fetchall())
@@ -320,15 +326,24 @@ def execute(
     counters: Counters,
     fault: FaultHook = no_fault,
     resolved: dict[str, tuple[int, bool]] | None = None,
+    one_shot: bool = True,
 ) -> None:
-    """Write every plan in `conn`'s transaction (see `plan.py`). Raises (and the caller rolls
+    """Write every plan in `conn`'s transaction (see `plan.py`). PostgreSQL with `one_shot` may
+    commit the transaction itself, with its last statement (`execute_pg`). Raises (and the caller rolls
     back) on any refusal: Fenced, InsufficientFunds, StaleHead, or the database's own
     (IntegrityError: a key, round end or hold closure that exists already)."""
     if conn.dialect.name == "postgresql":
         from qipai.ledger.execute_pg import execute_pg
 
         execute_pg(
-            conn, plans, mac_key=mac_key, ids=ids, counters=counters, fault=fault, resolved=resolved
+            conn,
+            plans,
+            mac_key=mac_key,
+            ids=ids,
+            counters=counters,
+            fault=fault,
+            resolved=resolved,
+            one_shot=one_shot,
         )
         return
     writing = [p for p in plans if p.writes]

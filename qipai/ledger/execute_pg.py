@@ -28,6 +28,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from sqlalchemy import Connection
+from sqlalchemy.exc import DBAPIError
 
 from qipai.ledger import accounts as acct
 from qipai.ledger import chain as chain_mod
@@ -97,6 +98,38 @@ def _heads(
     return len(fresh) + len(old)
 
 
+class OneShotRefused(StaleHead):
+    """A batch sent with its COMMIT was refused by its own checks (nothing was written): the
+    writer runs it again the careful way, which names the reason (Fenced, InsufficientFunds, a
+    moved chain head)."""
+
+
+_DIVISION_BY_ZERO = "22012"
+
+
+def _check(sql: _Sql, conditions: list[str], params: Sequence[Any]) -> None:
+    """Make the statement fail (division by zero) unless every condition holds, so that it can
+    be sent together with its COMMIT: a refused batch never commits."""
+    if not conditions:
+        return
+    sql.out(
+        f"SELECT 'k', '', (1 / (CASE WHEN {' AND '.join(conditions)} THEN 1 ELSE 0 END))::bigint"
+    )
+    sql.params.extend(params)
+
+
+def _send(raw: Raw, sql: _Sql, *, begin: bool, commit: bool) -> list[tuple[Any, ...]]:
+    try:
+        rows = raw.native_rows(sql.text(), sql.params, pipelined=begin or commit, commit=commit)
+        if commit:
+            raw.counters.one_shot += 1
+        return rows
+    except DBAPIError as exc:
+        if commit and getattr(exc.orig, "sqlstate", None) == _DIVISION_BY_ZERO:
+            raise OneShotRefused("the batch's own checks refused it") from exc
+        raise
+
+
 def execute_pg(
     conn: Connection,
     plans: Sequence[Plan],
@@ -106,8 +139,14 @@ def execute_pg(
     counters: Counters,
     fault: FaultHook = no_fault,
     resolved: dict[str, tuple[int, bool]] | None = None,
+    one_shot: bool = True,
 ) -> None:
+    """`one_shot`: when nothing runs after the batch's last statement (no caller's `also`, no
+    test fault hook), that statement carries every check itself and goes with the COMMIT in one
+    round trip (`OneShotRefused` if its checks refuse it); the caller's transaction then has
+    nothing left to commit."""
     writing = [p for p in plans if p.writes]
+    one_shot = one_shot and fault is no_fault and all(p.extra is None for p in writing)
     if not writing:
         return
     raw = Raw(conn, counters)
@@ -250,7 +289,7 @@ def execute_pg(
             f"SELECT t.id, v.a, v.m, {balances} - v.o, v.c FROM (VALUES "
             f"{_rows(5, len(order), ('::text', '::integer', '::bigint', '::bigint', '::timestamptz'))})"
             f" AS v(k, a, m, o, c) JOIN t ON t.key = v.k{joins}"
-            f" WHERE {balances} IS NOT NULL RETURNING 1",  # (a refused debit: checked below)
+            f" WHERE {balances} IS NOT NULL RETURNING account_id, balance_after",  # (a refused debit: checked below)
             [
                 v
                 for (t, _, aid, amount), o in zip(order, later, strict=True)
@@ -357,7 +396,50 @@ def execute_pg(
     want_heads = 0
     if not rounds:
         want_heads = _heads(sql, sealer.moved(), new_chains, raw, now)
-    answer = raw.native_rows(sql.text(), sql.params, pipelined=True) if sql.ctes else []
+    commit_now = one_shot and not rounds and bool(sql.ctes)
+    if commit_now:
+        # everything checked below, checked by the statement itself
+        conditions: list[str] = []
+        params: list[Any] = []
+        fenced = [p.fence for p in writing if p.fence is not None]
+        if fenced:
+            conditions.append(
+                f"NOT EXISTS (SELECT 1 FROM (VALUES {_rows(2, len(fenced), ('::text', '::bigint'))})"
+                " AS x(t, ep) LEFT JOIN f ON f.table_id = x.t WHERE f.epoch IS DISTINCT FROM x.ep)"
+            )
+            params += [v for table, epoch in fenced for v in (table, epoch)]
+        if moved:
+            conditions.append("(SELECT count(*) FROM u) = %s")
+            params.append(len(moved))
+        if order:
+            conditions.append("(SELECT count(*) FROM e) = %s")
+            params.append(len(order))
+            guarded = sorted({aid for _, name, aid, _ in order if not found[name][1]})
+            if guarded:
+                conditions.append(
+                    "NOT EXISTS (SELECT 1 FROM e WHERE e.balance_after < 0 "
+                    "AND e.account_id = ANY(%s))"
+                )
+                params.append(guarded)
+        for part, n in (
+            ("hc", len(closes)),
+            ("re", len(ends)),
+            ("lg", len(logs)),
+            ("rv", len(reveals)),
+        ):
+            if n:
+                conditions.append(f"(SELECT count(*) FROM {part}) = %s")
+                params.append(n)
+        if want_heads:
+            parts = [
+                f"(SELECT count(*) FROM {h})"
+                for h in ("hn", "h")
+                if any(c.startswith(f"{h} AS (") for c in sql.ctes)
+            ]
+            conditions.append(f"{' + '.join(parts)} = %s")
+            params.append(want_heads)
+        _check(sql, conditions, params)
+    answer = _send(raw, sql, begin=True, commit=commit_now) if sql.ctes else []
 
     got: dict[str, dict[str, int]] = {}
     for part, key, value in answer:
@@ -460,7 +542,15 @@ def execute_pg(
                 ],
             )
         want_heads = _heads(sql, sealer.moved(), new_chains, raw, now)
-        answer = raw.native_rows(sql.text(), sql.params)
+        commit_now = one_shot
+        if commit_now and want_heads:
+            parts = [
+                f"(SELECT count(*) FROM {h})"
+                for h in ("hn", "h")
+                if any(c.startswith(f"{h} AS (") for c in sql.ctes)
+            ]
+            _check(sql, [f"{' + '.join(parts)} = %s"], [want_heads])
+        answer = _send(raw, sql, begin=False, commit=commit_now)
         got = {}
         for part, key, value in answer:
             if part is not None:
@@ -473,4 +563,4 @@ def execute_pg(
     fault("before_commit")
 
 
-__all__ = ["execute_pg"]
+__all__ = ["OneShotRefused", "execute_pg"]

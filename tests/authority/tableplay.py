@@ -70,11 +70,13 @@ def play(
     table_id: str | None = None,
     config_override: Mapping[str, Any] | None = None,
     buy_in: int | None = None,
+    chooser: Any = None,
 ) -> Table:
     """Play `rounds` settled rounds of the template at a new table. `people` seats (default:
     every seat) are persons `p<seed>-<n>` with money deposited; the rest are house bots.
     `config_override` plays other settings than the template's while every round still records
-    the template (a deliberately mispaid table: a test's pay change)."""
+    the template (a deliberately mispaid table: a test's pay change). `chooser`: the people's
+    bot (default: `policy(game)`)."""
     template = authority.templates.get(template_id)
     terms = build_terms(template)
     if config_override:
@@ -103,7 +105,10 @@ def play(
         table.connect(p)
     if n_people < seat_count:
         table.fill_with_bots()
-    chooser, rng = policy(template.game), Rng(hashlib.sha256(f"bots:{seed}".encode()).digest())
+    chooser, rng = (
+        chooser or policy(template.game),
+        Rng(hashlib.sha256(f"bots:{seed}".encode()).digest()),
+    )
 
     def settled() -> int:  # rounds started, less the one still running
         return table.number - (1 if table.round is not None else 0)

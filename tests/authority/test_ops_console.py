@@ -284,4 +284,31 @@ def test_integrity_runs_the_audit_and_logs_it(room: tuple[TestClient, Authority,
     assert last["actor"] == "olga" and last["action"] == "audit.run" and last["detail"]["ok"]
     heads = {h["chain"]: (h["seq"], h["mac"]) for h in after["heads"]}
     assert heads == {c: (v["seq"], v["mac"]) for c, v in report["heads"].items()}
-    _ = SYSTEM
+
+
+def test_holdem_decisions_cost_exactly_what_they_give_up(
+    room: tuple[TestClient, Authority, Ledger],
+) -> None:
+    """People who play the optimal strategy give up exactly nothing; a person who plays the
+    rule-of-thumb bot deviates, and each deviation's exact cost is counted."""
+    from qipai.tables import games as table_games
+
+    client, authority, ledger = room
+    olga = enrol(client, authority, "olga").headers
+    play(ledger, authority, "holdem-bonus", 6, seed=4, people=1, table_id="optimal")
+    [row] = client.get("/api/ops/reports/returns", headers=olga).json()["decisions"]
+    assert row["boxes"] == 6 and row["flop_decisions"] == 6
+    assert row["flop_deviations"] == 0 and row["later_deviations"] == 0
+    assert row["given_up"] == 0.0
+    sensible = table_games.get("holdem-bonus").make_bot("sensible")
+    created = authority.templates.create(
+        {"game": "holdem-bonus", "name": "thumb", "settings": {}}, SYSTEM
+    )
+    play(ledger, authority, created.id, 40, seed=5, people=1, chooser=sensible)
+    rows = client.get(
+        "/api/ops/reports/returns", params={"template_id": created.id}, headers=olga
+    ).json()["decisions"]
+    [thumb] = rows
+    assert thumb["boxes"] == 40 and thumb["later_decisions"] > 0
+    assert thumb["later_deviations"] > 0 and thumb["given_up"] > 0
+    assert thumb["given_up_per_ante"] == pytest.approx(thumb["given_up"] / thumb["antes"])

@@ -13,6 +13,13 @@ describe("waiting reasons", () => {
     setLang("en");
     expect(reasonText("3 of 4 players (1 away)")).toBe("3 of 4 players (1 away)");
   });
+  it("translates the structured form {code: 'players', n, of, away} too", () => {
+    setLang("zh");
+    expect(reasonText({ code: "players", n: 2, of: 4 })).toBe("2/4 位玩家");
+    expect(reasonText({ code: "players", n: 3, of: 4, away: 1 })).toBe("3/4 位玩家（1 位暂离）");
+    setLang("en");
+    expect(reasonText({ code: "players", n: 3, of: 4, away: 1 })).toBe("3 of 4 players (1 away)");
+  });
   it("keeps no English in the Chinese text of an away reason", () => {
     setLang("zh");
     expect(reasonText("1 of 2 players (2 away)")).not.toMatch(/[A-Za-z]{3,}/);

@@ -866,20 +866,27 @@ async def returns_report(
     version played: exact (qipai.analysis, for that version's settings), observed over the
     settled rounds with its 95 % interval, z-score and `flag` outside it; Hold'em Bonus's main
     bets for the house bots (optimal play) and for people (`given_up` against optimal play).
-    `series=true` adds the observed return over time (for the chart)."""
+    `series=true` adds the observed return over time (for the chart). `decisions`: the people's
+    Hold'em Bonus decisions against optimal play, with their exact cost (the last 2,000 boxes)."""
     from qipai.authority import reports
 
     lo, hi = _aware(since, "since"), _aware(until, "until")
     exact = _exact_of(authority)
 
-    def work() -> list[dict[str, Any]]:
+    def work() -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
         with _ledger(request).engine.connect() as conn:
-            return reports.observed_returns(
+            rows = reports.observed_returns(
                 conn, exact, template_id=template_id, since=lo, until=hi, series=series
             )
+            decisions = reports.holdem_decisions(conn, template_id=template_id, since=lo, until=hi)
+        return rows, decisions
 
-    rows = await blocking(work)
-    return {"rows": rows, "flagged": sum(1 for r in rows if r["flag"])}
+    rows, decisions = await blocking(work)
+    return {
+        "rows": rows,
+        "flagged": sum(1 for r in rows if r["flag"]),
+        "decisions": decisions,
+    }
 
 
 @router.get("/integrity")

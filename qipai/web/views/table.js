@@ -56,6 +56,8 @@ export function tableStatus(table) {
 export function reasonText(reason) {
   if (!reason) return "";
   if (typeof reason === "object") {
+    // {code: "players", n, of, away?}: the away count has its own sentence
+    if (reason.code === "players" && reason.away) return t("reason_players_away", reason);
     if (reason.code && has(`reason_${reason.code}`)) return t(`reason_${reason.code}`, reason);
     return named(reason) || reason.message || "";
   }

@@ -81,12 +81,15 @@ export function House() {
 
 export function Returns() {
   const [rows, setRows] = useState(/** @type {any[] | null} */ (null));
+  const [decisions, setDecisions] = useState(/** @type {any[]} */ ([]));
   const [pick, setPick] = useState(/** @type {number | null} */ (null));
   const [error, setError] = useState(/** @type {any} */ (null));
 
   async function load() {
     try {
-      setRows((await api.get("/api/ops/reports/returns?series=true")).rows);
+      const found = await api.get("/api/ops/reports/returns?series=true");
+      setRows(found.rows);
+      setDecisions(found.decisions || []);
       setError(null);
     } catch (err) {
       setError(err);
@@ -111,6 +114,13 @@ export function Returns() {
         <td class="num">${r.z === null ? "—" : r.z.toFixed(2)}</td>
         <td>${r.flag ? html`<span class="badge suspended">${t("flag")}</span>` : r.given_up !== null ? html`<span class="small">${t("given_up")} ${pct(r.given_up, 2)}</span>` : null}
           ${r.series && r.series.length ? html`<button type="button" class="btn small ghost" onClick=${() => setPick(i)}>${t("chart")}</button>` : null}</td></tr>`)}</tbody></table></div>` : html`<p class="muted">…</p>`}
+    ${decisions.length ? html`<h4>${t("decisions_title")}</h4><p class="small muted">${t("decisions_hint")}</p>
+      <table class="grid" id="decisions"><thead><tr><th>${t("template")}</th><th>${t("boxes")}</th><th>${t("flop_deviations")}</th>
+        <th>${t("later_deviations")}</th><th>${t("given_up")}</th><th>${t("given_up_per_ante")}</th></tr></thead>
+        <tbody>${decisions.map((d) => html`<tr key=${`${d.template_id}:${d.template_version}`} data-template=${d.template_id}>
+          <td>${d.template_id} <span class="muted">v${d.template_version}</span></td><td class="num">${d.boxes}</td>
+          <td class="num">${d.flop_deviations} / ${d.flop_decisions}</td><td class="num">${d.later_deviations} / ${d.later_decisions}</td>
+          <td class="num">${amount(Math.round(d.given_up))}</td><td class="num">${pct(d.given_up_per_ante, 3)}</td></tr>`)}</tbody></table>` : null}
     ${chosen ? html`<h4>${chosen.template_id} · ${chosen.bet} · ${t(`scope_${chosen.scope}`)}</h4>
       <${Chart} id="returns-chart" time=${false} x=${chosen.series.map((/** @type {any} */ p) => p.rounds)} yFormat=${(/** @type {number} */ v) => `${(v * 100).toFixed(1)} %`}
         series=${[
