@@ -2,6 +2,7 @@
 
     uv run python benchmarks/rng_battery.py [--report FILE] [--multiplier 0.1] [--seed TEXT]
                                             [--streams raw,cards,dice,bids] [--quick]
+                                            [--tests 0,15,100]
 
 Needs `dieharder` on PATH (`apt-get install -y dieharder`). Four bit streams, each made by the
 code the games deal with (`qipai.core.rng.Rng`), one key per deal unit as at a table:
@@ -223,6 +224,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", default="qipai rng battery 1")
     parser.add_argument("--streams", default="raw,cards,dice,bids")
     parser.add_argument("--quick", action="store_true", help="a few small tests per stream")
+    parser.add_argument(
+        "--tests", default="", help="dieharder test numbers (-d), comma-separated: these only"
+    )
     args = parser.parse_args(argv)
     if shutil.which("dieharder") is None:
         print("error: dieharder is not installed (apt-get install -y dieharder)", file=sys.stderr)
@@ -239,6 +243,8 @@ def main(argv: list[str] | None = None) -> int:
         tests = {"raw": ALL_TESTS, "cards": CARDS_TESTS}.get(stream, SCALED_TESTS)
         if args.quick:
             tests = QUICK_TESTS
+        if args.tests:
+            tests = [int(t) for t in args.tests.split(",")]
         lines.append(f"## stream {stream}")
         counts = summary.setdefault(stream, {"PASSED": 0, "WEAK": 0, "FAILED": 0, "MB": 0})
         for test in tests:

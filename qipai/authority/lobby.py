@@ -39,6 +39,7 @@ class AutomatchIn(Strict):
     template: str | None = Field(default=None, min_length=3, max_length=40)
     game: str | None = Field(default=None, min_length=1, max_length=32)
     buy_in: int = Field(gt=0, le=10**12)
+    client_seed: str | None = None  # docs/fairness.md#keys: check_client_seed bounds it
 
 
 def _template_id(authority: Authority, template: str | None, game: str | None) -> str:
@@ -85,7 +86,7 @@ def automatch(authority: Authority, room: Any, player: str, body: object) -> Any
     with _OPENING:  # automatch may open a table of the house (owner None): the room's cap
         if len(room.tables) >= authority.settings.max_tables:
             authority.quotas.check_open_table(player, 0, len(room.tables))
-        return room.automatch(player, player, terms, parsed.buy_in)
+        return room.automatch(player, player, terms, parsed.buy_in, parsed.client_seed)
 
 
 def visible(table: Any, player: str | None) -> bool:

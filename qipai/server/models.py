@@ -44,12 +44,13 @@ class CreateTableIn(Strict):
 class SitIn(Strict):
     buy_in: int = Field(ge=0, le=MAX_BUY_IN)
     seat: StoredStr | None = Field(default=None, max_length=8)
-    # docs/fairness.md: checked by qipai.fairness.check_client_seed (printable ASCII, 1–64)
-    client_seed: str | None = Field(default=None, max_length=64)
+    # docs/fairness.md: checked by qipai.fairness.check_client_seed (printable ASCII, 1–64),
+    # which names the problem (a length, a character)
+    client_seed: str | None = Field(default=None, max_length=1000)
 
 
 class ClientSeedIn(Strict):
-    client_seed: str = Field(max_length=64)
+    client_seed: str = Field(max_length=1000)
 
 
 class ClientSeedOut(BaseModel):

@@ -37,6 +37,7 @@ from typing import Any, Protocol, TypeVar
 from qipai.core.errors import InvalidInput
 from qipai.core.protocol import JSON
 from qipai.core.rng import new_seed
+from qipai.fairness import check_client_seed
 from qipai.tables import games as games_mod
 from qipai.tables.ports import Clock, LedgerPort, TableRepo
 from qipai.tables.table import GameInProgress, NotSeated, Table, Timing
@@ -247,10 +248,20 @@ class Room:
         self.table(table_id).close()
         self.wake(table_id)
 
-    def automatch(self, player: str, name: str, game: TableTerms | str, buy_in: int) -> Table:
+    def automatch(
+        self,
+        player: str,
+        name: str,
+        game: TableTerms | str,
+        buy_in: int,
+        client_seed: str | None = None,
+    ) -> Table:
         """自动配桌: seat the player at the liveliest table of the game (or of the same template
         when `game` is a template's terms) with a free seat, moving them from a table where they
-        sit alone with bots, or open a new table with bots."""
+        sit alone with bots, or open a new table with bots. `client_seed`: the player's client
+        seed there (docs/fairness.md#keys), taken with the seat so that it keys the first deal."""
+        if client_seed is not None:
+            check_client_seed(client_seed)  # refused before anything changes
         if isinstance(game, str):
             games_mod.get(game)
 
@@ -273,6 +284,8 @@ class Room:
             here = current[0]
             better = [t for t in candidates if len(t.humans()) > len(here.humans()) - 1]
             if not better or len(here.humans()) > 1:
+                if client_seed is not None and here.terms.client_seeds:
+                    here.set_client_seed(player, client_seed)
                 return here
             target = better[0]
             try:
@@ -285,7 +298,7 @@ class Room:
             target = candidates[0]
         else:
             target = self.create_table(game)
-        target.sit(player, name, buy_in)
+        target.sit(player, name, buy_in, client_seed=client_seed)
         if target.terms.bot_policy and target.free_seats() and len(target.humans()) == 1:
             # alone: fill all but one seat with bots so another person can still join
             for _ in range(max(0, len(target.free_seats()) - 1)):

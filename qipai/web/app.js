@@ -342,15 +342,17 @@ export function sit(amount) {
 
 /**
  * Change my client seed (kept in this browser; sent with every sit-down). Seated at the open
- * table, the table takes it for its next deal unit (the running one keeps its own).
- * @param {string} seed
+ * table, the table takes it for its next deal unit (the running one keeps its own). A seed the
+ * player typed is kept from then on; a random one (`auto`) is renewed with each commitment.
+ * @param {string} seed @param {boolean} [auto]
  */
-export function setClientSeed(seed) {
+export function setClientSeed(seed, auto = false) {
   if (!validClientSeed(seed)) {
     note(t("client_seed_bad"), true);
     return undefined;
   }
   keep("qipai.client_seed", seed);
+  keep("qipai.client_seed_typed", auto ? null : "1");
   store.set({ clientSeed: seed });
   const s = store.get();
   const id = s.tableId;
@@ -359,7 +361,7 @@ export function setClientSeed(seed) {
   return once("client_seed", async () => {
     try {
       await http.post(`/api/tables/${id}/client_seed`, { client_seed: seed });
-      note(t("client_seed_saved"));
+      if (!auto) note(t("client_seed_saved"));
     } catch (e) {
       noteError(e);
     }
@@ -491,6 +493,22 @@ function onState(m) {
     if (n !== undefined) sound.play(n > 0 ? "win" : n < 0 ? "lose" : "push");
     refreshMe();
   } else if (events.some((/** @type {any} */ e) => e.type === "deal" || e.type === "tiles" || e.type === "hole")) sound.play("deal");
+  renewClientSeed(m, prev);
+}
+
+/**
+ * docs/fairness.md#seed-grinding: a client seed protects only if it was chosen after the
+ * commitment it plays against was shown. So, seated, when the table announces the next unit's
+ * commitment, a fresh random client seed is drawn and given to the table (it enters that next
+ * unit) — unless the player typed their own.
+ * @param {any} m @param {any} prev
+ */
+function renewClientSeed(m, prev) {
+  const f = m.fairness || {};
+  if (!f.client_seeds_enabled || !f.next_commitment || !m.you || !m.you.seat) return;
+  if (prev && prev.fairness && prev.fairness.next_commitment === f.next_commitment && prev.you && prev.you.seat) return;
+  if (saved("qipai.client_seed_typed") === "1") return;
+  setClientSeed(newClientSeed(), true);
 }
 
 export const socket = new TableSocket({

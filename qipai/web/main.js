@@ -32,7 +32,7 @@ const actions = {
   sit: app.sit,
   standUp: app.standUp,
   setClientSeed: app.setClientSeed,
-  newClientSeed: () => app.setClientSeed(app.newClientSeed()),
+  newClientSeed: () => app.setClientSeed(app.newClientSeed(), true),
   fillBots: app.fillBots,
   imBack: app.imBack,
   back: () => app.go("#/lobby"),

@@ -355,3 +355,58 @@ def test_closing_a_table_ends_and_reveals_its_unit(tmp_path: Path, game: str) ->
     assert export["seed"] is not None
     _, checks, _ = verify_deal.verify(export)
     assert all(ok for _, ok, *_ in checks), checks
+
+
+# ----- Tien Gow: the tile commitment at the table ------------------------------------------
+def test_tien_gow_players_verify_what_they_saw_and_no_message_opens_a_discard(
+    tmp_path: Path,
+) -> None:
+    from qipai.fairness import round_key, tiles_commitment, verify_openings
+
+    people = {f"p{i}": None for i in range(4)}
+    at = table_at(tmp_path, "tiengow", people)
+    round_id = play_round(at, rng_of("tiengow-table"))
+    game: Any = at.table.last_round
+    record = at.ledger.ledger.round(round_id, include_seed=True)
+    commitment = tiles_commitment(round_key(record), game.deck)
+    assert record["meta"]["tiles_root"] == commitment.root
+    discards = {
+        (e.seat, i) for t in game.tricks for e in t.entries if e.play is None for i in e.tiles
+    }
+    assert discards, "a random game has discards"
+    seat_of = {p: s for s, p, _ in record_seats(at)}
+    for player, seat in seat_of.items():
+        mine = [m for p, m in at.inbox.messages if p == player]
+        text = json.dumps(mine)
+        states = [m for m in mine if m.get("type") == "state" and m.get("round")]
+        # the root was published before the first play, with its leaves
+        published = next(m["round"]["tiles"] for m in states if m["round"]["tiles"])
+        assert published["root"] == commitment.root
+        end = [m["round"]["openings"] for m in states if m["round"]["openings"]]
+        assert end, f"{player} got no openings at the end"
+        package = end[-1]
+        # what the seat was shown: its hand (first view) and every face-up play (last view)
+        first_view = next(m["round"]["view"] for m in states if m["round"]["view"].get("me"))
+        shown = {t["id"]: t["tile"] for t in first_view["me"]["hand"]}
+        for trick in states[-1]["round"]["view"]["tricks"]:
+            for entry in trick["entries"]:
+                for t in entry.get("tiles", []):
+                    shown[t["id"]] = t["tile"]
+        assert (
+            verify_openings(published["root"], published["leaves"], package["openings"], shown)
+            == []
+        )
+        opened = {o["position"] for o in package["openings"]}
+        for owner, position in discards:
+            if owner == seat:
+                continue
+            assert position not in opened, f"{player} got another seat's discard opened"
+            salt = commitment.salts[position].hex()
+            assert salt not in text.lower(), f"a message to {player} carries a discard's salt"
+        assert record["seed"] not in text, "Tien Gow's seed reached a player"
+
+
+def record_seats(at: At) -> tuple[tuple[str, str, int], ...]:
+    last = at.table.last_record
+    assert last is not None
+    return last.seats

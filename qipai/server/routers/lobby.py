@@ -8,7 +8,6 @@ from fastapi import APIRouter, Depends, Header
 
 from qipai.authority import Authority
 from qipai.authority import lobby as authority_lobby
-from qipai.fairness import check_client_seed
 from qipai.server.deps import Player, ServicesDep, bearer
 from qipai.server.errors import ApiError
 from qipai.server.models import (
@@ -218,12 +217,7 @@ async def automatch(body: JSONObject, svc: ServicesDep, player: Player) -> Autom
     The reply's `table.facts` shows the pay table and exact returns of where you sit.
     `client_seed` (docs/fairness.md) as for sitting down."""
     authority = _authority(svc)
-    client_seed = body.pop("client_seed", None) if isinstance(body, dict) else None
-    if client_seed is not None:
-        check_client_seed(client_seed)  # refused before anything changes
     table = await svc.db(authority_lobby.automatch, authority, svc.room, player, body)
-    if client_seed is not None and table.terms.client_seeds:
-        await svc.at_table(table.id, lambda t: t.set_client_seed(player, client_seed))
     return AutomatchOut(
         table_id=table.id,
         seat=table.seat_of(player),

@@ -1,0 +1,244 @@
+"""Issue 17: "verify" in the round history recomputes the deal in the page — WebCrypto
+HMAC-SHA256 by qipai/web/fairness/verify.js, written from docs/fairness.md — and shows, hand by
+hand, that it matches what was dealt; for every game (Tien Gow: each tile I was shown opens
+against the root published at the start). A real `qipai serve` and Debian's Chromium.
+
+The rounds are played over the WebSocket by the games' own bots choosing for the player (the
+clicking is tests/browser/test_play.py's); the browser then signs in as that player. A short
+Pok Deng shoe (one deck, the cut card 39 from the end: two rounds) is offered by the operator
+so that its seed is revealed within the test."""
+
+from __future__ import annotations
+
+import json
+import time
+import urllib.request
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from roomserver import OUT, Server
+
+from qipai.authority import Authority
+from qipai.authority.oplog import SYSTEM
+from qipai.core.protocol import ActionSpec
+from qipai.core.rng import Rng
+from qipai.ledger import Ledger
+from qipai.tables import games
+
+pytestmark = [pytest.mark.browser]
+
+GAMES = ("pokdeng", "paigow", "holdem-bonus", "niuniu", "tiengow")
+PASSWORD = "verify-" + uuid.uuid4().hex[:12]
+# as tests/browser/conftest.py's server, and countdowns shortened (the bots choose at once)
+FAST = {
+    "QIPAI_BOT_DELAY": "0.15",
+    "QIPAI_BETWEEN_ROUNDS": "1.5",
+    "QIPAI_SIGNUP_RATE": "1000/minute",
+    "QIPAI_COUNTDOWN_SCALE": "0.3",
+}
+
+
+@pytest.fixture(scope="module")
+def room(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Server, str]]:
+    """A server whose operator offers a two-round Pok Deng shoe (made in its database before
+    it starts, as an operator would through the ops API)."""
+    db = tmp_path_factory.mktemp("verify") / "room.db"
+    ledger = Ledger.open(str(db))
+    try:
+        made = Authority(ledger.engine, ledger=ledger).templates.create(
+            {
+                "game": "pokdeng",
+                "name": "Pok Deng short shoe",
+                "settings": {"decks": 1, "cut_behind": [39, 39]},
+            },
+            SYSTEM,
+        )
+    finally:
+        ledger.close()
+    srv = Server(db, FAST)
+    srv.start()
+    yield srv, made.id
+    srv.stop()
+
+
+def _post(url: str, body: dict[str, Any], token: str | None = None) -> Any:
+    headers = {"Content-Type": "application/json"}
+    if token:
+        headers["Authorization"] = f"Bearer {token}"
+    req = urllib.request.Request(url, json.dumps(body).encode(), headers, method="POST")
+    with urllib.request.urlopen(req, timeout=60) as r:
+        return json.load(r)
+
+
+def _done(game: str, msg: dict[str, Any]) -> bool:
+    if game == "tiengow":  # its seed is never revealed: the game's end opens my tiles
+        r = msg.get("round") or {}
+        return bool(r.get("finished"))
+    return bool(msg["fairness"]["revealed"])  # the deal unit ended and its seed is shown
+
+
+def play_until_revealed(server: Server, game: str, template: str | None) -> tuple[str, str]:
+    """A new player automatches into `game` (bots fill the table) and plays with the game's
+    bot choosing until the deal unit's seed is revealed; returns (player, token)."""
+    from websockets.sync.client import connect
+
+    name = "v" + uuid.uuid4().hex[:10]
+    token = str(
+        _post(f"{server.url}/api/signup", {"username": name, "password": PASSWORD})["token"]
+    )
+    _post(f"{server.url}/api/wallet/deposit", {"amount": 1_000_000}, token)
+    with urllib.request.urlopen(f"{server.url}/api/games", timeout=60) as r:
+        info_out = {g["game"]: g for g in json.load(r)["games"]}[game]
+    pick: dict[str, Any] = {"template": template} if template else {"game": game}
+    buy = min(1_000_000, int(info_out.get("default_buy_in") or 100_000))
+    tid = _post(
+        f"{server.url}/api/automatch",
+        {**pick, "buy_in": buy, "client_seed": f"browser-{name}"},
+        token,
+    )["table_id"]
+    info = games.get(game)
+    bot, rng = info.make_bot(info.default_bot()), Rng(f"verify-test/{name}".encode() * 2)
+    ws_url = server.url.replace("http://", "ws://") + "/ws"
+    deadline = time.monotonic() + 240
+    n = 0
+    with connect(ws_url, open_timeout=30) as ws:
+        ws.send(json.dumps({"type": "auth", "token": token}))
+        ws.send(json.dumps({"type": "subscribe", "table_id": tid}))
+        while time.monotonic() < deadline:
+            msg = json.loads(ws.recv(timeout=60))
+            if msg.get("type") != "state":
+                continue
+            if _done(game, msg):
+                return name, token
+            if msg.get("legal") and msg.get("round") and not msg["round"]["finished"]:
+                legal = [
+                    ActionSpec(a["type"], {k: v for k, v in a.items() if k != "type"})
+                    for a in msg["legal"]
+                ]
+                try:
+                    action = bot.choose(msg["round"]["view"], legal, rng)
+                except Exception:
+                    continue
+                n += 1
+                ws.send(
+                    json.dumps(
+                        {"type": "action", "table_id": tid, "client_id": f"c{n}", "action": action}
+                    )
+                )
+    raise AssertionError(f"{game}: the deal unit did not end in time")
+
+
+def open_history(page: Any, server: Server, name: str, token: str) -> None:
+    page.goto(server.url + "/")
+    page.evaluate(
+        "([t, p]) => { localStorage.setItem('qipai.token', t); localStorage.setItem('qipai.player', p); }",
+        [token, name],
+    )
+    page.reload()  # signed in as that player from the start
+    page.wait_for_selector("#btn-history")
+    page.click("#btn-history")
+    page.wait_for_selector(".history-item")
+
+
+def verify_rows(page: Any, round_id: str) -> tuple[str, list[dict[str, str]]]:
+    """Click "verify" on a round and wait for the page's verdict; its rows as shown."""
+    page.click(f"[data-verify='{round_id}']")
+    panel = page.locator(f".history-item[data-round='{round_id}'] .verify-panel")
+    panel.locator("xpath=self::*[@data-verified!='pending']").wait_for(timeout=60_000)
+    verdict = str(panel.get_attribute("data-verified"))
+    rows = panel.locator(".verify-table tbody tr")
+    out = []
+    for i in range(rows.count()):
+        cells = rows.nth(i).locator("td")
+        out.append(
+            {
+                "what": cells.nth(0).inner_text(),
+                "dealt": cells.nth(1).inner_text(),
+                "computed": cells.nth(2).inner_text(),
+                "match": str(rows.nth(i).get_attribute("data-match")),
+            }
+        )
+    return verdict, out
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_verify_recomputes_the_deal_in_the_page(
+    page: Any, room: tuple[Server, str], game: str
+) -> None:
+    server, short_shoe = room
+    name, token = play_until_revealed(server, game, short_shoe if game == "pokdeng" else None)
+    open_history(page, server, name, token)
+    items = page.locator(f".history-item[data-game='{game}']")
+    assert items.count() >= (2 if game in ("pokdeng", "paigow") else 1)
+    checked = 0
+    for i in range(items.count()):
+        round_id = str(items.nth(i).get_attribute("data-round"))
+        with urllib.request.urlopen(
+            urllib.request.Request(
+                f"{server.url}/api/rounds/{round_id}",
+                headers={"Authorization": f"Bearer {token}"},
+            ),
+            timeout=60,
+        ) as r:
+            export = json.load(r)
+        if export["status"] != "settled":
+            continue
+        verdict, rows = verify_rows(page, round_id)
+        assert verdict == "ok", (game, rows)
+        assert rows and all(r["match"] == "1" for r in rows), rows
+        text = " ".join(r["what"] for r in rows)
+        if game == "tiengow":
+            # my eight tiles and every face-up play, each against the published root
+            opened = export["tiles"]["openings"]
+            assert len(opened) >= 8 and export["seed"] is None
+            assert any("root" in r["what"] or "根" in r["what"] for r in rows), text
+        else:
+            assert export["seed"] and export["client_seeds"], export
+            # the seed against its commitment, then hand by hand: what was dealt = computed
+            hands = [r for r in rows if r["dealt"] and r["computed"]]
+            dealt = export["dealt"] or {}
+            expected = len(dealt.get("hands") or dealt.get("boxes") or {})
+            assert len(hands) >= min(expected, 1), rows
+            if game != "niuniu":  # Niu Niu's computed hand lists first cards, swaps, fifth
+                for r in hands:
+                    assert r["dealt"] == r["computed"], r
+        checked += 1
+    assert checked >= 1, f"{game}: no settled round to verify"
+    page.screenshot(path=str(OUT / f"verify-{game}.png"), full_page=True)
+
+
+def test_verify_shows_a_tampered_deal_as_a_mismatch(page: Any, room: tuple[Server, str]) -> None:
+    """The page really compares: a round export whose dealt hand was changed on the way is
+    shown as not matching, that hand's row marked."""
+    server, short_shoe = room
+    name, token = play_until_revealed(server, "pokdeng", short_shoe)
+
+    def tamper(route: Any) -> None:
+        body = route.fetch().json()
+        if body.get("dealt") and body["dealt"].get("hands"):
+            spot = sorted(body["dealt"]["hands"])[0]
+            body["dealt"]["hands"][spot] = ["As", "Ah"]
+        route.fulfill(json=body)
+
+    page.route("**/api/rounds/*", tamper)
+    open_history(page, server, name, token)
+    revealed = page.locator(".history-item[data-game='pokdeng']:has([data-verify])")
+    round_id = str(revealed.first.get_attribute("data-round"))
+    verdict, rows = verify_rows(page, round_id)
+    assert verdict == "mismatch", rows
+    bad = [r for r in rows if r["match"] == "0"]
+    assert bad and all("As Ah" in r["dealt"] for r in bad), rows
+
+
+def test_the_verifier_module_is_the_pages_own(room: tuple[Server, str]) -> None:
+    """The page loads verify.js from the server (no generated code): the file served is the
+    repository's."""
+    server, _ = room
+    with urllib.request.urlopen(f"{server.url}/fairness/verify.js", timeout=60) as r:
+        served = r.read().decode()
+    source = Path(__file__).resolve().parents[2] / "qipai" / "web" / "fairness" / "verify.js"
+    assert served == source.read_text(encoding="utf-8")
+    assert "crypto.subtle" in served and "HMAC" in served
