@@ -1,7 +1,9 @@
 """JSON Schemas of the typed contract, generated into `docs/schema/` (`qipai schema --write`).
 
 What is generated: for every game of the registry, its actions (`<game>.actions.json`, the
-tagged union), settings (`<game>.config.json`) and view (`<game>.view.json`); plus every model
+tagged union), settings (`<game>.config.json`), view (`<game>.view.json`) and, for a game with
+`qipai settle` documents, the document (`<game>.settle.json`: the model its package's `settle`
+module names `DOCUMENT`); plus every model
 another layer declares, among them the WebSocket messages (`qipai.core.messages`:
 `messages.client.json`, `messages.server.json`). CI runs `qipai schema --check`, which fails when a checked-in schema
 differs from the code, so the browser client and outside clients can rely on the files.
@@ -23,6 +25,8 @@ from typing import Any
 
 from pydantic import BaseModel, TypeAdapter
 
+from qipai.core.spec import GameSpec
+
 # Modules with a `SCHEMAS` mapping (other layers' models); missing modules are skipped.
 PROVIDERS: list[str] = [
     "qipai.core.messages",
@@ -39,6 +43,22 @@ def _schema_of(source: SchemaSource) -> dict[str, Any]:
     return source.model_json_schema(mode="validation")
 
 
+def settle_document_model(spec: GameSpec) -> type[BaseModel] | None:
+    """The model of a game's `qipai settle` document: `DOCUMENT` in the `settle` module of the
+    game's package (None when the game settles no documents or its module names no model)."""
+    if spec.settle_doc is None:
+        return None
+    package = spec.round_type.__module__.rpartition(".")[0]
+    try:
+        module = importlib.import_module(f"{package}.settle")
+    except ModuleNotFoundError as exc:
+        if exc.name == f"{package}.settle":
+            return None
+        raise
+    document = getattr(module, "DOCUMENT", None)
+    return document if isinstance(document, type) and issubclass(document, BaseModel) else None
+
+
 def sources() -> dict[str, SchemaSource]:
     """Every schema by file name (without `.json`), games first, in a stable order."""
     from qipai.games import registry
@@ -50,6 +70,9 @@ def sources() -> dict[str, SchemaSource]:
         out[f"{name}.config"] = spec.config_model
         if spec.view_model is not None:
             out[f"{name}.view"] = spec.view_model
+        document = settle_document_model(spec)
+        if document is not None:
+            out[f"{name}.settle"] = document
     for module_name in PROVIDERS:
         try:
             module = importlib.import_module(module_name)

@@ -133,10 +133,15 @@ def test_observed_converges_within_its_95_interval(tmp_path: Path) -> None:
         and r["scope"] != "people"
         and not r["template_id"].startswith("pokdeng-mispaid")
     ]
-    inside = [r for r in honest if r["low"] <= r["exact"] <= r["high"]]
-    # 95 % intervals: with this fixed seed every one holds the exact figure
-    assert inside == honest, [(r["template_id"], r["bet"], r["z"]) for r in honest]
+    outside = [
+        (r["template_id"], r["bet"], r["z"])
+        for r in honest
+        if not r["low"] <= r["exact"] <= r["high"]
+    ]
+    # 95 % intervals: about one in twenty may miss the exact figure by chance; none by far
+    assert len(outside) <= max(1, len(honest) // 10), outside
+    assert all(abs(r["z"]) < 3.3 for r in honest), outside
     pokdeng = {r["bet"]: r for r in honest if r["template_id"] == "pokdeng-classic"}
-    assert pokdeng["player"]["ci95"] < 0.1
+    assert pokdeng["player"]["ci95"] < 0.15  # about ±0.35 in the default (small) run
     mixed = {r["bet"]: r for r in rows if r["template_id"].startswith("pokdeng-mispaid")}
     assert mixed["player"]["flag"] is True and mixed["player"]["z"] > 6

@@ -103,7 +103,7 @@ def test_banker_player_document() -> None:
             "spot 'P9' is not a banker-player spot",
         ),
         ({"mode": "classic"}, "spot 'B1' is not a classic spot"),
-        ({"bets": [{"id": "1", "spot": "P1", "amount": 1.5}]}, "amount must be an integer"),
+        ({"bets": [{"id": "1", "spot": "P1", "amount": 1.5}]}, "amount: must be an integer"),
         ({"bets": [{"id": "1", "spot": "P1", "amount": 0}]}, "must be positive"),
         (
             {
@@ -115,7 +115,7 @@ def test_banker_player_document() -> None:
             "duplicate bet id",
         ),
         ({"hands": {"P1": ["Ac", "7x"], "B": ["Ad", "4h"]}}, "hand P1: bad card '7x'"),
-        ({"hands": {"P1": ["Ac"], "B": ["Ad", "4h"]}}, "exactly two cards"),
+        ({"hands": {"P1": ["Ac"], "B": ["Ad", "4h"]}}, "hands.P1: needs at least 2 items"),
         ({"hands": {"P7": ["Ac", "7h"]}}, "unknown hand 'P7'"),
         (
             {
@@ -129,7 +129,7 @@ def test_banker_player_document() -> None:
             },
             "card Ac appears 9 times",
         ),
-        ({"extra": 1}, "unknown fields ['extra']"),
+        ({"extra": 1}, "unexpected field 'extra'"),
     ],
 )
 def test_bad_input_is_refused_with_exit_2(change: dict[str, Any], message: str) -> None:

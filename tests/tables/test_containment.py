@@ -246,3 +246,42 @@ def test_journal_first_text_no_database_can_store_is_refused_at_the_table() -> N
         reply = table.act("alice", action, client_id)
         assert reply["type"] == "error" and reply["code"] == "invalid_input", reply
     assert table.round.log == [] and table.journal_count == 0
+
+
+@pytest.mark.parametrize("stack", [1, 100, None])
+def test_a_tien_gow_table_settles_at_stacks_of_1_100_and_the_default_minimum(
+    stack: int | None,
+) -> None:
+    """Issue 15's first finding at the table: a Tien Gow seat with a stack of 1 or 100 (the
+    operator lowered the minimum) or the default minimum, bots around it, the countdowns playing
+    for everyone: the games settle (RULES.md §5 cap: nobody loses more than its stack), the table
+    is never suspended and no hold is left behind."""
+    from helpers import total_money
+
+    from qipai.tables import games
+
+    info = games.get("tiengow")
+    minimum = default_terms(info).min_buy_in
+    buy_in = minimum if stack is None else stack
+    terms = default_terms(info, min_buy_in=min(buy_in, minimum))
+    table, ledger, clock, _inbox = make_table(game=info, terms=terms)
+    ledger.deposit("alice", 10 * minimum, "d")
+    table.sit("alice", "Alice", buy_in)
+    table.connect("alice")
+    table.fill_with_bots("random")
+    money = total_money(ledger)
+    for _ in range(4000):
+        if table.results or table.seat_of("alice") is None:
+            break
+        clock.advance(1)
+        table.tick()
+        assert table.suspension is None, table.suspension
+    assert table.results, "no Tien Gow game finished"
+    assert total_money(ledger) == money
+    # she never lost more than the stack she brought, nor won more than it in each game
+    alice = ledger.stack("alice", "t1") + ledger.wallet("alice")
+    assert 10 * minimum - buy_in <= alice <= 10 * minimum + len(table.results) * buy_in
+    for result in table.results:
+        info_ = ledger.round_info(result["round_id"])
+        assert info_ is not None and info_["status"] == "settled"
+    assert all(o.record.table_id != "t1" or table.round is not None for o in ledger.open_rounds())

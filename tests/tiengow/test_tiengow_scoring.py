@@ -127,14 +127,15 @@ def test_scores_balance_and_the_winner_never_loses_to_a_short_loser(
         ({"winner": "W"}, "at least 2"),
         ({"banker_streak": 0}, "banker_streak"),
         ({"dong": {"E": 1, "S": 4, "W": 0}}, "4 seats"),
-        ({"dong": {"E": 1, "S": -4, "W": 0, "N": 3}}, "non-negative"),
+        ({"dong": {"E": 1, "S": -4, "W": 0, "N": 3}}, "dong.S: must be at least 0"),
         ({"zun": ["X"]}, "zun"),
         # docs/rules/tiengow.md#civil-supreme Decision: 文尊 off by default, so one set holds a single 至尊 to play.
         ({"zun": ["S", "W"]}, "zun"),
         ({"zun": ["S", "W", "N"], "wen_zun": True}, "zun"),
         ({"wen_zun": "yes"}, "wen_zun"),
         ({"dong": {"E": 1, "S": 4, "W": 0, "N": 4}}, "total 8"),
-        ({"extra": 1}, "unknown"),
+        ({"extra": 1}, "unexpected field 'extra'"),
+        ({"base": "100"}, "base: must be an integer"),
     ],
 )
 def test_settle_refuses_bad_input(change: dict[str, object], message: str) -> None:

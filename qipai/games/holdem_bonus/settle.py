@@ -22,120 +22,135 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from fractions import Fraction
-from typing import Any
+from typing import Annotated, Any, Literal
+
+from pydantic import Field
 
 from qipai.core.cards import Card, parse_card, require_distinct
 from qipai.core.errors import InvalidInput
-from qipai.core.money import require_amount, to_rate
+from qipai.core.model import Amount, Amount0, Flag, Model, Text
+from qipai.core.money import to_rate
 from qipai.core.protocol import HOUSE, JACKPOT, ROUNDING
-from qipai.games.holdem_bonus.config import BONUS_TABLES, DEFAULT_POOL_PERCENT, HoldemBonusConfig
+from qipai.games.holdem_bonus.config import (
+    DEFAULT_POOL_PERCENT,
+    AwardShare,
+    BonusTable,
+    CategoryKey,
+    HoldemBonusConfig,
+    Share,
+)
 from qipai.games.holdem_bonus.payout import BoxPlay, PoolSettings, settle_round
 
-_KEYS = {"game", "board", "dealer", "pool", "bonus_table", "seats", "note"}
-_SEAT_KEYS = {"hole", "ante", "bonus", "pool", "flop", "turn", "river"}
-_POOL_KEYS = {"balance", "stake", "contribution", "seed", "percent"}
+Seat = Annotated[str, Field(strict=True, min_length=1, max_length=32)]
+CardText = Annotated[str, Field(strict=True, max_length=8)]
+MAX_BOXES = 7
 
 
-def _cards(raw: object, n: int, what: str) -> list[Card]:
-    if not isinstance(raw, list) or len(raw) != n:
-        raise InvalidInput(f"{what} must be a list of exactly {n} cards, got {raw!r}")
+Hole = Annotated[tuple[CardText, ...], Field(min_length=2, max_length=2)]
+Board = Annotated[tuple[CardText, ...], Field(min_length=5, max_length=5)]
+
+
+class HoldemSettlePool(Model):
+    """The jackpot pool before the round: its balance, the fixed stake, the contribution share,
+    the house-funded seed and (optionally) the award per category."""
+
+    balance: Amount0
+    stake: Amount
+    contribution: Share
+    seed: Amount0
+    percent: dict[CategoryKey, AwardShare] | None = None
+
+
+class HoldemSettleSeat(Model):
+    """One box: its hole cards, ante, bonus bet (0 or the ante), pool bet and the later bets
+    (`flop` false = folded; `turn` needs `flop`, `river` needs `turn`)."""
+
+    hole: Hole
+    ante: Amount
+    bonus: Amount0 = 0
+    pool: Flag = False
+    flop: Flag = False
+    turn: Flag = False
+    river: Flag = False
+
+
+class HoldemSettle(Model):
+    """The `qipai settle` document of a Hold'em Bonus round (shapes and bounds; one deck, the
+    bonus bet's size and the order of the later bets are checked in `settle`)."""
+
+    game: Literal["holdem-bonus"]
+    board: Board
+    dealer: Hole
+    pool: HoldemSettlePool | None = None
+    bonus_table: BonusTable = "source"
+    seats: dict[Seat, HoldemSettleSeat] = Field(min_length=1, max_length=MAX_BOXES)
+    note: Annotated[Text, Field(max_length=10_000)] | None = None
+
+
+# The model `qipai schema` writes as docs/schema/<game>.settle.json (qipai.core.schema).
+DOCUMENT = HoldemSettle
+
+
+def _cards(raw: tuple[str, ...], what: str) -> list[Card]:
     try:
         return [parse_card(c) for c in raw]
     except InvalidInput as exc:
         raise InvalidInput(f"{what}: {exc.message}") from None
 
 
-def _flag(seat: str, data: Mapping[str, Any], key: str) -> bool:
-    value = data.get(key, False)
-    if not isinstance(value, bool):
-        raise InvalidInput(f"seat {seat}: {key} must be true or false, got {value!r}")
-    return value
-
-
-def _pool_settings(raw: object) -> tuple[PoolSettings, int, int]:
+def _pool_settings(raw: HoldemSettlePool) -> tuple[PoolSettings, int, int]:
     """(settings, opening balance, stake) from the document's pool object."""
-    if not isinstance(raw, Mapping):
-        raise InvalidInput('"pool" must be an object {"balance", "stake", "contribution", "seed"}')
-    unknown = set(raw) - _POOL_KEYS
-    if unknown:
-        raise InvalidInput(f"unknown pool fields: {sorted(unknown)}")
-    missing = {"balance", "stake", "contribution", "seed"} - set(raw)
-    if missing:
-        raise InvalidInput(f"pool is missing {sorted(missing)}")
-    balance = require_amount(raw["balance"], "pool.balance")
-    stake = require_amount(raw["stake"], "pool.stake", positive=True)
-    seed = require_amount(raw["seed"], "pool.seed")
-    contribution = raw["contribution"]
-    if not isinstance(contribution, str):
-        raise InvalidInput("pool.contribution is a decimal string like '0.5'")
-    percent = raw.get("percent", DEFAULT_POOL_PERCENT)
+    percent = DEFAULT_POOL_PERCENT if raw.percent is None else raw.percent
     # The table config validates the rates exactly as a live table would.
-    if not isinstance(percent, Mapping):
-        raise InvalidInput("pool.percent is an object of category → decimal string")
     cfg = HoldemBonusConfig.parse(
         {
-            "pool_stake": stake,
-            "pool_contribution": contribution,
-            "pool_seed": seed,
-            "pool_percent": percent,
+            "pool_stake": raw.stake,
+            "pool_contribution": raw.contribution,
+            "pool_seed": raw.seed,
+            "pool_percent": dict(percent),
         }
     )
-    return PoolSettings(cfg.pool_rates, to_rate(contribution), seed), balance, stake
+    settings = PoolSettings(cfg.pool_rates, to_rate(raw.contribution), raw.seed)
+    return settings, raw.balance, raw.stake
 
 
-def settle(doc: Mapping[str, Any]) -> dict[str, Any]:
+def settle(raw_doc: Mapping[str, Any]) -> dict[str, Any]:
     """Settle the round the document describes; InvalidInput for anything malformed."""
-    unknown = set(doc) - _KEYS
-    if unknown:
-        raise InvalidInput(f"unknown fields: {sorted(unknown)}")
-    for key in ("board", "dealer", "seats"):
-        if key not in doc:
-            raise InvalidInput(f'missing "{key}"')
-    board = _cards(doc["board"], 5, "board")
-    dealer = _cards(doc["dealer"], 2, "dealer")
-    table = doc.get("bonus_table", "source")
-    if table not in BONUS_TABLES:
-        raise InvalidInput(f"bonus_table {table!r}: expected one of {', '.join(BONUS_TABLES)}")
-    seats = doc["seats"]
-    if not isinstance(seats, Mapping) or not seats:
-        raise InvalidInput('"seats" must be a non-empty object of seat → bets')
-    if len(seats) > 7:
-        raise InvalidInput(f"a table has at most 7 seats, got {len(seats)}")
-    raw_plays: list[tuple[str, Mapping[str, Any], list[Card]]] = []
+    doc = HoldemSettle.parse(raw_doc)
+    board = _cards(doc.board, "board")
+    dealer = _cards(doc.dealer, "dealer")
+    table = doc.bonus_table
+    raw_plays: list[tuple[str, HoldemSettleSeat, list[Card]]] = []
     all_cards = [*board, *dealer]
-    for name, data in seats.items():
-        if not isinstance(data, Mapping):
-            raise InvalidInput(f"seat {name}: expected an object")
-        extra = set(data) - _SEAT_KEYS
-        if extra:
-            raise InvalidInput(f"seat {name}: unknown fields {sorted(extra)}")
-        if "hole" not in data or "ante" not in data:
-            raise InvalidInput(f"seat {name}: needs hole and ante")
-        hole = _cards(data["hole"], 2, f"seat {name} hole")
+    for name, data in doc.seats.items():
+        hole = _cards(data.hole, f"seat {name} hole")
         all_cards += hole
-        raw_plays.append((str(name), data, hole))
+        raw_plays.append((name, data, hole))
     require_distinct(all_cards, "the round (one deck)")
 
-    pool_wanted = any(_flag(n, d, "pool") for n, d, _ in raw_plays)
-    if pool_wanted and "pool" not in doc:
-        raise InvalidInput('a seat bet the pool: give "pool": {"balance", "stake", …}')
+    if any(d.pool for _, d, _ in raw_plays) and doc.pool is None:
+        raise InvalidInput(
+            'a seat bet the pool: give "pool": {"balance", "stake", …}', field="pool"
+        )
     settings, opening, stake = (
-        _pool_settings(doc["pool"]) if "pool" in doc else (PoolSettings({}, Fraction(0), 0), 0, 0)
+        _pool_settings(doc.pool)
+        if doc.pool is not None
+        else (PoolSettings({}, Fraction(0), 0), 0, 0)
     )
     plays: list[BoxPlay] = []
     for name, data, hole in raw_plays:
-        ante = require_amount(data["ante"], f"seat {name} ante", positive=True)
-        bonus = require_amount(data.get("bonus", 0), f"seat {name} bonus")
+        ante, bonus = data.ante, data.bonus
         if bonus not in (0, ante):
             raise InvalidInput(
-                f"seat {name}: the bonus bet must equal the ante ({ante}), not {bonus}"
+                f"seat {name}: the bonus bet must equal the ante ({ante}), not {bonus}",
+                field=f"seats.{name}.bonus",
             )
-        flop, turn, river = (_flag(name, data, k) for k in ("flop", "turn", "river"))
+        flop, turn, river = data.flop, data.turn, data.river
         if turn and not flop:
             raise InvalidInput(f"seat {name}: a turn bet needs a flop bet (the box folded)")
         if river and not turn:
             raise InvalidInput(f"seat {name}: a river bet needs a turn bet (a check gives it up)")
-        pool_stake = stake if _flag(name, data, "pool") else 0
+        pool_stake = stake if data.pool else 0
         plays.append(
             BoxPlay(name, name, (hole[0], hole[1]), ante, bonus, pool_stake, flop, turn, river)
         )

@@ -16,81 +16,104 @@ raw amount; each seat's `raw`, `gross` (after caps), `commission` and `net`; the
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Annotated, Any, Literal
+
+from pydantic import Field
 
 from qipai.core.cards import Card, parse_cards, require_distinct
 from qipai.core.errors import InvalidInput
-from qipai.core.money import require_amount, to_rate
+from qipai.core.model import Amount, Amount0, Commission, Model, Multiple, Multiples, Text
 from qipai.games.niuniu.config import NiuniuConfig
 from qipai.games.niuniu.hands import Hand, evaluate
 from qipai.games.niuniu.payout import settle_hands
 
+Seat = Annotated[str, Field(strict=True, min_length=1, max_length=32)]
+CardText = Annotated[str, Field(strict=True, max_length=8)]
 
-def _positive(value: object, what: str) -> int:
-    return require_amount(value, what, positive=True)
+
+class NiuniuSettleSeat(Model):
+    """One seat: its final five cards (a list, or one text "Ks Qh …"), its bet multiple (the
+    banker's seat needs none) and its balance (the no-negative-balance cap depends on it)."""
+
+    cards: (
+        Annotated[tuple[CardText, ...], Field(max_length=5)] | Annotated[Text, Field(max_length=64)]
+    )
+    multiple: Multiple | None = None
+    balance: Amount0
 
 
-def settle(doc: Mapping[str, Any]) -> dict[str, Any]:
+class NiuniuSettle(Model):
+    """The `qipai settle` document of a Swap Niu Niu round (shapes and bounds; the seat count and
+    the multiples against the table settings, and one deck, are checked in `settle`)."""
+
+    game: Literal["niuniu"]
+    base: Amount
+    commission: Commission = "0.04"
+    banker: Seat
+    banker_multiple: Multiple
+    seats: dict[Seat, NiuniuSettleSeat] = Field(min_length=1, max_length=16)
+    bid_multiples: Multiples | None = None
+    bet_multiples: Multiples | None = None
+
+
+# The model `qipai schema` writes as docs/schema/<game>.settle.json (qipai.core.schema).
+DOCUMENT = NiuniuSettle
+
+
+def settle(raw_doc: Mapping[str, Any]) -> dict[str, Any]:
     """Settle one Niu Niu round document; InvalidInput for anything malformed."""
-    settings = ("bid_multiples", "bet_multiples")
-    known = {"game", "base", "commission", "banker", "banker_multiple", "seats", *settings}
-    unknown = set(doc) - known
-    if unknown:
-        raise InvalidInput(f"unknown field(s): {', '.join(sorted(unknown))}")
-    base = _positive(doc.get("base"), "base")
-    commission = doc.get("commission", "0.04")
-    if not isinstance(commission, str):
-        raise InvalidInput("commission must be a decimal string like '0.04'")
-    rate = to_rate(commission)
-    if not 0 <= rate < 1:
-        raise InvalidInput(f"commission {commission!r} must be in [0, 1)")
-    banker = doc.get("banker")
-    seats = doc.get("seats")
-    if not isinstance(seats, Mapping) or not seats:
-        raise InvalidInput("seats must be an object of seat name → {cards, multiple, balance}")
-    if not isinstance(banker, str) or banker not in seats:
-        raise InvalidInput(f"banker {banker!r} must name one of the seats")
+    doc = NiuniuSettle.parse(raw_doc)
+    base, commission, banker, seats = doc.base, doc.commission, doc.banker, doc.seats
+    if banker not in seats:
+        raise InvalidInput(f"banker {banker!r} must name one of the seats", field="banker")
     # docs/rules/niuniu.md#decisions Decisions (table settings): 2–5 seats, bids 1–4, bets 1–5.
-    table = NiuniuConfig.from_json({k: doc[k] for k in settings if k in doc})
+    settings = ("bid_multiples", "bet_multiples")
+    table = NiuniuConfig.from_json(
+        {k: getattr(doc, k) for k in settings if k in doc.model_fields_set}
+    )
     if not table.min_seats <= len(seats) <= table.max_seats:
         raise InvalidInput(
             f"Swap Niu Niu has {table.min_seats}–{table.max_seats} seats; "
-            f"the document gives {len(seats)}"
+            f"the document gives {len(seats)}",
+            field="seats",
         )
-    banker_multiple = _positive(doc.get("banker_multiple"), "banker_multiple")
+    banker_multiple = doc.banker_multiple
     if banker_multiple not in table.bid_multiples:
         raise InvalidInput(
             f"banker_multiple {banker_multiple} is not a bid; "
-            f"choose one of {list(table.bid_multiples)}"
+            f"choose one of {list(table.bid_multiples)}",
+            field="banker_multiple",
         )
     hands: dict[str, Hand] = {}
     bets: dict[str, int] = {}
     balances: dict[str, int] = {}
     all_cards: list[Card] = []
     for seat, entry in seats.items():
-        if not isinstance(entry, Mapping):
-            raise InvalidInput(f"seat {seat!r} must be an object")
-        extra = set(entry) - {"cards", "multiple", "balance"}
-        if extra:
-            raise InvalidInput(f"seat {seat!r}: unknown field(s) {', '.join(sorted(extra))}")
-        raw_cards = entry.get("cards")
-        if not isinstance(raw_cards, list | str):
-            raise InvalidInput(f"seat {seat!r}: cards must be a list of 5 cards")
-        cards = parse_cards(raw_cards)
+        cards = parse_cards(entry.cards if isinstance(entry.cards, str) else list(entry.cards))
         if len(cards) != 5:
-            raise InvalidInput(f"seat {seat!r}: a hand has 5 cards, got {len(cards)}")
+            raise InvalidInput(
+                f"seat {seat!r}: a hand has 5 cards, got {len(cards)}", field=f"seats.{seat}.cards"
+            )
         all_cards.extend(cards)
         hands[seat] = evaluate(cards)
-        balances[seat] = require_amount(entry.get("balance"), f"seat {seat!r} balance")
+        balances[seat] = entry.balance
         if seat != banker:
-            bets[seat] = _positive(entry.get("multiple"), f"seat {seat!r} multiple")
+            if entry.multiple is None:
+                raise InvalidInput(
+                    f"missing field 'seats.{seat}.multiple'", field=f"seats.{seat}.multiple"
+                )
+            bets[seat] = entry.multiple
             if bets[seat] not in table.bet_multiples:
                 raise InvalidInput(
                     f"seat {seat!r} multiple {bets[seat]} is not allowed; "
-                    f"choose one of {list(table.bet_multiples)}"
+                    f"choose one of {list(table.bet_multiples)}",
+                    field=f"seats.{seat}.multiple",
                 )
-        elif "multiple" in entry and entry["multiple"] != banker_multiple:
-            raise InvalidInput("the banker's seat multiple differs from banker_multiple")
+        elif entry.multiple is not None and entry.multiple != banker_multiple:
+            raise InvalidInput(
+                "the banker's seat multiple differs from banker_multiple",
+                field=f"seats.{seat}.multiple",
+            )
     require_distinct(all_cards, "the round (one deck)")
     result = settle_hands(
         base=base,

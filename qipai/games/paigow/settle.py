@@ -19,79 +19,101 @@ balanced postings.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Annotated, Any, Literal
+
+from pydantic import Field
 
 from qipai.core.errors import InvalidInput
+from qipai.core.model import Amount, Amount0, Commission, Model, Multiple, Multiples
 from qipai.core.tiles import Tile, parse_tile, require_available
 
-from .config import SEATS, PaigowConfig
+from .config import SEATS, HighNine, PaigowConfig, TiePolicy
 from .hands import evaluate, outcome
 from .payout import settle_round
 
-_DOC_KEYS = {"game", "banker", "banker_multiple", "seats", "used_tiles"}
-_CONFIG_KEYS = {"base", "commission", "tie_policy", "high_nine", "bid_choices", "bet_choices"}
-_SEAT_KEYS = {"stack", "multiple", "tiles"}
+Seat = Annotated[str, Field(strict=True, min_length=1, max_length=32)]
+TileText = Annotated[str, Field(strict=True, max_length=8)]
+_CONFIG_KEYS = ("base", "commission", "tie_policy", "high_nine", "bid_choices", "bet_choices")
 
 
-def _tiles(value: object, what: str) -> list[Tile]:
-    if not isinstance(value, list) or not all(isinstance(t, str) for t in value):
-        raise InvalidInput(f'{what} must be a list of tiles such as ["6-6", "4-5"]')
-    return [parse_tile(t) for t in value]
+class PaigowSettleSeat(Model):
+    """One seat: its stack, its two tiles and (a player, not the banker) its bet multiple."""
+
+    stack: Amount0
+    multiple: Multiple | None = None
+    tiles: Annotated[tuple[TileText, ...], Field(min_length=2, max_length=2)]
 
 
-def _int(value: object, what: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise InvalidInput(f"{what} must be an integer, got {value!r}")
-    return value
+class PaigowSettle(Model):
+    """The `qipai settle` document of a Pai Gow round: the table settings of `PaigowConfig` it
+    gives (the others take their defaults), the banker, the seats and the tiles of round 1."""
+
+    game: Literal["paigow"]
+    base: Amount | None = None
+    commission: Commission | None = None
+    tie_policy: TiePolicy | None = None
+    high_nine: HighNine | None = None
+    bid_choices: Multiples | None = None
+    bet_choices: Multiples | None = None
+    banker: Seat
+    banker_multiple: Multiple
+    seats: dict[Seat, PaigowSettleSeat] = Field(min_length=1, max_length=16)
+    used_tiles: Annotated[tuple[TileText, ...], Field(max_length=32)] = ()
 
 
-def settle(doc: Mapping[str, Any]) -> dict[str, Any]:
+# The model `qipai schema` writes as docs/schema/<game>.settle.json (qipai.core.schema).
+DOCUMENT = PaigowSettle
+
+
+def _tiles(values: tuple[str, ...]) -> list[Tile]:
+    return [parse_tile(t) for t in values]
+
+
+def settle(raw_doc: Mapping[str, Any]) -> dict[str, Any]:
     """Settle one dealt Pai Gow round; InvalidInput (exit 2) for anything malformed."""
-    unknown = sorted(set(doc) - _DOC_KEYS - _CONFIG_KEYS)
-    if unknown:
-        raise InvalidInput(f"unknown field(s) in a paigow document: {', '.join(unknown)}")
-    config = PaigowConfig.from_json({k: doc[k] for k in _CONFIG_KEYS if k in doc})
-    seats = doc.get("seats")
-    if not isinstance(seats, Mapping):
-        raise InvalidInput("'seats' must be an object of seat id → {stack, tiles[, multiple]}")
+    doc = PaigowSettle.parse(raw_doc)
+    given: dict[str, Any] = {k: getattr(doc, k) for k in _CONFIG_KEYS}
+    config = PaigowConfig.from_json({k: v for k, v in given.items() if v is not None})
+    seats, banker = doc.seats, doc.banker
     if len(seats) != SEATS:
-        raise InvalidInput(f"Pai Gow has {SEATS} seats; the document gives {len(seats)}")
-    banker = doc.get("banker")
-    if not isinstance(banker, str) or banker not in seats:
-        raise InvalidInput(f"banker {banker!r} is not one of the seats {list(seats)}")
-    banker_multiple = _int(doc.get("banker_multiple"), "banker_multiple")
+        raise InvalidInput(
+            f"Pai Gow has {SEATS} seats; the document gives {len(seats)}", field="seats"
+        )
+    if banker not in seats:
+        raise InvalidInput(
+            f"banker {banker!r} is not one of the seats {list(seats)}", field="banker"
+        )
+    banker_multiple = doc.banker_multiple
     if banker_multiple not in config.bid_choices:
         raise InvalidInput(
-            f"banker_multiple {banker_multiple} is not a bid; choose one of {list(config.bid_choices)}"
+            f"banker_multiple {banker_multiple} is not a bid; choose one of {list(config.bid_choices)}",
+            field="banker_multiple",
         )
     stacks: dict[str, int] = {}
     tiles: dict[str, list[Tile]] = {}
     bets: dict[str, int] = {}
     for seat, entry in seats.items():
-        if not isinstance(entry, Mapping):
-            raise InvalidInput(f"seat {seat!r} must be an object with stack and tiles")
-        extra = sorted(set(entry) - _SEAT_KEYS)
-        if extra:
-            raise InvalidInput(f"unknown field(s) for seat {seat!r}: {', '.join(extra)}")
-        stacks[seat] = _int(entry.get("stack"), f"seat {seat!r} stack")
-        if stacks[seat] < 0:
-            raise InvalidInput(f"seat {seat!r} has a negative stack")
-        tiles[seat] = _tiles(entry.get("tiles"), f"seat {seat!r} tiles")
-        if len(tiles[seat]) != 2:
-            raise InvalidInput(f"seat {seat!r} needs exactly 2 tiles, got {len(tiles[seat])}")
+        stacks[seat] = entry.stack
+        tiles[seat] = _tiles(entry.tiles)
         if seat == banker:
-            if "multiple" in entry:
+            if entry.multiple is not None:
                 raise InvalidInput(
-                    f"the banker {seat!r} does not bet; give its bid as banker_multiple"
+                    f"the banker {seat!r} does not bet; give its bid as banker_multiple",
+                    field=f"seats.{seat}.multiple",
                 )
             continue
-        bets[seat] = _int(entry.get("multiple"), f"seat {seat!r} multiple")
+        if entry.multiple is None:
+            raise InvalidInput(
+                f"missing field 'seats.{seat}.multiple'", field=f"seats.{seat}.multiple"
+            )
+        bets[seat] = entry.multiple
         if bets[seat] not in config.bet_choices:
             raise InvalidInput(
                 f"seat {seat!r} multiple {bets[seat]} is not allowed; "
-                f"choose one of {list(config.bet_choices)}"
+                f"choose one of {list(config.bet_choices)}",
+                field=f"seats.{seat}.multiple",
             )
-    used = _tiles(doc.get("used_tiles", []), "used_tiles")
+    used = _tiles(doc.used_tiles)
     require_available([t for ts in tiles.values() for t in ts] + used, "this game")
     hands = {s: evaluate(t, config.high_nine) for s, t in tiles.items()}
     outcomes = {p: outcome(hands[banker], hands[p], config.tie_policy) for p in bets}

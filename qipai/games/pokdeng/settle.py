@@ -18,33 +18,63 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping
-from typing import Any, cast
+from typing import Annotated, Any, Literal
+
+from pydantic import Field
 
 from qipai.core.cards import parse_card
 from qipai.core.errors import InvalidInput
-from qipai.core.money import require_amount
-from qipai.games.pokdeng.config import BANKER, MODES, POSITIONS, SPOTS, Mode, PokDengConfig
+from qipai.core.model import Amount, Int, Model, Text
+from qipai.games.pokdeng.config import BANKER, POSITIONS, SPOTS, Mode, PokDengConfig
 from qipai.games.pokdeng.hands import Hand, evaluate
 from qipai.games.pokdeng.payout import Bet, settle_bet
 
-_KEYS = {"game", "mode", "hands", "bets", "decks", "note"}
 _HAND_NAMES = (*POSITIONS, BANKER)
+CardText = Annotated[str, Field(strict=True, max_length=8)]
+Name = Annotated[str, Field(strict=True, min_length=1, max_length=64)]
+MAX_BETS = 1000
 
 
-def _parse_hands(raw: object, decks: int) -> dict[str, Hand]:
-    if not isinstance(raw, Mapping):
-        raise InvalidInput('"hands" must be an object like {"P1": ["Ac", "7h"], "B": […]}')
+class PokDengSettleBet(Model):
+    """One bet of the document; `id` defaults to its position (1, 2, …)."""
+
+    id: Name | Int | None = None
+    spot: Annotated[Text, Field(max_length=16)]
+    amount: Amount
+    player: Name = "player"
+
+
+class PokDengSettle(Model):
+    """The `qipai settle` document of a Pok Deng round (shapes and bounds; which hands and spots
+    exist and how often a card may appear are checked in `settle`)."""
+
+    game: Literal["pokdeng"]
+    mode: Mode
+    hands: dict[
+        Annotated[Text, Field(max_length=8)],
+        Annotated[tuple[CardText, ...], Field(min_length=2, max_length=2)],
+    ] = Field(max_length=len(_HAND_NAMES), description="hand name (P1–P5, B) → its two cards")
+    bets: tuple[PokDengSettleBet, ...] = Field(max_length=MAX_BETS)
+    decks: Annotated[Int, Field(ge=1, le=16)] = Field(
+        8, description="the shoe's decks: bounds how often one card may appear"
+    )
+    note: Annotated[Text, Field(max_length=10_000)] | None = None
+
+
+# The model `qipai schema` writes as docs/schema/<game>.settle.json (qipai.core.schema).
+DOCUMENT = PokDengSettle
+
+
+def _parse_hands(raw: Mapping[str, tuple[str, ...]], decks: int) -> dict[str, Hand]:
     hands: dict[str, Hand] = {}
     seen: Counter[str] = Counter()
     for name, cards in raw.items():
         if name not in _HAND_NAMES:
-            raise InvalidInput(f"unknown hand {name!r}; hands are P1–P5 and B")
-        if not isinstance(cards, list) or len(cards) != 2:
-            raise InvalidInput(f"hand {name} must be a list of exactly two cards, got {cards!r}")
+            raise InvalidInput(f"unknown hand {name!r}; hands are P1–P5 and B", field="hands")
         try:
             a, b = (parse_card(c) for c in cards)
         except InvalidInput as exc:
-            raise InvalidInput(f"hand {name}: {exc.message}") from None
+            raise InvalidInput(f"hand {name}: {exc.message}", field=f"hands.{name}") from None
         seen.update((str(a), str(b)))
         hands[name] = evaluate(a, b)
     for card, count in seen.items():
@@ -53,68 +83,48 @@ def _parse_hands(raw: object, decks: int) -> dict[str, Hand]:
     return hands
 
 
-def _parse_bets(raw: object, mode: Mode, hands: Mapping[str, Hand]) -> list[Bet]:
-    if not isinstance(raw, list):
-        raise InvalidInput('"bets" must be a list of {"id", "spot", "amount"} objects')
+def _parse_bets(
+    raw: tuple[PokDengSettleBet, ...], mode: Mode, hands: Mapping[str, Hand]
+) -> list[Bet]:
     spots = SPOTS[mode]
     bets: list[Bet] = []
     ids: set[str] = set()
     for i, item in enumerate(raw):
-        if not isinstance(item, Mapping):
-            raise InvalidInput(f"bet #{i + 1} must be an object with id, spot and amount")
-        unknown = set(item) - {"id", "spot", "amount", "player"}
-        if unknown:
-            raise InvalidInput(f"bet #{i + 1} has unknown fields {sorted(unknown)}")
-        bet_id = item.get("id", str(i + 1))
-        if not isinstance(bet_id, str | int) or isinstance(bet_id, bool):
-            raise InvalidInput(f"bet #{i + 1}: id must be a string or an integer")
-        bet_id = str(bet_id)
+        bet_id = str(i + 1) if item.id is None else str(item.id)
         if bet_id in ids:
-            raise InvalidInput(f"duplicate bet id {bet_id!r}")
+            raise InvalidInput(f"duplicate bet id {bet_id!r}", field=f"bets.{i}.id")
         ids.add(bet_id)
-        spot = item.get("spot")
-        if not isinstance(spot, str) or spot not in spots:
+        spot = item.spot
+        if spot not in spots:
             valid = ", ".join(spots)
-            raise InvalidInput(f"bet {bet_id}: spot {spot!r} is not a {mode} spot ({valid})")
-        amount = require_amount(item.get("amount"), f"bet {bet_id} amount", positive=True)
+            raise InvalidInput(
+                f"bet {bet_id}: spot {spot!r} is not a {mode} spot ({valid})",
+                field=f"bets.{i}.spot",
+            )
         about = spots[spot][1]
         needed = [about] if spots[spot][0] == "pair" else [about, BANKER]
         missing = [h for h in needed if h not in hands]
         if missing:
             raise InvalidInput(f"bet {bet_id} on {spot} needs hand(s) {', '.join(missing)}")
-        player = item.get("player", "player")
-        if not isinstance(player, str) or not player:
-            raise InvalidInput(f"bet {bet_id}: player must be a non-empty string")
-        bets.append(Bet(bet_id, player, spot, amount))
+        bets.append(Bet(bet_id, item.player, spot, item.amount))
     return bets
 
 
-def settle(doc: Mapping[str, Any]) -> dict[str, Any]:
+def settle(raw_doc: Mapping[str, Any]) -> dict[str, Any]:
     """Settle the round described by `doc`; InvalidInput names the first problem found."""
-    unknown = set(doc) - _KEYS
-    if unknown:
-        raise InvalidInput(f"unknown fields {sorted(unknown)}; expected {sorted(_KEYS)}")
-    if doc.get("mode") not in MODES:
-        raise InvalidInput(f"mode {doc.get('mode')!r}: expected 'classic' or 'banker-player'")
-    mode = cast(Mode, doc["mode"])
-    decks = doc.get("decks", 8)
-    if isinstance(decks, bool) or not isinstance(decks, int) or decks < 1:
-        raise InvalidInput(f"decks must be a positive integer, got {decks!r}")
-    if "hands" not in doc:
-        raise InvalidInput('missing "hands"')
-    if "bets" not in doc:
-        raise InvalidInput('missing "bets"')
-    hands = _parse_hands(doc["hands"], decks)
-    bets = _parse_bets(doc["bets"], mode, hands)
+    doc = PokDengSettle.parse(raw_doc)
+    mode = doc.mode
+    hands = _parse_hands(doc.hands, doc.decks)
+    bets = _parse_bets(doc.bets, mode, hands)
     config = PokDengConfig(mode=mode)
     outcomes = [settle_bet(config, bet, hands) for bet in bets]
     taken = sum(o.taken for o in outcomes)
     returned = sum(o.returned for o in outcomes)
     rounding = sum(o.rounding for o in outcomes)
     bet_rows = []
-    for raw, o in zip(doc["bets"], outcomes, strict=True):
+    for item, o in zip(doc.bets, outcomes, strict=True):
         row = o.to_json()
-        if "player" not in raw:  # players are optional in an audit: show them only if given
+        if "player" not in item.model_fields_set:  # players are optional in an audit
             row.pop("player")
         bet_rows.append(row)
     return {

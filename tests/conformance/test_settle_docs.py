@@ -1,0 +1,106 @@
+"""Every game's `qipai settle` document is parsed by a typed model (issue 18): a misspelt key
+and a value of the wrong type are refused with `InvalidInput` naming the field, before anything
+is settled. Parametrized over the registry: each game with settle documents must ship an
+example under `examples/<game>/`, and the example itself must settle.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from qipai.core.errors import InvalidInput
+from qipai.core.model import Model
+from qipai.core.schema import settle_document_model
+from qipai.games import registry
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+GAMES = sorted(name for name, spec in registry.available().items() if spec.settle_doc)
+
+
+def _example(game: str) -> dict[str, Any]:
+    folder = EXAMPLES / game.replace("-", "_")
+    for path in sorted(folder.glob("*.json")):
+        if path.name.startswith("bad-"):
+            continue
+        doc: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+        return doc
+    raise AssertionError(f"{game} settles documents but has no example in {folder}")
+
+
+def _wrong_type(value: object) -> object:
+    """A JSON value of another type than `value`."""
+    if isinstance(value, bool):
+        return "true"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, str):
+        return 1
+    if isinstance(value, list):
+        return "x"
+    return ["x"]
+
+
+def test_every_shipped_game_settles_documents() -> None:
+    assert {"pokdeng", "niuniu", "paigow", "tiengow", "holdem-bonus"} <= set(GAMES)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_document_has_a_typed_model(game: str) -> None:
+    document = settle_document_model(registry.get(game))
+    assert document is not None and issubclass(document, Model)
+    assert document.model_config.get("extra") == "forbid"
+    assert document.model_config.get("frozen") is True
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_example_settles(game: str) -> None:
+    assert registry.get(game).settle(_example(game))["game"] == game
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_misspelt_key_is_refused_naming_it(game: str) -> None:
+    doc = _example(game)
+    key = next(k for k in doc if k != "game")
+    doc[key + "s"] = doc.pop(key)
+    with pytest.raises(InvalidInput) as info:
+        registry.get(game).settle(doc)
+    assert f"unexpected field '{key}s'" in info.value.message
+    # the misspelt key's own field is missing too (when required): both are named
+    assert info.value.field in (key, key + "s")
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_wrong_type_is_refused_naming_the_field(game: str) -> None:
+    doc = _example(game)
+    for key in [k for k in doc if k not in ("game", "note")]:
+        broken = {**doc, key: _wrong_type(doc[key])}
+        with pytest.raises(InvalidInput) as info:
+            registry.get(game).settle(broken)
+        assert info.value.field == key, (key, info.value.message)
+        assert info.value.message.count(key) >= 1
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_nested_misspelt_key_is_refused_naming_its_path(game: str) -> None:
+    doc = _example(game)
+    # the first nested object of the document (a seat, a bet, the pool …)
+    for key, value in doc.items():
+        if isinstance(value, dict) and value and all(isinstance(v, dict) for v in value.values()):
+            inner = next(iter(value))
+            broken = {**doc, key: {**value, inner: {**value[inner], "colour": "red"}}}
+            path = f"{key}.{inner}.colour"
+            break
+        if isinstance(value, list) and value and isinstance(value[0], dict):
+            broken = {**doc, key: [{**value[0], "colour": "red"}, *value[1:]]}
+            path = f"{key}.0.colour"
+            break
+    else:
+        pytest.skip(f"{game}'s example has no nested objects")
+    with pytest.raises(InvalidInput) as info:
+        registry.get(game).settle(broken)
+    assert info.value.field == path
+    assert f"unexpected field '{path}'" in info.value.message
