@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import logging
 import math
-import random
+import secrets
 import threading
 import time
 from collections.abc import Callable
@@ -72,7 +72,9 @@ class Ownership:
         """Table id -> seconds its lease had been lapsed when this host resumed it."""
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
-        self._rng = random.Random()
+        self._rng = (
+            secrets.SystemRandom()
+        )  # placement jitter; no seeded generator in qipai (tests/core/test_rng.py)
 
     # ----- one pass ----------------------------------------------------------------------------
     def step(self) -> None:
