@@ -30,7 +30,7 @@ from qipai.core.rng import Rng
 from qipai.games.tiengow.config import TienGowConfig
 from qipai.games.tiengow.round import TienGowRound
 
-# Stacks that no game can exhaust: the cap (RULES.md §5) changes nothing.
+# Stacks that no game can exhaust: the cap (docs/rules/tiengow.md) changes nothing.
 RICH = 10**9
 
 SEATS = ("E", "S", "W", "N")

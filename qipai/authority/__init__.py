@@ -74,7 +74,7 @@ class Authority:
 
     # ----- start-up -------------------------------------------------------------------------
     def start(self) -> list[Template]:
-        """Seed the shipped templates at first start (RULES.md defaults)."""
+        """Seed the shipped templates at first start (docs/rules/common.md#who-sets-the-rules defaults)."""
         return self.templates.seed_defaults()
 
     def warm(self) -> int:

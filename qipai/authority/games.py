@@ -100,7 +100,7 @@ def bot_levels(game: str) -> tuple[str, ...]:
 
 
 def default_settings(game: str) -> dict[str, Any]:
-    """The game's RULES.md defaults as settings (the config model's defaults)."""
+    """The game's docs/rules/common.md#who-sets-the-rules defaults as settings (the config model's defaults)."""
     return config_json(parse_config(game, {}))
 
 

@@ -566,7 +566,7 @@ def holdem_decisions(
     limit: int = 2_000,
 ) -> list[dict[str, Any]]:
     """Per Hold'em Bonus template version, the people's decisions of the last `limit` boxes
-    against the optimal strategy (`qipai.analysis.strategy`, RULES.md §3's source rule):
+    against the optimal strategy (`qipai.analysis.strategy`, docs/rules/holdem-bonus.md#differences's source rule):
 
     * flop (play 2x or fold): how many differ from the optimal choice (its expected values are
       not tabulated per hand, so no cost is given);

@@ -11,7 +11,7 @@ was opened with, so retiring or changing a template never breaks it. A template 
 to player exceeds 100 % for any bet is refused unless the operator confirms it explicitly; the
 confirmation is in the version row and the operator log.
 
-The shipped templates are RULES.md's defaults, seeded at first start (`seed_defaults`).
+The shipped templates are docs/rules/common.md#who-sets-the-rules's defaults, seeded at first start (`seed_defaults`).
 """
 
 from __future__ import annotations
@@ -45,12 +45,12 @@ POOL_ID = re.compile(r"^[A-Za-z0-9_.@-]{1,64}$")
 
 
 class TableOptions(BaseModel):
-    """Table-level settings beside the game's own (RULES.md "Common to every game")."""
+    """Table-level settings beside the game's own (docs/rules/common.md "Common to every game")."""
 
     model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
 
     away_grace_s: int = Field(default=60, ge=10, le=600)
-    """How long an away seat keeps its place before it is stood up (RULES.md, away)."""
+    """How long an away seat keeps its place before it is stood up (docs/rules/common.md#away-seats, away)."""
     client_seeds: bool = True
     """Seated players' client seeds enter the deal (docs/fairness.md)."""
     idle_reveal_s: int = Field(default=600, ge=10, le=86_400)
@@ -306,7 +306,7 @@ class TemplateStore:
         if low < need:
             raise BadRequest(
                 f"min_buy_in {low} is below {need}, what one round's worst loss at the smallest "
-                "bet needs for these settings (RULES.md, buy-in)",
+                "bet needs for these settings (docs/rules/common.md#buy-in, buy-in)",
                 "min_buy_in",
             )
         # by default as wide as the tables' own default range (qipai.tables.terms.default_terms)
@@ -534,7 +534,7 @@ class TemplateStore:
 
     # ----- the shipped templates ------------------------------------------------------------
     def seed_defaults(self) -> list[Template]:
-        """The shipped templates (RULES.md's defaults) that do not exist yet: all of them at
+        """The shipped templates (docs/rules/common.md#who-sets-the-rules's defaults) that do not exist yet: all of them at
         first start, a new game's after an upgrade. A retired one is never revived (its id
         exists)."""
         have = set(self.current())
@@ -552,11 +552,11 @@ class TemplateStore:
 
 
 def shipped_templates() -> list[dict[str, Any]]:
-    """RULES.md's default tables: both Pok Deng modes, and every other game at its defaults
+    """docs/rules/common.md#who-sets-the-rules's default tables: both Pok Deng modes, and every other game at its defaults
     (a game registered by a plug-in or a test gets one template of its defaults too)."""
     names = games.game_names()
     out: list[dict[str, Any]] = []
-    reason = "RULES.md defaults (shipped template)"
+    reason = "docs/rules/common.md#who-sets-the-rules defaults (shipped template)"
     titles = {
         "paigow": "Pai Gow 抢庄牌九",
         "holdem-bonus": "Hold'em Bonus 德州扑克",

@@ -44,7 +44,7 @@ def card_order(decks: int = 1) -> list[str]:
 
 
 def tile_order() -> list[str]:
-    """The 32 tiles before any shuffle: highest first (RULES.md §2 single-tile order), the two
+    """The 32 tiles before any shuffle: highest first (docs/rules/paigow.md#single-tile-order single-tile order), the two
     tiles of a civil kind together, the two 杂 of one rank by their pips (3-6 before 4-5)."""
     return [str(t) for t in full_set()]
 
@@ -112,7 +112,7 @@ def _draw_banker(
 
 # ----- the games ------------------------------------------------------------------------
 def pokdeng_deal(key: bytes, inputs: Mapping[str, Any]) -> JSON:
-    """RULES.md §1. The shoe (`decks` × the 52 cards) is shuffled by `shoe`; the cut card leaves
+    """docs/rules/pokdeng.md#cards-and-shoe. The shoe (`decks` × the 52 cards) is shuffled by `shoe`; the cut card leaves
     `behind = lo + randbelow(hi − lo + 1)` cards behind it (stream `cut`), i.e. it lies before
     index `cut_index = size − behind`. A round at `position` p burns card p and deals cards
     p+1 … p+12 one at a time to P1, P2, P3, P4, P5, B, then again in the same order. It is the
@@ -145,7 +145,7 @@ def pokdeng_deal(key: bytes, inputs: Mapping[str, Any]) -> JSON:
 
 
 def paigow_deal(key: bytes, inputs: Mapping[str, Any]) -> JSON:
-    """RULES.md §2. One shuffle of the 32 tiles per game (`tiles`); round N deals tiles
+    """docs/rules/paigow.md. One shuffle of the 32 tiles per game (`tiles`); round N deals tiles
     8(N−1) … 8N−1. The banker comes from the bids (`round<N>/banker` for a tie or nobody
     bidding), then two dice from `round<N>/dice` (each 1 + randbelow(6)). With the seats in
     clockwise order and b the banker's index, the first seat is (b + d1 + d2 − 1) mod 4; the
@@ -193,7 +193,7 @@ def paigow_deal(key: bytes, inputs: Mapping[str, Any]) -> JSON:
 
 
 def holdem_deal(key: bytes, inputs: Mapping[str, Any]) -> JSON:
-    """RULES.md §3. One 52-card shuffle per round (`deck`), no burn cards. When betting closes,
+    """docs/rules/holdem-bonus.md. One 52-card shuffle per round (`deck`), no burn cards. When betting closes,
     the boxes with an ante, in the table's box order, get one card each, then the dealer one,
     then a second card each box and the dealer; the next five cards are the board (flop = the
     first three, turn the fourth, river the fifth)."""
@@ -217,7 +217,7 @@ def holdem_deal(key: bytes, inputs: Mapping[str, Any]) -> JSON:
 
 
 def niuniu_deal(key: bytes, inputs: Mapping[str, Any]) -> JSON:
-    """RULES.md §4. One 52-card shuffle per round (`deck`), dealt from the top: four passes of
+    """docs/rules/niuniu.md. One 52-card shuffle per round (`deck`), dealt from the top: four passes of
     one card to each seat in seat order; after the swap phase, in seat order, each seat gets
     as many cards as it swapped (they replace its swapped cards, lowest position first); the
     banker from the bids (`banker` for a tie or nobody bidding); last the fifth card to each
@@ -258,7 +258,7 @@ def niuniu_deal(key: bytes, inputs: Mapping[str, Any]) -> JSON:
 
 
 def tiengow_deal(key: bytes, inputs: Mapping[str, Any]) -> JSON:
-    """RULES.md §5. Seats in counter-clockwise order (the order of play). With no banker from
+    """docs/rules/tiengow.md. Seats in counter-clockwise order (the order of play). With no banker from
     the previous game, the banker is `choice(seats)` from `banker`. The 32 tiles are shuffled by
     `deal`; position i of the result is tile id i. Batches of four (positions 4b … 4b+3) go
     counter-clockwise from the banker: batch b to the (b mod 4)-th seat from the banker. The

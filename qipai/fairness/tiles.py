@@ -1,7 +1,7 @@
 """Tien Gow's tile-by-tile commitment (`tiengow-tiles/1`, docs/fairness.md "Tien Gow").
 
 Tien Gow's seed is never shown to players (its deal would give away the face-down discards that
-RULES.md §5 hides forever), so the seed's commitment alone proves nothing to them. Instead each
+docs/rules/tiengow.md#discards hides forever), so the seed's commitment alone proves nothing to them. Instead each
 position of the dealt order is committed to on its own:
 
 * salt_i = block i of the stream `salts` of the unit's key, i.e. HMAC-SHA256(key, "salts" ‖ 0x00
@@ -125,7 +125,7 @@ def tiles_commitment(key: bytes, tiles: Sequence[Tile | str]) -> TilesCommitment
 
 
 def dealt_positions(seats: Sequence[str], banker: str) -> dict[str, list[int]]:
-    """RULES.md §5: four at a time counter-clockwise (the seat order) from the banker: batch b
+    """docs/rules/tiengow.md#deal: four at a time counter-clockwise (the seat order) from the banker: batch b
     (positions 4b … 4b+3) goes to the (b mod 4)-th seat counting from the banker."""
     ids = list(seats)
     if len(ids) != BATCH or banker not in ids:

@@ -3,7 +3,7 @@ row, never changed); a capture, a void or the round's settlement closes the hold
 `hold_closures` row: its primary key is the hold, so a second closure is refused by the
 database). A hold's status is read from its closure; the writes live in `qipai.ledger.book`.
 
-Pok Deng's position bet of `a` is one hold of `2a` (RULES.md §1: "a position bet of a takes 2a
+Pok Deng's position bet of `a` is one hold of `2a` (docs/rules/pokdeng.md#hold: "a position bet of a takes 2a
 from the balance"); settlement of a round captures all of the round's open holds back into the
 postings in the same database transaction.
 """

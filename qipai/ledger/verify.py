@@ -1,6 +1,6 @@
 """Re-verify a journaled round: the revealed seed matches its commitment, replaying the recorded
 actions from that seed rebuilds the same deal and result, and the money the ledger moved equals a
-fresh settlement of the replay (RULES.md "Common to every game": replaying the log gives the same
+fresh settlement of the replay (docs/rules/common.md#reproducibility "Common to every game": replaying the log gives the same
 cards, the same results and the same money movements)."""
 
 from __future__ import annotations

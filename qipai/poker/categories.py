@@ -3,7 +3,7 @@
 A hand's *strength* is one integer, higher is better, equal for hands that tie:
 `strength = category << 12 | index`, where `index` orders the hands of one category (0 = the
 weakest). The category is therefore `strength >> 12`; the royal flush is its own category (the
-top straight flush) because the Hold'em Bonus jackpot pays it separately (RULES.md §3).
+top straight flush) because the Hold'em Bonus jackpot pays it separately (docs/rules/holdem-bonus.md).
 """
 
 from __future__ import annotations

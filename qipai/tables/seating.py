@@ -1,7 +1,7 @@
 """Who sits where at a table, who is listening, and who is away.
 
 Pure bookkeeping (no ledger, no clock of its own): the table asks it and tells it what
-happened. RULES.md "Decision (away)" (docs/rules/common.md#away-seats): a seat that was silent
+happened. docs/rules/common.md "Decision (away)" (docs/rules/common.md#away-seats): a seat that was silent
 for a whole round while disconnected, or silent for two rounds in a row while connected, is
 marked away: it is dealt no further rounds, and it is stood up (its stack returned) after the
 table's grace time (`TableTerms.away_grace_s`) unless its player comes back; a seat that comes
@@ -16,7 +16,7 @@ from typing import Any
 
 from qipai.core.protocol import JSON
 
-# Rounds of silence before a seat is away (RULES.md "Decision (away)").
+# Rounds of silence before a seat is away (docs/rules/common.md "Decision (away)").
 SILENT_ROUNDS_CONNECTED = 2
 SILENT_ROUNDS_DISCONNECTED = 1
 
@@ -91,7 +91,7 @@ class Seating:
     def free(self, seat: str) -> None:
         self.seats[seat] = SeatState(seat)
 
-    # ----- away (RULES.md "Decision (away)") -------------------------------------------------
+    # ----- away (docs/rules/common.md "Decision (away)") -------------------------------------------------
     def round_played(self, dealt: Mapping[str, bool], now: float) -> list[SeatState]:
         """After a round: `dealt` maps each human seat dealt in to whether it acted. Returns the
         seats newly marked away."""

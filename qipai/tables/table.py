@@ -104,7 +104,7 @@ class Funds(TableError):
 
 
 class BuyInRange(TableError):
-    """RULES.md "Decision (buy-in)": a seat's stack is within the table's buy-in range."""
+    """docs/rules/common.md#buy-in "Decision (buy-in)": a seat's stack is within the table's buy-in range."""
 
     code = "buy_in_out_of_range"
 
@@ -126,7 +126,7 @@ class TableMoved(TableError):
 
 
 class GameInProgress(TableError):
-    """RULES.md §2: a Pai Gow game is two rounds; nobody may leave between them."""
+    """docs/rules/paigow.md#the-game: a Pai Gow game is two rounds; nobody may leave between them."""
 
     code = "game_in_progress"
 
@@ -320,7 +320,7 @@ class Table:
             raise TableSuspended(f"the table is suspended: {self.suspension}")
 
     def _check_buy_in(self, player: str, buy_in: int) -> None:
-        """RULES.md "Decision (buy-in)": the stack a player sits with is within the table's
+        """docs/rules/common.md#buy-in "Decision (buy-in)": the stack a player sits with is within the table's
         range (what is already on the table counts)."""
         if not isinstance(buy_in, int) or isinstance(buy_in, bool) or buy_in < 0:
             raise InvalidInput("the buy-in is a whole number of minor units, at least 0")
@@ -373,7 +373,7 @@ class Table:
         if self.round is None and seat in self.bound_seats():
             raise GameInProgress(
                 "the game has a second round on the same tiles; "
-                "you may stand up once it is over (RULES.md §2)"
+                "you may stand up once it is over (docs/rules/paigow.md#the-game)"
             )
 
     def leave(self, player: str) -> int | None:
@@ -426,7 +426,7 @@ class Table:
             self._send_state(player, [])
 
     def listen(self, player: str) -> None:
-        """A client of `player` listens to the table: an away seat of theirs is back (RULES.md
+        """A client of `player` listens to the table: an away seat of theirs is back (docs/rules/common.md
         "Decision (away)": it plays again from the next round)."""
         with self.lock:
             self.connected.add(player)
@@ -624,7 +624,7 @@ class Table:
         return PLAYING if reason is None else waiting(reason, self.wait_detail())
 
     def _stand_up_short_stacks(self) -> None:
-        """RULES.md "Decision (buy-in)": before each deal, a person whose stack fell below the
+        """docs/rules/common.md#buy-in "Decision (buy-in)": before each deal, a person whose stack fell below the
         minimum buy-in is stood up and its stack returned to its wallet (not during a game of
         several rounds on one deal, whose seats are bound)."""
         if self.bound_seats():
@@ -981,7 +981,7 @@ class Table:
         self._save()
 
     def _note_silence(self, round_: Round[Any], record: RoundRecord) -> list[SeatState]:
-        """RULES.md "Decision (away)": count the rounds each person sat through in silence
+        """docs/rules/common.md "Decision (away)": count the rounds each person sat through in silence
         (the seats newly away are announced once the round is settled)."""
         acted = {e.seat for e in round_.log if e.seat is not None}
         dealt = {seat: seat in acted for seat, _, _ in record.seats}

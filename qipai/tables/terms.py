@@ -2,10 +2,10 @@
 
 `TableTerms` is the only way settings reach a table (ARCHITECTURE.md "Authority"): the operator's
 template store (`qipai.authority`) builds them from a versioned template; until a template is
-given, `default_terms` builds them from the game's own defaults (the rules' settings, RULES.md).
+given, `default_terms` builds them from the game's own defaults (the rules' settings, docs/rules/common.md).
 A player's input is never a setting: players choose a table (or a template), never its terms.
 
-Fields (all shown to players before they sit, RULES.md "Decision (buy-in)" and "who sets the
+Fields (all shown to players before they sit, docs/rules/common.md#buy-in "Decision (buy-in)" and "who sets the
 rules"):
 
 * `game`, `config` (the game's parsed, validated config), `config_json` (its canonical JSON) and
@@ -17,7 +17,7 @@ rules"):
 * `bot_policy`: the bot levels allowed at the table (empty: no bots);
 * `private`: listed in the lobby only to its owner;
 * `pool_id`: the jackpot pool of the table's jackpot bets (`jackpot:<pool_id>` in the ledger);
-* `away_grace_s`: how long an away seat keeps its place before it is stood up (RULES.md
+* `away_grace_s`: how long an away seat keeps its place before it is stood up (docs/rules/common.md
   "Decision (away)", default 60 s);
 * `idle_reveal_s`: a deal unit (a Pok Deng shoe, a Pai Gow game) at a table without a person for
   this long ends and its seed is revealed (issue 17);
@@ -147,7 +147,7 @@ def _hash_for(game_info: Any, config: Any, canonical: Mapping[str, Any]) -> str:
 
 
 def min_buy_in_of(game_info: Any, config: Any) -> int:
-    """The game's minimum buy-in for these settings (RULES.md "Decision (buy-in)")."""
+    """The game's minimum buy-in for these settings (docs/rules/common.md#buy-in "Decision (buy-in)")."""
     rule = getattr(game_info, "min_buy_in", None)
     if callable(rule):
         return max(1, int(rule(config)))

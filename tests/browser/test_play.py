@@ -303,7 +303,7 @@ def test_play_a_full_round_by_clicking(page: Any, server: Server, game: str) -> 
     review(page, game, "after")
     assert page.locator("#fairness .commit").count() == 1
     # Tien Gow: the fairness panel says the seed is never shown to players (discards stay
-    # hidden forever, RULES.md §5), and no seed appears on the page; other games say nothing
+    # hidden forever, docs/rules/tiengow.md#discards), and no seed appears on the page; other games say nothing
     note = page.locator("#fairness .seed-policy")
     if game == "tiengow":
         assert note.count() == 1 and "qipai verify" in note.inner_text()

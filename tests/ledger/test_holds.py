@@ -18,7 +18,7 @@ from qipai.ledger import (
 
 
 def test_authorize_moves_money_into_the_hold_account(funded: Ledger) -> None:
-    # RULES.md §1: a Pok Deng position bet of a takes 2a from the balance
+    # docs/rules/pokdeng.md#hold: a Pok Deng position bet of a takes 2a from the balance
     hold = funded.authorize("stack:alice:t1", 200, key="r1:P1:stake", seat="P1")
     assert (hold.status, hold.amount, hold.account) == ("open", 200, "stack:alice:t1")
     assert funded.stack("alice", "t1") == 800

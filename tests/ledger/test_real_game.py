@@ -33,7 +33,7 @@ def play_round(
     )
     round_ = pokdeng.ROUND.start(config, seats, Rng(seed), context)
     for player, amount in bets.items():
-        # RULES.md §1: a position bet of a takes 2a from the balance (stake + hold)
+        # docs/rules/pokdeng.md#hold: a position bet of a takes 2a from the balance (stake + hold)
         ledger.authorize(
             f"stack:{player}:t1",
             2 * amount,

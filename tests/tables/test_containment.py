@@ -44,7 +44,7 @@ def test_the_buy_in_range_is_enforced_at_sit_down() -> None:
 
 
 def test_a_seat_below_the_minimum_is_stood_up_before_the_deal() -> None:
-    """RULES.md "Decision (buy-in)": checked before each deal too, the stack returned."""
+    """docs/rules/common.md#buy-in "Decision (buy-in)": checked before each deal too, the stack returned."""
     table, ledger, clock, inbox = make_table(terms=default_terms(TOY, min_buy_in=95))
     seat_two(table, ledger, 100)
     table.tick()
@@ -254,7 +254,7 @@ def test_a_tien_gow_table_settles_at_stacks_of_1_100_and_the_default_minimum(
 ) -> None:
     """Issue 15's first finding at the table: a Tien Gow seat with a stack of 1 or 100 (the
     operator lowered the minimum) or the default minimum, bots around it, the countdowns playing
-    for everyone: the games settle (RULES.md §5 cap: nobody loses more than its stack), the table
+    for everyone: the games settle (docs/rules/tiengow.md cap: nobody loses more than its stack), the table
     is never suspended and no hold is left behind."""
     from helpers import total_money
 

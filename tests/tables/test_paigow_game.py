@@ -1,4 +1,4 @@
-"""A Pai Gow game is two rounds on one seed (RULES.md §2: "a player may leave or rematch only
+"""A Pai Gow game is two rounds on one seed (docs/rules/paigow.md#the-game: "a player may leave or rematch only
 after both"): the table never lets a game be broken in two by a seat standing up."""
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Issue 15 over the room on the real ledger (SQLite and PostgreSQL): a `client_id` seen before a
 restart is never applied again after it (docs/protocol.md), also once its round settled; a
-player whose last socket closed is away after one silent round (RULES.md "Decision (away)")."""
+player whose last socket closed is away after one silent round (docs/rules/common.md "Decision (away)")."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 // @ts-check
-// Texas Hold'em Bonus (Singapore variant, RULES.md §3): boxes against the dealer, ante / flop /
+// Texas Hold'em Bonus (Singapore variant, docs/rules/holdem-bonus.md): boxes against the dealer, ante / flop /
 // turn / river bets, the bonus bet and the progressive pool, and the exact optimal-strategy hint
 // the server computes from my own view.
 import { html, cx } from "../ui/html.js";
@@ -134,7 +134,7 @@ function Side({ st }) {
   if (!v || !v.pool) return null;
   const p = v.pool;
   const seed = Number(p.seed) || 0;
-  // a pool below its seed is topped up by the house before any award (RULES.md §3, pool awards)
+  // a pool below its seed is topped up by the house before any award (docs/rules/holdem-bonus.md#pool-order, pool awards)
   return html`<div class="pool"><h4>${t("pool")}</h4>
     <div class="pool-amount" data-pool=${p.balance}>${money(Math.max(p.balance, seed))}</div>
     ${seed ? html`<div class="small muted">${t("pool_floor")} ${money(seed)} · ${t("pool_stake")} ${money(p.stake)}</div>` : null}

@@ -1,5 +1,5 @@
 // @ts-check
-// Swap Niu Niu 换牌牛牛 (RULES.md §4): swap (with the exact advisor's hint), bid, bet, reveal.
+// Swap Niu Niu 换牌牛牛 (docs/rules/niuniu.md): swap (with the exact advisor's hint), bid, bet, reveal.
 import { html, cx } from "../ui/html.js";
 import { t, named } from "../i18n/index.js";
 import { money, percent } from "../ui/format.js";

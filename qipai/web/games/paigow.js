@@ -1,5 +1,5 @@
 // @ts-check
-// Bid-for-banker Pai Gow 抢庄牌九 (RULES.md §2): bid, bet multiples, dice, two tiles each, two
+// Bid-for-banker Pai Gow 抢庄牌九 (docs/rules/paigow.md#the-game): bid, bet multiples, dice, two tiles each, two
 // rounds on one set of 32 tiles. The view is round.py's `view(seat)`.
 import { html, cx } from "../ui/html.js";
 import { t, named } from "../i18n/index.js";

@@ -1,5 +1,5 @@
 // @ts-check
-// Pok Deng 博丁 (RULES.md §1): five player hands P1–P5 and their pair bets against the dealer,
+// Pok Deng 博丁 (docs/rules/pokdeng.md): five player hands P1–P5 and their pair bets against the dealer,
 // an 8-deck shoe with its road. The view is round.py's `view(seat)`.
 import { html, cx } from "../ui/html.js";
 import { t, lang } from "../i18n/index.js";

@@ -1,7 +1,7 @@
 // @ts-check
-// Tien Gow 打天九 (RULES.md §5): four players, eight tiles each, tricks of the nine kinds of
+// Tien Gow 打天九 (docs/rules/tiengow.md#kinds-of-play): four players, eight tiles each, tricks of the nine kinds of
 // play, 栋 and the scoring. Play runs counter-clockwise E→S→W→N and is drawn so: the seat that
-// plays after you sits to your right (RULES.md §5, the deal). The view is round.py's `view(seat)`.
+// plays after you sits to your right (docs/rules/tiengow.md, the deal). The view is round.py's `view(seat)`.
 import { html, cx } from "../ui/html.js";
 import { t, lang, has } from "../i18n/index.js";
 import { money } from "../ui/format.js";
