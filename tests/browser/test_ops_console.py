@@ -17,7 +17,7 @@ from typing import Any
 import pyotp
 import pytest
 from roomserver import OUT, ROOT, Server
-from test_play import play_step, quick_start, sign_up_and_deposit
+from test_play import play_step, quick_start, sign_up_and_deposit, switch_lang
 
 pytestmark = [pytest.mark.browser]
 
@@ -241,3 +241,61 @@ def test_players_and_visitors_get_nothing(browser: Any, ops_server: tuple[Server
         assert replies == [401, 401, 401]
     finally:
         context.close()
+
+
+def test_an_operator_offers_a_template_and_a_player_finds_it(
+    browser: Any, ops_server: tuple[Server, str]
+) -> None:
+    """Operator authority end to end (issue 14): the operator signs in to the console with
+    TOTP, creates a Pok Deng template from that session, and a player finds it in the lobby
+    with its pay table, limits and buy-in — in both languages. (Last in this module: it signs in
+    with the next step's code, which no earlier test used.)"""
+    srv, secret = ops_server
+    OUT.mkdir(exist_ok=True)
+    ops_ctx = browser.new_context(viewport={"width": 1400, "height": 950}, bypass_csp=True)
+    player_ctx = browser.new_context(viewport={"width": 1400, "height": 950}, bypass_csp=True)
+    ops, player = ops_ctx.new_page(), player_ctx.new_page()
+    errors: list[str] = []
+    for pg in (ops, player):
+        pg.on("pageerror", lambda e: errors.append(str(e)))
+    try:
+        ops.goto(srv.url + "/ops/")
+        ops.wait_for_selector("#ops-login")
+        ops.fill("#ops-name", "olga")
+        ops.fill("#ops-password", NEW_PASSWORD)
+        ops.fill("#ops-totp", pyotp.TOTP(secret).at(time.time() + 30))
+        ops.click("#ops-sign-in")
+        ops.wait_for_selector("#ops-who[data-role=operator]")
+        made = ops.evaluate(
+            """async () => {
+              const r = await fetch('/api/ops/templates', { method: 'POST',
+                headers: { 'Content-Type': 'application/json',
+                  Authorization: 'Bearer ' + sessionStorage.getItem('qipai.ops.token') },
+                body: JSON.stringify({ id: 'pokdeng-high-roller', game: 'pokdeng',
+                  name: 'High roller', min_buy_in: 50000, max_buy_in: 5000000,
+                  settings: { mode: 'classic', pair_odds: 5,
+                    limits: { player: { min: 1000, max: 500000 }, pair: { min: 1000, max: 50000 } } },
+                  reason: 'a table for big stakes' }) });
+              return { status: r.status, body: await r.json() }; }"""
+        )
+        assert made["status"] == 201, made
+        facts = made["body"]["facts"]
+        sign_up_and_deposit(player, srv)
+        for lang in ("zh", "en"):
+            switch_lang(player, lang)
+            box = player.locator(
+                ".game-card[data-game=pokdeng] .offer[data-template=pokdeng-high-roller]"
+            )
+            box.wait_for()
+            assert f"{facts['min_buy_in']:,}" in box.locator("summary").inner_text()
+            box.locator("summary").click()
+            box.locator(".rtp-table").wait_for()
+            text = box.inner_text()
+            assert "1:5" in text or "5:1" in text, text  # the operator's pair pay
+            assert "500,000" in text and "50,000" in text, text  # the operator's limits
+            player.screenshot(path=str(OUT / f"ops-template-in-lobby-{lang}.png"), full_page=True)
+            box.locator("summary").click()
+    finally:
+        ops_ctx.close()
+        player_ctx.close()
+    assert not errors, errors
