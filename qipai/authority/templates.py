@@ -24,6 +24,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from sqlalchemy import Connection, Engine, and_, func, insert, select
+from sqlalchemy.exc import IntegrityError
 
 from qipai.authority import games
 from qipai.authority.errors import (
@@ -42,6 +43,7 @@ MAX_AMOUNT = 10**12
 stays far inside them)."""
 TEMPLATE_ID = re.compile(r"^[a-z0-9][a-z0-9-]{2,39}$")
 POOL_ID = re.compile(r"^[A-Za-z0-9_.@-]{1,64}$")
+CURRENT_TTL_S = 2.0  # how stale the cached offer may be (seconds): other processes write too
 
 
 class TableOptions(BaseModel):
@@ -194,6 +196,7 @@ class TemplateStore:
         no computation yet (the RTP cache)."""
         self.clock = clock
         self._current: dict[str, Template] | None = None
+        self._current_at = 0.0  # time.monotonic() of the read behind `_current`
         self._versions: dict[tuple[str, int], Template] = {}
 
     # ----- reading --------------------------------------------------------------------------
@@ -220,10 +223,14 @@ class TemplateStore:
         return [Template.from_row(r) for r in rows]
 
     def current(self) -> dict[str, Template]:
-        """Every template's newest version (cached; every write refreshes it)."""
-        if self._current is None:
+        """Every template's newest version (cached; this process's writes refresh it, and it is
+        read again after CURRENT_TTL_S, so another process's changes — a second table host, the
+        `qipai operator` command — are seen within that time)."""
+        now = time.monotonic()
+        if self._current is None or now - self._current_at > CURRENT_TTL_S:
             with self.engine.connect() as conn:
                 self._current = {t.id: t for t in self._latest(conn)}
+            self._current_at = now
         return self._current
 
     def active(self, game: str | None = None) -> list[Template]:
@@ -534,7 +541,7 @@ class TemplateStore:
 
     # ----- the shipped templates ------------------------------------------------------------
     def seed_defaults(self) -> list[Template]:
-        """The shipped templates (docs/rules/common.md#who-sets-the-rules's defaults) that do not exist yet: all of them at
+        """The shipped templates (the rules' defaults, docs/rules/common.md#who-sets-the-rules) that do not exist yet: all of them at
         first start, a new game's after an upgrade. A retired one is never revived (its id
         exists)."""
         have = set(self.current())
@@ -544,10 +551,11 @@ class TemplateStore:
                 continue
             try:
                 made.append(self.create(body, SYSTEM))
-            except Conflict:  # another process seeded it first
-                continue
+            except (Conflict, IntegrityError):  # another process seeded it first (two
+                continue  # table hosts starting together on an empty database)
             except BadRequest:  # a game whose defaults are not a valid offer: skipped
                 continue
+        self._current = None  # what another process seeded meanwhile is read again
         return made
 
 

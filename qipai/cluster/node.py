@@ -150,6 +150,16 @@ class Node:
                     for hosts in players.values():
                         hosts.intersection_update(directory)
 
+    async def refresh_directory(self) -> None:
+        """Read the host directory now (a host that started since the last announcement, or
+        whose address this process has not seen yet: its tables are otherwise unreachable here
+        until the next announcement)."""
+        if self.bus is None:
+            return
+        directory = await self.bus.hosts(fresh_s=self.settings.lease_ttl_s + 2.0)
+        if directory:
+            self.directory = directory
+
     async def _announcer(self) -> None:
         while True:
             await asyncio.sleep(self.settings.renew_s)

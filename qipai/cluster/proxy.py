@@ -61,6 +61,9 @@ class ClusterProxy:
         if (m := _TABLE.match(path)) is not None:
             owner = await self.node.owner_of(m.group(1))
             target = None if owner is None else self.node.address_of(owner)
+            if owner is not None and target is None:  # an owner this process has not heard of
+                await self.node.refresh_directory()
+                target = self.node.address_of(owner)
         elif path == "/api/tables" and method == "GET":
             await self._gather(scope, receive, send)
             return

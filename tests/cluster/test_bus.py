@@ -83,4 +83,19 @@ def test_calls_pushes_and_broadcasts_between_two_hosts() -> None:
             await owner.stop()
             await front.stop()
 
-    asyncio.run(scenario())
+    # in a thread of its own: a session-wide Playwright browser (the browser tests) keeps an
+    # event loop running in the main thread, where asyncio.run() is refused
+    failure: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            asyncio.run(scenario())
+        except BaseException as exc:  # re-raised in the test's thread below
+            failure.append(exc)
+
+    worker = threading.Thread(target=run, name="bus-scenario")
+    worker.start()
+    worker.join(timeout=120)
+    assert not worker.is_alive(), "the bus scenario did not finish in 120 s"
+    if failure:
+        raise failure[0]

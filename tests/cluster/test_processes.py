@@ -55,9 +55,11 @@ def test_two_processes_behind_one_address(tmp_path: Path) -> None:
             assert len(addresses) == 2 and all(a.startswith("http://127.0.0.1:") for a in addresses)
             with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=60) as http:
                 auth = sign_up(http, "duo")
-                table = http.post(
+                matched = http.post(
                     "/api/automatch", json={"game": "pokdeng", "buy_in": 10_000}, headers=auth
-                ).json()["table_id"]
+                )
+                assert matched.status_code == 200, matched.text
+                table = matched.json()["table_id"]
             for _ in range(6):  # fresh connections: the kernel spreads them over the workers
                 with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=60) as http:
                     info = http.get(f"/api/tables/{table}")
