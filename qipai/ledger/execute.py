@@ -221,6 +221,20 @@ def read_balances(raw: Raw, ids: Sequence[int]) -> dict[int, int]:
     return {int(i): int(b) for i, b in found}
 
 
+def account_names(plans: Sequence[Plan]) -> set[str]:
+    """Every account the plans' transactions, holds and round headers touch."""
+    names: set[str] = set()
+    for plan in plans:
+        for item in plan.items:
+            if isinstance(item, NewTx):
+                names.update(item.legs)
+                if item.hold is not None:
+                    names.update((item.hold.source, item.hold.hold_account))
+            elif isinstance(item, NewRound):
+                names.update(stack for _, _, stack in item.players)
+    return names
+
+
 def check_fences(raw: Raw, plans: Sequence[Plan]) -> None:
     fenced = [p for p in plans if p.fence is not None]
     if not fenced:
@@ -353,15 +367,7 @@ def execute(
     check_fences(raw, writing)
 
     # accounts: ids (cached or read; missing well-formed accounts are created)
-    names: set[str] = set()
-    for plan in writing:
-        for item in plan.items:
-            if isinstance(item, NewTx):
-                names.update(item.legs)
-                if item.hold is not None:
-                    names.update((item.hold.source, item.hold.hold_account))
-            elif isinstance(item, NewRound):
-                names.update(stack for _, _, stack in item.players)
+    names = account_names(writing)
     found = ids.get(names)
     if found is None:
         rows = account_rows(conn, names)

@@ -33,7 +33,14 @@ from sqlalchemy.exc import DBAPIError
 from qipai.ledger import accounts as acct
 from qipai.ledger import chain as chain_mod
 from qipai.ledger.errors import Fenced, InsufficientFunds
-from qipai.ledger.execute import AccountIds, Counters, Raw, _seal, read_balances
+from qipai.ledger.execute import (
+    AccountIds,
+    Counters,
+    Raw,
+    _seal,
+    account_names,
+    read_balances,
+)
 from qipai.ledger.plan import NewLog, NewReveal, NewRound, NewTx, Plan, StaleHead
 from qipai.ledger.posting import FaultHook, account_rows, no_fault
 
@@ -163,15 +170,7 @@ def execute_pg(
         if headers and headers != [len(plan.items) - 1]:
             raise AssertionError("a round's header must be the last record of its plan")
 
-    names: set[str] = set()
-    for plan in writing:
-        for item in plan.items:
-            if isinstance(item, NewTx):
-                names.update(item.legs)
-                if item.hold is not None:
-                    names.update((item.hold.source, item.hold.hold_account))
-            elif isinstance(item, NewRound):
-                names.update(stack for _, _, stack in item.players)
+    names = account_names(writing)
     found = ids.get(names)
     if found is None:
         rows = account_rows(conn, names)
