@@ -291,7 +291,7 @@ class Room:
             try:
                 here.leave(player)
             except GameInProgress:
-                return here  # RULES.md §2: not between the two rounds of a Pai Gow game
+                return here  # docs/rules/paigow.md#the-game: not between a game's two rounds
             except NotSeated:
                 pass
         elif candidates and candidates[0].humans():
