@@ -66,8 +66,9 @@ class FencedLayouts:
 
 
 class HostAdapter(LedgerAdapter):
-    """The ledger adapter of a table host: as `LedgerAdapter` (every round write fenced by the
-    lease's epoch), counting the writes the fence refused (`on_fenced`)."""
+    """The ledger adapter of a table host: as `LedgerAdapter` (every round write, buy-in and
+    cash-out fenced by the lease's epoch inside its own transaction), counting the writes the
+    fence refused (`on_fenced`)."""
 
     on_fenced: Any = None
 
@@ -75,32 +76,34 @@ class HostAdapter(LedgerAdapter):
         if self.on_fenced is not None:
             self.on_fenced()
 
-    def _check_lease(self, table_id: str) -> None:
-        """Money between a wallet and a table stack moves outside rounds, where the ledger has
-        no fence: the lease is checked just before (a separate read, not the same transaction:
-        a paused former owner that wakes up is refused; a claim in the millisecond between the
-        read and the write is not)."""
-        lease = self.ledger.lease(table_id)
-        mine = self.epochs.get(table_id)
-        if lease is not None and (mine is None or lease.epoch != mine or lease.owner != self.host):
-            self._refused()
-            raise LeaseLost(f"table {table_id!r} is another host's now (epoch {lease.epoch})")
-
+    # buy-in and cash-out are fenced by the ledger adapter inside the transfer's transaction
     def buy_in(self, player: str, table_id: str, amount: int, key: str) -> None:
-        self._check_lease(table_id)
-        super().buy_in(player, table_id, amount, key)
+        try:
+            super().buy_in(player, table_id, amount, key)
+        except LeaseLost:
+            self._refused()
+            raise
 
     def cash_out(self, player: str, table_id: str, key: str) -> int:
-        self._check_lease(table_id)
-        return super().cash_out(player, table_id, key)
+        try:
+            return super().cash_out(player, table_id, key)
+        except LeaseLost:
+            self._refused()
+            raise
 
     def bot_buy_in(self, bot: str, table_id: str, amount: int, key: str) -> None:
-        self._check_lease(table_id)
-        super().bot_buy_in(bot, table_id, amount, key)
+        try:
+            super().bot_buy_in(bot, table_id, amount, key)
+        except LeaseLost:
+            self._refused()
+            raise
 
     def bot_cash_out(self, bot: str, table_id: str, key: str) -> int:
-        self._check_lease(table_id)
-        return super().bot_cash_out(bot, table_id, key)
+        try:
+            return super().bot_cash_out(bot, table_id, key)
+        except LeaseLost:
+            self._refused()
+            raise
 
     def open_round(self, *args: Any, **kwargs: Any) -> None:
         try:

@@ -279,6 +279,8 @@ class Ledger:
         amount: int,
         memo: str = "",
         need_user: str | None = None,
+        fence: Fence | None = None,
+        fence_table: str | None = None,
     ) -> TxResult:
         positive(amount)
         acct.parse(src), acct.parse(dst)
@@ -290,6 +292,8 @@ class Ledger:
             legs={src: -amount, dst: amount},
             memo=memo,
             need_user=need_user,
+            fence=fence,
+            fence_table=fence_table,
         )
         result: TxResult = self.writer.run(op)
         return result
@@ -316,8 +320,12 @@ class Ledger:
             need_user=user_id,
         )
 
-    def buy_in(self, user_id: str, table_id: str, amount: int, key: str) -> TxResult:
-        """Wallet → table stack."""
+    def buy_in(
+        self, user_id: str, table_id: str, amount: int, key: str, *, fence: Fence | None = None
+    ) -> TxResult:
+        """Wallet → table stack. `fence=(table_id, epoch)`: refused with `Fenced` (nothing
+        moved) unless that is the table's lease epoch, checked inside the transfer's own
+        transaction (the lease row held `FOR SHARE` until it commits, as for `open_round`)."""
         return self._move(
             key=f"buyin:{user_id}:{key}",
             kind="buy_in",
@@ -325,12 +333,21 @@ class Ledger:
             dst=acct.stack(user_id, table_id),
             amount=amount,
             need_user=user_id,
+            fence=fence,
+            fence_table=table_id,
         )
 
     def cash_out(
-        self, user_id: str, table_id: str, key: str, amount: int | None = None
+        self,
+        user_id: str,
+        table_id: str,
+        key: str,
+        amount: int | None = None,
+        *,
+        fence: Fence | None = None,
     ) -> TxResult:
-        """Table stack → wallet: `amount`, or the whole stack when None (a no-op when empty)."""
+        """Table stack → wallet: `amount`, or the whole stack when None (a no-op when empty).
+        `fence` as for `buy_in`."""
         return self._stack_out(
             key=f"cashout:{user_id}:{key}",
             kind="cash_out",
@@ -338,15 +355,43 @@ class Ledger:
             dst=acct.wallet(user_id),
             amount=amount,
             user=user_id,
+            fence=fence,
+            table_id=table_id,
         )
 
     def _stack_out(
-        self, *, key: str, kind: str, stack: str, dst: str, amount: int | None, user: str
+        self,
+        *,
+        key: str,
+        kind: str,
+        stack: str,
+        dst: str,
+        amount: int | None,
+        user: str,
+        fence: Fence | None = None,
+        table_id: str | None = None,
     ) -> TxResult:
         if amount is not None:
-            return self._move(key=key, kind=kind, src=stack, dst=dst, amount=amount, need_user=user)
+            return self._move(
+                key=key,
+                kind=kind,
+                src=stack,
+                dst=dst,
+                amount=amount,
+                need_user=user,
+                fence=fence,
+                fence_table=table_id,
+            )
         body = {"kind": kind, "from": stack, "to": dst, "amount": "all"}
-        op = book.Move(key=key, kind=kind, body=body, need_user=user, empty_from=(stack, dst))
+        op = book.Move(
+            key=key,
+            kind=kind,
+            body=body,
+            need_user=user,
+            empty_from=(stack, dst),
+            fence=fence,
+            fence_table=table_id,
+        )
         result: TxResult = self.writer.run(op)
         return result
 
@@ -361,9 +406,12 @@ class Ledger:
             amount=amount,
         )
 
-    def bot_buy_in(self, bot_id: str, table_id: str, amount: int, key: str) -> TxResult:
+    def bot_buy_in(
+        self, bot_id: str, table_id: str, amount: int, key: str, *, fence: Fence | None = None
+    ) -> TxResult:
         """The house bot bankroll (`house-bots`) → a bot's table stack (no minted deposit: the
-        house's result from bot play stays in the books). `bot_id` is a user (`create_user`)."""
+        house's result from bot play stays in the books). `bot_id` is a user (`create_user`).
+        `fence` as for `buy_in`."""
         return self._move(
             key=f"botbuyin:{bot_id}:{key}",
             kind="bot_buy_in",
@@ -371,12 +419,21 @@ class Ledger:
             dst=acct.stack(bot_id, table_id),
             amount=amount,
             need_user=bot_id,
+            fence=fence,
+            fence_table=table_id,
         )
 
     def bot_cash_out(
-        self, bot_id: str, table_id: str, key: str, amount: int | None = None
+        self,
+        bot_id: str,
+        table_id: str,
+        key: str,
+        amount: int | None = None,
+        *,
+        fence: Fence | None = None,
     ) -> TxResult:
-        """A bot's table stack → the house bot bankroll: `amount`, or all of it when None."""
+        """A bot's table stack → the house bot bankroll: `amount`, or all of it when None.
+        `fence` as for `buy_in`."""
         return self._stack_out(
             key=f"botcashout:{bot_id}:{key}",
             kind="bot_cash_out",
@@ -384,6 +441,8 @@ class Ledger:
             dst=acct.BOTS,
             amount=amount,
             user=bot_id,
+            fence=fence,
+            table_id=table_id,
         )
 
     def adjust(

@@ -364,8 +364,13 @@ class Move(Op):
         round_id: str | None = None,
         empty_from: tuple[str, str] | None = None,
         reverses: int | None = None,
+        fence: Fence | None = None,
+        fence_table: str | None = None,
     ) -> None:
         self.key, self.kind, self.body = key, kind, dict(body)
+        self.fence, self.fence_table = fence, fence_table
+        """A table's lease (table id, epoch), checked in the transaction that writes (a buy-in
+        or cash-out of a stale table host is refused: `Fenced`, nothing moved)."""
         self.legs = dict(legs or {})
         self.memo, self.detail = memo, dict(detail or {})
         self.need_user, self.round_id = need_user, round_id
@@ -417,6 +422,7 @@ class Move(Op):
             allow_empty=self.empty_from is not None,
             reverses=None if original is None else (original.tx_id, original.key),
         )
+        plan.fence, plan.fence_table = self.fence, self.fence_table
         return _one(t, plan)
 
 

@@ -126,26 +126,33 @@ class LedgerAdapter:
     def stack(self, player: str, table_id: str) -> int:
         return self.ledger.stack(player, table_id)
 
+    # With a host id, money between a wallet and a table stack is fenced like the round
+    # writes: the lease epoch is checked inside the transfer's own transaction (`LeaseLost`,
+    # nothing moved, when another host owns the table now).
     def buy_in(self, player: str, table_id: str, amount: int, key: str) -> None:
         self.ensure_user(player)
+        fence = self._fence(table_id)
         try:
-            self.ledger.buy_in(player, table_id, amount, key)
+            _fenced(lambda: self.ledger.buy_in(player, table_id, amount, key, fence=fence))
         except LedgerFunds as exc:
             raise InsufficientFunds(str(exc)) from None
 
     def cash_out(self, player: str, table_id: str, key: str) -> int:
+        fence = self._fence(table_id)
         before = self.ledger.stack(player, table_id)
-        self.ledger.cash_out(player, table_id, key)
+        _fenced(lambda: self.ledger.cash_out(player, table_id, key, fence=fence))
         return before - self.ledger.stack(player, table_id)
 
     def bot_buy_in(self, bot: str, table_id: str, amount: int, key: str) -> None:
         self.ensure_user(bot, bot)
-        self.ledger.bot_buy_in(bot, table_id, amount, key)
+        fence = self._fence(table_id)
+        _fenced(lambda: self.ledger.bot_buy_in(bot, table_id, amount, key, fence=fence))
 
     def bot_cash_out(self, bot: str, table_id: str, key: str) -> int:
         self.ensure_user(bot, bot)
+        fence = self._fence(table_id)
         before = self.ledger.stack(bot, table_id)
-        self.ledger.bot_cash_out(bot, table_id, key)
+        _fenced(lambda: self.ledger.bot_cash_out(bot, table_id, key, fence=fence))
         return before - self.ledger.stack(bot, table_id)
 
     def pool(self, pool_id: str) -> int:

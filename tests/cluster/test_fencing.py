@@ -126,3 +126,82 @@ def test_a_released_lease_is_taken_over_at_once_and_a_closed_table_is_left_alone
     assert b.room.tables[kept.id].seat_of("alice") == "A"
     assert closed.id in b.ownership.ignored and closed.id not in b.room.tables
     assert b.ownership.take_over() == []
+
+
+def money(ledger: Ledger) -> tuple[dict[str, int], int]:
+    """Every account's balance and the number of transactions."""
+    with ledger.engine.connect() as conn:
+        balances = {
+            str(n): int(b) for n, b in conn.execute(text("SELECT name, balance FROM accounts"))
+        }
+        count = int(conn.execute(text("SELECT count(*) FROM transactions")).scalar_one())
+    return balances, count
+
+
+def test_a_stale_host_moves_no_money_even_when_the_claim_lands_just_before_its_write(
+    two_hosts: tuple[Host, Host, Ledger],
+) -> None:
+    """Buy-in, cash-out, journal append and settlement of a former owner are refused by the
+    epoch check inside their own transaction: the new owner's claim commits after any check the
+    stale host could make beforehand and just before its write (the writer's entry is wrapped),
+    and still nothing is written."""
+    from qipai.core.protocol import Posting, RoundResult
+    from qipai.ledger.accounts import HOUSE
+    from qipai.ledger.accounts import stack as stack_account
+    from qipai.tables.ports import JournalEntry
+
+    a, b, ledger = two_hosts
+    for player in ("carol", "dave"):
+        a.adapter.deposit(player, 1000, f"d-{player}")
+    table = a.room.create_table("toy")
+    table.sit("carol", "carol", 100)
+    table.sit("dave", "dave", 100)
+    table.tick()
+    assert table.record is not None
+    round_id = table.record.round_id
+    assert table.act("carol", {"type": "bet", "amount": 3}, "c-1")["type"] == "ack"
+    stale_epoch = a.adapter.epochs[table.id]
+
+    writer = a.ledger.writer
+    run = writer.run
+    claimed: list[int] = []
+
+    def claim_first(op: Any) -> Any:
+        """The takeover commits in the window between the stale host's checks and its write."""
+        if not claimed:
+            lapse(ledger, table.id)
+            assert b.adapter.claim(table.id, 3.0)
+            claimed.append(b.adapter.epochs[table.id])
+        return run(op)
+
+    writer.run = claim_first  # type: ignore[method-assign]
+    before, journaled = money(ledger), log_size(ledger, round_id)
+    try:
+        with pytest.raises(LeaseLost):
+            a.adapter.buy_in("dave", table.id, 50, "late-buy-in")
+        assert claimed == [stale_epoch + 1]
+        with pytest.raises(LeaseLost):
+            a.adapter.cash_out("carol", table.id, "late-cash-out")
+        with pytest.raises(LeaseLost):
+            a.adapter.bot_buy_in("bot-late", table.id, 50, "late-bot")
+        with pytest.raises(LeaseLost):
+            a.adapter.bot_cash_out("bot-late", table.id, "late-bot-out")
+        with pytest.raises(LeaseLost):
+            a.adapter.append(round_id, JournalEntry(9, "B", {"type": "bet", "amount": 5}, "c-9"))
+        result = RoundResult((Posting(stack_account("carol", table.id), 7), Posting(HOUSE, -7)))
+        with pytest.raises(LeaseLost):
+            a.adapter.settle_round(round_id, result, pool_id="toy", reveal_seed=False)
+    finally:
+        writer.run = run  # type: ignore[method-assign]
+    assert a.fenced == 6
+    after_balances, after_count = money(ledger)
+    # (the bot's user row may exist now: ensure_user; no account moved, no transaction added)
+    assert after_count == before[1]
+    assert {k: v for k, v in after_balances.items() if k in before[0]} == before[0]
+    assert all(v == 0 for k, v in after_balances.items() if k not in before[0])
+    assert log_size(ledger, round_id) == journaled
+    assert ledger.round(round_id)["status"] == "open"
+    # the new owner's writes pass under its epoch
+    held = ledger.stack("dave", table.id)
+    b.adapter.buy_in("dave", table.id, 50, "new-owner-buy-in")
+    assert ledger.stack("dave", table.id) == held + 50
