@@ -1178,6 +1178,22 @@ class Table:
         """Restore a saved layout (the name predates `layout`)."""
         with self.lock:
             layout_mod.restore(self, data)
+            self._restore_chain_head()
+
+    def _restore_chain_head(self) -> None:
+        """The layout saved with a settlement (in its transaction, or just before it) cannot hold
+        that settlement's chain head — its MAC is made in the settlement's transaction — so a
+        recovered table reads it back from the ledger: the first state message after a restart
+        shows it too (issue 16). Only the last result: the earlier ones were saved with theirs."""
+        last = self.last_result
+        if not isinstance(last, dict) or last.get("chain_head") or not last.get("round_id"):
+            return
+        info = self.ledger.round_info(str(last["round_id"]))
+        head = None if info is None else info.get("chain_head")
+        if head:
+            self.last_result = {**last, "chain_head": head}
+            if self.results and self.results[-1] is last:
+                self.results[-1] = self.last_result
 
     restore_layout = restore_snapshot
 

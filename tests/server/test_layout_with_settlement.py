@@ -91,3 +91,32 @@ def test_layout_is_saved_in_the_settlement_transaction(tmp_path: Path) -> None:
     assert saved_results(store2) == [r["round_id"] for r in again.results]
     assert len(again.results) >= 2
     assert sum(adapter2.ledger.balances().values()) == 0
+
+
+def test_a_recovered_table_shows_the_last_settlement_chain_head(tmp_path: Path) -> None:
+    """Issue 16 after a restart: the layout saved in the settlement's transaction cannot hold
+    that settlement's chain head (its MAC is made there); the table restored from it still
+    shows the head in the state message (read back from the ledger)."""
+    table, adapter, store, clock = make(tmp_path / "room.db")
+    table.tick()
+    assert table.record is not None
+    rid = table.record.round_id
+    # the process dies right after the settlement commits: no save after it (a later save
+    # would write the head the table learned), only the layout saved in its transaction
+    store.save_table = lambda table_id, data: None  # type: ignore[method-assign]
+    play_to_the_end(table, clock)
+    head = adapter.ledger.round(rid)["chain_head"]
+    assert head is not None and table.results[-1]["chain_head"] == head
+    [layout] = store.load_tables()
+    last = layout["results"][-1]
+    assert last["round_id"] == rid and "chain_head" not in last  # what a restart finds
+
+    again, _adapter2, store2, _clock2 = make(tmp_path / "room.db", seat=False)
+    inbox = helpers.Inbox()
+    again.send = inbox
+    again.restore_snapshot(store2.load_tables()[0])
+    again.connect("alice")
+    state = inbox.last_state("alice")
+    assert state["result"] is not None and state["result"]["round_id"] == rid
+    assert state["result"]["chain_head"] == head
+    assert again.results[-1]["chain_head"] == head
