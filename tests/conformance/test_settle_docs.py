@@ -104,3 +104,85 @@ def test_a_nested_misspelt_key_is_refused_naming_its_path(game: str) -> None:
         registry.get(game).settle(broken)
     assert info.value.field == path
     assert f"unexpected field '{path}'" in info.value.message
+
+
+SCHEMAS = Path(__file__).resolve().parents[2] / "docs" / "schema"
+
+
+def _schema_errors(game: str, doc: dict[str, Any]) -> list[str]:
+    import jsonschema
+
+    schema = json.loads((SCHEMAS / f"{game}.settle.json").read_text(encoding="utf-8"))
+    validator = jsonschema.Draft202012Validator(schema)
+    return [e.message for e in validator.iter_errors(doc)]
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_example_meets_its_schema(game: str) -> None:
+    folder = EXAMPLES / game.replace("-", "_")
+    for path in sorted(folder.glob("*.json")):
+        doc = json.loads(path.read_text(encoding="utf-8"))
+        assert not _schema_errors(game, doc), path.name
+
+
+def _seat_map(doc: dict[str, Any]) -> str:
+    return "dong" if doc["game"] == "tiengow" else "seats" if "seats" in doc else "hands"
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_one_seat_too_many_is_refused_by_schema_and_model_alike(game: str) -> None:
+    doc = _example(game)
+    key = _seat_map(doc)
+    schema = json.loads((SCHEMAS / f"{game}.settle.json").read_text(encoding="utf-8"))
+    most = schema["properties"][key].get("maxProperties")
+    names = list(doc[key])
+    value = doc[key][names[-1]]
+    grown = dict(doc[key])
+    for n in range(len(names), (most or len(names)) + 1):
+        grown[f"x{n}"] = value
+    broken = {**doc, key: grown}
+    assert _schema_errors(game, broken)
+    with pytest.raises(InvalidInput) as info:
+        settle_document_model(registry.get(game)).parse(broken)  # type: ignore[union-attr]
+    assert info.value.field is not None and info.value.field.startswith(key)
+
+
+# Cross-field rules the JSON Schema cannot state (a value naming a key, one seat without a field):
+# the model refuses them, naming the field, and the schema's descriptions say them.
+CROSS_FIELD: list[tuple[str, dict[str, Any], str]] = [
+    ("paigow", {"banker": "X"}, "banker"),
+    ("niuniu", {"banker": "X"}, "banker"),
+    ("tiengow", {"banker": "X"}, "banker"),
+    ("tiengow", {"winner": "X"}, "winner"),
+    ("tiengow", {"zun": ["X"]}, "zun"),
+    ("tiengow", {"stacks": {"E": 1}}, "stacks"),
+]
+
+
+@pytest.mark.parametrize(("game", "change", "field"), CROSS_FIELD)
+def test_a_value_naming_no_seat_is_refused_by_the_model(
+    game: str, change: dict[str, Any], field: str
+) -> None:
+    broken = {**_example(game), **change}
+    with pytest.raises(InvalidInput) as info:
+        settle_document_model(registry.get(game)).parse(broken)  # type: ignore[union-attr]
+    assert info.value.field == field
+    schema = json.loads((SCHEMAS / f"{game}.settle.json").read_text(encoding="utf-8"))
+    assert "seat" in schema["properties"][field]["description"]
+
+
+@pytest.mark.parametrize("game", ["paigow", "niuniu"])
+def test_the_banker_alone_has_no_multiple_by_the_model(game: str) -> None:
+    doc = _example(game)
+    banker = doc["banker"]
+    player = next(s for s in doc["seats"] if s != banker)
+    model = settle_document_model(registry.get(game))
+    assert model is not None
+    no_bet = {**doc, "seats": {**doc["seats"], player: dict(doc["seats"][player])}}
+    del no_bet["seats"][player]["multiple"]
+    with pytest.raises(InvalidInput) as info:
+        model.parse(no_bet)
+    assert info.value.field == f"seats.{player}.multiple"
+    schema = json.loads((SCHEMAS / f"{game}.settle.json").read_text(encoding="utf-8"))
+    seat_def = next(d for n, d in schema["$defs"].items() if n.endswith("SettleSeat"))
+    assert "banker" in seat_def["properties"]["multiple"]["description"]

@@ -24,7 +24,7 @@ from collections.abc import Mapping
 from fractions import Fraction
 from typing import Annotated, Any, Literal
 
-from pydantic import Field
+from pydantic import Field, model_validator
 
 from qipai.core.cards import Card, parse_card, require_distinct
 from qipai.core.errors import InvalidInput
@@ -67,16 +67,19 @@ class HoldemSettleSeat(Model):
 
     hole: Hole
     ante: Amount
-    bonus: Amount0 = 0
-    pool: Flag = False
-    flop: Flag = False
-    turn: Flag = False
-    river: Flag = False
+    bonus: Amount0 = Field(0, description="0 or the ante")
+    pool: Flag = Field(False, description="a pool bet (the document then needs its pool)")
+    flop: Flag = Field(False, description="false: the box folded")
+    turn: Flag = Field(False, description="needs flop")
+    river: Flag = Field(False, description="needs turn")
 
 
 class HoldemSettle(Model):
-    """The `qipai settle` document of a Hold'em Bonus round (shapes and bounds; one deck, the
-    bonus bet's size and the order of the later bets are checked in `settle`)."""
+    """The `qipai settle` document of a Hold'em Bonus round.
+
+    Cross-field rules (checked by the model, stated in the schema's descriptions): a seat's
+    bonus bet is 0 or its ante, `turn` needs `flop` and `river` needs `turn`; a pool bet needs
+    the `pool` object. One deck (no card twice) is checked in `settle`, where the cards are read."""
 
     game: Literal["holdem-bonus"]
     board: Board
@@ -85,6 +88,31 @@ class HoldemSettle(Model):
     bonus_table: BonusTable = "source"
     seats: dict[Seat, HoldemSettleSeat] = Field(min_length=1, max_length=MAX_BOXES)
     note: Annotated[Text, Field(max_length=10_000)] | None = None
+
+    @model_validator(mode="after")
+    def _bets_in_order(self) -> HoldemSettle:
+        for name, data in self.seats.items():
+            ante, bonus = data.ante, data.bonus
+            if bonus not in (0, ante):
+                raise InvalidInput(
+                    f"seat {name}: the bonus bet must equal the ante ({ante}), not {bonus}",
+                    field=f"seats.{name}.bonus",
+                )
+            if data.turn and not data.flop:
+                raise InvalidInput(
+                    f"seat {name}: a turn bet needs a flop bet (the box folded)",
+                    field=f"seats.{name}.turn",
+                )
+            if data.river and not data.turn:
+                raise InvalidInput(
+                    f"seat {name}: a river bet needs a turn bet (a check gives it up)",
+                    field=f"seats.{name}.river",
+                )
+        if self.pool is None and any(d.pool for d in self.seats.values()):
+            raise InvalidInput(
+                'a seat bet the pool: give "pool": {"balance", "stake", …}', field="pool"
+            )
+        return self
 
 
 # The model `qipai schema` writes as docs/schema/<game>.settle.json (qipai.core.schema).
@@ -128,10 +156,6 @@ def settle(raw_doc: Mapping[str, Any]) -> dict[str, Any]:
         raw_plays.append((name, data, hole))
     require_distinct(all_cards, "the round (one deck)")
 
-    if any(d.pool for _, d, _ in raw_plays) and doc.pool is None:
-        raise InvalidInput(
-            'a seat bet the pool: give "pool": {"balance", "stake", …}', field="pool"
-        )
     settings, opening, stake = (
         _pool_settings(doc.pool)
         if doc.pool is not None
@@ -140,16 +164,7 @@ def settle(raw_doc: Mapping[str, Any]) -> dict[str, Any]:
     plays: list[BoxPlay] = []
     for name, data, hole in raw_plays:
         ante, bonus = data.ante, data.bonus
-        if bonus not in (0, ante):
-            raise InvalidInput(
-                f"seat {name}: the bonus bet must equal the ante ({ante}), not {bonus}",
-                field=f"seats.{name}.bonus",
-            )
         flop, turn, river = data.flop, data.turn, data.river
-        if turn and not flop:
-            raise InvalidInput(f"seat {name}: a turn bet needs a flop bet (the box folded)")
-        if river and not turn:
-            raise InvalidInput(f"seat {name}: a river bet needs a turn bet (a check gives it up)")
         pool_stake = stake if data.pool else 0
         plays.append(
             BoxPlay(name, name, (hole[0], hole[1]), ante, bonus, pool_stake, flop, turn, river)

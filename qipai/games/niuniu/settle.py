@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Annotated, Any, Literal
 
-from pydantic import Field
+from pydantic import Field, model_validator
 
 from qipai.core.cards import Card, parse_cards, require_distinct
 from qipai.core.errors import InvalidInput
@@ -38,22 +38,63 @@ class NiuniuSettleSeat(Model):
     cards: (
         Annotated[tuple[CardText, ...], Field(max_length=5)] | Annotated[Text, Field(max_length=64)]
     )
-    multiple: Multiple | None = None
+    multiple: Multiple | None = Field(
+        None,
+        description="required for every seat but the banker's; the banker's, if given, equals "
+        "banker_multiple",
+    )
     balance: Amount0
 
 
+# docs/rules/niuniu.md#seats-and-deck Decision: 2–5 seats (the table settings' defaults; a
+# document gives no seat settings)
+MIN_SEATS, MAX_SEATS = NiuniuConfig().min_seats, NiuniuConfig().max_seats
+
+
 class NiuniuSettle(Model):
-    """The `qipai settle` document of a Swap Niu Niu round (shapes and bounds; the seat count and
-    the multiples against the table settings, and one deck, are checked in `settle`)."""
+    """The `qipai settle` document of a Swap Niu Niu round.
+
+    Cross-field rules (checked by the model, stated in the schema's descriptions): 2–5 seats;
+    `banker` names one of them; every other seat has a `multiple`, and the banker's seat, if it
+    gives one, gives `banker_multiple`. The multiples against the table settings and one deck
+    are checked in `settle`."""
 
     game: Literal["niuniu"]
     base: Amount
     commission: Commission = "0.04"
-    banker: Seat
+    banker: Seat = Field(description="the banker's seat: one of the keys of seats")
     banker_multiple: Multiple
-    seats: dict[Seat, NiuniuSettleSeat] = Field(min_length=1, max_length=16)
+    seats: dict[Seat, NiuniuSettleSeat] = Field(
+        min_length=1,
+        max_length=16,
+        # the count as the schema states it (the model says so in the rules' words, below)
+        json_schema_extra={"minProperties": MIN_SEATS, "maxProperties": MAX_SEATS},
+        description=f"{MIN_SEATS}–{MAX_SEATS} seats by name",
+    )
     bid_multiples: Multiples | None = None
     bet_multiples: Multiples | None = None
+
+    @model_validator(mode="after")
+    def _seats_and_banker(self) -> NiuniuSettle:
+        seats, banker = self.seats, self.banker
+        if banker not in seats:
+            raise InvalidInput(f"banker {banker!r} must name one of the seats", field="banker")
+        if not MIN_SEATS <= len(seats) <= MAX_SEATS:
+            raise InvalidInput(
+                f"Swap Niu Niu has {MIN_SEATS}–{MAX_SEATS} seats; the document gives {len(seats)}",
+                field="seats",
+            )
+        for seat, entry in seats.items():
+            if seat != banker and entry.multiple is None:
+                raise InvalidInput(
+                    f"missing field 'seats.{seat}.multiple'", field=f"seats.{seat}.multiple"
+                )
+            if seat == banker and entry.multiple not in (None, self.banker_multiple):
+                raise InvalidInput(
+                    "the banker's seat multiple differs from banker_multiple",
+                    field=f"seats.{seat}.multiple",
+                )
+        return self
 
 
 # The model `qipai schema` writes as docs/schema/<game>.settle.json (qipai.core.schema).
@@ -64,19 +105,11 @@ def settle(raw_doc: Mapping[str, Any]) -> dict[str, Any]:
     """Settle one Niu Niu round document; InvalidInput for anything malformed."""
     doc = NiuniuSettle.parse(raw_doc)
     base, commission, banker, seats = doc.base, doc.commission, doc.banker, doc.seats
-    if banker not in seats:
-        raise InvalidInput(f"banker {banker!r} must name one of the seats", field="banker")
-    # docs/rules/niuniu.md#decisions Decisions (table settings): 2–5 seats, bids 1–4, bets 1–5.
+    # docs/rules/niuniu.md#decisions Decisions (table settings): bids 1–4, bets 1–5.
     settings = ("bid_multiples", "bet_multiples")
     table = NiuniuConfig.from_json(
         {k: getattr(doc, k) for k in settings if k in doc.model_fields_set}
     )
-    if not table.min_seats <= len(seats) <= table.max_seats:
-        raise InvalidInput(
-            f"Swap Niu Niu has {table.min_seats}–{table.max_seats} seats; "
-            f"the document gives {len(seats)}",
-            field="seats",
-        )
     banker_multiple = doc.banker_multiple
     if banker_multiple not in table.bid_multiples:
         raise InvalidInput(
@@ -97,11 +130,7 @@ def settle(raw_doc: Mapping[str, Any]) -> dict[str, Any]:
         all_cards.extend(cards)
         hands[seat] = evaluate(cards)
         balances[seat] = entry.balance
-        if seat != banker:
-            if entry.multiple is None:
-                raise InvalidInput(
-                    f"missing field 'seats.{seat}.multiple'", field=f"seats.{seat}.multiple"
-                )
+        if seat != banker and entry.multiple is not None:  # the model: none only for the banker
             bets[seat] = entry.multiple
             if bets[seat] not in table.bet_multiples:
                 raise InvalidInput(
@@ -109,11 +138,6 @@ def settle(raw_doc: Mapping[str, Any]) -> dict[str, Any]:
                     f"choose one of {list(table.bet_multiples)}",
                     field=f"seats.{seat}.multiple",
                 )
-        elif entry.multiple is not None and entry.multiple != banker_multiple:
-            raise InvalidInput(
-                "the banker's seat multiple differs from banker_multiple",
-                field=f"seats.{seat}.multiple",
-            )
     require_distinct(all_cards, "the round (one deck)")
     result = settle_hands(
         base=base,

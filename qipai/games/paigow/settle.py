@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Annotated, Any, Literal
 
-from pydantic import Field
+from pydantic import Field, model_validator
 
 from qipai.core.errors import InvalidInput
 from qipai.core.model import Amount, Amount0, Commission, Model, Multiple, Multiples
@@ -40,13 +40,19 @@ class PaigowSettleSeat(Model):
     """One seat: its stack, its two tiles and (a player, not the banker) its bet multiple."""
 
     stack: Amount0
-    multiple: Multiple | None = None
+    multiple: Multiple | None = Field(
+        None, description="required for every seat but the banker's (whose bid is banker_multiple)"
+    )
     tiles: Annotated[tuple[TileText, ...], Field(min_length=2, max_length=2)]
 
 
 class PaigowSettle(Model):
     """The `qipai settle` document of a Pai Gow round: the table settings of `PaigowConfig` it
-    gives (the others take their defaults), the banker, the seats and the tiles of round 1."""
+    gives (the others take their defaults), the banker, the seats and the tiles of round 1.
+
+    Cross-field rules (checked by the model, stated in the schema's descriptions): exactly 4
+    seats; `banker` names one of them; the banker's seat has no `multiple`, every other seat has
+    one. Whether a multiple is one the table offers is checked against the settings in `settle`."""
 
     game: Literal["paigow"]
     base: Amount | None = None
@@ -55,10 +61,39 @@ class PaigowSettle(Model):
     high_nine: HighNine | None = None
     bid_choices: Multiples | None = None
     bet_choices: Multiples | None = None
-    banker: Seat
+    banker: Seat = Field(description="the banker's seat: one of the keys of seats")
     banker_multiple: Multiple
-    seats: dict[Seat, PaigowSettleSeat] = Field(min_length=1, max_length=16)
+    seats: dict[Seat, PaigowSettleSeat] = Field(
+        min_length=1,
+        max_length=16,
+        # the count as the schema states it (the model says so in the rules' words, below)
+        json_schema_extra={"minProperties": SEATS, "maxProperties": SEATS},
+        description=f"exactly {SEATS} seats by name",
+    )
     used_tiles: Annotated[tuple[TileText, ...], Field(max_length=32)] = ()
+
+    @model_validator(mode="after")
+    def _seats_and_banker(self) -> PaigowSettle:
+        seats, banker = self.seats, self.banker
+        if len(seats) != SEATS:
+            raise InvalidInput(
+                f"Pai Gow has {SEATS} seats; the document gives {len(seats)}", field="seats"
+            )
+        if banker not in seats:
+            raise InvalidInput(
+                f"banker {banker!r} is not one of the seats {list(seats)}", field="banker"
+            )
+        for seat, entry in seats.items():
+            if seat == banker and entry.multiple is not None:
+                raise InvalidInput(
+                    f"the banker {seat!r} does not bet; give its bid as banker_multiple",
+                    field=f"seats.{seat}.multiple",
+                )
+            if seat != banker and entry.multiple is None:
+                raise InvalidInput(
+                    f"missing field 'seats.{seat}.multiple'", field=f"seats.{seat}.multiple"
+                )
+        return self
 
 
 # The model `qipai schema` writes as docs/schema/<game>.settle.json (qipai.core.schema).
@@ -75,14 +110,6 @@ def settle(raw_doc: Mapping[str, Any]) -> dict[str, Any]:
     given: dict[str, Any] = {k: getattr(doc, k) for k in _CONFIG_KEYS}
     config = PaigowConfig.from_json({k: v for k, v in given.items() if v is not None})
     seats, banker = doc.seats, doc.banker
-    if len(seats) != SEATS:
-        raise InvalidInput(
-            f"Pai Gow has {SEATS} seats; the document gives {len(seats)}", field="seats"
-        )
-    if banker not in seats:
-        raise InvalidInput(
-            f"banker {banker!r} is not one of the seats {list(seats)}", field="banker"
-        )
     banker_multiple = doc.banker_multiple
     if banker_multiple not in config.bid_choices:
         raise InvalidInput(
@@ -95,17 +122,8 @@ def settle(raw_doc: Mapping[str, Any]) -> dict[str, Any]:
     for seat, entry in seats.items():
         stacks[seat] = entry.stack
         tiles[seat] = _tiles(entry.tiles)
-        if seat == banker:
-            if entry.multiple is not None:
-                raise InvalidInput(
-                    f"the banker {seat!r} does not bet; give its bid as banker_multiple",
-                    field=f"seats.{seat}.multiple",
-                )
+        if seat == banker or entry.multiple is None:  # the model: only the banker has none
             continue
-        if entry.multiple is None:
-            raise InvalidInput(
-                f"missing field 'seats.{seat}.multiple'", field=f"seats.{seat}.multiple"
-            )
         bets[seat] = entry.multiple
         if bets[seat] not in config.bet_choices:
             raise InvalidInput(

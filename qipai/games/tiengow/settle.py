@@ -17,35 +17,79 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Annotated, Any, Literal
 
-from pydantic import Field
+from pydantic import Field, model_validator
 
 from qipai.core.errors import InvalidInput
 from qipai.core.model import Amount, Amount0, Flag, Int, Model, Text
 from qipai.games.tiengow.scoring import Transfer, banker_multiplier, capped_nets, net_units, score
 
 TOTAL_DONG = 8
+SEATS = 4
 Seat = Annotated[str, Field(strict=True, min_length=1, max_length=32)]
 Dong = Annotated[int, Field(strict=True, ge=0, le=TOTAL_DONG)]
 
 
 class TiengowSettle(Model):
-    """The `qipai settle` document of a Tien Gow game (shapes and bounds; the rules' checks —
-    four seats, 8 栋 in all, the two-栋 rule, 至尊 counts — follow in `settle`)."""
+    """The `qipai settle` document of a Tien Gow game.
+
+    Cross-field rules (checked by the model, stated in the schema's descriptions): `dong` names
+    the 4 seats and totals 8 栋; `banker`, `winner`, each `zun` seat and the keys of `stacks`
+    are those seats; `zun` names at most one seat (two with `wen_zun`). The two-栋 rule for the
+    winner is the scoring's (`scoring.score`)."""
 
     game: Literal["tiengow"]
     base: Amount = Field(description="minor units per 栋")
-    banker: Seat
+    banker: Seat = Field(description="one of the seats of dong")
     banker_streak: Annotated[Int, Field(ge=1, le=10**6)] = Field(
         description="1 for the banker's first bank, 2 for the second, …"
     )
-    winner: Seat
-    dong: dict[Seat, Dong] = Field(description="the 栋 count of each of the 4 seats")
-    zun: tuple[Seat, ...] = Field((), max_length=4, description="seats that played a 至尊")
+    winner: Seat = Field(description="one of the seats of dong")
+    dong: dict[Seat, Dong] = Field(
+        description=f"the 栋 count of each of the {SEATS} seats, {TOTAL_DONG} in all",
+        json_schema_extra={"minProperties": SEATS, "maxProperties": SEATS},
+    )
+    zun: tuple[Seat, ...] = Field(
+        (),
+        max_length=4,
+        description="seats (of dong) that played a 至尊: at most one, two with wen_zun",
+    )
     zun_units: Annotated[Int, Field(ge=0, le=10**6)] = 1
     # docs/rules/tiengow.md#civil-supreme Decision: 文尊 off by default.
     wen_zun: Flag = False
-    stacks: dict[Seat, Amount0] | None = Field(None, description="stacks brought into the game")
+    stacks: dict[Seat, Amount0] | None = Field(
+        None, description="stacks brought into the game, one for each seat of dong"
+    )
     note: Annotated[Text, Field(max_length=10_000)] | None = None
+
+    @model_validator(mode="after")
+    def _seats(self) -> TiengowSettle:
+        dong, seats = self.dong, list(self.dong)
+        if len(dong) != SEATS:
+            raise InvalidInput(
+                f"dong must be an object with the 栋 count of each of the {SEATS} seats",
+                field="dong",
+            )
+        for name in ("banker", "winner"):
+            value = getattr(self, name)
+            if value not in dong:
+                raise InvalidInput(f"{name} {value!r} is not a seat {seats}", field=name)
+        if sum(dong.values()) != TOTAL_DONG:
+            # Each trick is worth as many 栋 as tiles each player put in: 8 in all.
+            raise InvalidInput(
+                f"the 栋 counts must total {TOTAL_DONG} (one per tile of a hand)", field="dong"
+            )
+        most = 2 if self.wen_zun else 1  # 武尊 (one 2-4 and one 1-2 in the set), and 文尊 when on
+        if any(s not in dong for s in self.zun) or len(self.zun) > most:
+            raise InvalidInput(
+                f"zun must be a list of at most {most} seat(s) that played a 至尊"
+                + ("" if self.wen_zun else " (文尊 is off: the set has one 至尊)"),
+                field="zun",
+            )
+        if self.stacks is not None and set(self.stacks) != set(dong):
+            raise InvalidInput(
+                f"stacks must give the stack of each of the {SEATS} seats", field="stacks"
+            )
+        return self
 
 
 # The model `qipai schema` writes as docs/schema/<game>.settle.json (qipai.core.schema).
@@ -60,28 +104,15 @@ def zun_transfers(seats: list[str], player: str, zun_units: int) -> list[Transfe
 def settle(raw_doc: Mapping[str, Any]) -> dict[str, Any]:
     doc = TiengowSettle.parse(raw_doc)
     base, dong, banker, winner = doc.base, doc.dong, doc.banker, doc.winner
-    if len(dong) != 4:
-        raise InvalidInput("dong must be an object with the 栋 count of each of the 4 seats")
     seats = list(dong)
     transfers = score(seats, banker, doc.banker_streak, winner, dict(dong))
-    if sum(dong.values()) != TOTAL_DONG:
-        # Each trick is worth as many 栋 as tiles each player put in: 8 in all.
-        raise InvalidInput(f"the 栋 counts must total {TOTAL_DONG} (one per tile of a hand)")
-    most = 2 if doc.wen_zun else 1  # 武尊 (one 2-4 and one 1-2 in the set), and 文尊 when on
     zun = list(doc.zun)
-    if any(s not in seats for s in zun) or len(zun) > most:
-        raise InvalidInput(
-            f"zun must be a list of at most {most} seat(s) that played a 至尊"
-            + ("" if doc.wen_zun else " (文尊 is off: the set has one 至尊)")
-        )
     for player in zun:
         transfers += zun_transfers(seats, player, doc.zun_units)
     units = net_units(seats, transfers)
     raw = {seat: u * base for seat, u in units.items()}
     nets, capped = raw, False
     if doc.stacks is not None:
-        if set(doc.stacks) != set(seats):
-            raise InvalidInput("stacks must give the stack of each of the 4 seats")
         nets, capped = capped_nets(seats, winner, units, base, doc.stacks)
     return {
         "game": "tiengow",
