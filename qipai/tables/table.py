@@ -186,7 +186,8 @@ class Table:
         self.numbered: str | None = None  # the id of the round numbered `self.number`
         self.last_result: JSON | None = None
         self.results: list[JSON] = []
-        self.client_ids: OrderedDict[str, str] = OrderedDict()
+        # (player, client id) of the last actions: an id is one player's (per-player de-dup)
+        self.client_ids: OrderedDict[tuple[str, str], None] = OrderedDict()
         self.client_seed_of: dict[str, str] = {}  # player -> the client seed they set
         self.tiles: Any = None  # Tien Gow: the running game's tile commitment
         self.openings: dict[str, JSON] = {}  # Tien Gow: each seat's openings of the last game
@@ -763,7 +764,7 @@ class Table:
                 if client_id is not None:
                     journal_first.storable_text(client_id, "client_id")
                 self._expire_if_due()
-                if client_id is not None and client_id in self.client_ids:
+                if client_id is not None and (player, client_id) in self.client_ids:
                     return {"type": "ack", "client_id": client_id, "duplicate": True}
                 seat = self.seat_of(player)
                 if seat is None:
@@ -798,7 +799,7 @@ class Table:
             return {"type": "ack", "client_id": client_id, "duplicate": False}
 
     def _remember(self, client_id: str, player: str) -> None:
-        self.client_ids[client_id] = player
+        self.client_ids[(player, client_id)] = None
         while len(self.client_ids) > self.CLIENT_IDS_KEPT:
             self.client_ids.popitem(last=False)
 
@@ -1166,7 +1167,7 @@ class Table:
         acknowledged as a duplicate and never applied again (docs/protocol.md)."""
         with self.lock:
             for client_id, player in items:
-                if client_id not in self.client_ids:
+                if (player, client_id) not in self.client_ids:
                     self._remember(client_id, player)
 
     # ----- persistence ----------------------------------------------------------------------

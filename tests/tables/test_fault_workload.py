@@ -182,9 +182,9 @@ class World:
         action = {"type": legal[0].type} if legal else {"type": "stand"}
         # the id was journaled (its first send was applied, perhaps just before a crash): the
         # repeat is a duplicate; otherwise (refused, or lost before the write) it may be taken
-        journaled = {c for c, _ in self.ledger.recent_client_ids(table_id, Table.CLIENT_IDS_KEPT)}
+        journaled = set(self.ledger.recent_client_ids(table_id, Table.CLIENT_IDS_KEPT))
         reply = table.act(player, action, client_id)
-        if reply["type"] == "ack" and client_id in journaled:
+        if reply["type"] == "ack" and (client_id, player) in journaled:
             assert reply["duplicate"] is True, reply
         if table.record is not None:  # journaled (and so applied) once at most
             info = self.ledger.round_info(table.record.round_id)

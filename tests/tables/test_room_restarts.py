@@ -62,8 +62,8 @@ def test_client_ids_seen_before_a_restart_are_not_applied_again(
         assert reply == {"type": "ack", "client_id": client_id, "duplicate": True}
     assert back.round.view(None)["bets"] == {"A": 3}
     assert back.journal_count == 1
-    # a new id is taken as usual
-    assert back.act("bob", {"type": "bet", "amount": 2}, "new")["duplicate"] is False
+    # alice's ids are hers alone: bob's action with one of them is applied
+    assert back.act("bob", {"type": "bet", "amount": 2}, "open-bet")["duplicate"] is False
     assert back.round.view(None)["bets"] == {"A": 3, "B": 2}
     again.ledger.ledger.close()  # type: ignore[attr-defined]
 

@@ -102,6 +102,19 @@ def test_duplicate_client_ids_are_ignored() -> None:
     assert len(journal(ledger, table.record.round_id)) == 1  # type: ignore[union-attr]
 
 
+def test_a_client_id_is_one_players_own() -> None:
+    """De-duplication is per player: another player's action with an id someone else used
+    is applied (ids are chosen by each client, so two players' ids may well meet)."""
+    table, ledger, _clock, _inbox = make_table()
+    seat_two(table, ledger)
+    table.tick()
+    assert table.act("alice", {"type": "bet", "amount": 4}, "1")["duplicate"] is False
+    assert table.act("bob", {"type": "bet", "amount": 5}, "1")["duplicate"] is False
+    assert table.act("alice", {"type": "bet", "amount": 4}, "1")["duplicate"] is True
+    assert table.round is not None and len(table.round.log) == 2
+    assert len(journal(ledger, table.record.round_id)) == 2  # type: ignore[union-attr]
+
+
 def test_invalid_actions_get_typed_errors_and_change_nothing() -> None:
     table, ledger, _clock, _inbox = make_table()
     seat_two(table, ledger)
