@@ -34,7 +34,6 @@ from qipai.core.errors import GameError, InvalidInput, WrongPhase
 from qipai.core.protocol import JSON, Event, RecordedAction, Round, Seat
 from qipai.core.rng import Rng, new_seed
 from qipai.fairness import (
-    DEAL_SPEC,
     check_client_seed,
     deal_meta,
     meta_client_seeds,
@@ -42,9 +41,21 @@ from qipai.fairness import (
     tiles_commitment,
 )
 from qipai.tables import actions as journal_first
-from qipai.tables import interrupt
+from qipai.tables import interrupt, lobby
 from qipai.tables import layout as layout_mod
 from qipai.tables.actions import JournalUnavailable
+from qipai.tables.errors import (
+    BotsNotAllowed,
+    BuyInRange,
+    Funds,
+    GameInProgress,
+    NotSeated,
+    SeatTaken,
+    TableClosed,
+    TableError,
+    TableMoved,
+    TableSuspended,
+)
 from qipai.tables.games import Game
 from qipai.tables.money import TableMoney
 from qipai.tables.ports import (
@@ -58,8 +69,8 @@ from qipai.tables.ports import (
     TableRepo,
 )
 from qipai.tables.seating import Seating, SeatState
-from qipai.tables.snapshot import RoundFacts, TableSnapshot
-from qipai.tables.status import CLOSED, PLAYING, TableStatus, suspended, waiting
+from qipai.tables.snapshot import TableSnapshot
+from qipai.tables.status import TableStatus
 from qipai.tables.terms import TableTerms, default_terms
 from qipai.tables.timers import Timers, Timing
 from qipai.tables.units import DealUnits, Reveal
@@ -83,52 +94,6 @@ __all__ = [
     "TableSuspended",
     "Timing",
 ]
-
-
-class TableError(GameError):
-    """A refusal by the table itself (not seated, seat taken, not enough money…)."""
-
-    code = "table_error"
-
-
-class NotSeated(TableError):
-    code = "not_seated"
-
-
-class SeatTaken(TableError):
-    code = "seat_taken"
-
-
-class Funds(TableError):
-    code = "insufficient_funds"
-
-
-class BuyInRange(TableError):
-    """docs/rules/common.md#buy-in "Decision (buy-in)": a seat's stack is within the table's buy-in range."""
-
-    code = "buy_in_out_of_range"
-
-
-class BotsNotAllowed(TableError):
-    code = "bots_not_allowed"
-
-
-class TableSuspended(TableError):
-    code = "table_suspended"
-
-
-class TableClosed(TableError):
-    code = "table_closed"
-
-
-class TableMoved(TableError):
-    code = "table_moved"
-
-
-class GameInProgress(TableError):
-    """docs/rules/paigow.md#the-game: a Pai Gow game is two rounds; nobody may leave between them."""
-
-    code = "game_in_progress"
 
 
 class Table:
@@ -571,19 +536,13 @@ class Table:
         return True
 
     # ----- who plays ------------------------------------------------------------------------
-    def _playable(self, s: SeatState) -> bool:
-        """A seat that may be dealt the next round (bots are topped up at the deal)."""
-        if s.player is None or s.leaving or s.away:
-            return False
-        return bool(s.bot) or self.ledger_stack(s.player) >= self.terms.min_buy_in
-
     def eligible(self) -> list[SeatState]:
         bound = self.bound_seats()
         if bound:  # the game's next round is dealt to the same seats, whatever they ask
             return [s for s in self.seats.values() if s.seat in bound and s.player is not None]
         out = []
         for s in self.seats.values():
-            if not self._playable(s):
+            if not lobby.playable(self, s):
                 continue
             if s.bot:
                 self._fund_bot(s.player or "")
@@ -592,37 +551,14 @@ class Table:
 
     def wait_reason(self) -> str | None:
         """What the table waits for before it can deal (None: it can deal, or it is dealing)."""
-        detail = self.wait_detail()
-        if detail is None:
-            return None
-        if detail["code"] == "need_human":
-            return "a player at the table"  # bots never play among themselves
-        tail = f" ({detail['away']} away)" if detail.get("away") else ""
-        return f"{detail['n']} of {detail['of']} players{tail}"
+        return lobby.wait_reason(self)
 
     def wait_detail(self) -> JSON | None:
-        """`wait_reason` as data for clients to translate: `{"code": "players", "n", "of"}`,
-        `{"code": "players_away", "n", "of", "away"}` or `{"code": "need_human"}`."""
-        if self.round is not None or self.bound_seats():
-            return None
-        players = [s for s in self.seats.values() if self._playable(s)]
-        need = self.game.min_players
-        if len(players) < need:
-            away = sum(1 for s in self.seats.values() if s.player and s.away)
-            if away:
-                return {"code": "players_away", "n": len(players), "of": need, "away": away}
-            return {"code": "players", "n": len(players), "of": need}
-        if not any(not s.bot for s in players):
-            return {"code": "need_human"}
-        return None
+        """`wait_reason` as data for clients to translate (`lobby.wait_detail`)."""
+        return lobby.wait_detail(self)
 
     def status(self) -> TableStatus:
-        if self.closed:
-            return CLOSED
-        if self.suspension is not None:
-            return suspended(self.suspension)
-        reason = self.wait_reason()
-        return PLAYING if reason is None else waiting(reason, self.wait_detail())
+        return lobby.status(self)
 
     def _stand_up_short_stacks(self) -> None:
         """docs/rules/common.md#buy-in "Decision (buy-in)": before each deal, a person whose stack fell below the
@@ -1217,89 +1153,16 @@ class Table:
     def public_info(self) -> JSON:
         """The lobby's view of the table: no cards, no seeds of running deal units."""
         with self.lock:
-            status = self.status()
-            away_grace = self.terms.away_grace_s
-            return {
-                "id": self.id,
-                "game": self.game.name,
-                "title": dict(self.game.title),
-                "name": self.name,
-                "seats": [
-                    {
-                        "seat": s.seat,
-                        "name": s.name,
-                        "bot": s.bot,
-                        "occupied": s.player is not None,
-                        "stack": self._stack(s.player) if s.player else None,
-                        "away": s.away,
-                        "away_until": None if s.away_since is None else s.away_since + away_grace,
-                    }
-                    for s in self.seats.values()
-                ],
-                "free": len(self.free_seats()),
-                "humans": len(self.humans()),
-                "playing": self.round is not None,
-                "status": status.state,
-                "status_reason": status.reason,
-                "status_detail": status.detail,  # the reason as data (codes, counts)
-                "number": self.number,
-                "bot_levels": [b for b in self.game.bot_levels if self.terms.allows_bot(b)],
-                "min_buy_in": self.terms.min_buy_in,
-                "max_buy_in": self.terms.max_buy_in,
-                "private": self.terms.private,
-                "owner": self.owner,
-                "terms": self.terms.public_json(),
-            }
+            return lobby.public_info(self)
 
     def _stack(self, player: str) -> int:
         """A player's table stack including what the running round holds for them."""
-        stack = self.ledger_stack(player)
-        if self.record is not None:
-            stack += sum(st for _, p, st in self.record.seats if p == player)
-        return stack
+        return lobby.held_stack(self, player)
 
     def snapshot(self) -> TableSnapshot:
         """The typed, read-only facts every message of this moment is built from."""
         with self.lock:
-            round_ = self.round or self.last_round
-            record = self.record or self.last_record
-            facts = None
-            if round_ is not None and record is not None:
-                facts = RoundFacts(
-                    round=round_,
-                    running=self.round is not None,
-                    round_id=record.round_id,
-                    number=record.number,
-                    commitment=record.commitment,
-                    deadline=self.timers.deadline_at if self.round is not None else None,
-                    openings=dict(self.openings) if self.round is None else {},
-                )
-            current = self.units.current()
-            fairness: JSON = {
-                # False for Tien Gow: the seed would let anyone recompute every hidden discard,
-                # so players get the commitment only (the operator verifies; docs/protocol.md)
-                "seed_policy": "after_deal" if self.game.reveal_seed else "operator_only",
-                "deal_spec": DEAL_SPEC,
-                "current": None
-                if current is None
-                else {"commitment": current.commitment, "seed": current.seed_hex},
-                "next_commitment": self.units.next_commitment,
-                "client_seeds": dict(self.units.client_seeds) if self.units.running else {},
-                "client_seeds_enabled": self.terms.client_seeds,
-                "revealed": [r.to_json() for r in self.reveals if r.seed_hex is not None][-5:],
-            }
-            return TableSnapshot(
-                table=self.public_info(),
-                seat_of={s.player: s.seat for s in self.seats.values() if s.player},
-                round=facts,
-                hint=self.game.hint,
-                fairness=fairness,
-                tiles=None if self.tiles is None else self.tiles.public_json(),
-                last_result=self.last_result,
-                results=tuple(self.results[-12:]),
-                next_start_at=self.timers.next_start_at if self.round is None else None,
-                now=self.clock.now(),
-            )
+            return lobby.snapshot(self)
 
     def _told(self) -> tuple[TableStatus, bool]:
         return self.status(), self.round is None and self.timers.next_start_at is not None
