@@ -27,6 +27,8 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
+from sqlalchemy import select
+
 from qipai.cluster.bus import Bus, CallFailed, CallRefused
 from qipai.cluster.metrics import ClusterMetrics
 from qipai.cluster.ownership import Ownership
@@ -34,6 +36,7 @@ from qipai.cluster.settings import ClusterSettings
 from qipai.core.errors import GameError
 from qipai.core.protocol import JSON
 from qipai.ledger import Ledger
+from qipai.ledger.schema import rounds
 from qipai.server.room import Connection, Room
 from qipai.tables.ledger_adapter import LedgerAdapter
 from qipai.tables.table import Table
@@ -293,6 +296,12 @@ class Node:
             return None
         self.owners[table_id] = lease.owner
         return lease.owner
+
+    def table_of_round(self, round_id: str) -> str | None:
+        """The table a round was dealt at (None: no such round); a blocking read."""
+        with self.ledger.engine.connect() as conn:
+            found = conn.execute(select(rounds.c.table_id).where(rounds.c.id == round_id)).first()
+        return None if found is None else str(found[0])
 
     async def _call(self, table_id: str, op: str, args: JSON) -> JSON:
         """Forward `op` to the table's owner (asking the directory again once if it moved)."""

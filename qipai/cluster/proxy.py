@@ -2,8 +2,8 @@
 
 An ASGI middleware in front of the app (only when the room routes over Redis):
 
-* `/api/tables/{id}` and everything under it (and an operator's `/api/ops/tables/{id}/…`),
-  for a table another host owns: the request is
+* `/api/tables/{id}` and everything under it (and an operator's `/api/ops/tables/{id}/…` and
+  `POST /api/ops/rounds/{id}/void`), for a table another host owns: the request is
   sent to the owner's own address (the host directory's `http`) and its answer returned as is
   (the owner authenticates it: the same database holds every session);
 * `GET /api/tables`: every live host's tables, merged;
@@ -38,6 +38,7 @@ ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 FORWARDED = b"x-qipai-forwarded"
 _TABLE = re.compile(r"^/api(?:/ops)?/tables/([0-9A-Za-z_-]{1,64})(/.*)?$")
+_VOID = re.compile(r"^/api/ops/rounds/([0-9A-Za-z_.@-]{1,64})/void$")
 _HOP = {"host", "content-length", "connection", "transfer-encoding", "keep-alive", "upgrade"}
 
 
@@ -64,6 +65,11 @@ class ClusterProxy:
             if owner is not None and target is None:  # an owner this process has not heard of
                 await self.node.refresh_directory()
                 target = self.node.address_of(owner)
+        elif method == "POST" and (m := _VOID.match(path)) is not None:
+            # an operator's void of a round at another host's table: that host ends it
+            table_id = await asyncio.to_thread(self.node.table_of_round, m.group(1))
+            owner = None if table_id is None else await self.node.owner_of(table_id)
+            target = None if owner is None else self.node.address_of(owner)
         elif path == "/api/tables" and method == "GET":
             await self._gather(scope, receive, send)
             return

@@ -77,7 +77,13 @@ class FieldError(InvalidInput):
         self.field = field
 
 
-GAME_STATUS = {"auth_failed": 401, "auth_required": 401, "conflict": 409, "forbidden": 403}
+GAME_STATUS = {
+    "auth_failed": 401,
+    "auth_required": 401,
+    "conflict": 409,
+    "forbidden": 403,
+    "table_moved": 409,  # another host runs the table now (its lease was lost mid-request)
+}
 STATUS_CODES = {
     400: "invalid_input",
     401: "auth_required",

@@ -40,11 +40,13 @@ from qipai.core.rng import new_seed
 from qipai.fairness import check_client_seed
 from qipai.tables import games as games_mod
 from qipai.tables.ports import Clock, LedgerPort, TableRepo
-from qipai.tables.table import GameInProgress, NotSeated, Table, Timing
+from qipai.tables.table import MOVED_MESSAGE, GameInProgress, NotSeated, Table, TableMoved, Timing
 from qipai.tables.terms import TableTerms, default_terms
 
 log = logging.getLogger("qipai.room")
 T = TypeVar("T")
+MOVED_KEPT = 10_000
+"""Lost tables remembered to answer `table_moved` (a bound: ids are 12 bytes each)."""
 
 
 @dataclass(eq=False)
@@ -165,6 +167,9 @@ class Room:
         """Saved layouts that could not be rebuilt at start-up: table id -> why."""
         self.elsewhere: set[str] = set()
         """Tables another live process owns (their leases): claimed here once they lapse."""
+        self.moved: collections.OrderedDict[str, None] = collections.OrderedDict()
+        """Tables this room ran until their lease was lost (newest last, at most `MOVED_KEPT`):
+        a request that raced the loss is told `table_moved` (409), not `no table`."""
         self.lease_ttl_s = lease_ttl_s
         self._next_lease_check = 0.0
         self.host: TableHost | None = None
@@ -202,6 +207,7 @@ class Room:
             seed_source=self.seed_source,
         )
         self.tables[table_id] = table
+        self.moved.pop(table_id, None)
         return table
 
     def create_table(
@@ -230,6 +236,8 @@ class Room:
     def table(self, table_id: str) -> Table:
         table = self.tables.get(table_id)
         if table is None:
+            if table_id in self.moved:
+                raise TableMoved(MOVED_MESSAGE)
             raise InvalidInput(f"no table {table_id!r}")
         return table
 
@@ -560,6 +568,9 @@ class Room:
         stops here at once and is forgotten (another process runs it now)."""
         table = self.tables.pop(table_id, None)
         if table is not None:
+            self.moved[table_id] = None
+            while len(self.moved) > MOVED_KEPT:
+                self.moved.popitem(last=False)
             self._submit(table_id, table.lose)
 
     def adopt(self, table_id: str) -> Table | None:

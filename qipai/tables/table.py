@@ -27,7 +27,7 @@ import threading
 import uuid
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, Concatenate, ParamSpec, TypeVar
 
 import qipai
 from qipai.core.errors import GameError, InvalidInput, WrongPhase
@@ -94,6 +94,31 @@ __all__ = [
     "TableSuspended",
     "Timing",
 ]
+
+
+P = ParamSpec("P")
+R = TypeVar("R")
+MOVED_MESSAGE = "the table is run by another server now; reconnect"
+
+
+def _moved_if_lease_lost(
+    method: Callable[Concatenate[Table, P], R],
+) -> Callable[Concatenate[Table, P], R]:
+    """A seat's money or layout write refused by the lease fence (another host took the table
+    over while the request waited): this table stops here and the caller gets `TableMoved`
+    (409 `table_moved`), never the raw `LeaseLost`. A table already lost refuses at once."""
+
+    @functools.wraps(method)
+    def wrapped(self: Table, /, *args: P.args, **kwargs: P.kwargs) -> R:
+        if self.lost:
+            raise TableMoved(MOVED_MESSAGE)
+        try:
+            return method(self, *args, **kwargs)
+        except LeaseLost:
+            self.lose()
+            raise TableMoved(MOVED_MESSAGE) from None
+
+    return wrapped
 
 
 class Table:
@@ -227,6 +252,7 @@ class Table:
         return self.units.bound_seats()
 
     # ----- seating --------------------------------------------------------------------------
+    @_moved_if_lease_lost
     def sit(
         self,
         player: str,
@@ -280,6 +306,8 @@ class Table:
             self.client_seed_of[player] = seed
 
     def _require_open(self) -> None:
+        if self.lost:
+            raise TableMoved(MOVED_MESSAGE)
         if self.closed:
             raise TableClosed("the table is closed")
         if self.suspension is not None:
@@ -297,6 +325,7 @@ class Table:
                 f"the buy-in at this table is {low} to {high}; you would sit with {total}"
             )
 
+    @_moved_if_lease_lost
     def add_bot(self, level: str | None = None, seat: str | None = None) -> str:
         """Fill a free seat with a bot of the game (house money from the bot bankroll)."""
         with self.lock:
@@ -342,6 +371,7 @@ class Table:
                 "you may stand up once it is over (docs/rules/paigow.md#the-game)"
             )
 
+    @_moved_if_lease_lost
     def leave(self, player: str) -> int | None:
         """Stand up and cash out now, or after the running round if the player is in it (after
         the game's last round for a game of several rounds on one seed, such as Pai Gow)."""
@@ -357,6 +387,7 @@ class Table:
                 return None
             return self._stand_up(seat)
 
+    @_moved_if_lease_lost
     def remove_bot(self, seat: str) -> None:
         with self.lock:
             state = self.seats.get(seat)
@@ -417,6 +448,7 @@ class Table:
         with self.lock:
             self.connected.discard(player)
 
+    @_moved_if_lease_lost
     def set_client_seed(self, player: str, seed: str) -> JSON:
         """A seated player's client seed (docs/fairness.md): it enters the next deal unit that
         starts while the player is seated (the running unit keeps the seeds it started with)."""
@@ -740,7 +772,7 @@ class Table:
             self.client_ids.popitem(last=False)
 
     def _moved_error(self) -> dict[str, str]:
-        return TableMoved("the table is run by another server now; reconnect").to_json()
+        return TableMoved(MOVED_MESSAGE).to_json()
 
     def _suspended_error(self) -> dict[str, str]:
         return TableSuspended(f"the table is suspended: {self.suspension}").to_json()

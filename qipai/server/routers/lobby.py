@@ -26,13 +26,15 @@ from qipai.server.models import (
     TablesOut,
 )
 from qipai.tables import games as games_mod
-from qipai.tables.table import Table
+from qipai.tables.table import MOVED_MESSAGE, Table
 
 router = APIRouter(prefix="/api", tags=["lobby"])
 
 
 def _known(svc: ServicesDep, table_id: str) -> None:
     if table_id not in svc.room.tables:
+        if table_id in svc.room.moved:  # this host lost the table's lease just now
+            raise ApiError(409, "table_moved", MOVED_MESSAGE, field="table_id")
         raise ApiError(404, "unknown_table", f"no table {table_id!r}", field="table_id")
 
 

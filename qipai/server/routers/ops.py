@@ -43,6 +43,14 @@ from qipai.authority.operators import Operator
 
 T = TypeVar("T")
 
+
+class TableElsewhere(Conflict):
+    """The round's table is run by another table host (its live lease): an operator's act on
+    it goes to that host (`/api/ops/tables/{id}/…` is forwarded there) or is refused here."""
+
+    code = "table_elsewhere"
+
+
 router = APIRouter(prefix="/api/ops", tags=["ops"])
 
 
@@ -583,6 +591,25 @@ async def round_detail(round_id: str, request: Request, op: Reader) -> dict[str,
     return {"round": info}
 
 
+def _not_elsewhere(request: Request, table_id: str, round_id: str) -> None:
+    """Refuse (409 `table_elsewhere`, naming the host) to touch a round whose table another
+    live table host runs: voiding it here would end a round that host is playing (and reveal
+    its seed) behind its back. A lapsed lease (its host died, nobody took it yet) is no
+    one's: the round is voided here in the ledger."""
+    room = _room(request)
+    if table_id in room.tables:
+        return
+    here = getattr(getattr(room, "ledger", None), "host", None)
+    lease = _ledger(request).lease(table_id)
+    if lease is not None and lease.held and lease.owner not in (None, here):
+        raise TableElsewhere(
+            f"round {round_id} is at table {table_id}, run by host {lease.owner}: "
+            f"suspend the table there (POST /api/ops/tables/{table_id}/suspend reaches it "
+            "from any host)",
+            "round_id",
+        )
+
+
 @router.post("/rounds/{round_id}/void")
 async def void_round(
     round_id: str, body: Reason, request: Request, op: Writer, authority: AuthorityDep
@@ -598,6 +625,7 @@ async def void_round(
             raise Conflict(f"round {round_id} is {info['status']}", "round_id")
         room = _room(request)
         table_id = str(info["table_id"])
+        _not_elsewhere(request, table_id, round_id)
         if table_id in room.tables and hasattr(room, "suspend"):
             room.suspend(table_id, f"round voided by an operator: {body.reason}")
             how = "table suspended"
