@@ -12,9 +12,15 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from qipai.core.errors import InvalidInput
 from qipai.core.protocol import JSON
+from qipai.tables.errors import BotsNotAllowed, BuyInRange, SeatTaken
+
+if TYPE_CHECKING:
+    from qipai.tables.games import Game
+    from qipai.tables.terms import TableTerms
 
 # Rounds of silence before a seat is away (docs/rules/common.md "Decision (away)").
 SILENT_ROUNDS_CONNECTED = 2
@@ -147,4 +153,64 @@ class Seating:
                 self.seats[str(s["seat"])] = SeatState.from_json(s)
 
 
-__all__ = ["SILENT_ROUNDS_CONNECTED", "SILENT_ROUNDS_DISCONNECTED", "SeatState", "Seating"]
+# ----- the table's seating rules (pure: the table asks, then acts) ---------------------------
+def free_seat(seating: Seating, seat: str | None) -> str:
+    """The seat a newcomer takes: the one asked for, or the first free one."""
+    free = seating.free_seats()
+    if not free:
+        raise SeatTaken("the table is full")
+    if seat is None:
+        return free[0]
+    if seat not in seating.seats:
+        raise InvalidInput(f"no seat {seat!r} at this table")
+    if seating.seats[seat].player is not None:
+        raise SeatTaken(f"seat {seat} is taken")
+    return seat
+
+
+def check_buy_in(terms: TableTerms, on_table: int, buy_in: int) -> None:
+    """docs/rules/common.md#buy-in "Decision (buy-in)": the stack a player sits with is within
+    the table's range (what is already on the table, `on_table`, counts)."""
+    if not isinstance(buy_in, int) or isinstance(buy_in, bool) or buy_in < 0:
+        raise InvalidInput("the buy-in is a whole number of minor units, at least 0")
+    low, high = terms.min_buy_in, terms.max_buy_in
+    total = on_table + buy_in
+    if total < low or (buy_in > 0 and total > high):
+        raise BuyInRange(f"the buy-in at this table is {low} to {high}; you would sit with {total}")
+
+
+def bot_level(game: Game, terms: TableTerms, level: str | None) -> str:
+    """The level of a bot to seat: the one asked for, or the game's default where the table's
+    bot policy allows it (else the policy's last)."""
+    if not terms.bot_policy:
+        raise BotsNotAllowed("this table allows no bots")
+    if level is None:
+        level = game.default_bot()
+        if level not in terms.bot_policy:
+            level = terms.bot_policy[-1]
+    if level not in game.bot_levels:
+        raise InvalidInput(f"unknown bot level {level!r}")
+    if level not in terms.bot_policy:
+        raise BotsNotAllowed(
+            f"bots of level {level!r} are not allowed here; allowed: {', '.join(terms.bot_policy)}"
+        )
+    return level
+
+
+def bot_stack(game: Game, terms: TableTerms) -> tuple[int, int]:
+    """A bot's stack (house money) and the level below which it is topped up again."""
+    low, high = terms.min_buy_in, terms.max_buy_in
+    want = min(max(game.default_buy_in, 2 * low), high)
+    return want, max(want // 2, low)
+
+
+__all__ = [
+    "SILENT_ROUNDS_CONNECTED",
+    "SILENT_ROUNDS_DISCONNECTED",
+    "SeatState",
+    "Seating",
+    "bot_level",
+    "bot_stack",
+    "check_buy_in",
+    "free_seat",
+]

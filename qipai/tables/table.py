@@ -29,20 +29,18 @@ from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from typing import Any, Concatenate, ParamSpec, TypeVar
 
-import qipai
 from qipai.core.errors import GameError, InvalidInput, WrongPhase
-from qipai.core.protocol import JSON, Event, RecordedAction, Round, Seat
+from qipai.core.protocol import JSON, Event, Round, Seat
 from qipai.core.rng import Rng, new_seed
 from qipai.fairness import (
     check_client_seed,
-    deal_meta,
-    meta_client_seeds,
     seat_openings,
-    tiles_commitment,
 )
 from qipai.tables import actions as journal_first
-from qipai.tables import interrupt, lobby
+from qipai.tables import interrupt, lobby, recovery
 from qipai.tables import layout as layout_mod
+from qipai.tables import seating as seating_mod
+from qipai.tables import units as units_mod
 from qipai.tables.actions import JournalUnavailable
 from qipai.tables.errors import (
     BotsNotAllowed,
@@ -57,11 +55,11 @@ from qipai.tables.errors import (
     TableSuspended,
 )
 from qipai.tables.games import Game
+from qipai.tables.journal import Journal
 from qipai.tables.money import TableMoney
 from qipai.tables.ports import (
     Clock,
     InsufficientFunds,
-    JournalEntry,
     LeaseLost,
     LedgerPort,
     OpenRound,
@@ -126,7 +124,7 @@ class Table:
     other than the ledger's own transactions."""
 
     MAX_JOURNAL_RETRIES = 8
-    CLIENT_IDS_KEPT = 5000
+    CLIENT_IDS_KEPT = Journal.CLIENT_IDS_KEPT
 
     def __init__(
         self,
@@ -167,6 +165,7 @@ class Table:
         self.timers = Timers(self.timing)
         self.timers.next_start_at = clock.now()
         self.saver = layout_mod.LayoutSaver(repo, table_id)
+        self.journal = Journal(ledger, table_id)
         # the running round and what the table remembers of the last ones
         self.round: Round[Any] | None = None
         self.record: RoundRecord | None = None
@@ -176,16 +175,11 @@ class Table:
         self.numbered: str | None = None  # the id of the round numbered `self.number`
         self.last_result: JSON | None = None
         self.results: list[JSON] = []
-        # (player, client id) of the last actions: an id is one player's (per-player de-dup)
-        self.client_ids: OrderedDict[tuple[str, str], None] = OrderedDict()
         self.client_seed_of: dict[str, str] = {}  # player -> the client seed they set
         self.tiles: Any = None  # Tien Gow: the running game's tile commitment
         self.openings: dict[str, JSON] = {}  # Tien Gow: each seat's openings of the last game
         self.bot_rng = Rng(seed_source(), "bots")
         self._bots: dict[str, Any] = {}
-        self.journal_count = 0
-        self._unjournaled: list[Event] = []  # events journaled with the next write
-        self._finish_events: list[Event] = []  # heard once a finished round is settled
         self._unit_unsaved = False  # a unit began for a round whose opening failed
         self._journal_failures = 0  # consecutive failed journal writes of ticks
         # status
@@ -215,6 +209,14 @@ class Table:
     @property
     def carry_context(self) -> JSON:
         return self.units.carry_context
+
+    @property
+    def journal_count(self) -> int:
+        return self.journal.count
+
+    @property
+    def client_ids(self) -> OrderedDict[tuple[str, str], None]:
+        return self.journal.client_ids
 
     @property
     def deadline_at(self) -> float | None:
@@ -278,16 +280,8 @@ class Table:
                     self._save()
                 self._broadcast_state([])
                 return existing
-            free = self.free_seats()
-            if not free:
-                raise SeatTaken("the table is full")
-            if seat is None:
-                seat = free[0]
-            if seat not in self.seats:
-                raise InvalidInput(f"no seat {seat!r} at this table")
-            if self.seats[seat].player is not None:
-                raise SeatTaken(f"seat {seat} is taken")
-            self._check_buy_in(player, buy_in)
+            seat = seating_mod.free_seat(self.seating, seat)
+            seating_mod.check_buy_in(self.terms, self.ledger_stack(player), buy_in)
             if buy_in > 0:
                 try:
                     self.money.buy_in(player, buy_in, key or f"buyin:{uuid.uuid4().hex}")
@@ -313,18 +307,6 @@ class Table:
         if self.suspension is not None:
             raise TableSuspended(f"the table is suspended: {self.suspension}")
 
-    def _check_buy_in(self, player: str, buy_in: int) -> None:
-        """docs/rules/common.md#buy-in "Decision (buy-in)": the stack a player sits with is within the table's
-        range (what is already on the table counts)."""
-        if not isinstance(buy_in, int) or isinstance(buy_in, bool) or buy_in < 0:
-            raise InvalidInput("the buy-in is a whole number of minor units, at least 0")
-        low, high = self.terms.min_buy_in, self.terms.max_buy_in
-        total = self.ledger_stack(player) + buy_in
-        if total < low or (buy_in > 0 and total > high):
-            raise BuyInRange(
-                f"the buy-in at this table is {low} to {high}; you would sit with {total}"
-            )
-
     @_moved_if_lease_lost
     def add_bot(self, level: str | None = None, seat: str | None = None) -> str:
         """Fill a free seat with a bot of the game (house money from the bot bankroll)."""
@@ -334,19 +316,7 @@ class Table:
             if not free:
                 raise SeatTaken("the table is full")
             seat = seat or free[0]
-            if not self.terms.bot_policy:
-                raise BotsNotAllowed("this table allows no bots")
-            if level is None:
-                level = self.game.default_bot()
-                if level not in self.terms.bot_policy:
-                    level = self.terms.bot_policy[-1]
-            if level not in self.game.bot_levels:
-                raise InvalidInput(f"unknown bot level {level!r}")
-            if level not in self.terms.bot_policy:
-                raise BotsNotAllowed(
-                    f"bots of level {level!r} are not allowed here; "
-                    f"allowed: {', '.join(self.terms.bot_policy)}"
-                )
+            level = seating_mod.bot_level(self.game, self.terms, level)
             player = f"bot.{self.id}.{seat}"
             self._fund_bot(player)
             self.seating.place(SeatState(seat, player, f"{level} bot {seat}", bot=level))
@@ -360,9 +330,7 @@ class Table:
             return [self.add_bot(level) for _ in list(self.free_seats())]
 
     def _fund_bot(self, player: str) -> None:
-        low, high = self.terms.min_buy_in, self.terms.max_buy_in
-        want = min(max(self.game.default_buy_in, 2 * low), high)
-        self.money.fund_bot(player, want, max(want // 2, low))
+        self.money.fund_bot(player, *seating_mod.bot_stack(self.game, self.terms))
 
     def _refuse_mid_game(self, seat: str) -> None:
         if self.round is None and seat in self.bound_seats():
@@ -563,7 +531,7 @@ class Table:
             return False
         self._journal(None, {"type": "expire"}, None)  # the default is journaled first
         events = self.round.expire()
-        self._unjournaled += events
+        self.journal.heard(events)
         self._after_change(events, force_timer=True)
         return True
 
@@ -659,7 +627,7 @@ class Table:
             commitment=current.commitment,
             context=context,
             number=self.number,
-            meta=self._meta(tiles),
+            meta=units_mod.round_meta(self.terms, self.game, self.units.client_seeds, tiles),
         )
         holds = {p: stack for _, p, stack in record.seats}
         try:
@@ -676,8 +644,7 @@ class Table:
         self.numbered = record.round_id
         self.round, self.record = round_, record
         self.tiles = tiles
-        self.journal_count = 0
-        self._unjournaled = []
+        self.journal.new_round()
         self.timers.next_start_at = None
         self.timers.forget_phase()
         if new_unit or self._unit_unsaved:  # a new deal unit's commitment is kept at once
@@ -691,35 +658,10 @@ class Table:
         return True
 
     def _client_seeds(self, players: list[SeatState]) -> dict[str, str]:
-        """The seated people's client seeds by seat, read when a unit starts (never bots')."""
-        if not self.terms.client_seeds:
-            return {}
-        out = {}
-        for s in players:
-            seed = self.client_seed_of.get(s.player or "")
-            if seed is not None and not s.bot:
-                out[s.seat] = seed
-        return out
+        return units_mod.client_seeds(self.terms, self.client_seed_of, players)
 
     def _commit_tiles(self, round_: Round[Any]) -> Any:
-        """Tien Gow: commit to the dealt tiles one by one under one root (docs/fairness.md)."""
-        deck = getattr(round_, "deck", None) if self.game.name == "tiengow" else None
-        if deck is None:
-            return None
-        return tiles_commitment(self.units.key(), list(deck))
-
-    def _meta(self, tiles: Any) -> JSON:
-        """What each round records about how it was dealt and under which terms (issue 15)."""
-        meta: JSON = {
-            "template_id": self.terms.template_id,
-            "template_version": self.terms.template_version,
-            "config_hash": self.terms.config_hash,
-            "engine_version": str(getattr(self.game, "engine_version", qipai.__version__)),
-            **deal_meta(self.units.client_seeds),
-        }
-        if tiles is not None:
-            meta["tiles_root"] = tiles.root
-        return meta
+        return units_mod.commit_tiles(self.game, self.units.key(), round_)
 
     def act(self, player: str, action: Mapping[str, Any], client_id: str | None = None) -> JSON:
         """A player's action. Returns the reply for that client: an ack or a typed error.
@@ -732,7 +674,7 @@ class Table:
                 if client_id is not None:
                     journal_first.storable_text(client_id, "client_id")
                 self._expire_if_due()
-                if client_id is not None and (player, client_id) in self.client_ids:
+                if client_id is not None and self.journal.seen(client_id, player):
                     return {"type": "ack", "client_id": client_id, "duplicate": True}
                 seat = self.seat_of(player)
                 if seat is None:
@@ -753,23 +695,18 @@ class Table:
                 self._fail("action", exc)
                 return {"type": "error", "client_id": client_id, **self._suspended_error()}
             if client_id is not None:
-                self._remember(client_id, player)
+                self.journal.remember(client_id, player)
             if self.seating.back(player) is not None:
                 self._save()
             try:
                 events = self.round.act(seat, taken)
-                self._unjournaled += events
+                self.journal.heard(events)
                 self._after_change(events)
             except JournalUnavailable:  # the settlement could not be written: the tick retries
                 self._retry_later()
             except Exception as exc:  # journaled but not applied, or its settlement failed
                 self._fail("action", exc)
             return {"type": "ack", "client_id": client_id, "duplicate": False}
-
-    def _remember(self, client_id: str, player: str) -> None:
-        self.client_ids[(player, client_id)] = None
-        while len(self.client_ids) > self.CLIENT_IDS_KEPT:
-            self.client_ids.popitem(last=False)
 
     def _moved_error(self) -> dict[str, str]:
         return TableMoved(MOVED_MESSAGE).to_json()
@@ -816,31 +753,13 @@ class Table:
             return None  # the countdown's default will act for it
         self._journal(seat, action, None)
         produced = self.round.act(seat, action)
-        self._unjournaled += produced
+        self.journal.heard(produced)
         return produced
 
     def _journal(self, seat: str | None, action: JSON, client_id: str | None) -> None:
-        """Journal one action durably BEFORE it is applied (with the events of the changes
-        before it); JournalUnavailable if the write failed (nothing was journaled)."""
+        """Journal one action durably BEFORE it is applied (`journal.py`)."""
         assert self.record is not None
-        entry = JournalEntry(
-            seq=self.journal_count + 1,
-            seat=seat,
-            action=action,
-            client_id=client_id,
-            events=tuple(self._unjournaled),
-        )
-        try:
-            self.ledger.append(self.record.round_id, entry)
-        except LeaseLost:
-            raise
-        except Exception as exc:
-            log.warning("table %s: journal write failed: %s", self.id, exc)
-            raise JournalUnavailable(
-                "the action could not be journaled and was not taken; try again"
-            ) from exc
-        self.journal_count += 1
-        self._unjournaled = []
+        self.journal.append(self.record.round_id, seat, action, client_id)
 
     def _after_change(self, events: list[Event], force_timer: bool = False) -> None:
         round_ = self.round
@@ -867,13 +786,13 @@ class Table:
             if posting.account in seat_ids:
                 nets[posting.account] = nets.get(posting.account, 0) + posting.amount
         nxt = round_.next_round()
-        events = [*self._finish_events, *events]
+        events = [*self.journal.finish_events, *events]
         kept = (
             self.units.carry_context,
             self.last_result,
             self.results,
             {k: dataclasses.replace(v) for k, v in self.seats.items()},
-            list(self._unjournaled),
+            list(self.journal.pending),
         )
         # What the next round continues from is saved with the settlement (in its transaction
         # when the ledger keeps the layouts, else BEFORE settling): a crash leaves the round open
@@ -885,7 +804,7 @@ class Table:
         self.results = [*self.results, self.last_result][-30:]
         newly_away = self._note_silence(round_, record)
         reveal = self.game.reveal_seed and unit_ends
-        events_left, self._unjournaled = tuple(self._unjournaled), []
+        events_left = self.journal.take_pending()
         ended_seed = self.units.carry_seed
         if unit_ends:
             self.units.carry_seed = None  # the layout saved with the settlement says so
@@ -914,13 +833,13 @@ class Table:
             self.units.carry_seed = ended_seed
             self.units.carry_context, self.last_result, self.results = kept[:3]
             self.seating.seats.update(kept[3])
-            self._unjournaled = kept[4]
-            self._finish_events = events
+            self.journal.pending = kept[4]
+            self.journal.finish_events = events
             failure = journal_first.retry_or_raise(exc, "the round could not be settled")
             if failure is exc:
                 raise
             raise failure from exc
-        self._finish_events = []
+        self.journal.finish_events = []
         if head is not None:  # the settlement's chain head, shown with the result (issue 16)
             self.last_result["chain_head"] = head
         self.money.settled(record, nets)
@@ -1068,7 +987,7 @@ class Table:
         self.last_round, self.last_record = self.round, record
         self.round, self.record = None, None
         self.tiles = None
-        self._unjournaled = []
+        self.journal.pending = []
         self.timers.forget_phase()
         self._end_unit()  # a void ends its deal unit: the next round has a new seed
         self.units.carry_context = {}
@@ -1084,22 +1003,9 @@ class Table:
         could not be rebuilt: the table is suspended, every stake returned) or "suspended" (it
         was rebuilt but could not go on, e.g. its settlement failed)."""
         with self.lock:
-            record = open_round.record
-            if record.number == 0:  # the journal does not keep the table's round counter
-                # the layout was last saved once this round was counted, or before it started
-                counted = self.numbered in (layout_mod.LEGACY, record.round_id)
-                number = self.number if counted else self.number + 1
-                record = dataclasses.replace(record, number=number)
-            seats = [Seat(s, stack) for s, _, stack in record.seats]
-            actions = [RecordedAction(e.seat, e.action) for e in open_round.entries]
-            seed = bytes.fromhex(record.seed_hex)
+            record = recovery.numbered(open_round.record, self.number, self.numbered)
             try:
-                client_seeds = meta_client_seeds(record.meta)
-                self.units.adopt(seed, client_seeds, record.round_id)
-                config = self.game.config_type.from_json(record.config)
-                round_ = self.game.round_type.replay(
-                    config, seats, self.units.key(), actions, record.context
-                )
+                round_ = recovery.rebuild(self.game, self.units, open_round)
             except Exception as exc:  # cannot rebuild: the table is suspended, the round voided
                 self.record, self.round = record, None
                 self.suspend(
@@ -1112,10 +1018,9 @@ class Table:
             self.tiles = self._commit_tiles(round_)  # the salts derive from the key
             self.number = max(self.number, record.number)
             self.numbered = record.round_id
-            self.journal_count = len(open_round.entries)
-            for e in open_round.entries:
-                if e.client_id:
-                    self._remember(e.client_id, record.player_of(e.seat) if e.seat else "")
+            self.journal.count = len(open_round.entries)
+            for client_id, player in recovery.client_ids(open_round):
+                self.journal.remember(client_id, player)
             self.timers.next_start_at = None
             self.timers.forget_phase()
             self.timers.deadline_at = None
@@ -1134,9 +1039,7 @@ class Table:
         """Client ids journaled at this table before a restart (oldest first): a repeat is
         acknowledged as a duplicate and never applied again (docs/protocol.md)."""
         with self.lock:
-            for client_id, player in items:
-                if (player, client_id) not in self.client_ids:
-                    self._remember(client_id, player)
+            self.journal.remember_all(items)
 
     # ----- persistence ----------------------------------------------------------------------
     def layout(self) -> JSON:

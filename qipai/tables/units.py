@@ -14,13 +14,19 @@ fixed for the whole unit (each round records them in its `meta`).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from qipai.core.protocol import JSON
+import qipai
+from qipai.core.protocol import JSON, Round
 from qipai.core.rng import commitment
-from qipai.fairness import unit_key
+from qipai.fairness import deal_meta, tiles_commitment, unit_key
+
+if TYPE_CHECKING:
+    from qipai.tables.games import Game
+    from qipai.tables.seating import SeatState
+    from qipai.tables.terms import TableTerms
 
 
 @dataclass
@@ -151,4 +157,43 @@ class DealUnits:
         self.reveals = [Reveal.from_json(r, self.reveal_seeds) for r in data.get("reveals", [])]
 
 
-__all__ = ["DealUnits", "Reveal"]
+# ----- what a unit's deal reads and records ---------------------------------------------------
+def client_seeds(
+    terms: TableTerms, seed_of: Mapping[str, str], players: Iterable[SeatState]
+) -> dict[str, str]:
+    """The seated people's client seeds by seat, read when a unit starts (never bots')."""
+    if not terms.client_seeds:
+        return {}
+    out = {}
+    for s in players:
+        seed = seed_of.get(s.player or "")
+        if seed is not None and not s.bot:
+            out[s.seat] = seed
+    return out
+
+
+def commit_tiles(game: Game, key: bytes, round_: Round[Any]) -> Any:
+    """Tien Gow: commit to the dealt tiles one by one under one root (docs/fairness.md)."""
+    deck = getattr(round_, "deck", None) if game.name == "tiengow" else None
+    if deck is None:
+        return None
+    return tiles_commitment(key, list(deck))
+
+
+def round_meta(
+    terms: TableTerms, game: Game, unit_client_seeds: Mapping[str, str], tiles: Any
+) -> JSON:
+    """What each round records about how it was dealt and under which terms (issue 15)."""
+    meta: JSON = {
+        "template_id": terms.template_id,
+        "template_version": terms.template_version,
+        "config_hash": terms.config_hash,
+        "engine_version": str(getattr(game, "engine_version", qipai.__version__)),
+        **deal_meta(unit_client_seeds),
+    }
+    if tiles is not None:
+        meta["tiles_root"] = tiles.root
+    return meta
+
+
+__all__ = ["DealUnits", "Reveal", "client_seeds", "commit_tiles", "round_meta"]
