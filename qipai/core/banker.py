@@ -12,7 +12,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal, Protocol
+
+from pydantic import Field
 
 from qipai.core.errors import IllegalAction, InvalidInput
 from qipai.core.protocol import ActionSpec, Event
@@ -91,3 +93,51 @@ class MultipleChoice:
             self.chosen[seat] = value
             events.append(Event(self.kind, {"seat": seat, "multiple": value, "default": True}))
         return events
+
+
+# ----- settle documents of banker games (`qipai settle`) -------------------------------------
+class _BettingSeat(Protocol):
+    @property
+    def multiple(self) -> int | None: ...
+
+
+def seats_field(least: int, most: int) -> Any:
+    """The `seats` field of a banker game's settle document: `least`–`most` seats by name, as
+    the JSON Schema states it (the model's validator, `check_seats`, says so in words)."""
+    return Field(
+        min_length=1,
+        max_length=16,
+        json_schema_extra={"minProperties": least, "maxProperties": most},
+        description=f"exactly {least} seats by name"
+        if least == most
+        else f"{least}–{most} seats by name",
+    )
+
+
+def banker_field() -> Any:
+    return Field(description="the banker's seat: one of the keys of seats")
+
+
+def check_seats(
+    seats: Mapping[str, _BettingSeat], banker: str, banker_multiple: int, *, banker_bets: bool
+) -> None:
+    """A settle document's cross-field rules: every seat but the banker's gives its bet
+    `multiple`; the banker's seat gives none (`banker_bets` False) or, if it gives one,
+    `banker_multiple` (True)."""
+    for seat, entry in seats.items():
+        if seat != banker and entry.multiple is None:
+            raise InvalidInput(
+                f"missing field 'seats.{seat}.multiple'", field=f"seats.{seat}.multiple"
+            )
+        if seat != banker or entry.multiple is None:
+            continue
+        if not banker_bets:
+            raise InvalidInput(
+                f"the banker {seat!r} does not bet; give its bid as banker_multiple",
+                field=f"seats.{seat}.multiple",
+            )
+        if entry.multiple != banker_multiple:
+            raise InvalidInput(
+                "the banker's seat multiple differs from banker_multiple",
+                field=f"seats.{seat}.multiple",
+            )

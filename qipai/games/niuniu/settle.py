@@ -20,6 +20,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field, model_validator
 
+from qipai.core import banker as banker_game
 from qipai.core.cards import Card, parse_cards, require_distinct
 from qipai.core.errors import InvalidInput
 from qipai.core.model import Amount, Amount0, Commission, Model, Multiple, Multiples, Text
@@ -62,15 +63,9 @@ class NiuniuSettle(Model):
     game: Literal["niuniu"]
     base: Amount
     commission: Commission = "0.04"
-    banker: Seat = Field(description="the banker's seat: one of the keys of seats")
+    banker: Seat = banker_game.banker_field()
     banker_multiple: Multiple
-    seats: dict[Seat, NiuniuSettleSeat] = Field(
-        min_length=1,
-        max_length=16,
-        # the count as the schema states it (the model says so in the rules' words, below)
-        json_schema_extra={"minProperties": MIN_SEATS, "maxProperties": MAX_SEATS},
-        description=f"{MIN_SEATS}–{MAX_SEATS} seats by name",
-    )
+    seats: dict[Seat, NiuniuSettleSeat] = banker_game.seats_field(MIN_SEATS, MAX_SEATS)
     bid_multiples: Multiples | None = None
     bet_multiples: Multiples | None = None
 

@@ -23,6 +23,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field, model_validator
 
+from qipai.core import banker as banker_game
 from qipai.core.errors import InvalidInput
 from qipai.core.model import Amount, Amount0, Commission, Model, Multiple, Multiples
 from qipai.core.tiles import Tile, parse_tile, require_available
@@ -61,38 +62,23 @@ class PaigowSettle(Model):
     high_nine: HighNine | None = None
     bid_choices: Multiples | None = None
     bet_choices: Multiples | None = None
-    banker: Seat = Field(description="the banker's seat: one of the keys of seats")
+    banker: Seat = banker_game.banker_field()
     banker_multiple: Multiple
-    seats: dict[Seat, PaigowSettleSeat] = Field(
-        min_length=1,
-        max_length=16,
-        # the count as the schema states it (the model says so in the rules' words, below)
-        json_schema_extra={"minProperties": SEATS, "maxProperties": SEATS},
-        description=f"exactly {SEATS} seats by name",
-    )
+    seats: dict[Seat, PaigowSettleSeat] = banker_game.seats_field(SEATS, SEATS)
     used_tiles: Annotated[tuple[TileText, ...], Field(max_length=32)] = ()
 
     @model_validator(mode="after")
     def _seats_and_banker(self) -> PaigowSettle:
-        seats, banker = self.seats, self.banker
+        seats = self.seats
         if len(seats) != SEATS:
             raise InvalidInput(
                 f"Pai Gow has {SEATS} seats; the document gives {len(seats)}", field="seats"
             )
-        if banker not in seats:
+        if self.banker not in seats:
             raise InvalidInput(
-                f"banker {banker!r} is not one of the seats {list(seats)}", field="banker"
+                f"banker {self.banker!r} is not one of the seats {list(seats)}", field="banker"
             )
-        for seat, entry in seats.items():
-            if seat == banker and entry.multiple is not None:
-                raise InvalidInput(
-                    f"the banker {seat!r} does not bet; give its bid as banker_multiple",
-                    field=f"seats.{seat}.multiple",
-                )
-            if seat != banker and entry.multiple is None:
-                raise InvalidInput(
-                    f"missing field 'seats.{seat}.multiple'", field=f"seats.{seat}.multiple"
-                )
+        banker_game.check_seats(seats, self.banker, self.banker_multiple, banker_bets=False)
         return self
 
 
