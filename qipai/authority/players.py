@@ -31,6 +31,12 @@ class LimitsChange(PlayerLimits):
     reason: str = Field(min_length=1, max_length=500)
 
 
+CONTROLS_TTL_S = 2.0
+"""How stale a cached lock or limit may be (seconds): other processes (table hosts, the
+`qipai operator` command) write them too. With Redis, a change is also announced to every
+host at once (`on_change` / `forget`); this bounds how long a lost announcement matters."""
+
+
 class PlayerControls:
     def __init__(
         self, engine: Engine, log: OperatorLog, clock: Callable[[], float] = time.time
@@ -38,23 +44,36 @@ class PlayerControls:
         self.engine = engine
         self.log = log
         self.clock = clock
-        self._cache: dict[str, tuple[bool, dict[str, Any]]] = {}
+        self._cache: dict[str, tuple[float, tuple[bool, dict[str, Any]]]] = {}
+        self.on_change: Callable[[str], None] | None = None
+        """Called (in the writer's thread) after a player's lock or limits changed here: a
+        table host announces it to the others, which `forget` the player's cached entry."""
 
     def get(self, player: str) -> tuple[bool, dict[str, Any]]:
-        """(locked, limits) of a player (cached; this process's writes refresh it)."""
-        found = self._cache.get(player)
-        if found is None:
-            with self.engine.connect() as conn:
-                row = conn.execute(
-                    select(player_controls.c.locked, player_controls.c.limits).where(
-                        player_controls.c.player == player
-                    )
-                ).first()
-            found = (bool(row[0]), dict(row[1])) if row else (False, {})
-            if len(self._cache) > 100_000:
-                self._cache.clear()
-            self._cache[player] = found
+        """(locked, limits) of a player (cached; this process's writes and other processes'
+        announced changes drop the entry, and it is read again after CONTROLS_TTL_S)."""
+        now = time.monotonic()
+        cached = self._cache.get(player)
+        if cached is not None and now - cached[0] <= CONTROLS_TTL_S:
+            return cached[1]
+        with self.engine.connect() as conn:
+            row = conn.execute(
+                select(player_controls.c.locked, player_controls.c.limits).where(
+                    player_controls.c.player == player
+                )
+            ).first()
+        found = (bool(row[0]), dict(row[1])) if row else (False, {})
+        if len(self._cache) > 100_000:
+            self._cache.clear()
+        self._cache[player] = (now, found)
         return found
+
+    def forget(self, player: str | None = None) -> None:
+        """Drop a player's cached entry (None: every entry): read again at the next use."""
+        if player is None:
+            self._cache.clear()
+        else:
+            self._cache.pop(player, None)
 
     def locked(self, player: str) -> bool:
         return self.get(player)[0]
@@ -96,6 +115,8 @@ class PlayerControls:
                 )
             self.log.append_in(conn, actor, action, player, reason, values)
         self._cache.pop(player, None)
+        if self.on_change is not None:
+            self.on_change(player)
 
     def lock(self, player: str, actor: Actor, reason: str, locked: bool = True) -> None:
         if not isinstance(reason, str) or not 1 <= len(reason) <= 500:

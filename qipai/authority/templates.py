@@ -197,6 +197,10 @@ class TemplateStore:
         self.clock = clock
         self._current: dict[str, Template] | None = None
         self._current_at = 0.0  # time.monotonic() of the read behind `_current`
+        self.on_change: Callable[[], None] | None = None
+        """Called (in the writer's thread) after a template changed here: a table host
+        announces it to the others, which `forget` their cached offer at once (the TTL,
+        CURRENT_TTL_S, stays the fallback for a lost announcement)."""
         self._versions: dict[tuple[str, int], Template] = {}
 
     # ----- reading --------------------------------------------------------------------------
@@ -232,6 +236,10 @@ class TemplateStore:
                 self._current = {t.id: t for t in self._latest(conn)}
             self._current_at = now
         return self._current
+
+    def forget(self) -> None:
+        """Drop the cached offer (another process changed a template): read again next use."""
+        self._current = None
 
     def active(self, game: str | None = None) -> list[Template]:
         return [t for t in self.current().values() if t.active and game in (None, t.game)]
@@ -431,7 +439,9 @@ class TemplateStore:
             if exists is not None:
                 raise Conflict(f"template {template_id!r} exists", "id")
             self._check_pool(conn, row)
-            return self._insert(conn, row, actor, "template.create", figures)
+            made = self._insert(conn, row, actor, "template.create", figures)
+        self._changed()
+        return made
 
     def change(self, template_id: str, data: object, actor: Actor) -> Template:
         body: TemplateChange = parse_model(TemplateChange, data)
@@ -522,7 +532,14 @@ class TemplateStore:
                 )
             self._check_pool(conn, row)
             # two writers racing past this check collide on the (id, version) primary key
-            return self._insert(conn, row, actor, action, figures)
+            made = self._insert(conn, row, actor, action, figures)
+        self._changed()
+        return made
+
+    def _changed(self) -> None:
+        """After a template's write committed: the others are told (`on_change`)."""
+        if self.on_change is not None:
+            self.on_change()
 
     def _new_id(self, game: str, name: str) -> str:
         slug = re.sub(r"[^a-z0-9]+", "-", f"{game} {name}".lower()).strip("-")[:32] or game

@@ -66,6 +66,11 @@ class ClusterMetrics:
             "Forwarded calls without a reply in time",
             registry=registry,
         )
+        self.invalidations = Counter(
+            "qipai_cache_invalidations",
+            "Entries of this process's caches dropped because another host announced a change",
+            registry=registry,
+        )
 
 
 __all__ = ["ClusterMetrics"]

@@ -91,6 +91,8 @@ class Node:
         """Front-door side: table id -> the host that owns it, as last found."""
         self._loop: asyncio.AbstractEventLoop | None = None
         self._tasks: list[asyncio.Task[None]] = []
+        self.forgetters: dict[str, Callable[[str | None], None]] = {}
+        """Cache name -> what drops an entry of this process's cache (`invalidate`)."""
         room.host = self
         room.lease_ttl_s = settings.lease_ttl_s
 
@@ -241,7 +243,9 @@ class Node:
 
     async def _on_broadcast(self, data: JSON) -> None:
         kind = data.get("k")
-        if kind == "gone":
+        if kind == "invalidate":
+            self._invalidated(data)
+        elif kind == "gone":
             gone = str(data.get("host"))
             with self._watch_lock:
                 for players in self.watchers.values():
@@ -258,6 +262,44 @@ class Node:
                 if owner != self.host_id:
                     self.owners[table_id] = owner
                 await self._rewatch(table_id)
+
+    # ----- per-process caches --------------------------------------------------------------
+    def cache(
+        self, name: str, forget: Callable[[str | None], None]
+    ) -> Callable[[str | None], None]:
+        """Register a per-process cache (a player's lock and limits, the offered templates):
+        `forget(key)` drops an entry here (None: all). Returns what the cache's writer calls
+        (from any thread) after a change committed: every other host drops that entry at once.
+        A lost announcement is harmless but for the cache's own TTL, its fallback."""
+        self.forgetters[name] = forget
+
+        def changed(key: str | None) -> None:
+            self.invalidate_threadsafe(name, key)
+
+        return changed
+
+    def invalidate_threadsafe(self, name: str, key: str | None) -> None:
+        loop, bus = self._loop, self.bus
+        if loop is None or bus is None:
+            return  # alone (or not started yet: nobody else has cached anything of ours)
+        message: JSON = {"k": "invalidate", "cache": name, "key": key}
+        with contextlib.suppress(RuntimeError):  # the loop closed: the process is stopping
+            asyncio.run_coroutine_threadsafe(self._announce_change(message), loop)
+
+    async def _announce_change(self, message: JSON) -> None:
+        if self.bus is None:
+            return
+        try:
+            await self.bus.broadcast(message)
+        except Exception:
+            log.warning("announcing a change of cache %s failed", message.get("cache"))
+
+    def _invalidated(self, data: JSON) -> None:
+        forget = self.forgetters.get(str(data.get("cache")))
+        key = data.get("key")
+        if forget is not None:
+            forget(key if isinstance(key, str) else None)
+            self.metrics.invalidations.inc()
 
     def _adopted_threadsafe(self, table_id: str) -> None:
         loop = self._loop

@@ -139,6 +139,11 @@ def create_app(
         adapter.on_fenced = layouts.on_fenced = cluster_metrics.fenced.inc
         node = Node(settings.cluster, room, adapter, ledger, cluster_metrics)
     authority = Authority(ledger.engine, authority_settings(settings), ledger=ledger)
+    if node is not None:  # a lock, a limit or a template changed here: the others drop theirs
+        players_changed = node.cache("players", authority.players.forget)
+        authority.players.on_change = players_changed
+        templates_changed = node.cache("templates", lambda _key: authority.templates.forget())
+        authority.templates.on_change = lambda: templates_changed(None)
     svc = Services(
         settings=settings,
         ledger=ledger,

@@ -8,6 +8,7 @@ from fastapi import APIRouter, Depends, Header
 
 from qipai.authority import Authority
 from qipai.authority import lobby as authority_lobby
+from qipai.cluster import directory
 from qipai.server.deps import Player, ServicesDep, bearer
 from qipai.server.errors import ApiError
 from qipai.server.models import (
@@ -58,7 +59,7 @@ MaybePlayer = Annotated[str | None, Depends(maybe_player)]
 @router.get("/games", response_model=GamesOut)
 async def list_games(svc: ServicesDep) -> GamesOut:
     """**Anyone.** The games of this room: titles (zh/en), seats, minimum players, bot levels,
-    default buy-in, how many tables each has, and the operator's templates of it with their
+    default buy-in, how many open tables each has (on every table host of the room), and the operator's templates of it with their
     facts (pay table, limits, buy-in range, exact return of every bet)."""
     offer = await svc.db(_authority(svc).offer)
     by_game: dict[str, list[JSONObject]] = {}
@@ -67,6 +68,9 @@ async def list_games(svc: ServicesDep) -> GamesOut:
     counts: dict[str, int] = {}
     for table in list(svc.room.tables.values()):
         counts[table.game.name] = counts.get(table.game.name, 0) + 1
+    if svc.cluster is not None:  # and every other host's open tables (the table directory)
+        for other in await svc.db(directory.elsewhere, svc.ledger.engine, set(svc.room.tables)):
+            counts[other.game] = counts.get(other.game, 0) + 1
     return GamesOut(
         games=[
             GameOut(

@@ -40,6 +40,7 @@ from qipai.authority.errors import (
     SetupRequired,
 )
 from qipai.authority.operators import Operator
+from qipai.cluster import directory
 
 T = TypeVar("T")
 
@@ -454,11 +455,21 @@ def _table_row(table: Any, ledger: Any = None) -> dict[str, Any]:
 @router.get("/tables")
 async def list_tables(request: Request, op: Reader, status: str | None = None) -> dict[str, Any]:
     """**An operator or auditor.** Every table (private ones too) with its status (suspended:
-    with the reason), seats and stacks, round number and running round, owner, host and terms."""
+    with the reason), seats and stacks, round number and running round, owner, host and terms.
+    With several table hosts, the tables another host runs are listed too, from the table
+    directory (their last saved layout: `remote: true`, `status` `elsewhere` or `suspended`,
+    `host`, `lease_epoch`, `lease_held`); `/api/ops/tables/{id}/…` reaches their host."""
     ledger = _ledger(request)
-    rows = await blocking(
-        lambda: [_table_row(t, ledger) for t in list(_room(request).tables.values())]
-    )
+    room = _room(request)
+
+    def read() -> list[dict[str, Any]]:
+        rows = [_table_row(t, ledger) for t in list(room.tables.values())]
+        if getattr(request.app.state.services, "cluster", None) is not None:
+            # the tables of the other table hosts, from the directory in PostgreSQL
+            rows += [d.row() for d in directory.elsewhere(ledger.engine, set(room.tables))]
+        return rows
+
+    rows = await blocking(read)
     if status is not None:
         rows = [r for r in rows if r.get("status") == status]
     return {"tables": rows}
