@@ -6,12 +6,16 @@ Sequential (one table) and with 4 tables settling from 4 threads at once (their 
 together: group commit). Statements and commits per round are the ledger's own counts.
 
     uv run python benchmarks/bench_ledger.py [--rounds 400] [--pg URL] [--pg-sync on,off]
+        [--pg-writers 1,4] [--no-sqlite | --no-pg]
 
 PostgreSQL: `QIPAI_BENCH_PG_URL` or 127.0.0.1:5432/test; it runs in a temporary schema that is
 dropped afterwards, once per `synchronous_commit` level (`QIPAI_PG_SYNC`; `on` = each commit's
 WAL flushed to disk before it returns, `off` = the WAL writer flushes within ~0.6 s: a killed
 card room loses nothing, a crashed database server or machine may lose the last commits — the
-class of SQLite's WAL + NORMAL). SQLite: a temporary file in WAL mode with `QIPAI_SQLITE_SYNC` (default NORMAL: commits
+class of SQLite's WAL + NORMAL), and once per number of writer lanes (`QIPAI_PG_WRITERS`, default 1:
+one writer committing every table's operations together; n: n writers with their own
+connections, a table always on the same one, so one lane's WAL flush does not hold up the
+others'). SQLite: a temporary file in WAL mode with `QIPAI_SQLITE_SYNC` (default NORMAL: commits
 survive a killed process, the last ones may be lost on power failure; FULL = fsync per commit).
 """
 
@@ -127,18 +131,29 @@ def durability(ledger: Ledger) -> str:
 
 
 def run_backend(
-    name: str, url: str, schema: str | None, rounds: int, sync: str | None = None
+    name: str,
+    url: str,
+    schema: str | None,
+    rounds: int,
+    sync: str | None = None,
+    writers: int | None = None,
 ) -> tuple[dict[str, Figures], str]:
-    saved = os.environ.get("QIPAI_PG_SYNC")
-    if sync is not None:
-        os.environ["QIPAI_PG_SYNC"] = sync
+    settings = {
+        "QIPAI_PG_SYNC": sync,
+        "QIPAI_PG_WRITERS": None if writers is None else str(writers),
+    }
+    saved = {k: os.environ.get(k) for k in settings}
+    for k, v in settings.items():
+        if v is not None:
+            os.environ[k] = v
     try:
         ledger = Ledger.open(url, schema=schema)
     finally:
-        if saved is None:
-            os.environ.pop("QIPAI_PG_SYNC", None)
-        else:
-            os.environ["QIPAI_PG_SYNC"] = saved
+        for k, v in saved.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
     try:
         figures = {"1 table": measure(ledger, rounds, 1), "4 tables": measure(ledger, rounds, 4)}
         audit = ledger.audit(replay=False)
@@ -160,21 +175,31 @@ def main() -> None:
         default="on,off",
         help="PostgreSQL synchronous_commit levels to measure, comma-separated (QIPAI_PG_SYNC)",
     )
+    parser.add_argument(
+        "--pg-writers",
+        default="1",
+        help="PostgreSQL writer lanes to measure, comma-separated (QIPAI_PG_WRITERS; 1 = one "
+        "writer, group commit across all tables)",
+    )
     parser.add_argument("--no-pg", action="store_true", help="SQLite only")
+    parser.add_argument("--no-sqlite", action="store_true", help="PostgreSQL only")
     args = parser.parse_args()
 
     results: dict[str, dict[str, Figures]] = {}
     modes: dict[str, str] = {}
-    with tempfile.TemporaryDirectory() as tmp:
-        results["SQLite"], modes["SQLite"] = run_backend(
-            "SQLite", str(Path(tmp) / "bench.sqlite3"), None, args.rounds
-        )
-    for sync in [] if args.no_pg else [s.strip() for s in args.pg_sync.split(",") if s.strip()]:
+    if not args.no_sqlite:
+        with tempfile.TemporaryDirectory() as tmp:
+            results["SQLite"], modes["SQLite"] = run_backend(
+                "SQLite", str(Path(tmp) / "bench.sqlite3"), None, args.rounds
+            )
+    syncs = [] if args.no_pg else [s.strip() for s in args.pg_sync.split(",") if s.strip()]
+    lanes = [int(w) for w in args.pg_writers.split(",") if w.strip()]
+    for sync, writers in [(s, w) for s in syncs for w in lanes]:
         schema = f"qipai_bench_{uuid.uuid4().hex[:8]}"
-        name = f"PG {sync}"
+        name = f"PG {sync}" + (f" w{writers}" if len(lanes) > 1 or writers != 1 else "")
         try:
             results[name], modes[name] = run_backend(
-                "PostgreSQL", args.pg, schema, args.rounds, sync
+                "PostgreSQL", args.pg, schema, args.rounds, sync, writers
             )
         except Exception as exc:  # no server: say so, keep the SQLite figures
             print(f"PostgreSQL skipped: {type(exc).__name__}: {str(exc).splitlines()[0]}")

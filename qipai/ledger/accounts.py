@@ -60,10 +60,12 @@ def check_id(value: str, what: str) -> str:
     return value
 
 
+@functools.lru_cache(maxsize=65_536)
 def wallet(user_id: str) -> str:
     return f"wallet:{check_id(user_id, 'user')}"
 
 
+@functools.lru_cache(maxsize=65_536)
 def stack(user_id: str, table_id: str) -> str:
     return f"stack:{check_id(user_id, 'user')}:{check_id(table_id, 'table')}"
 
@@ -72,6 +74,7 @@ SPLIT = (HOUSE, COMMISSION, ROUNDING)
 """House-side accounts kept per table (`house:<table>` …) and summed in reports."""
 
 
+@functools.lru_cache(maxsize=65_536)
 def per_table(kind: str, table_id: str) -> str:
     """The table's own house, commission or rounding account."""
     if kind not in SPLIT:
@@ -79,10 +82,12 @@ def per_table(kind: str, table_id: str) -> str:
     return f"{kind}:{check_id(table_id, 'table')}"
 
 
+@functools.lru_cache(maxsize=65_536)
 def jackpot(pool: str) -> str:
     return f"{JACKPOT_PREFIX}{check_id(pool, 'pool')}"
 
 
+@functools.lru_cache(maxsize=65_536)
 def hold_account(source: str) -> str:
     """The account that holds money reserved from `source` (a wallet or a table stack)."""
     spec = parse(source)

@@ -92,8 +92,9 @@ class Ledger:
         """What this process knows of each table's chain (the fast path of `book`)."""
         self.counters = Counters()
         """Statements and commits sent (the benchmark's per-round figures)."""
-        self.writer = book.Writer(self, grouped=True)
-        """Commits operations, together when several threads write at once (group commit)."""
+        self.writer = book.writer_for(self)
+        """Commits operations, together when several threads write at once (group commit; on
+        PostgreSQL optionally in `QIPAI_PG_WRITERS` lanes, `book.Lanes`)."""
 
     # ----- lifecycle ------------------------------------------------------------------------
     @classmethod

@@ -14,8 +14,10 @@ closure, a transaction key written meanwhile), and is then rebuilt from reads.
 from __future__ import annotations
 
 import contextlib
+import os
 import threading
 import time
+import zlib
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -1336,11 +1338,51 @@ class Writer:
         raise LedgerError("the write kept colliding with others; try again")
 
 
+class Lanes:
+    """PostgreSQL with `QIPAI_PG_WRITERS=n` > 1: n writers, each with its own connection and its
+    own group commit, so that one lane's commit (its WAL flush, with `synchronous_commit=on`)
+    does not hold up the others' — the server flushes commits that arrive together in one
+    fsync. Every operation of a chain goes to the same lane (chosen by the chain's name), so a
+    table's writes keep their order and batch as before; an operation whose chain is known only
+    once it reads goes to lane 0 and, like any writer, meets the others at the chain heads'
+    compare-and-set and the balances' row locks (a loser retries from fresh reads)."""
+
+    def __init__(self, ledger: Any, count: int) -> None:
+        self.lanes = [Writer(ledger, grouped=True) for _ in range(max(1, count))]
+
+    def run(self, op: Op) -> Any:
+        chain = op.chain
+        if chain is None or len(self.lanes) == 1:
+            return self.lanes[0].run(op)
+        return self.lanes[zlib.crc32(chain.encode()) % len(self.lanes)].run(op)
+
+    def close(self) -> None:
+        for lane in self.lanes:
+            lane.close()
+
+
+def writer_for(ledger: Any) -> Writer | Lanes:
+    """One writer (group commit across every table), or on PostgreSQL `QIPAI_PG_WRITERS` lanes
+    of writers (`Lanes`)."""
+    if ledger.engine.dialect.name == "postgresql":
+        raw = os.environ.get("QIPAI_PG_WRITERS", "1").strip() or "1"
+        try:
+            count = int(raw)
+        except ValueError:
+            raise LedgerError(f"QIPAI_PG_WRITERS={raw!r}: a whole number of writers") from None
+        if not 1 <= count <= 8:
+            raise LedgerError(f"QIPAI_PG_WRITERS={count}: between 1 and 8")
+        if count > 1:
+            return Lanes(ledger, count)
+    return Writer(ledger, grouped=True)
+
+
 __all__ = [
     "Append",
     "Authorize",
     "Cache",
     "CloseHold",
+    "Lanes",
     "Move",
     "Op",
     "OpenRound",

@@ -116,9 +116,14 @@ def net_legs(legs: Iterable[tuple[str, int]]) -> dict[str, int]:
     return {k: v for k, v in out.items() if v != 0}
 
 
+_BODY = json.JSONEncoder(sort_keys=True, separators=(",", ":"), default=str).encode
+"""`json.dumps(body, sort_keys=True, separators=(",", ":"), default=str)`, its encoder built
+once (`json.dumps` with options builds one per call)."""
+
+
 def body_hash(body: Mapping[str, Any]) -> str:
     """A stable digest of a request body, to tell an idempotent repeat from a conflicting reuse."""
-    text = json.dumps(body, sort_keys=True, separators=(",", ":"), default=str)
+    text = _BODY(body)
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 

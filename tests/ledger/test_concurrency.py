@@ -209,3 +209,76 @@ def test_one_refused_settlement_costs_the_others_of_its_commit_nothing(
     assert answers["batches"] == 0 and answers["commits"] == 3  # ga; then gb and gd alone
     report = ledger.audit()
     assert report.ok, report.violations
+
+
+def test_writer_lanes_on_postgresql(
+    backend: str, ledger_factory: Callable[[], Ledger], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """QIPAI_PG_WRITERS=3: tables settle from their own threads on several writer lanes while
+    wallet traffic and a transfer that names a round (its chain known only once it reads: lane 0)
+    cross them; every round settles once and the books, chains and heads audit clean."""
+    import secrets
+    import threading
+
+    from qipai.core.protocol import HOUSE, Posting, RoundResult, Seat
+    from qipai.ledger.book import Lanes
+
+    if backend != "postgresql":
+        pytest.skip("writer lanes are PostgreSQL's")
+    monkeypatch.setenv("QIPAI_PG_WRITERS", "3")
+    ledger = ledger_factory()
+    assert isinstance(ledger.writer, Lanes) and len(ledger.writer.lanes) == 3
+    tables = [f"lane{i}" for i in range(6)]
+    for table in tables:
+        ledger.create_user(f"{table}-p")
+        ledger.deposit(f"{table}-p", 1_000, f"d-{table}")
+        ledger.buy_in(f"{table}-p", table, 500, f"b-{table}")
+    ledger.create_user("walker")
+    ledger.deposit("walker", 1_000, "walker-d")
+    settled: dict[str, list[str]] = {t: [] for t in tables}
+    errors: list[BaseException] = []
+
+    def play(table: str) -> None:
+        try:
+            for n in range(4):
+                rid = ledger.open_round(
+                    table_id=table,
+                    game="bench",
+                    config={},
+                    seats=[Seat("P1", 0)],
+                    players={"P1": f"{table}-p"},
+                    seed=secrets.token_bytes(32),
+                    holds={"P1": 10},
+                )
+                won = 5 if n % 2 else -10
+                ledger.settle_round(rid, RoundResult((Posting("P1", won), Posting(HOUSE, -won))))
+                settled[table].append(rid)
+                if n == 1:  # a transfer naming the round: its chain is read (lane 0)
+                    ledger.transfer(
+                        {HOUSE: -1, f"stack:{table}-p:{table}": 1}, key=f"x-{rid}", round_id=rid
+                    )
+        except BaseException as exc:
+            errors.append(exc)
+
+    def walk() -> None:
+        try:
+            for i in range(8):
+                ledger.withdraw("walker", 10, f"w-{i}")
+        except BaseException as exc:
+            errors.append(exc)
+
+    threads = [threading.Thread(target=play, args=(t,)) for t in tables]
+    threads.append(threading.Thread(target=walk))
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(120)
+    assert not errors, errors
+    for table, rids in settled.items():
+        assert len(rids) == 4, table
+        assert all(ledger.round(r)["status"] == "settled" for r in rids)
+    assert sum(lane._conn is not None for lane in ledger.writer.lanes) >= 2  # spread over lanes
+    report = ledger.audit(replay=False)
+    wrong = [v for v in report.violations if not v.startswith("application role")]
+    assert not wrong, wrong
+    assert ledger.balance("wallet:walker") == 920
