@@ -37,7 +37,7 @@ from qipai.fairness import (
     seat_openings,
 )
 from qipai.tables import actions as journal_first
-from qipai.tables import interrupt, lobby, recovery
+from qipai.tables import interrupt, lobby, recovery, rounds
 from qipai.tables import layout as layout_mod
 from qipai.tables import seating as seating_mod
 from qipai.tables import units as units_mod
@@ -610,25 +610,9 @@ class Table:
             for player in list(self.connected):
                 self.send(player, {"type": "error", "code": exc.code, "message": exc.message})
             return False
-        assert self.units.carry_seed is not None
         self.number += 1
-        current = self.units.current()
-        assert current is not None
         tiles = self._commit_tiles(round_)
-        record = RoundRecord(
-            round_id=uuid.uuid4().hex,
-            table_id=self.id,
-            game=self.game.name,
-            config=self.config.to_json(),
-            seats=tuple(
-                (s.seat, s.player or "", seat.stack) for s, seat in zip(players, seats, strict=True)
-            ),
-            seed_hex=self.units.carry_seed.hex(),
-            commitment=current.commitment,
-            context=context,
-            number=self.number,
-            meta=units_mod.round_meta(self.terms, self.game, self.units.client_seeds, tiles),
-        )
+        record = rounds.opening_record(self, players, seats, context, tiles)
         holds = {p: stack for _, p, stack in record.seats}
         try:
             self.ledger.open_round(record, holds)
@@ -780,11 +764,7 @@ class Table:
         round_, record = self.round, self.record
         assert round_ is not None and record is not None
         result = round_.result()
-        seat_ids = {s for s, _, _ in record.seats}
-        nets: dict[str, int] = {}
-        for posting in result.postings:
-            if posting.account in seat_ids:
-                nets[posting.account] = nets.get(posting.account, 0) + posting.amount
+        nets = rounds.seat_nets(result, record)
         nxt = round_.next_round()
         events = [*self.journal.finish_events, *events]
         kept = (
@@ -809,26 +789,7 @@ class Table:
         if unit_ends:
             self.units.carry_seed = None  # the layout saved with the settlement says so
         try:
-            if self.saver.in_ledger(self.ledger):
-                data, text = self._layout()
-                head = self.ledger.settle_round(
-                    record.round_id,
-                    result,
-                    pool_id=self.terms.pool_id,
-                    reveal_seed=reveal,
-                    layout=(self.id, data),
-                    events=events_left,
-                )
-                self.saver.saved(text)
-            else:
-                self._save()
-                head = self.ledger.settle_round(
-                    record.round_id,
-                    result,
-                    pool_id=self.terms.pool_id,
-                    reveal_seed=reveal,
-                    events=events_left,
-                )
+            head = rounds.settle(self, record, result, reveal, events_left)
         except Exception as exc:  # not settled: the table is exactly as it was
             self.units.carry_seed = ended_seed
             self.units.carry_context, self.last_result, self.results = kept[:3]
