@@ -262,6 +262,17 @@ class TienGowRound(Round[TienGowConfig]):
             if len(ids) < len(hand) or may_win_last_trick(self.dong[seat], len(ids))
         ]
 
+    def _beats(self, seat: str, best: Play) -> list[tuple[tuple[int, ...], Play]]:
+        """Every set of the seat's tiles that beats `best` and that it may play now (the two-栋
+        rule on the last trick): what `legal_actions` offers and all that `_check` accepts."""
+        return legal_beats(
+            self.hand_of(seat),
+            best,
+            self.config.wen_zun,
+            last_trick=self.is_last_trick(),
+            dong=self.dong[seat],
+        )
+
     def legal_actions(self, seat: str) -> list[ActionSpec]:
         """Leading: `play` with `plays` (every legal lead as id lists). Following: `play` with the
         exact beats (omitted when there are none) and `discard` with `count` and `choices`."""
@@ -273,13 +284,7 @@ class TienGowRound(Round[TienGowConfig]):
             return [ActionSpec("play", {"lead": True, "plays": plays})]
         size = best.size
         specs: list[ActionSpec] = []
-        beats_ = legal_beats(
-            self.hand_of(seat),
-            best,
-            self.config.wen_zun,
-            last_trick=self.is_last_trick(),
-            dong=self.dong[seat],
-        )
+        beats_ = self._beats(seat, best)
         if beats_:
             specs.append(ActionSpec("play", {"lead": False, "plays": [list(i) for i, _ in beats_]}))
         choices = [list(ids) for ids in legal_discards(self.hand_of(seat), size)]
@@ -297,27 +302,31 @@ class TienGowRound(Round[TienGowConfig]):
         missing = [t for t in ids if t not in self.hands[seat]]
         if missing:
             raise IllegalAction(f"tiles {missing} are not in your hand")
+        # One source with `legal_actions`: a play is accepted only if it is one of the plays
+        # offered (`_leads`, `_beats`); a discard is any `size` tiles of the hand
+        # (`legal_discards`). The rest only says why a play is not among them.
         best = self._best()
         if best is None:
             if kind == "discard":
                 raise IllegalAction("the leader must lead a play; discarding is for followers")
-            play = classify([self.deck[i] for i in ids], self.config.wen_zun)
-            if play is None:
-                names = " ".join(str(self.deck[i]) for i in ids)
-                raise IllegalAction(f"{names} is not one of the nine kinds of play")
-            if (ids, play) not in self._leads(seat):
+            lead = _offered(self._leads(seat), ids)
+            if lead is None:
+                if classify([self.deck[i] for i in ids], self.config.wen_zun) is None:
+                    names = " ".join(str(self.deck[i]) for i in ids)
+                    raise IllegalAction(f"{names} is not one of the nine kinds of play")
                 raise IllegalAction("the two-栋 rule forbids winning the last trick with it")
-            return kind, ids, play
+            return kind, ids, lead
         if len(ids) != best.size:
             raise IllegalAction(f"this trick takes {best.size} tile(s) from each player")
         if kind == "discard":
             return kind, ids, None
-        play = classify([self.deck[i] for i in ids], self.config.wen_zun)
-        if play is None or not beats(play, best):
-            raise IllegalAction(
-                f"that does not beat {best.name}; play a higher {best.kind.value} or discard"
-            )
-        if self.is_last_trick() and not may_win_last_trick(self.dong[seat], best.size):
+        play = _offered(self._beats(seat, best), ids)
+        if play is None:
+            tried = classify([self.deck[i] for i in ids], self.config.wen_zun)
+            if tried is None or not beats(tried, best):
+                raise IllegalAction(
+                    f"that does not beat {best.name}; play a higher {best.kind.value} or discard"
+                )
             raise IllegalAction(
                 "the two-栋 rule: with fewer than 2 栋 after winning, you may not win the last trick"
             )
@@ -575,3 +584,11 @@ class TienGowRound(Round[TienGowConfig]):
     def next_round(self) -> NextRound:
         self.require_finished()
         return NextRound(reuse_seed=False, context=self.next_context())
+
+
+def _offered(plays: list[tuple[tuple[int, ...], Play]], ids: tuple[int, ...]) -> Play | None:
+    """The play of `ids` (sorted) among the offered plays, or None."""
+    for offered, play in plays:
+        if tuple(sorted(offered)) == ids:
+            return play
+    return None
