@@ -274,8 +274,7 @@ class HoldemBonusRound(Round[HoldemBonusConfig]):
         boxes = [b for b in self._awaiting_boxes() if self._bets[b].player == seat]
         if not boxes:
             return []
-        factor = 2 if self._phase == FLOP else 1
-        amounts = {b: factor * self._bets[b].ante for b in boxes}
+        amounts = {b: self._decision_amount(b) for b in boxes}
         return [
             ActionSpec(_BET_ACTION[self._phase], {"boxes": amounts}),
             ActionSpec(_DECLINE_ACTION[self._phase], {"boxes": boxes}),
@@ -315,11 +314,15 @@ class HoldemBonusRound(Round[HoldemBonusConfig]):
         box = self._decision_box(seat, action.box)
         amount = getattr(action, "amount", None)
         if kind == bet_kind and amount is not None:
-            factor = 2 if self._phase == FLOP else 1
-            want = factor * self._bets[box].ante
+            want = self._decision_amount(box)
             if amount != want:
                 raise IllegalAction(f"the {kind} bet on box {box} is exactly {want}, not {amount}")
         return _Parsed(kind, box)
+
+    def _decision_amount(self, box: str) -> int:
+        """The bet of a box's decision now (2x ante at the flop, 1x at the turn and river): what
+        `legal_actions` offers and the only amount `_check` accepts."""
+        return (2 if self._phase == FLOP else 1) * self._bets[box].ante
 
     def _decision_box(self, seat: str, box: str | None) -> str:
         mine = [b for b in self.playing_boxes() if self._bets[b].player == seat]

@@ -161,14 +161,16 @@ class PokDengConfig(Model):
 
     @cached_property
     def spots_json(self) -> dict[str, dict[str, Any]]:
-        """The bet spots as the client shows them: kind, hand, limits and hold factor."""
+        """The bet spots as the client shows them (what `legal_actions` offers): kind, hand,
+        limits and hold factor, from `spot_bounds`, the one table a bet is checked against."""
+        bounds = self.spot_bounds
         return {
             spot: {
                 "kind": kind,
                 "hand": about,
-                "min": self.limits[kind].min,
-                "max": self.limits[kind].max,
-                "hold": 1 if kind == "pair" else 2,
+                "min": bounds[spot][1],
+                "max": bounds[spot][2],
+                "hold": bounds[spot][0],
             }
             for spot, (kind, about) in self.spots.items()
         }
