@@ -17,10 +17,22 @@ from typing import Any, Literal, Protocol
 from pydantic import Field
 
 from qipai.core.errors import IllegalAction, InvalidInput
+from qipai.core.model import Chosen, Model
 from qipai.core.protocol import ActionSpec, Event
 from qipai.core.rng import Rng
 
 How = Literal["highest", "tie", "nobody"]
+
+
+# ----- the two actions of `MultipleChoice` (both games' `actions.py` use these) ---------------
+class Bid(Model):
+    type: Literal["bid"] = "bid"
+    multiple: Chosen
+
+
+class Bet(Model):
+    type: Literal["bet"] = "bet"
+    multiple: Chosen
 
 
 @dataclass(frozen=True)

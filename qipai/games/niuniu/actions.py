@@ -15,9 +15,10 @@ from typing import Annotated, Literal
 
 from pydantic import AfterValidator, Field
 
+from qipai.core.banker import Bet, Bid
 from qipai.core.cards import parse_card
 from qipai.core.errors import InvalidInput
-from qipai.core.model import Chosen, Model, Text
+from qipai.core.model import Model, Text
 
 
 def _card_name(text: str) -> str:
@@ -35,14 +36,6 @@ class Swap(Model):
     cards: Annotated[tuple[CardName, ...], Field(max_length=4)] = ()
 
 
-class Bid(Model):
-    type: Literal["bid"] = "bid"
-    multiple: Chosen
-
-
-class Bet(Model):
-    type: Literal["bet"] = "bet"
-    multiple: Chosen
-
-
 Action = Annotated[Swap | Bid | Bet, Field(discriminator="type")]
+
+__all__ = ["Action", "Bet", "Bid", "Swap"]

@@ -13,17 +13,8 @@ from typing import Annotated, Literal
 
 from pydantic import Field
 
-from qipai.core.model import Chosen, Model
-
-
-class Bid(Model):
-    type: Literal["bid"] = "bid"
-    multiple: Chosen
-
-
-class Bet(Model):
-    type: Literal["bet"] = "bet"
-    multiple: Chosen
+from qipai.core.banker import Bet, Bid
+from qipai.core.model import Model
 
 
 class Reveal(Model):
@@ -31,3 +22,5 @@ class Reveal(Model):
 
 
 Action = Annotated[Bid | Bet | Reveal, Field(discriminator="type")]
+
+__all__ = ["Action", "Bet", "Bid", "Reveal"]
