@@ -37,6 +37,7 @@ from qipai.fairness import (
     seat_openings,
 )
 from qipai.tables import actions as journal_first
+from qipai.tables import bots as table_bots
 from qipai.tables import interrupt, lobby, recovery, rounds
 from qipai.tables import layout as layout_mod
 from qipai.tables import seating as seating_mod
@@ -726,15 +727,9 @@ class Table:
         bot = self._bots.get(seat)
         if bot is None:
             bot = self._bots[seat] = self.game.make_bot(state.bot)
-        legal = self.round.legal_actions(seat)
-        if not legal:
+        action = table_bots.next_move(self.game, bot, self.round, seat, self.bot_rng)
+        if action is None:
             return None
-        try:
-            choice = bot.choose(self.round.view(seat), legal, self.bot_rng)
-            action = journal_first.canonical(self.game, choice)
-            journal_first.check(self.round, seat, action)
-        except GameError:
-            return None  # the countdown's default will act for it
         self._journal(seat, action, None)
         produced = self.round.act(seat, action)
         self.journal.heard(produced)
