@@ -462,11 +462,14 @@ def main_cluster(args: argparse.Namespace) -> None:
         f"{'procs':>5} {'clients':>8} {'rounds/s':>10} {'actions':>8} {'p50 ms':>9} "
         f"{'p99 ms':>9} {'errors':>7} {'reconn':>7} {'ratio':>6}"
         + ("  takeover s  p99 after kill ms" if args.failover else "")
+        + "  load avg (1 min, before / after)"
     )
     for n in [int(x) for x in args.clients.split(",")]:
         base: float | None = None
         for processes in counts:
+            load_before = os.getloadavg()[0]
             r = bench_cluster(n, args.seconds, processes, args.failover and processes > 1)
+            load_after = os.getloadavg()[0]
             if processes == 1:
                 base = r["rounds_per_s"]
             ratio = r["rounds_per_s"] / base if base else float("nan")
@@ -477,6 +480,7 @@ def main_cluster(args: argparse.Namespace) -> None:
             )
             if r["takeover_s"] is not None:
                 line += f"  {r['takeover_s']:>10.2f}  {r['p99_after_kill_ms']:>17.1f}"
+            line += f"  {load_before:.1f} / {load_after:.1f}"
             print(line, flush=True)
             per = ", ".join(f"{k} {v:.1f}" for k, v in r["per_round"].items())
             print(f"      rows written per round (whole run): {per}", flush=True)

@@ -21,6 +21,9 @@ from typing import Any
 
 from qipai.server.settings import Settings
 
+DRAINED = 4
+"""A worker's exit code after an operator drained it: the supervisor does not start it again."""
+
 
 def reuse_port_socket(host: str, port: int) -> socket.socket:
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
@@ -71,7 +74,20 @@ def serve_worker(settings: Settings, sockets: list[socket.socket], *, quiet: boo
         timeout_graceful_shutdown=int(settings.shutdown_timeout_s + 0.999),
         access_log=settings.log_level in ("info", "debug") and not quiet,
     )
-    uvicorn.Server(config).run(sockets=sockets)
+    server = uvicorn.Server(config)
+    node = app.state.services.cluster
+    drained = False
+    if node is not None:
+
+        def stop_drained() -> None:
+            nonlocal drained
+            drained = True
+            server.should_exit = True
+
+        node.on_drained = stop_drained
+    server.run(sockets=sockets)
+    if drained:
+        raise SystemExit(DRAINED)
 
 
 def _worker_main(settings: Settings, index: int) -> None:
@@ -122,6 +138,12 @@ def run(settings: Settings, processes: int) -> None:
             if stopping or proc is None or proc.is_alive():
                 continue
             code = proc.exitcode
+            if code == DRAINED:  # an operator drained it: its tables run elsewhere now
+                print(f"qipai: table host {index} drained; not started again", file=sys.stderr)
+                workers[index] = None
+                if all(w is None for w in workers):
+                    stopping = True
+                continue
             if code in (2, 3) and time.monotonic() - started[index] < 30:
                 # refused at start (bad settings, a lock): starting again cannot help
                 print(f"error: table host {index} exited with code {code}", file=sys.stderr)
@@ -152,4 +174,4 @@ class _suppress:
         return exc[0] is not None and issubclass(exc[0], ProcessLookupError)
 
 
-__all__ = ["advertised", "private_socket", "reuse_port_socket", "run", "serve_worker"]
+__all__ = ["DRAINED", "advertised", "private_socket", "reuse_port_socket", "run", "serve_worker"]

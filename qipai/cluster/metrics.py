@@ -61,6 +61,14 @@ class ClusterMetrics:
             buckets=CALL_BUCKETS,
             registry=registry,
         )
+        self.handed_over = Counter(
+            "qipai_tables_handed_over",
+            "Tables this host gave up at a round boundary while drained by an operator",
+            registry=registry,
+        )
+        self.draining = Gauge(
+            "qipai_host_draining", "1 while an operator drains this host", registry=registry
+        )
         self.call_failures = Counter(
             "qipai_forwarded_call_failures",
             "Forwarded calls without a reply in time",

@@ -12,7 +12,10 @@ with Redis (`Bus`) it
   countdown, without reconnecting);
 * writes its address and load (tables, seats) in the room's host directory, used to place new
   tables on the host with the fewest seats taken and to reach another host's HTTP API
-  (`qipai.cluster.proxy`).
+  (`qipai.cluster.proxy`);
+* drains on an operator's word (`drain`, `POST /api/ops/hosts/{host}/drain`): it takes no new
+  table, hands each of its tables over at its next round boundary (the lease released, so
+  another host claims it by the normal takeover path, journal and seats intact), then stops.
 """
 
 from __future__ import annotations
@@ -22,8 +25,10 @@ import contextlib
 import logging
 import os
 import secrets
+import signal
 import socket
 import threading
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -93,6 +98,11 @@ class Node:
         self._tasks: list[asyncio.Task[None]] = []
         self.forgetters: dict[str, Callable[[str | None], None]] = {}
         """Cache name -> what drops an entry of this process's cache (`invalidate`)."""
+        self.draining: JSON | None = None
+        """Once drained: who asked, why, when, and how it went (`drain_status`)."""
+        self.on_drained: Callable[[], None] = _stop_this_process
+        """Called on the event loop once the drain is over (the server then stops)."""
+        room.on_handed_over = self._handed_over_threadsafe
         room.host = self
         room.lease_ttl_s = settings.lease_ttl_s
 
@@ -142,6 +152,7 @@ class Node:
             "http": self.settings.advertise,
             "tables": len(tables),
             "seats": sum(len(t.humans()) for t in tables),
+            "draining": self.draining is not None,
         }
 
     async def _announce(self) -> None:
@@ -177,6 +188,10 @@ class Node:
         """The live host with the fewest seats taken (then fewest tables) for a new table."""
         entries = dict(self.directory)
         entries[self.host_id] = self.load()
+        open_ = {h: e for h, e in entries.items() if not e.get("draining")}
+        if not open_:
+            return self.host_id  # every host drains: this one refuses (HostDraining)
+        entries = open_
         return min(
             entries,
             key=lambda h: (int(entries[h].get("seats", 0)), int(entries[h].get("tables", 0)), h),
@@ -199,6 +214,8 @@ class Node:
             bus.push_threadsafe(host, table_id, player, message)
 
     async def _on_call(self, op: str, args: JSON, caller: str) -> JSON:
+        if op == "drain":
+            return await self.drain(str(args.get("by") or caller), str(args.get("reason") or ""))
         table_id = str(args.get("table_id"))
         player = str(args.get("player"))
         if table_id not in self.room.tables:
@@ -325,6 +342,100 @@ class Node:
                 except (CallFailed, CallRefused, GameError) as exc:
                     log.info("table %s: re-subscribing %s failed: %s", table_id, conn.player, exc)
 
+    # ----- draining -------------------------------------------------------------------------
+    async def drain(self, by: str, reason: str) -> JSON:
+        """Drain this host: no new table opens here (the others are placed first; this host
+        refuses), it takes no lapsed table over, and each of its tables is handed over at its
+        next round boundary (`Room.hand_over`); once none is left, or after
+        `drain_timeout_s` (the rest are released as a stop releases them: mid-round, resumed
+        from the journal), `on_drained` stops the server. Asking again changes nothing."""
+        if self.draining is None:
+            marked = self.room.hand_over()
+            self.ownership.draining = True
+            self.metrics.draining.set(1)
+            self.draining = {
+                "host": self.host_id,
+                "by": by,
+                "reason": reason,
+                "started_at": time.time(),
+                "tables": len(marked),
+                "handed_over": 0,
+                "left": len(marked),
+                "done": False,
+            }
+            log.warning("draining (by %s: %s): %d tables to hand over", by, reason, len(marked))
+            if self.bus is not None:
+                with contextlib.suppress(Exception):
+                    await self._announce()  # placed elsewhere from now on
+            self._tasks.append(asyncio.create_task(self._drain_then_stop(), name="qipai-drain"))
+        return self.drain_status()
+
+    def drain_status(self) -> JSON:
+        if self.draining is None:
+            return {"host": self.host_id, "draining": False}
+        left = len(self.room.tables)
+        return {**self.draining, "draining": True, "left": left}
+
+    async def _drain_then_stop(self) -> None:
+        assert self.draining is not None
+        deadline = time.monotonic() + self.settings.drain_timeout_s
+        while self.room.tables and time.monotonic() < deadline:
+            await asyncio.sleep(0.05)
+        left = sorted(self.room.tables)
+        if left:
+            log.warning(
+                "drain: %d tables did not reach a round boundary in %.0f s; released as they "
+                "are (their open rounds resume from the journal): %s",
+                len(left),
+                self.settings.drain_timeout_s,
+                ", ".join(left),
+            )
+        self.draining.update(done=True, left=len(left), released_mid_round=left)
+        log.warning("drained: stopping")
+        self.on_drained()
+
+    def _handed_over_threadsafe(self, table_id: str) -> None:
+        if self.draining is not None:
+            self.draining["handed_over"] = int(self.draining.get("handed_over", 0)) + 1
+        self.metrics.handed_over.inc()
+        loop = self._loop
+        if loop is not None and self.bus is not None:
+            with contextlib.suppress(RuntimeError):
+                asyncio.run_coroutine_threadsafe(self._handed_over(table_id), loop)
+
+    async def _handed_over(self, table_id: str) -> None:
+        """Front doors forget this host as the table's owner (the claimer announces `moved`)."""
+        if self.bus is not None:
+            with contextlib.suppress(Exception):
+                await self.bus.broadcast({"k": "released", "table_id": table_id})
+
+    async def drain_host(self, host_id: str, by: str, reason: str) -> JSON:
+        """Drain `host_id`: this one, or another live host asked over the bus."""
+        if host_id == self.host_id:
+            return await self.drain(by, reason)
+        if self.bus is None:
+            raise CallRefused("unknown_host", f"no host {host_id!r} in this room")
+        await self.refresh_directory()
+        if host_id not in self.directory:
+            raise CallRefused("unknown_host", f"no live host {host_id!r} in this room")
+        return await self.bus.call(
+            host_id, "drain", {"by": by, "reason": reason}, timeout=self.settings.call_timeout_s
+        )
+
+    async def hosts(self) -> list[JSON]:
+        """Every live host of the room (this one first) with its load and whether it drains."""
+        await self.refresh_directory()
+        entries = dict(self.directory)
+        entries[self.host_id] = self.load()
+        return [
+            {
+                "host": h,
+                **{k: v for k, v in entries[h].items() if k != "at"},
+                "self": h == self.host_id,
+            }
+            for h in sorted(entries, key=lambda h: (h != self.host_id, h))
+        ]
+
     # ----- front-door side -------------------------------------------------------------------
     async def owner_of(self, table_id: str) -> str | None:
         """The host that runs `table_id` now if it is another one (None: nobody or us)."""
@@ -411,6 +522,12 @@ class Node:
             return
         with contextlib.suppress(CallFailed, CallRefused, Exception):
             await self._call(table_id, "unwatch", {"player": player})
+
+
+def _stop_this_process() -> None:
+    """A drained server stops as on SIGTERM (`qipai serve` replaces this with its server's
+    own exit, so that a supervisor knows the host was drained and does not restart it)."""
+    os.kill(os.getpid(), signal.SIGTERM)
 
 
 def cluster_host(settings: ClusterSettings, url: str) -> str | None:

@@ -66,6 +66,8 @@ class Ownership:
         self.renew_s = renew_s
         self.hosts_alive = hosts_alive
         self.on_adopted = on_adopted
+        self.draining = False
+        """An operator drains this host: it takes nothing over (its own tables leave it)."""
         self.ignored: set[str] = set()
         """Lapsed leases of tables that are closed or gone (nothing to take over)."""
         self.adopted: dict[str, float] = {}
@@ -110,6 +112,8 @@ class Ownership:
 
     def take_over(self) -> list[str]:
         """Claim and resume this host's share of the lapsed tables; the ids resumed."""
+        if self.draining:
+            return []
         found = [
             (t, s) for t, s in self.lapsed() if t not in self.room.tables and t not in self.ignored
         ]

@@ -29,6 +29,12 @@ class ClusterSettings(BaseModel):
     call_timeout_s: float = Field(
         default=3.0, gt=0, le=60, description="a forwarded call waits this long for the owner"
     )
+    drain_timeout_s: float = Field(
+        default=120.0,
+        gt=0,
+        le=3600,
+        description="a drain waits this long for each table's round boundary, then stops anyway",
+    )
     advertise: str | None = Field(
         default=None,
         description="this process's own HTTP address for the other processes (http://ip:port)",

@@ -32,7 +32,7 @@ def run(settings: Settings | None = None) -> None:
     shown = "localhost" if host in ("127.0.0.1", "0.0.0.0", "::") else host
     url = make_url(resolve_url(settings.database_url)).render_as_string(hide_password=True)
     print(f"qipai card room: http://{shown}:{port}/  (database: {url})", flush=True)
-    uvicorn.run(
+    config = uvicorn.Config(
         app,
         host=host,
         port=port,
@@ -44,6 +44,11 @@ def run(settings: Settings | None = None) -> None:
         # WebSocket authenticates by its first message), but the log stays opt-in
         access_log=settings.log_level in ("info", "debug"),
     )
+    server = uvicorn.Server(config)
+    node = app.state.services.cluster
+    if node is not None:  # a drained table host (PostgreSQL) stops as on SIGTERM, exit code 0
+        node.on_drained = lambda: setattr(server, "should_exit", True)
+    server.run()
 
 
 __all__ = ["Settings", "run"]

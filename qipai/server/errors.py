@@ -83,6 +83,7 @@ GAME_STATUS = {
     "conflict": 409,
     "forbidden": 403,
     "table_moved": 409,  # another host runs the table now (its lease was lost mid-request)
+    "host_draining": 503,
 }
 STATUS_CODES = {
     400: "invalid_input",

@@ -39,6 +39,7 @@ from qipai.core.protocol import JSON
 from qipai.core.rng import new_seed
 from qipai.fairness import check_client_seed
 from qipai.tables import games as games_mod
+from qipai.tables.errors import HostDraining
 from qipai.tables.ports import Clock, LedgerPort, TableRepo
 from qipai.tables.table import MOVED_MESSAGE, GameInProgress, NotSeated, Table, TableMoved, Timing
 from qipai.tables.terms import TableTerms, default_terms
@@ -174,6 +175,12 @@ class Room:
         self._next_lease_check = 0.0
         self.host: TableHost | None = None
         """The cluster this room is a table host of (it keeps the leases then)."""
+        self.accepting = True
+        """False once an operator drains this host: no new table opens here, nobody is placed."""
+        self.handing_over: set[str] = set()
+        """Tables to give up at their next round boundary (a drain): see `hand_over`."""
+        self.on_handed_over: Callable[[str], None] = lambda _table_id: None
+        """Called (on the table's worker thread) once a table was handed over."""
         self.worker_count = workers
         self._heap: list[tuple[float, int, str]] = []
         self._due: dict[str, float] = {}  # table id -> its live entry in the heap
@@ -225,6 +232,8 @@ class Room:
             terms = default_terms(games_mod.get(terms), config)
         elif config is not None:
             raise InvalidInput("a table's settings come from its terms only")
+        if not self.accepting:
+            raise HostDraining("this table host is being drained; open the table elsewhere")
         table_id = secrets.token_hex(6)
         if not self._claim(table_id):
             raise InvalidInput("the new table could not be claimed; try again")
@@ -268,6 +277,8 @@ class Room:
         when `game` is a template's terms) with a free seat, moving them from a table where they
         sit alone with bots, or open a new table with bots. `client_seed`: the player's client
         seed there (docs/fairness.md#keys), taken with the seat so that it keys the first deal."""
+        if not self.accepting:
+            raise HostDraining("this table host is being drained; find a table elsewhere")
         if client_seed is not None:
             check_client_seed(client_seed)  # refused before anything changes
         if isinstance(game, str):
@@ -388,6 +399,8 @@ class Room:
         self._tick(table)
 
     def _tick(self, table: Table) -> None:
+        if table.id in self.handing_over and self._hand_over(table):
+            return  # drained: between rounds, given up before a new round starts
         now = self.clock.now()
         try:
             table.tick()  # never raises for the table's own failures (it suspends itself)
@@ -397,6 +410,8 @@ class Room:
         due = table.next_wakeup()
         if due is not None:  # never again in this pass: others first
             self._schedule(table.id, max(due, now + 0.005))
+        if table.id in self.handing_over:
+            self._hand_over(table)  # its round may just have ended
 
     # ----- the scheduler ----------------------------------------------------------------------
     def _start_runner(self, table: Table) -> None:
@@ -562,6 +577,39 @@ class Room:
                     self._adopt(table_id)
             except Exception:
                 log.exception("table %s: could not be taken over", table_id)
+
+    # ----- draining (an operator moves this host's tables to the others) ----------------------
+    def hand_over(self, table_ids: list[str] | None = None) -> list[str]:
+        """Stop opening tables here and give up `table_ids` (default: all) at their next round
+        boundary: each one, when no round of it is running, saves its layout, stops and
+        releases its lease, so another host claims it by the normal takeover (with its journal
+        and seats; a released lease is lapsed at once). The ids marked."""
+        self.accepting = False
+        marked = sorted(set(self.tables if table_ids is None else table_ids) & set(self.tables))
+        self.handing_over.update(marked)
+        for table_id in marked:
+            self.wake(table_id)  # between rounds: handed over on the next tick, at once
+        return marked
+
+    def _hand_over(self, table: Table) -> bool:
+        """On the table's worker: give it up now if it is between rounds (True: done)."""
+        try:
+            done = table.hand_over()
+        except Exception:
+            log.exception("table %s: could not be handed over (tried again)", table.id)
+            self._schedule(table.id, self.clock.now() + 0.5)
+            return False
+        if not done:
+            return False
+        self.tables.pop(table.id, None)
+        self.handing_over.discard(table.id)
+        self._release(table.id)
+        log.info("table %s: handed over (drain)", table.id)
+        try:
+            self.on_handed_over(table.id)
+        except Exception:
+            log.exception("table %s: hand-over hook failed", table.id)
+        return True
 
     def drop(self, table_id: str) -> None:
         """This room's lease of the table was lost (taken over after it lapsed): the table

@@ -46,6 +46,13 @@ class TableMoved(TableError):
     code = "table_moved"
 
 
+class HostDraining(TableError):
+    """An operator drains this table host: it opens and seats at no new table (another host
+    does)."""
+
+    code = "host_draining"
+
+
 class GameInProgress(TableError):
     """docs/rules/paigow.md#the-game: a Pai Gow game is two rounds; nobody may leave between them."""
 
@@ -57,6 +64,7 @@ __all__ = [
     "BuyInRange",
     "Funds",
     "GameInProgress",
+    "HostDraining",
     "NotSeated",
     "SeatTaken",
     "TableClosed",

@@ -864,6 +864,20 @@ class Table:
                     functools.partial(self.send, player, {"type": "error", **self._moved_error()})
                 )
 
+    def hand_over(self) -> bool:
+        """Stop here between rounds so that another host takes the table over (an operator's
+        drain): the layout is saved and the table does nothing more in this process. False
+        (nothing changed) while a round runs, its settlement is pending or a write fails."""
+        with self.lock:
+            if self.lost:
+                return True
+            if self.round is not None or self.record is not None:
+                return False
+            self._save()
+            self.lost = True
+            self.timers.stop()
+            return True
+
     def _fail(self, where: str, exc: BaseException) -> None:
         """Something raised in this table's tick, recovery or settlement: suspend it alone."""
         if isinstance(exc, LeaseLost) or isinstance(exc.__cause__, LeaseLost):

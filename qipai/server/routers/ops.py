@@ -991,3 +991,43 @@ async def run_audit(
         return result
 
     return await blocking(work)
+
+
+# ----- table hosts (issue 19) --------------------------------------------------------------
+def _node(conn: HTTPConnection) -> Any:
+    node = getattr(conn.app.state.services, "cluster", None)
+    if node is None:
+        raise Conflict("this server is not a table host of a room (PostgreSQL only)")
+    return node
+
+
+@router.get("/hosts")
+async def list_hosts(request: Request, op: Reader) -> dict[str, Any]:
+    """**An operator or auditor.** The room's live table hosts (this one first): address,
+    tables and seats, whether it drains (and, for this host, how its drain goes)."""
+    node = _node(request)
+    return {"hosts": await node.hosts(), "this": node.drain_status()}
+
+
+@router.post("/hosts/{host_id}/drain")
+async def drain_host(
+    host_id: str, body: Reason, request: Request, op: Writer, authority: AuthorityDep
+) -> dict[str, Any]:
+    """**An operator** (a full session: password changed, TOTP confirmed; an auditor is
+    refused). Drain the table host `host_id` (from `GET /api/ops/hosts`; any host of the room
+    answers, the request reaches that host over Redis): it opens no new table and takes none
+    over, hands each of its tables over at the table's next round boundary (its lease released:
+    another host claims it and resumes it from its saved layout and journal, seats kept), and
+    then stops (`qipai serve --processes N` does not start a drained host again). Asking
+    again answers the drain's progress."""
+    from qipai.cluster.bus import CallFailed, CallRefused
+
+    node = _node(request)
+    try:
+        status: dict[str, Any] = await node.drain_host(host_id, op.name, body.reason)
+    except CallRefused as exc:
+        raise NotFound(exc.message, "host_id") from None
+    except CallFailed as exc:
+        raise Conflict(f"host {host_id} did not answer: {exc}", "host_id") from None
+    await blocking(authority.log.append, op.actor, "host.drain", host_id[:200], body.reason)
+    return status
