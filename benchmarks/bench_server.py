@@ -107,6 +107,7 @@ class Stats:
         self.measuring = False
         self.ready = 0
         self.reconnects = 0
+        self.seat_retries = 0
         self.killed_at: float | None = None
         self.after_kill: list[float] = []
         self.takeover_s: float | None = None
@@ -115,11 +116,22 @@ class Stats:
 async def client(
     http: httpx.AsyncClient, url: str, token: str, stats: Stats, stop: asyncio.Event
 ) -> None:
-    r = await http.post(
-        "/api/automatch",
-        json={"game": GAME, "buy_in": 100_000},
-        headers={"Authorization": f"Bearer {token}"},
-    )
+    for attempt in range(5):  # a 5xx (a busy host did not answer in time): ask again
+        try:
+            r = await http.post(
+                "/api/automatch",
+                json={"game": GAME, "buy_in": 100_000},
+                headers={"Authorization": f"Bearer {token}"},
+            )
+        except httpx.TransportError:
+            if attempt == 4:
+                raise
+            await asyncio.sleep(1.0)
+            continue
+        if r.status_code < 500 or attempt == 4:
+            break
+        stats.seat_retries += 1
+        await asyncio.sleep(1.0)
     r.raise_for_status()
     table_id = r.json()["table_id"]
     ws_url = url.replace("http", "ws") + "/ws"
@@ -217,10 +229,14 @@ async def run_load(
         tasks.append(asyncio.create_task(client(http, url, token, stats, stop)))
         await asyncio.sleep(0.002)
     ramp = time.perf_counter()
-    while stats.ready < len(tokens) and time.perf_counter() - ramp < 600:
+    while (
+        stats.ready + sum(1 for t in tasks if t.done()) < len(tokens)
+        and time.perf_counter() - ramp < 600
+    ):
         await asyncio.sleep(0.5)  # warm-up: every client seated and subscribed
     print(
-        f"  {stats.ready}/{len(tokens)} clients seated in {time.perf_counter() - ramp:.0f} s",
+        f"  {stats.ready}/{len(tokens)} clients seated in {time.perf_counter() - ramp:.0f} s"
+        f" ({stats.seat_retries} automatch requests asked again after a 5xx)",
         file=sys.stderr,
     )
     await asyncio.sleep(2.0)

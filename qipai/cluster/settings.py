@@ -29,6 +29,13 @@ class ClusterSettings(BaseModel):
     call_timeout_s: float = Field(
         default=3.0, gt=0, le=60, description="a forwarded call waits this long for the owner"
     )
+    forward_timeout_s: float = Field(
+        default=30.0,
+        gt=0,
+        le=600,
+        description="an HTTP request forwarded to another host (a table's owner, the placed host)"
+        " waits this long for its answer",
+    )
     drain_timeout_s: float = Field(
         default=120.0,
         gt=0,

@@ -223,7 +223,7 @@ def create_app(
             ClusterProxy,
             node=node,
             max_body=settings.max_body_bytes,
-            timeout_s=settings.cluster.call_timeout_s,
+            timeout_s=settings.cluster.forward_timeout_s,
         )
     for router in (
         accounts.router,
