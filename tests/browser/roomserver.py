@@ -6,6 +6,7 @@ import os
 import socket
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -37,6 +38,21 @@ class Server:
         self.url = f"http://127.0.0.1:{self.port}"
         self.env = {**os.environ, **(env or {})}
         self.proc: subprocess.Popen[bytes] | None = None
+        self.lines: list[bytes] = []  # the server's output so far (stdout and stderr)
+        self._reader: threading.Thread | None = None
+
+    def _drain(self) -> None:
+        """Read the server's output as it comes: a pipe nobody reads fills up (64 kB) and
+        blocks the server on its next log line."""
+        assert self.proc is not None and self.proc.stdout is not None
+        for line in iter(self.proc.stdout.readline, b""):
+            self.lines.append(line)
+
+    def output(self, timeout: float = 10.0) -> str:
+        """Everything the server wrote so far (all of it once the process has exited)."""
+        if self.proc is not None and self.proc.poll() is not None and self._reader is not None:
+            self._reader.join(timeout)
+        return b"".join(self.lines).decode(errors="replace")
 
     def start(self, timeout: float = 120.0) -> None:
         self.proc = subprocess.Popen(
@@ -55,11 +71,13 @@ class Server:
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
         )
+        self.lines = []
+        self._reader = threading.Thread(target=self._drain, daemon=True)
+        self._reader.start()
         deadline = time.time() + timeout
         while time.time() < deadline:
             if self.proc.poll() is not None:
-                out = self.proc.stdout.read().decode() if self.proc.stdout else ""
-                raise RuntimeError(f"server exited: {out}")
+                raise RuntimeError(f"server exited: {self.output()}")
             try:
                 socket.create_connection(("127.0.0.1", self.port), 0.2).close()
                 return

@@ -32,19 +32,6 @@ TOY_ENV = {
 }
 
 
-def drain(server: Server) -> list[bytes]:
-    """Read the server's output as it comes (a pipe nobody reads fills up and blocks the server
-    on its next log line)."""
-    import threading
-
-    lines: list[bytes] = []
-    proc = server.proc
-    assert proc is not None and proc.stdout is not None
-    out = proc.stdout
-    threading.Thread(target=lambda: lines.extend(iter(out.readline, b"")), daemon=True).start()
-    return lines
-
-
 def until(ws: Any, pred: Any, limit: float = 60.0) -> dict[str, Any]:
     end = time.time() + limit
     while time.time() < end:
@@ -192,7 +179,6 @@ def test_a_round_that_cannot_be_replayed_suspends_its_table_alone_at_start_up(
         )
     server = Server(db, TOY_ENV)
     server.start()
-    drain(server)
     try:
         http = httpx.Client(base_url=server.url, timeout=60)
         auth = {}
@@ -228,10 +214,9 @@ def test_a_round_that_cannot_be_replayed_suspends_its_table_alone_at_start_up(
             bad_round = open_round.record.round_id
 
         server.start()
-        log = drain(server)
         http = httpx.Client(base_url=server.url, timeout=60)
         listed = {t["id"]: t for t in http.get("/api/tables").json()["tables"]}
-        assert listed, b"".join(log).decode()
+        assert listed, server.output()
         assert listed[bad]["status"] == "suspended"
         assert bad_round in listed[bad]["status_reason"]
         assert "could not be resumed" in listed[bad]["status_reason"]

@@ -75,7 +75,7 @@ def test_sigterm_stops_the_server_with_sockets_open(tmp_path: Path) -> None:
         took = time.monotonic() - started
         for ws in sockets:
             ws.close()
-        out = server.proc.stdout.read().decode() if server.proc.stdout else ""
+        out = server.output()
         # uvicorn re-raises the signal once it has shut down gracefully: -SIGTERM is the norm
         assert code in (0, -signal.SIGTERM), out
         assert "qipai card room: stopped" in out  # the lifespan's shutdown ran to its end
@@ -135,5 +135,22 @@ def test_a_socket_that_never_reads_is_dropped(tmp_path: Path) -> None:
             time.sleep(0.1)
         else:
             raise AssertionError("the dropped socket is still counted")
+    finally:
+        server.stop()
+
+
+def test_a_server_that_logs_a_lot_is_never_blocked_by_the_test_helpers_pipe(
+    tmp_path: Path,
+) -> None:
+    """The helper reads the server's output as it comes: more than a pipe holds (64 kB of
+    access log lines) and the server still answers (unread, its next log line would block)."""
+    server = Server(tmp_path / "room.db", {"QIPAI_LOG_LEVEL": "info"})
+    server.start()
+    try:
+        with httpx.Client(base_url=server.url, timeout=60) as http:
+            while len(server.output()) < 3 * 65_536:  # three pipes' worth
+                for _ in range(100):
+                    assert http.get("/api/health").status_code == 200
+        assert '"GET /api/health HTTP/1.1" 200' in server.output()
     finally:
         server.stop()
