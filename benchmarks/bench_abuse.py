@@ -9,14 +9,20 @@ each abuse in turn:
   (c) 100 sockets that never read (subscribed to the busy table, receive window 4 kB);
   (d) 2,000 idle signed-in sockets.
 
+Each abuse runs in a process of its own (this script again, `--abuser`), so that the probe's
+figures are the server's and not the abuser's: a flooding client in the probe's own event loop
+delays the probe itself. (c) and (d) open all their sockets first; the phase is measured once
+they are all open (idle, not connecting).
+
 Prints p50/p99 of both latencies beside the no-abuse baseline (and the ratio of the p99s), the
 event-loop lag during the phase (the server's own `qipai_event_loop_lag` histogram: p99 bucket
 and max of the sampled gauge), the server's resident memory and, for (c)/(d), the memory per
-socket. Goal (issue 15): p99 under abuse <= 3 x the baseline p99 and <= 50 ms; memory per
-never-reading socket <= 256 kB.
+socket; then each goal with "met" or "NOT met" and the load average. Goal (issue 15): p99 under
+abuse <= 3 x the baseline p99 and <= 50 ms; memory per never-reading socket <= 256 kB.
 
     uv run python benchmarks/bench_abuse.py                 # every scenario, 10 s each
     uv run python benchmarks/bench_abuse.py --seconds 5 --only a,b
+    uv run python benchmarks/bench_abuse.py --only a --profile /tmp/a.prof   # server under cProfile
 """
 
 from __future__ import annotations
@@ -29,13 +35,14 @@ import os
 import random
 import re
 import resource
+import signal
 import socket
 import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
-from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -156,17 +163,29 @@ class Probe:
                 await asyncio.sleep(0.05)
 
 
-async def wrong_logins(url: str, stop: asyncio.Event, rate: float = 20.0) -> None:
+async def wrong_logins(url: str, stop: asyncio.Event, rate: float = 20.0) -> dict[str, int]:
+    """`rate` wrong sign-ins per second (random accounts); counts the answers by status."""
+    statuses: dict[str, int] = {}
+
+    def count(task: asyncio.Task[httpx.Response]) -> None:
+        pending.discard(task)
+        if not task.cancelled() and task.exception() is None:
+            key = f"HTTP {task.result().status_code}"
+            statuses[key] = statuses.get(key, 0) + 1
+
     async with httpx.AsyncClient(base_url=url, timeout=30) as http:
-        pending: set[asyncio.Task[Any]] = set()
+        pending: set[asyncio.Task[httpx.Response]] = set()
+        next_at = time.perf_counter()
         while not stop.is_set():
             body = {"username": f"abuser{random.randrange(1, 500)}", "password": "wrong-guess-1"}
             task = asyncio.create_task(http.post("/api/login", json=body))
             pending.add(task)
-            task.add_done_callback(pending.discard)
-            await asyncio.sleep(1 / rate)
-        for task in pending:
+            task.add_done_callback(count)
+            next_at += 1 / rate
+            await asyncio.sleep(max(0.0, next_at - time.perf_counter()))
+        for task in list(pending):
             task.cancel()
+    return statuses
 
 
 async def flood(url: str, token: str, stop: asyncio.Event, rate: float = 5000.0) -> dict[str, int]:
@@ -222,17 +241,46 @@ def raw_ws(port: int, token: str, rcvbuf: int | None, subscribe: str | None) -> 
     return raw
 
 
+class Abuser:
+    """One abuse in a process of its own: `bench_abuse.py --abuser KIND`. It prints `ready`
+    once it is abusing (all its sockets open, for c/d), and its figures (JSON) once stopped."""
+
+    def __init__(self, kind: str, url: str, port: int, tokens: Path) -> None:
+        args = ["--abuser", kind, "--url", url, "--port", str(port), "--tokens", str(tokens)]
+        self.proc = subprocess.Popen(
+            [sys.executable, __file__, *args],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+
+    async def ready(self) -> None:
+        assert self.proc.stdout is not None
+        line = await asyncio.to_thread(self.proc.stdout.readline)
+        if line.strip() != "ready":
+            raise RuntimeError(f"abuser failed: {line!r}")
+
+    async def stop(self) -> Any:
+        assert self.proc.stdin is not None and self.proc.stdout is not None
+        self.proc.stdin.write("stop\n")
+        self.proc.stdin.flush()
+        out = await asyncio.to_thread(self.proc.stdout.read)
+        await asyncio.to_thread(self.proc.wait, 60)
+        return json.loads(out) if out.strip() else None
+
+
 async def phase(
     name: str,
     url: str,
     pid: int,
     probe_token: str,
     seconds: float,
-    abuse: Callable[[asyncio.Event], Awaitable[Any]] | None,
+    abuse: Abuser | None,
     warmup: float = 2.0,
 ) -> dict[str, Any]:
-    stop_abuse = asyncio.Event()
-    task = asyncio.create_task(abuse(stop_abuse)) if abuse is not None else None
+    base_rss = rss_kb(pid)
+    if abuse is not None:
+        await abuse.ready()
     await asyncio.sleep(warmup if abuse is not None else 0.5)
     async with httpx.AsyncClient(base_url=url, timeout=30) as http:
         before = lag_histogram((await http.get("/metrics")).text)
@@ -245,10 +293,8 @@ async def phase(
         await runner
         after = lag_histogram((await http.get("/metrics")).text)
         rss1 = rss_kb(pid)
-    stop_abuse.set()
-    extra = None
-    if task is not None:
-        extra = await task
+        open_now = (await http.get("/api/health")).json()["sockets"]
+    extra = await abuse.stop() if abuse is not None else None
     return {
         "name": name,
         "http_p50": pct(probe.http, 0.5) * 1e3,
@@ -259,14 +305,87 @@ async def phase(
         "lag_p99": lag_p99(before, after) * 1e3,
         "lag_max": max(probe.lag_seen, default=float("nan")) * 1e3,
         "rss_mb": max(rss0, rss1) / 1024,
+        "rss_gain_kb": max(rss0, rss1) - base_rss,
+        "sockets_open": open_now,
         "extra": extra,
         "errors": probe.errors,
     }
 
 
-async def main_async(seconds: float, only: set[str]) -> None:
+async def abuser_main(kind: str, url: str, port: int, tokens: list[str]) -> None:
+    """The abuser process: abuse until a line comes on stdin, then print the figures."""
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+
+    def wait_stdin() -> None:
+        sys.stdin.readline()
+        loop.call_soon_threadsafe(stop.set)
+
+    threading.Thread(target=wait_stdin, daemon=True).start()
+    result: Any = None
+    if kind == "a":
+        print("ready", flush=True)
+        result = await wrong_logins(url, stop)
+    elif kind == "b":
+        print("ready", flush=True)
+        result = await flood(url, tokens[2], stop)
+    else:
+        count, rcvbuf, sub = (100, 4096, tokens[-1]) if kind == "c" else (2000, None, None)
+        held = []
+        for i in range(count):
+            held.append(await asyncio.to_thread(raw_ws, port, tokens[100 + i], rcvbuf, sub))
+        print("ready", flush=True)
+        await stop.wait()
+        for s in held:
+            with contextlib.suppress(OSError):
+                s.close()
+        result = {"sockets": count}
+    print(json.dumps(result), flush=True)
+
+
+PROFILED = """
+import cProfile, runpy, signal, sys
+out = sys.argv.pop(1)
+def stop(*_):
+    raise SystemExit(0)
+signal.signal(signal.SIGTERM, stop)
+profile = cProfile.Profile()
+profile.enable()
+try:
+    sys.argv[0] = "qipai"
+    runpy.run_module("qipai.cli", run_name="__main__")
+finally:
+    profile.disable()
+    profile.dump_stats(out)
+"""
+
+
+def goals(results: list[dict[str, Any]]) -> list[str]:
+    """Each goal of issue 15 per abuse phase: met or NOT met, with the figures."""
+    base = results[0]
+    lines = []
+    for r in results[1:]:
+        for what in ("http", "ping"):
+            p99, b99 = r[f"{what}_p99"], base[f"{what}_p99"]
+            ok = p99 <= 3 * b99 and p99 <= 50.0
+            label = "GET /api/games" if what == "http" else "WebSocket ping"
+            lines.append(
+                f"  {r['name']:32} {label:15} p99 {p99:6.1f} ms = {p99 / b99:4.1f}x baseline "
+                f"({b99:.1f} ms): {'met' if ok else 'NOT met'} (<= 3x and <= 50 ms)"
+            )
+        if r["name"].startswith("(c)"):
+            kb = r["extra_per_socket_kb"]
+            lines.append(
+                f"  {r['name']:32} memory per never-reading socket {kb:.0f} kB: "
+                f"{'met' if kb <= 256 else 'NOT met'} (<= 256 kB)"
+            )
+    return lines
+
+
+async def main_async(seconds: float, only: set[str], profile: str | None) -> None:
     _soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, 20_000), hard))
+    load_start = os.getloadavg()
     with tempfile.TemporaryDirectory() as tmp:
         db = Path(tmp) / "abuse.db"
         tokens = prepare(db, 2_200)
@@ -279,19 +398,18 @@ async def main_async(seconds: float, only: set[str]) -> None:
             # (d) opens 2,000 sockets from this one address; real clients come from many
             "QIPAI_CONNECT_RATE": "1000/second",
         }
-        log = (Path(tmp) / "server.log").open("wb")
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "qipai.cli", "serve", "--port", str(port), "--db", str(db)],
-            cwd=ROOT,
-            env=env,
-            stdout=subprocess.DEVNULL,
-            stderr=log,
+        serve = ["serve", "--port", str(port), "--db", str(db)]
+        command = (
+            [sys.executable, "-c", PROFILED, profile, *serve]
+            if profile
+            else [sys.executable, "-m", "qipai.cli", *serve]
         )
+        log = (Path(tmp) / "server.log").open("wb")
+        proc = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=log)
         url = f"http://127.0.0.1:{port}"
         results: list[dict[str, Any]] = []
-        held: list[socket.socket] = []
         try:
-            for _ in range(600):
+            for _ in range(1200):
                 try:
                     httpx.get(url + "/api/health", timeout=5)
                     break
@@ -305,76 +423,39 @@ async def main_async(seconds: float, only: set[str]) -> None:
                 )
                 r.raise_for_status()
                 table_id = r.json()["table_id"]
+            tokens_file = Path(tmp) / "tokens.json"
+            tokens_file.write_text(json.dumps([*tokens, table_id]))
             probe_token = tokens[1]
             results.append(await phase("baseline", url, proc.pid, probe_token, seconds, None))
-            if "a" in only:
-                results.append(
-                    await phase(
-                        "(a) 20 wrong sign-ins/s",
-                        url,
-                        proc.pid,
-                        probe_token,
-                        seconds,
-                        lambda stop: wrong_logins(url, stop),
-                    )
-                )
-            if "b" in only:
-                results.append(
-                    await phase(
-                        "(b) 5,000 frames/s flood",
-                        url,
-                        proc.pid,
-                        probe_token,
-                        seconds,
-                        lambda stop: flood(url, tokens[2], stop),
-                    )
-                )
-            for key, label, count, rcvbuf, sub in (
-                ("c", "(c) 100 never-reading sockets", 100, 4096, table_id),
-                ("d", "(d) 2,000 idle sockets", 2000, None, None),
+            for key, label, count in (
+                ("a", "(a) 20 wrong sign-ins/s", 0),
+                ("b", "(b) 5,000 frames/s flood", 0),
+                ("c", "(c) 100 never-reading sockets", 100),
+                ("d", "(d) 2,000 idle sockets", 2000),
             ):
                 if key not in only:
                     continue
-                base_rss = rss_kb(proc.pid)
-
-                async def hold(
-                    stop: asyncio.Event,
-                    count: int = count,
-                    rcvbuf: int | None = rcvbuf,
-                    sub: str | None = sub,
-                ) -> None:
-                    for i in range(count):
-                        held.append(
-                            await asyncio.to_thread(raw_ws, port, tokens[100 + i], rcvbuf, sub)
-                        )
-                    await stop.wait()
-
-                result = await phase(
-                    label, url, proc.pid, probe_token, seconds, hold, warmup=max(5.0, count / 200)
-                )
-                async with httpx.AsyncClient(base_url=url, timeout=30) as http:
-                    open_now = (await http.get("/api/health")).json()["sockets"]
-                result["extra"] = {
-                    "per_socket_kb": (result["rss_mb"] * 1024 - base_rss) / count,
-                    "sockets_open_at_end": open_now,
-                }
+                abuser = Abuser(key, url, port, tokens_file)
+                result = await phase(label, url, proc.pid, probe_token, seconds, abuser)
+                if count:
+                    result["extra_per_socket_kb"] = result["rss_gain_kb"] / count
                 results.append(result)
-                for s in held:
-                    with contextlib.suppress(OSError):
-                        s.close()
-                held.clear()
                 await asyncio.sleep(2)
         finally:
-            proc.terminate()
+            proc.send_signal(signal.SIGTERM)
             with contextlib.suppress(subprocess.TimeoutExpired):
-                proc.wait(15)
+                proc.wait(30)
             if proc.poll() is None:
                 proc.kill()
             log.close()
         tracebacks = (Path(tmp) / "server.log").read_text(errors="replace").count("Traceback")
     base = results[0]
     load = os.getloadavg()
-    print(f"bench_abuse: {seconds:.0f} s per phase, load average {load[0]:.2f} {load[1]:.2f}")
+    print(
+        f"bench_abuse: {seconds:.0f} s per phase; load average (1, 5 min) "
+        f"{load_start[0]:.2f} {load_start[1]:.2f} at the start, {load[0]:.2f} {load[1]:.2f} "
+        f"at the end ({os.cpu_count()} cores){'; server under cProfile' if profile else ''}"
+    )
     print(
         f"{'phase':32} {'GET p50':>8} {'GET p99':>8} {'x base':>7} {'ping p50':>9} "
         f"{'ping p99':>9} {'x base':>7} {'lag p99':>8} {'lag max':>8} {'RSS MB':>7}  notes"
@@ -384,11 +465,11 @@ async def main_async(seconds: float, only: set[str]) -> None:
         ratio_p = r["ping_p99"] / base["ping_p99"]
         notes = []
         extra = r["extra"]
-        if isinstance(extra, dict) and "per_socket_kb" in extra:
-            notes.append(f"{extra['per_socket_kb']:.0f} kB/socket")
-            notes.append(f"{extra['sockets_open_at_end']} sockets open")
+        if "extra_per_socket_kb" in r:
+            notes.append(f"{r['extra_per_socket_kb']:.0f} kB/socket")
+            notes.append(f"{r['sockets_open']} sockets open at the end")
         elif isinstance(extra, dict):
-            notes.append(f"{extra['frames']} frames sent, {extra['connections']} connections")
+            notes.append(", ".join(f"{v} {k}" for k, v in extra.items()))
         if r["errors"]:
             notes.append(f"{r['errors']} probe errors")
         print(
@@ -400,14 +481,28 @@ async def main_async(seconds: float, only: set[str]) -> None:
         f"({statistics.mean(r['samples'] for r in results):.0f} probe samples per phase; lag p99 "
         f"is the upper bound of the server's histogram bucket; server log tracebacks: {tracebacks})"
     )
+    print("goals (issue 15):")
+    for line in goals(results):
+        print(line)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=10.0, help="measured seconds per phase")
     parser.add_argument("--only", default="a,b,c,d", help="scenarios to run (a,b,c,d)")
+    parser.add_argument("--profile", help="run the server under cProfile, stats to this file")
+    parser.add_argument("--abuser", help=argparse.SUPPRESS)  # the abuse process (internal)
+    parser.add_argument("--url", help=argparse.SUPPRESS)
+    parser.add_argument("--port", type=int, help=argparse.SUPPRESS)
+    parser.add_argument("--tokens", help=argparse.SUPPRESS)
     args = parser.parse_args()
-    asyncio.run(main_async(args.seconds, set(args.only.split(","))))
+    if args.abuser:
+        _soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+        resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, 20_000), hard))
+        tokens = json.loads(Path(args.tokens).read_text())
+        asyncio.run(abuser_main(args.abuser, args.url, args.port, tokens))
+        return
+    asyncio.run(main_async(args.seconds, set(args.only.split(",")), args.profile))
 
 
 if __name__ == "__main__":
