@@ -70,6 +70,9 @@ class Services:
     """Operator authority (`qipai.authority.Authority`): templates, quotas, player locks."""
     cluster: Any = None
     """The table host (`qipai.cluster.node.Node`) on PostgreSQL; None on SQLite (one process)."""
+    abusers: Backoff = field(default_factory=lambda: Backoff(1, 2.0, 300.0))
+    """Sessions and players whose socket was closed for flooding: their new sockets are refused
+    (before any database work) for 2 s, doubling with every further closing, up to 5 min."""
 
     async def db(self, fn: Callable[..., T], *args: Any) -> T:
         """Run blocking work (the database, a replay) in a worker thread."""

@@ -71,7 +71,12 @@ class Settings(BaseSettings):
     )
 
     # ----- passwords and sign-in throttling ------------------------------------------------
-    hash_workers: int = Field(default=2, ge=1, le=32, description="threads hashing passwords")
+    hash_workers: int = Field(
+        default=1,
+        ge=1,
+        le=32,
+        description="threads hashing passwords (one: sign-ins can never take every core)",
+    )
     hash_queue: int = Field(
         default=64, ge=1, description="password hashes waiting at most; more is 'busy' (429)"
     )

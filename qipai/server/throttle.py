@@ -1,8 +1,11 @@
 """Rate limits (the `limits` library, in memory: one process owns its database) and the
 sign-in back-off.
 
-* `Rates`: named moving-window limits ("40/second;600/minute") hit per key — frames per socket,
-  actions per player, sign-ups and sign-in attempts per address.
+* `Rates`: named moving-window limits ("40/second;600/minute") hit per key — actions per player,
+  connections, sign-ups and sign-in attempts per address (a few per second at most).
+* `Window`: the same moving windows for one key that one task owns (one socket's frames), a
+  comparison per event: a flood of thousands of frames per second is refused for almost
+  nothing.
 * `Backoff`: after `free` wrong passwords in a row for one key (an account, an address), every
   attempt is refused without looking at the password until the back-off has passed; it starts
   at `base_s` and doubles with each further failure up to `max_s`. A right password resets the
@@ -15,12 +18,39 @@ from __future__ import annotations
 import math
 import threading
 import time
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 
 from limits import RateLimitItem, parse_many
 from limits.storage import MemoryStorage
 from limits.strategies import MovingWindowRateLimiter
+
+
+class Window:
+    """The moving windows of one key, one per limit ("40/second;600/minute": at most 40 events
+    in any second and 600 in any minute), as the times of the events still in each window: an
+    event costs a comparison and an append, a refused one a comparison (the shared store costs
+    ~0.1 ms per refused hit: a flood of thousands of frames a second would take most of a
+    core). A refused event is not counted. Not thread-safe: one socket's reader owns it."""
+
+    __slots__ = ("_clock", "_windows")
+
+    def __init__(self, items: list[RateLimitItem], clock: Callable[[], float] = time.monotonic):
+        self._clock = clock
+        self._windows = [
+            (i.amount, float(i.get_expiry()), deque[float](maxlen=i.amount)) for i in items
+        ]
+
+    def take(self) -> bool:
+        """One event: True if every window has room (then it counts in each)."""
+        now = self._clock()
+        for amount, period, times in self._windows:
+            if len(times) >= amount and now - times[0] < period:
+                return False
+        for _, _, times in self._windows:
+            times.append(now)  # full: the oldest (out of its window) falls out
+        return True
 
 
 class Rates:
@@ -32,6 +62,10 @@ class Rates:
         self._items: dict[str, list[RateLimitItem]] = {
             name: parse_many(text) for name, text in limits.items()
         }
+
+    def window(self, name: str) -> Window:
+        """A fresh `Window` of limit `name` (for one key that one task owns)."""
+        return Window(self._items[name])
 
     def hit(self, name: str, key: str) -> bool:
         """Count one event of `key` under limit `name`; False if over the limit (then the
@@ -113,4 +147,4 @@ class Backoff:
             del self._failures[key]
 
 
-__all__ = ["Backoff", "Rates"]
+__all__ = ["Backoff", "Rates", "Window"]

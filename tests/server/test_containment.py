@@ -327,6 +327,59 @@ def test_a_frame_flood_is_refused_then_closed(client: TestClient) -> None:
         ws.__exit__(None, None, None)
 
 
+def test_a_sockets_frame_window_is_a_moving_window_that_counts_only_what_it_takes() -> None:
+    from limits import parse_many
+
+    from qipai.server.throttle import Window
+
+    now = [100.0]
+    window = Window(parse_many("3/second;5/minute"), clock=lambda: now[0])
+    assert [window.take() for _ in range(5)] == [True, True, True, False, False]
+    now[0] += 0.999
+    assert window.take() is False  # the first three are still in their second
+    now[0] += 0.002
+    assert [window.take() for _ in range(3)] == [True, True, False]  # 5 in the minute
+    now[0] += 58.0  # (refused events were never counted: the minute holds 5, not 8)
+    assert window.take() is False
+    now[0] += 1.0  # the first three have left the minute
+    assert [window.take() for _ in range(4)] == [True, True, True, False]
+
+
+def test_a_flooder_that_reconnects_is_refused_before_any_database_work(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The socket closed for flooding: its session's (and player's) new sockets are closed at
+    once (1008) for a back-off that doubles, without a session lookup; then it may come back."""
+    from qipai.server.throttle import Backoff
+
+    now = [1000.0]
+    svc = client.app.state.services  # type: ignore[attr-defined]
+    svc.abusers = Backoff(1, 2.0, 300.0, clock=lambda: now[0])
+    token = signup(client, "alice")
+    ws, session = ws_open(client, token)
+    try:
+        for i in range(300):
+            session.send_text(json.dumps({"type": "ping", "client_id": f"f{i}"}))
+        assert closed_with(session) == 1008
+    finally:
+        ws.__exit__(None, None, None)
+    lookups: list[str] = []
+    real = svc.store.session
+    monkeypatch.setattr(svc.store, "session", lambda t: lookups.append(t) or real(t))
+    for _ in range(3):
+        with client.websocket_connect("/ws") as again:
+            again.send_json({"type": "auth", "token": token})
+            with pytest.raises(WebSocketDisconnect) as info:
+                again.receive_json()  # no hello: closed at once
+            assert info.value.code == 1008
+    assert lookups == []  # refused on the token alone
+    now[0] += 2.5  # the back-off (2 s after one closing) has passed
+    ws, session = ws_open(client, token)
+    still_alive(session)
+    ws.__exit__(None, None, None)
+    assert lookups == [token]
+
+
 def test_actions_are_limited_per_player_over_all_sockets(tmp_path: Path) -> None:
     with make_client(tmp_path, action_rate="5/minute") as client:
         token = signup(client, "alice")
