@@ -72,14 +72,16 @@ async def health(svc: ServicesDep) -> HealthOut:
     return HealthOut(ok=True, tables=len(svc.room.tables), sockets=svc.sockets.count())
 
 
-def _warm(authority: Authority) -> None:
+def _warm(authority: Authority, metrics: Metrics) -> None:
     """Start-up work that must not stall anything: the Hold'em decision kernels, then the exact
-    returns of the active templates (authority). A failure is logged, never raised."""
+    returns of the active templates (authority). A failure is logged, never raised. The gauge
+    `qipai_warming` is 1 meanwhile (benchmarks wait for 0)."""
     for job in (games_mod.warm_up, authority.warm):
         try:
             job()
         except Exception:
             logging.getLogger("qipai.server").exception("warm-up %s failed", job.__name__)
+    metrics.warming.set(0)
 
 
 def load_extra_games(modules: str) -> None:
@@ -183,8 +185,9 @@ def create_app(
             # a daemon thread: the first Hold'em hint must not stall every table for a second,
             # and a SIGTERM during the warm-up must not wait for it
             # (then the exact returns of the offered templates not cached yet)
+            svc.metrics.warming.set(1)
             threading.Thread(
-                target=_warm, args=(authority,), name="qipai-warm", daemon=True
+                target=_warm, args=(authority, svc.metrics), name="qipai-warm", daemon=True
             ).start()
             yield
             probe.cancel()

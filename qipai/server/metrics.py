@@ -46,6 +46,11 @@ class Metrics:
             ["limit"],
             registry=self.registry,
         )
+        self.warming = Gauge(
+            "qipai_warming",
+            "1 while the start-up warm-up (Hold'em kernels, exact returns) still runs",
+            registry=self.registry,
+        )
         self.closed_slow = Counter(
             "qipai_websockets_closed_slow",
             "WebSockets closed because they stayed behind",

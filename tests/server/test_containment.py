@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -447,6 +448,8 @@ def test_the_event_loop_lag_is_exported(client: TestClient) -> None:
     assert "qipai_event_loop_lag_seconds " in text
     assert "qipai_event_loop_lag_bucket" in text
     assert "qipai_websockets 0.0" in text
+    # the start-up warm-up's progress: 1 while it runs, 0 once done (benchmarks wait for 0)
+    assert re.search(r"^qipai_warming [01]\.0$", text, re.M), text
 
 
 def test_websocket_connections_are_limited_per_address(tmp_path: Path) -> None:
