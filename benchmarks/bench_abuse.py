@@ -1,7 +1,8 @@
 """Abuse against one `qipai serve` process: does anyone else notice?
 
 A baseline client measures `GET /api/games` and WebSocket ping→pong latency (sequentially, about
-20 of each per second) while a Pok Deng table with bots plays. First without abuse, then under
+20 of each per second) while a Pok Deng table with bots plays. The server is measured once its start-up warm-up is done
+(`qipai_warming 0`). First without abuse, then under
 each abuse in turn:
 
   (a) 20 wrong sign-ins per second (random existing accounts, one address);
@@ -329,17 +330,29 @@ async def abuser_main(kind: str, url: str, port: int, tokens: list[str]) -> None
     elif kind == "b":
         print("ready", flush=True)
         result = await flood(url, tokens[2], stop)
-    else:
-        count, rcvbuf, sub = (100, 4096, tokens[-1]) if kind == "c" else (2000, None, None)
+    elif kind == "c":  # by hand: never read after the handshake, a 4 kB receive window
         held = []
-        for i in range(count):
-            held.append(await asyncio.to_thread(raw_ws, port, tokens[100 + i], rcvbuf, sub))
+        for i in range(100):
+            held.append(await asyncio.to_thread(raw_ws, port, tokens[100 + i], 4096, tokens[-1]))
         print("ready", flush=True)
         await stop.wait()
         for s in held:
             with contextlib.suppress(OSError):
                 s.close()
-        result = {"sockets": count}
+        result = {"sockets": len(held)}
+    else:  # (d) signed-in clients that say nothing (their library answers the server's pings)
+        idle = []
+        for i in range(2000):
+            ws = await websockets.connect(url.replace("http", "ws") + "/ws", ping_interval=None)
+            await ws.send(json.dumps({"type": "auth", "token": tokens[100 + i]}))
+            idle.append(ws)
+        for ws in idle:
+            assert json.loads(await ws.recv())["type"] == "hello"
+        print("ready", flush=True)
+        await stop.wait()
+        open_at_end = sum(ws.state is websockets.protocol.State.OPEN for ws in idle)
+        await asyncio.gather(*(ws.close() for ws in idle), return_exceptions=True)
+        result = {"sockets": len(idle), "still open": open_at_end}
     print(json.dumps(result), flush=True)
 
 
@@ -409,12 +422,14 @@ async def main_async(seconds: float, only: set[str], profile: str | None) -> Non
         url = f"http://127.0.0.1:{port}"
         results: list[dict[str, Any]] = []
         try:
-            for _ in range(1200):
+            for _ in range(3000):  # up, and done with its start-up warm-up
                 try:
-                    httpx.get(url + "/api/health", timeout=5)
-                    break
+                    text = httpx.get(url + "/metrics", timeout=5).text
+                    if re.search(r"^qipai_warming 0", text, re.M):
+                        break
                 except httpx.HTTPError:
-                    time.sleep(0.2)
+                    pass
+                time.sleep(0.2)
             async with httpx.AsyncClient(base_url=url, timeout=60) as http:
                 r = await http.post(
                     "/api/automatch",
