@@ -7,7 +7,6 @@ frozen so that only the announcement can do it."""
 
 from __future__ import annotations
 
-import os
 import secrets
 import sys
 import time
@@ -28,12 +27,10 @@ from qipai.server.app import create_app
 from qipai.server.settings import Settings
 from qipai.tables.table import Timing
 from tests.authority.helpers import Staff, enrol, offer, signup
+from tests.cluster.faulty_bus import CLUSTER_REDIS_URL
 from tests.cluster.hosts import require_cluster_services, room_database
 
 pytestmark = [pytest.mark.postgres, pytest.mark.redis]
-
-REDIS_DB_URL = os.environ.get("QIPAI_TEST_CLUSTER_REDIS_URL", "redis://127.0.0.1:6379/13")
-"""A Redis logical database of the cluster tests' own (other tests use db 0)."""
 
 
 def settle(check: Callable[[], bool], what: str, tries: int = 400) -> None:
@@ -58,7 +55,7 @@ def two_hosts(monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[TestClient, Tes
             create_app(
                 url,
                 settings=Settings(
-                    cluster=ClusterSettings(host_id=name, redis_url=REDIS_DB_URL, name=room)
+                    cluster=ClusterSettings(host_id=name, redis_url=CLUSTER_REDIS_URL, name=room)
                 ),
                 timing=Timing(0.05, 0.2, 0.05),
             )
