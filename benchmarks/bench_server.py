@@ -350,6 +350,30 @@ def _lease_owners(engine: Any) -> dict[str, tuple[str | None, bool]]:
     return {str(t): (o, bool(h)) for t, o, h in rows}
 
 
+def _routed(name: str) -> dict[str, float]:
+    """Messages the hosts published to Redis (`qipai_routed_messages_total{direction="out"}`,
+    by kind), summed over every host in the room's directory (each one's own address)."""
+    import re
+
+    import redis
+
+    found: dict[str, float] = {}
+    entries = redis.Redis.from_url(REDIS_URL, decode_responses=True).hgetall(f"{name}:hosts")
+    for raw in entries.values():
+        address = json.loads(raw).get("http")
+        try:
+            body = httpx.get(f"{address}/metrics", timeout=30).text
+        except httpx.HTTPError:
+            continue
+        for m in re.finditer(
+            r'^qipai_routed_messages_total\{direction="out",kind="([a-z]+)"\} ([0-9.e+]+)$',
+            body,
+            re.M,
+        ):
+            found[m.group(1)] = found.get(m.group(1), 0.0) + float(m.group(2))
+    return found
+
+
 def _children(pid: int) -> list[int]:
     found: list[int] = []
     for task in Path(f"/proc/{pid}/task").iterdir():
@@ -441,6 +465,7 @@ def bench_cluster(n: int, seconds: float, processes: int, failover: bool) -> dic
                         time.sleep(0.2)
                 time.sleep(3.0 if processes > 1 else 0.0)  # every worker up and announced
                 stats = asyncio.run(run_load(base, tokens, seconds, kill if failover else None))
+                routed = _routed(schema) if processes > 1 else {}
             finally:
                 proc.terminate()
                 proc.wait()
@@ -465,6 +490,8 @@ def bench_cluster(n: int, seconds: float, processes: int, failover: bool) -> dic
     out = _summary(stats, n)
     rounds = max(1, counts["rounds"])
     out["per_round"] = {k: v / rounds for k, v in counts.items() if k != "rounds"}
+    out["redis_per_round"] = {k: v / rounds for k, v in routed.items()}
+    out["redis_total"] = sum(routed.values())
     return out
 
 
@@ -500,6 +527,13 @@ def main_cluster(args: argparse.Namespace) -> None:
             print(line, flush=True)
             per = ", ".join(f"{k} {v:.1f}" for k, v in r["per_round"].items())
             print(f"      rows written per round (whole run): {per}", flush=True)
+            if r["redis_per_round"]:
+                sent = ", ".join(f"{k} {v:.1f}" for k, v in sorted(r["redis_per_round"].items()))
+                print(
+                    f"      Redis messages published per round (whole run, every host): {sent}; "
+                    f"{r['redis_total']:.0f} in all",
+                    flush=True,
+                )
 
 
 def main() -> None:
