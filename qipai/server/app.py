@@ -131,12 +131,24 @@ def create_app(
     node: Node | None = None
     if host_id is None:
         adapter = LedgerAdapter(ledger, layouts=store)  # layouts saved with each settlement
-        room = Room(adapter, store, clock or SystemClock(), timing or settings.timing())
+        room = Room(
+            adapter,
+            store,
+            clock or SystemClock(),
+            timing or settings.timing(),
+            workers=settings.table_workers,
+        )
     else:
         layouts = FencedLayouts(store)
         adapter = HostAdapter(ledger, layouts=layouts, host=host_id)
         layouts.bind(adapter)
-        room = Room(adapter, layouts, clock or SystemClock(), timing or settings.timing())
+        room = Room(
+            adapter,
+            layouts,
+            clock or SystemClock(),
+            timing or settings.timing(),
+            workers=settings.table_workers,
+        )
         cluster_metrics = ClusterMetrics(metrics.registry, host_id)
         adapter.on_fenced = layouts.on_fenced = cluster_metrics.fenced.inc
         node = Node(settings.cluster, room, adapter, ledger, cluster_metrics)

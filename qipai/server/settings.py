@@ -58,6 +58,13 @@ class Settings(BaseSettings):
     bot_delay: float = Field(default=0.9, ge=0, le=60)
     between_rounds: float = Field(default=5.0, ge=0, le=600)
     countdown_scale: float = Field(default=1.0, gt=0, le=10)
+    table_workers: int = Field(
+        default=4,
+        ge=1,
+        le=64,
+        description="threads running table work (QIPAI_TABLE_WORKERS): on PostgreSQL a table's"
+        " thread waits for each journal commit, so more threads let more tables share a commit",
+    )
 
     # ----- sessions ----------------------------------------------------------------------
     session_idle_s: float = Field(
