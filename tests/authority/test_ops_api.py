@@ -13,18 +13,18 @@ from fastapi.testclient import TestClient
 
 from qipai.authority import Authority, AuthoritySettings
 from qipai.server.app import create_app
-from qipai.server.routers import ops
+from qipai.server.settings import Settings
 from qipai.tables.table import Timing
 from tests.authority.helpers import enrol, error, signup
 
 
 @pytest.fixture
 def room(tmp_path: Path) -> Iterator[tuple[TestClient, Authority]]:
-    app = create_app(str(tmp_path / "room.db"), timing=Timing(0.05, 0.2, 0.05))
-    ledger = app.state.ledger
-    authority = Authority(ledger.engine, AuthoritySettings(demo=False), ledger=ledger)
-    ops.install(app, authority)
-    authority.start()
+    # demo money off (deposits and withdrawals are requests); the app installs the ops
+    # routers itself, once (installing them again duplicated every operation id)
+    settings = Settings(authority=AuthoritySettings(demo=False))  # type: ignore[call-arg]
+    app = create_app(str(tmp_path / "room.db"), settings=settings, timing=Timing(0.05, 0.2, 0.05))
+    authority: Authority = app.state.authority
     with TestClient(app) as client:
         yield client, authority
 

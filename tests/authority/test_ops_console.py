@@ -19,7 +19,7 @@ from qipai.authority.oplog import SYSTEM
 from qipai.games import registry
 from qipai.ledger import Ledger
 from qipai.server.app import create_app
-from qipai.server.routers import ops
+from qipai.server.settings import Settings
 from qipai.tables.table import Timing
 from tests.authority.helpers import enrol, error, signup
 from tests.authority.tableplay import play
@@ -27,11 +27,12 @@ from tests.authority.tableplay import play
 
 @pytest.fixture
 def room(tmp_path: Path) -> Iterator[tuple[TestClient, Authority, Ledger]]:
-    app = create_app(str(tmp_path / "room.db"), timing=Timing(0.05, 0.2, 0.05))
+    # demo money off (deposits and withdrawals are requests); the app installs the ops
+    # routers itself, once (installing them again duplicated every operation id)
+    settings = Settings(authority=AuthoritySettings(demo=False))  # type: ignore[call-arg]
+    app = create_app(str(tmp_path / "room.db"), settings=settings, timing=Timing(0.05, 0.2, 0.05))
     ledger = app.state.ledger
-    authority = Authority(ledger.engine, AuthoritySettings(demo=False), ledger=ledger)
-    ops.install(app, authority)
-    authority.start()
+    authority: Authority = app.state.authority
     with TestClient(app) as client:
         yield client, authority, ledger
 
