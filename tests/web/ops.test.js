@@ -3,7 +3,7 @@
 // (`stateFor`) for the golden views of every game, each seat's hand included.
 import { readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, inject, it } from "vitest";
+import { afterEach, describe, expect, inject, it, vi } from "vitest";
 import zh from "../../qipai/web/ops/i18n/zh.json" with { type: "json" };
 import en from "../../qipai/web/ops/i18n/en.json" with { type: "json" };
 import { html } from "../../qipai/web/ui/html.js";
@@ -11,6 +11,7 @@ import { renderer } from "../../qipai/web/games/index.js";
 import { stateFor } from "../../qipai/web/ops/views/rounds.js";
 import { missing as roomMissing, setLang } from "../../qipai/web/i18n/index.js";
 import { cleanup, mount } from "./render.js";
+import { api, setToken, whenUnauthorized } from "../../qipai/web/ops/api.js";
 
 const holes = (s) => [...s.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
 const OPS = "qipai/web/ops";
@@ -33,6 +34,38 @@ describe("console texts", () => {
   it("keeps English out of the Chinese texts (GGR, MAC and z aside)", () => {
     const bad = Object.entries(zh).filter(([, v]) => /[A-Za-z]{3,}/.test(v.replace(/\{\w+\}/g, " ").replace(/GGR|MAC/g, " ")));
     expect(bad).toEqual([]);
+  });
+});
+
+describe("console api", () => {
+  afterEach(() => { vi.unstubAllGlobals(); setToken(null); whenUnauthorized(() => {}); });
+  it("is the player's fetch wrapper with the operator's session", async () => {
+    const calls = [];
+    const reply = (status, body) => new Response(JSON.stringify(body), { status, headers: { "Content-Type": "application/json" } });
+    vi.stubGlobal("fetch", async (path, init) => {
+      calls.push({ path, method: init.method, auth: init.headers.Authorization, body: init.body });
+      if (path === "/api/ops/login") return reply(401, { error: { code: "bad_credentials", message: "no" } });
+      if (path.endsWith("format=csv")) return new Response("a,b\n1,2\n", { status: 200 });
+      if (path === "/api/ops/players/x/limits") return reply(200, { ok: true });
+      return reply(401, { error: { code: "auth_required", message: "expired" } });
+    });
+    let ended = 0;
+    whenUnauthorized(() => { ended += 1; });
+    setToken("tok");
+    await expect(api.post("/api/ops/login", { name: "o" })).rejects.toMatchObject({ code: "bad_credentials", status: 401 });
+    expect(ended).toBe(0);  // a refused sign-in is not an ended session
+    expect(await api.put("/api/ops/players/x/limits", { max_bet: 5 })).toEqual({ ok: true });
+    const file = await api.blob("/api/ops/reports/house?format=csv");
+    expect(await file.text()).toBe("a,b\n1,2\n");
+    await expect(api.get("/api/ops/tables")).rejects.toMatchObject({ code: "auth_required" });
+    expect(ended).toBe(1);
+    expect(calls.map((c) => [c.method, c.auth])).toEqual([["POST", "Bearer tok"], ["PUT", "Bearer tok"], ["GET", "Bearer tok"], ["GET", "Bearer tok"]]);
+    expect(calls[1].body).toBe(JSON.stringify({ max_bet: 5 }));
+  });
+  it("has no fetch wrapper of its own", () => {
+    const src = readFileSync(join(OPS, "api.js"), "utf8");
+    expect(src).toContain('from "../api/http.js"');
+    expect(src).not.toMatch(/\bfetch\(/);
   });
 });
 
