@@ -74,8 +74,12 @@ class Authority:
 
     # ----- start-up -------------------------------------------------------------------------
     def start(self) -> list[Template]:
-        """Seed the shipped templates at first start (docs/rules/common.md#who-sets-the-rules defaults)."""
-        return self.templates.seed_defaults()
+        """Seed the shipped templates at first start (docs/rules/common.md#who-sets-the-rules defaults)
+        and release what decided withdrawal requests still hold (a crash in between)."""
+        made = self.templates.seed_defaults()
+        if self.money.ledger is not None:
+            self.money.release_decided()
+        return made
 
     def warm(self) -> int:
         """Compute the exact return of every active template that has none cached yet (slow:

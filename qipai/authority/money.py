@@ -6,13 +6,14 @@ transaction with a reason, never an edit.
 
 from __future__ import annotations
 
+import contextlib
 import time
 import uuid
 from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import Connection, Engine, func, insert, select, text, update
+from sqlalchemy import Connection, Engine, delete, func, insert, select, text, update
 
 from qipai.authority.errors import BadRequest, Conflict, DemoLimit, NotFound
 from qipai.authority.oplog import Actor, OperatorLog
@@ -20,7 +21,8 @@ from qipai.authority.players import PlayerControls
 from qipai.authority.schema import money_requests
 from qipai.authority.settings import AuthoritySettings
 from qipai.ledger import Ledger
-from qipai.ledger.errors import LedgerError
+from qipai.ledger import accounts as acct
+from qipai.ledger.errors import HoldClosed, InsufficientFunds, LedgerError
 
 MAX_PENDING = 5
 """Open requests one player may have at once."""
@@ -32,6 +34,25 @@ def player_exists(ledger: Ledger, player: str) -> bool:
 
     with ledger.engine.connect() as conn:
         return conn.execute(select(users.c.id).where(users.c.id == player)).first() is not None
+
+
+def hold_key(request_id: int) -> str:
+    """The ledger key of the hold a withdrawal request puts on the wallet (one per request)."""
+    return f"withdrawal-request:{request_id}"
+
+
+def _hold_of(ledger: Ledger, request_id: int) -> int | None:
+    """The id of the hold withdrawal request `request_id` made, None if it made none (a
+    request from before holds, or a crash between the request and its hold)."""
+    from qipai.ledger.schema import holds, transactions
+
+    with ledger.engine.connect() as conn:
+        found = conn.execute(
+            select(holds.c.id)
+            .join(transactions, transactions.c.id == holds.c.authorize_tx)
+            .where(transactions.c.key == hold_key(request_id))
+        ).scalar()
+    return None if found is None else int(found)
 
 
 def _day_start(now: float) -> float:
@@ -163,6 +184,10 @@ class MoneyDesk:
         }
 
     def request(self, player: str, kind: str, amount: object) -> dict[str, Any]:
+        """A deposit or withdrawal request for an operator to decide. A withdrawal holds its
+        amount in the wallet at once (a ledger hold): the player cannot bet, buy in or
+        withdraw it again while the request waits; a cancel or a rejection releases it, an
+        approval pays the held money out."""
         if kind not in ("deposit", "withdrawal"):
             raise BadRequest("kind is deposit or withdrawal", "kind")
         value = _amount(amount)
@@ -188,7 +213,70 @@ class MoneyDesk:
                 )
             ).inserted_primary_key
         assert key is not None
-        return {"status": "pending", "request": self.get(int(key[0]))}
+        request_id = int(key[0])
+        if kind == "withdrawal":
+            try:
+                self._hold(player, request_id, value)
+            except InsufficientFunds:
+                # spent meanwhile (a bet, a buy-in): no request, nothing held
+                with self.engine.begin() as conn:
+                    conn.execute(delete(money_requests).where(money_requests.c.id == request_id))
+                raise BadRequest("the wallet holds less than that", "amount") from None
+        return {"status": "pending", "request": self.get(request_id)}
+
+    def _hold(self, player: str, request_id: int, amount: int) -> int:
+        """Hold a withdrawal request's amount in the player's wallet (once per request)."""
+        hold = self._ledger().authorize(
+            acct.wallet(player), amount, key=hold_key(request_id), purpose="withdrawal"
+        )
+        return hold.id
+
+    def _release(self, request_id: int) -> None:
+        """A cancelled or rejected withdrawal: its held money back to the wallet."""
+        ledger = self._ledger()
+        hold_id = _hold_of(ledger, request_id)
+        if hold_id is None:
+            return
+        with contextlib.suppress(HoldClosed):  # released already
+            ledger.void(hold_id, key=f"{hold_key(request_id)}:release")
+
+    def release_decided(self) -> int:
+        """Release every withdrawal hold whose request is no longer pending (a crash between
+        a cancel or rejection and its release); at start. Returns how many were released."""
+        from qipai.ledger.schema import hold_closures, holds, transactions
+
+        ledger = self._ledger()
+        prefix = hold_key(0)[:-1]
+        with ledger.engine.connect() as conn:
+            keys = conn.execute(
+                select(transactions.c.key)
+                .join(holds, holds.c.authorize_tx == transactions.c.id)
+                .where(
+                    holds.c.purpose == "withdrawal",
+                    holds.c.round_id.is_(None),
+                    transactions.c.key.like(f"{prefix}%"),
+                    ~holds.c.id.in_(select(hold_closures.c.hold_id)),
+                )
+            ).scalars()
+            ids = [int(k[len(prefix) :]) for k in keys if k[len(prefix) :].isdigit()]
+        if not ids:
+            return 0
+        with self.engine.connect() as conn:
+            pending = set(
+                conn.execute(
+                    select(money_requests.c.id).where(
+                        money_requests.c.id.in_(ids), money_requests.c.status == "pending"
+                    )
+                ).scalars()
+            )
+        stale = [i for i in ids if i not in pending]
+        for request_id in stale:
+            self._release(request_id)
+        return len(stale)
+
+    def held(self, player: str) -> int:
+        """What the player's pending withdrawal requests hold (out of the wallet)."""
+        return self._ledger().balance(acct.hold_account(acct.wallet(player)))
 
     def cancel(self, player: str, request_id: int) -> dict[str, Any]:
         with self.engine.begin() as conn:
@@ -203,6 +291,7 @@ class MoneyDesk:
             ).rowcount
         if not changed:
             raise NotFound(f"no pending request {request_id} of yours", "request_id")
+        self._release(request_id)
         return self.get(request_id)
 
     # ----- operators ------------------------------------------------------------------------
@@ -253,13 +342,18 @@ class MoneyDesk:
                 )
             )
         tx_id = None
+        if not approve and row["kind"] == "withdrawal":
+            self._release(request_id)
         if approve:
             ledger = self._ledger()
             try:
                 if row["kind"] == "deposit":
                     tx = ledger.deposit(row["player"], row["amount"], f"request:{request_id}")
-                else:
-                    tx = ledger.withdraw(row["player"], row["amount"], f"request:{request_id}")
+                else:  # the money held since the request (held now if it was not)
+                    hold_id = _hold_of(ledger, request_id)
+                    if hold_id is None:
+                        hold_id = self._hold(row["player"], request_id, row["amount"])
+                    tx = ledger.withdraw_hold(hold_id, key=f"withdraw:request:{request_id}")
             except LedgerError as exc:
                 with self.engine.begin() as conn:  # the money did not move: back to pending
                     conn.execute(

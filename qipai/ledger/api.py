@@ -590,6 +590,13 @@ class Ledger:
         result: TxResult = self.writer.run(op)
         return result
 
+    def withdraw_hold(self, hold_id: int, *, key: str) -> TxResult:
+        """Close a wallet's hold (made outside rounds, e.g. by a withdrawal request) by paying
+        all of it out: a `withdraw` transaction from the hold account to `external`."""
+        op = book.CloseHold(hold_id=hold_id, key=key, amount=None, to_account=None, withdraw=True)
+        result: TxResult = self.writer.run(op)
+        return result
+
     def hold(self, hold_id: int) -> Hold:
         return self._read(lambda c: holds_mod.get(c, hold_id))
 

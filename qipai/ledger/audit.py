@@ -251,6 +251,7 @@ def _check_holds(conn: Connection, report: AuditReport) -> None:
         "capture": "captured",
         "void": "voided",
         "void_round": "voided",
+        "withdraw": "captured",  # a withdrawal request's hold paid out
     }
     for row in conn.execute(select(hold_closures)).mappings():
         hold = hold_rows.get(int(row["hold_id"]))

@@ -495,13 +495,26 @@ class Authorize(Op):
 
 
 class CloseHold(Op):
-    """Capture part of a hold to an account (the rest back to its source), or void it."""
+    """Capture part of a hold to an account (the rest back to its source), or void it; or
+    (`withdraw`) pay a wallet's hold out in full as a withdrawal (a `withdraw` transaction to
+    `external`: the money a withdrawal request held since it was made)."""
 
-    def __init__(self, *, hold_id: int, key: str, amount: int | None, to_account: str | None):
+    def __init__(
+        self,
+        *,
+        hold_id: int,
+        key: str,
+        amount: int | None,
+        to_account: str | None,
+        withdraw: bool = False,
+    ):
         self.hold_id, self.key = hold_id, key
         self.amount, self.to_account = amount, to_account
-        if amount is None:
-            self.body: dict[str, Any] = {"op": "void", "hold": hold_id}
+        self.withdraw = withdraw
+        if withdraw:
+            self.body: dict[str, Any] = {"op": "withdraw", "hold": hold_id}
+        elif amount is None:
+            self.body = {"op": "void", "hold": hold_id}
         else:
             if isinstance(amount, bool) or not isinstance(amount, int) or amount < 0:
                 positive(amount)
@@ -534,7 +547,12 @@ class CloseHold(Op):
                 select(transactions.c.key).where(transactions.c.id == hold.authorize_tx)
             ).scalar_one()
         )
-        if self.amount is None:
+        if self.withdraw:
+            if hold.round_id is not None or acct.parse(hold.account).kind != "wallet":
+                raise HoldClosed(f"hold {self.hold_id} is not a wallet's hold outside rounds")
+            legs = {hold.hold_account: -hold.amount, acct.EXTERNAL: hold.amount}
+            status, captured, kind = "captured", hold.amount, "withdraw"
+        elif self.amount is None:
             legs = {hold.hold_account: -hold.amount, hold.account: hold.amount}
             status, captured, kind = "voided", 0, "void"
         else:

@@ -88,15 +88,22 @@ class WithdrawalIn(BaseModel):
 @router.post("/wallet/withdrawals")
 async def withdraw(body: WithdrawalIn, authority: AuthorityDep, player: Player) -> dict[str, Any]:
     """**A signed-in player.** Ask to withdraw `amount` from the wallet: a request an operator
-    approves (`status: pending`; at most 5 open requests)."""
+    approves (`status: pending`; at most 5 open requests). The amount is held at once (out of
+    the wallet: it cannot be bet meanwhile) until the request is approved, rejected or
+    cancelled."""
     return await asyncio.to_thread(authority.money.request, player, "withdrawal", body.amount)
 
 
 @router.get("/wallet/requests")
 async def my_requests(authority: AuthorityDep, player: Player) -> dict[str, Any]:
-    """**A signed-in player.** Your deposit and withdrawal requests, newest first."""
-    found = await asyncio.to_thread(lambda: authority.money.requests(player=player, limit=50))
-    return {"requests": found}
+    """**A signed-in player.** Your deposit and withdrawal requests, newest first, and `held`:
+    what your pending withdrawals hold out of the wallet (released if cancelled or rejected)."""
+
+    def read() -> dict[str, Any]:
+        found = authority.money.requests(player=player, limit=50)
+        return {"requests": found, "held": authority.money.held(player)}
+
+    return await asyncio.to_thread(read)
 
 
 @router.post("/wallet/requests/{request_id}/cancel")
