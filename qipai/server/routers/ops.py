@@ -626,9 +626,14 @@ async def void_round(
     round_id: str, body: Reason, request: Request, op: Writer, authority: AuthorityDep
 ) -> dict[str, Any]:
     """**An operator.** Void an open round with a reason: the interrupted-game policy settles
-    it (every stake returned; what a player had already won paid by the house). A round at a
-    running table is ended by suspending that table (resume it afterwards). A settled round
-    cannot be voided: correct it with a ledger reversal or adjustment."""
+    it (every stake returned; what a player had already won paid by the house). A round that
+    a running table of this process is playing is ended by that table (it is suspended: its
+    round, deal unit and seats end as the table's own interruption does; resume it
+    afterwards), never behind its back. A round no live table plays (its table gone, e.g.
+    after a crash) is voided in the ledger, stakes returned. A round at a table another host
+    owns: 409 `table_elsewhere` (suspend that table, `POST /api/ops/tables/{id}/suspend`, which goes to its
+    host). A settled round cannot be voided: correct it with a ledger reversal or
+    adjustment."""
 
     def work() -> dict[str, Any]:
         info = _round(request, round_id)
@@ -637,8 +642,18 @@ async def void_round(
         room = _room(request)
         table_id = str(info["table_id"])
         _not_elsewhere(request, table_id, round_id)
-        if table_id in room.tables and hasattr(room, "suspend"):
-            room.suspend(table_id, f"round voided by an operator: {body.reason}")
+        table = room.tables.get(table_id)
+        playing = False
+        if table is not None:
+            # checked and suspended under the table's lock: the round cannot end and the
+            # table start another (which the suspension would then void) in between
+            with table.lock:
+                record = table.record
+                playing = record is not None and record.round_id == round_id
+                if playing:
+                    table.suspend(f"round voided by an operator: {body.reason}")
+        if playing:
+            room.wake(table_id)
             how = "table suspended"
         else:
             _ledger(request).void_round(round_id, body.reason)
