@@ -7,21 +7,28 @@ lobby lists and shows. The server's lobby router calls these; they take the `Roo
 * Automatch takes a template id (or a game, meaning its first active template).
 * Every table reply carries its template version's facts (`facts`): pay table, limits,
   buy-in range, exact return of every bet.
+* A table a player opened closes once no person has sat at it for the operator's
+  `empty_table_close_s` (`EmptyTables`): empty player tables do not pile up in the lobby.
 """
 
 from __future__ import annotations
 
+import logging
 import threading
+import time
+from collections.abc import Callable
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from qipai.authority import Authority, games
 from qipai.authority.errors import BadRequest, InvalidBody
+from qipai.authority.oplog import SYSTEM
 from qipai.authority.templates import parse_model
 from qipai.server.inputs import StoredStr
 
 _OPENING = threading.Lock()  # quota check and table creation are one step
+log = logging.getLogger("qipai.authority.lobby")
 
 
 class Strict(BaseModel):
@@ -91,7 +98,9 @@ def automatch(authority: Authority, room: Any, player: str, body: object) -> Any
 
 def visible(table: Any, player: str | None) -> bool:
     """Whether the lobby lists `table` to `player` (a private table: its owner and its
-    players only)."""
+    players only; a closed table: nobody, it is gone for good)."""
+    if table.status().state == "closed":
+        return False
     if not table.terms.private:
         return True
     return player is not None and (table.owner == player or table.seat_of(player) is not None)
@@ -100,3 +109,75 @@ def visible(table: Any, player: str | None) -> bool:
 def with_facts(authority: Authority, table: Any, info: dict[str, Any]) -> dict[str, Any]:
     """A table's public info with its template version's facts."""
     return {**info, "facts": authority.table_facts(table.terms)}
+
+
+class EmptyTables:
+    """Closes the tables players opened once no person has sat at them for the authority's
+    `empty_table_close_s` (the operator's setting): its bots are stood up and cashed out, the
+    table leaves the lobby and no longer counts against its owner's quota. An empty table is
+    one with no person seated (watchers and bots do not count); a suspended table is left to
+    the operators. Each close is in the operator log as the system's."""
+
+    def __init__(
+        self, authority: Authority, room: Any, clock: Callable[[], float] = time.monotonic
+    ) -> None:
+        self.authority = authority
+        self.room = room
+        self.clock = clock
+        self.empty_since: dict[str, float] = {}
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def sweep(self) -> list[str]:
+        """Close what has been empty long enough now; returns the closed tables' ids."""
+        now = self.clock()
+        ttl = self.authority.settings.empty_table_close_s
+        closed: list[str] = []
+        seen: set[str] = set()
+        for table in list(self.room.tables.values()):
+            if getattr(table, "owner", None) is None or table.status().state in (
+                "closed",
+                "suspended",
+            ):
+                continue
+            seen.add(table.id)
+            if table.humans():
+                self.empty_since.pop(table.id, None)
+                continue
+            since = self.empty_since.setdefault(table.id, now)
+            if now - since < ttl:
+                continue
+            try:
+                self.room.close(table.id)
+            except Exception:  # the ledger refused (cash-out): tried again next time
+                log.exception("table %s: closing the empty table failed", table.id)
+                continue
+            self.authority.log.append(
+                SYSTEM,
+                "table.close",
+                table.id,
+                f"no person sat at it for {ttl:g} s",
+                {"owner": table.owner},
+            )
+            closed.append(table.id)
+        for table_id in list(self.empty_since):
+            if table_id not in seen or table_id in closed:
+                del self.empty_since[table_id]
+        return closed
+
+    def start(self) -> None:
+        """Sweep in a daemon thread (a quarter of the idle time apart, at most a minute)."""
+        period = min(60.0, max(1.0, self.authority.settings.empty_table_close_s / 4))
+
+        def loop() -> None:
+            while not self._stop.wait(period):
+                try:
+                    self.sweep()
+                except Exception:
+                    log.exception("the empty-table sweep failed")
+
+        self._thread = threading.Thread(target=loop, name="qipai-empty-tables", daemon=True)
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._stop.set()

@@ -30,3 +30,6 @@ class AuthoritySettings(BaseModel):
     """Tables one player may watch (be subscribed to) at once, over all connections."""
     max_tables: int = Field(default=2000, ge=1, le=1_000_000)
     """Tables of the whole room: players can open none beyond it."""
+    empty_table_close_s: float = Field(default=1800.0, gt=0, le=7 * 86_400)
+    """A table a player opened is closed once no person has sat at it for this long (its bots
+    cashed out; `QIPAI_AUTHORITY__EMPTY_TABLE_CLOSE_S`). The house's tables stay."""

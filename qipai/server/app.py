@@ -24,6 +24,7 @@ from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 from starlette.responses import Response
 
 from qipai.authority import Authority, AuthoritySettings
+from qipai.authority.lobby import EmptyTables
 from qipai.cluster.fenced import FencedLayouts, HostAdapter
 from qipai.cluster.metrics import ClusterMetrics
 from qipai.cluster.node import Node, cluster_host
@@ -201,7 +202,11 @@ def create_app(
             threading.Thread(
                 target=_warm, args=(authority, svc.metrics), name="qipai-warm", daemon=True
             ).start()
+            empty_tables = EmptyTables(authority, room)  # players' empty tables close
+            empty_tables.start()
+            app.state.empty_tables = empty_tables
             yield
+            empty_tables.stop()
             probe.cancel()
             for conn in svc.sockets.all():
                 conn.end(1001, "the server is stopping")
