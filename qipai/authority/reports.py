@@ -7,7 +7,9 @@ Everything is read from the ledger's own rows, never from a cache the card room 
   `house`, `commission` and `rounding` accounts and the jackpot pools (a contribution is money
   into a pool, an award money out of it) — and the stakes of its bets (turnover, 有效投注額:
   the amount staked on bets that settle against the house or the banker, as each game's result
-  details list them). Because every transaction balances, for every round
+  details list them; Tien Gow, where nobody stakes before the game and the players settle
+  with each other, counts each seat's settled amount, |net|: `turnover_of`,
+  docs/rules/tiengow.md#turnover). Because every transaction balances, for every round
 
       people + bots + house + commission + rounding + funding + contributions − awards = 0
 
@@ -106,6 +108,19 @@ _BETS = {
     "paigow": _against_banker,
     "holdem-bonus": _holdem,
 }
+
+
+def turnover_of(
+    game: str, config: Mapping[str, Any], result: Mapping[str, Any] | None
+) -> list[tuple[str, int]]:
+    """(seat, amount) of a settled round's turnover (有效投注額): each bet's stake; for Tien
+    Gow, which has no stakes (the players settle 尊钱 and the score with each other after the
+    game, capped at their stacks), each seat's settled amount, won or lost, |net|
+    (docs/rules/tiengow.md#turnover)."""
+    if game == "tiengow":
+        nets = ((result or {}).get("details") or {}).get("net") or {}
+        return [(str(seat), abs(int(net))) for seat, net in nets.items() if int(net)]
+    return [(bet.seat, bet.staked) for bet in bets_of(game, config, result)]
 
 
 def bets_of(game: str, config: Mapping[str, Any], result: Mapping[str, Any] | None) -> list[Bet]:
@@ -265,9 +280,9 @@ def _round_figures(row: RoundRow) -> dict[str, int]:
         out["jackpot_contributions"] = max(jackpot, 0)
         out["jackpot_awards"] = max(-jackpot, 0)
     if row.status == "settled":
-        for bet in bets_of(row.game, row.config, row.result):
-            user = row.seat_users.get(bet.seat)
-            out["bot_turnover" if _is_bot(user) else "turnover"] += bet.staked
+        for seat, staked in turnover_of(row.game, row.config, row.result):
+            user = row.seat_users.get(seat)
+            out["bot_turnover" if _is_bot(user) else "turnover"] += staked
     out["ggr"] = -out["people_net"]
     return out
 
@@ -653,4 +668,5 @@ __all__ = [
     "house_results",
     "observed_returns",
     "to_csv",
+    "turnover_of",
 ]
