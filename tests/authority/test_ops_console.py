@@ -319,3 +319,82 @@ def test_holdem_decisions_cost_exactly_what_they_give_up(
     assert thumb["boxes"] == 40 and thumb["later_decisions"] > 0
     assert thumb["later_deviations"] > 0 and thumb["given_up"] > 0
     assert thumb["given_up_per_ante"] == pytest.approx(thumb["given_up"] / thumb["antes"])
+
+
+def test_tiengow_turnover_is_what_each_seat_settled(
+    room: tuple[TestClient, Authority, Ledger],
+) -> None:
+    """Tien Gow has no stakes (the players settle with each other after the game): its
+    turnover is each seat's settled amount, |net| (docs/rules/tiengow.md#turnover), people's
+    and bots' apart — not 0."""
+    from sqlalchemy import select
+
+    from qipai.ledger.schema import round_ends, round_players, rounds
+
+    client, authority, ledger = room
+    olga = enrol(client, authority, "olga").headers
+    template = authority.default_template("tiengow")
+    play(ledger, authority, template.id, 3, seed=5, people=2)
+    people = bots = 0
+    with ledger.engine.connect() as conn:
+        for rid, result in conn.execute(
+            select(round_ends.c.round_id, round_ends.c.result)
+            .join(rounds, rounds.c.id == round_ends.c.round_id)
+            .where(rounds.c.game == "tiengow", round_ends.c.status == "settled")
+        ):
+            users = dict(
+                conn.execute(
+                    select(round_players.c.seat, round_players.c.user_id).where(
+                        round_players.c.round_id == rid
+                    )
+                ).all()
+            )
+            for seat, net in result["details"]["net"].items():
+                if str(users[seat]).startswith("bot."):
+                    bots += abs(int(net))
+                else:
+                    people += abs(int(net))
+    assert people > 0
+    report = client.get(
+        "/api/ops/reports/house", params={"by": "game", "game": "tiengow"}, headers=olga
+    ).json()
+    (row,) = report["rows"]
+    assert row["rounds"] == 3
+    assert (row["turnover"], row["bot_turnover"]) == (people, bots)
+    assert row["commission"] == 0  # nobody's edge: the players settle with each other
+
+
+def test_a_players_entries_page_past_500(room: tuple[TestClient, Authority, Ledger]) -> None:
+    """Every entry of an account can be reached from the console: pages of at most 500 with a
+    cursor (`next` → `before`), newest first, none twice, the running balance continuous."""
+    client, authority, ledger = room
+    olga = enrol(client, authority, "olga").headers
+    signup(client, "alice")
+    for i in range(520):
+        ledger.deposit("alice", i + 1, f"many-{i}")
+    url = "/api/ops/players/alice/entries"
+    first = client.get(url, params={"limit": 500}, headers=olga).json()
+    assert len(first["entries"]) == 500 and first["next"] is not None
+    assert client.get(url, params={"limit": 501}, headers=olga).status_code == 422
+    second = client.get(url, params={"limit": 500, "before": first["next"]}, headers=olga).json()
+    assert len(second["entries"]) == 20 and second["next"] is None
+    shown = first["entries"] + second["entries"]
+    ids = [e["entry_id"] for e in shown]
+    assert ids == sorted(set(ids), reverse=True)
+    assert [e["amount"] for e in shown] == list(range(520, 0, -1))
+    for newer, older in itertools.pairwise(shown):
+        assert newer["balance_after"] - newer["amount"] == older["balance_after"]
+    assert shown[0]["balance_after"] == ledger.wallet("alice") == first["balance"]
+    assert shown[-1]["balance_after"] == shown[-1]["amount"] == 1
+    # small pages reach the same entries
+    seen, cursor = [], None
+    while True:
+        params: dict[str, Any] = {"limit": 150}
+        if cursor is not None:
+            params["before"] = cursor
+        page = client.get(url, params=params, headers=olga).json()
+        seen += [e["entry_id"] for e in page["entries"]]
+        cursor = page["next"]
+        if cursor is None:
+            break
+    assert seen == ids

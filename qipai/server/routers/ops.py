@@ -786,10 +786,13 @@ async def player_entries(
     op: Reader,
     account: Annotated[str | None, Query(max_length=200)] = None,
     limit: Annotated[int, Query(ge=1, le=500)] = 100,
+    before: Annotated[int | None, Query(ge=1)] = None,
 ) -> dict[str, Any]:
     """**An operator or auditor.** A player's accounts (wallet, table stacks, holds) with their
-    balances, and the latest entries of one of them (`account`, default the wallet) newest
-    first, each with the running balance after it."""
+    balances, and the entries of one of them (`account`, default the wallet) newest first, each
+    with the running balance after it, `limit` (≤ 500) a page: `next` is the cursor of the
+    page after (pass it as `before`; None on the last page), so every entry can be reached."""
+    from qipai.authority import inspector
     from qipai.ledger import accounts as acct
     from qipai.ledger.errors import LedgerError
 
@@ -808,7 +811,7 @@ async def player_entries(
             "accounts": ledger.balances(owner=player),
             "account": name,
             "balance": ledger.balance(name),
-            "entries": ledger.statement(name, limit=limit),
+            **inspector.entries_page(ledger, name, limit=limit, before=before),
         }
 
     return await blocking(work)

@@ -43,6 +43,18 @@ export function Players({ me, openRound }) {
     }
   }
 
+  /** The next page of the open account's entries (the API's cursor), after the shown ones. */
+  async function more() {
+    if (!book || !book.next || !player) return;
+    try {
+      const page = await api.get(`/api/ops/players/${encodeURIComponent(player.player)}/entries${query({ account: book.account, before: book.next })}`);
+      setBook({ ...page, entries: [...book.entries, ...page.entries] });
+      setError(null);
+    } catch (err) {
+      setError(err);
+    }
+  }
+
   /** @param {boolean} lock */
   async function setLock(lock) {
     const reason = askReason(t(lock ? "verb_lock" : "verb_unlock"));
@@ -102,9 +114,10 @@ export function Players({ me, openRound }) {
       </form>
       ${book ? html`<h4>${t("entries_of", { account: book.account })}: ${amount(book.balance)}</h4>
       <table class="grid" id="player-entries"><thead><tr><th>${t("time")}</th><th>tx</th><th>${t("kind")}</th><th>${t("amount")}</th><th>${t("balance_after")}</th><th>${t("round")}</th></tr></thead>
-        <tbody>${book.entries.map((/** @type {any} */ en) => html`<tr key=${en.tx_id}><td>${when(en.at)}</td><td>${en.tx_id}</td><td>${en.kind}</td>
+        <tbody>${book.entries.map((/** @type {any} */ en) => html`<tr key=${en.entry_id ?? en.tx_id}><td>${when(en.at)}</td><td>${en.tx_id}</td><td>${en.kind}</td>
           <td class="num"><${Signed} n=${en.amount} /></td><td class="num">${amount(en.balance_after)}</td>
-          <td>${en.round_id ? html`<a href="#" class="mono small" onClick=${(/** @type {Event} */ e) => { e.preventDefault(); openRound(en.round_id); }}>${en.round_id.slice(0, 10)}</a>` : ""}</td></tr>`)}</tbody></table>` : null}
+          <td>${en.round_id ? html`<a href="#" class="mono small" onClick=${(/** @type {Event} */ e) => { e.preventDefault(); openRound(en.round_id); }}>${en.round_id.slice(0, 10)}</a>` : ""}</td></tr>`)}</tbody></table>
+      ${book.next ? html`<button type="button" class="btn small" id="player-entries-more" onClick=${more}>${t("more_entries")}</button>` : null}` : null}
       <h4>${t("last_rounds")}</h4>
       <ul class="plain" id="player-rounds">${(player.rounds || []).map((/** @type {any} */ r) => html`<li key=${r.round_id}>
         <a href="#" class="mono" data-round=${r.round_id} onClick=${(/** @type {Event} */ e) => { e.preventDefault(); openRound(r.round_id); }}>${r.round_id.slice(0, 12)}</a>
