@@ -126,6 +126,13 @@ class HostAdapter(LedgerAdapter):
             self._refused()
             raise
 
+    def reveal(self, commitment: str) -> None:
+        try:
+            super().reveal(commitment)
+        except LeaseLost:
+            self._refused()
+            raise
+
     def void_round(self, *args: Any, **kwargs: Any) -> None:
         try:
             super().void_round(*args, **kwargs)

@@ -755,9 +755,16 @@ class Ledger:
         """Every table's lease: the table directory."""
         return self._read(lambda c: leases_mod.get(c))
 
-    def reveal_seed(self, seed_commitment: str) -> int:
-        """Reveal the seed of every round dealt from this commitment (its shoe has ended)."""
-        count: int = self.writer.run(book.Reveal(seed_commitment))
+    def reveal_seed(
+        self,
+        seed_commitment: str,
+        *,
+        fence_of: Callable[[str], Fence | None] | None = None,
+    ) -> int:
+        """Reveal the seed of every round dealt from this commitment (its shoe has ended).
+        `fence_of(table_id)`: the fence of the commitment's table, checked in the reveal's own
+        transaction (`Fenced`, nothing revealed, when that epoch is no longer the lease's)."""
+        count: int = self.writer.run(book.Reveal(seed_commitment, fence_of))
         return count
 
     def seal(self, data: bytes, context: str) -> str:

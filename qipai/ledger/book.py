@@ -1098,8 +1098,13 @@ class VoidRound(Op):
 
 
 class Reveal(Op):
-    def __init__(self, commitment: str) -> None:
+    def __init__(
+        self, commitment: str, fence_of: Callable[[str], Fence | None] | None = None
+    ) -> None:
         self.commitment = commitment.lower()
+        self.fence_of = fence_of
+        """The fence of the commitment's table (known once its rounds are read): a stale
+        table host must not reveal the seed of a deal unit the table's new owner plays on."""
 
     def careful(self, ctx: Context, conn: Connection) -> Plan:
         found = conn.execute(
@@ -1116,6 +1121,8 @@ class Reveal(Op):
         chain = chain_mod.table_chain(table)
         plan = Plan()
         _head(ctx, conn, chain, plan)
+        if self.fence_of is not None:
+            plan.fence, plan.fence_table = self.fence_of(table), table
         seed = sealing.open_seed(ctx.keys.seed_key, sealed, rid, self.commitment)
         plan.items.append(NewReveal(self.commitment, seed.hex(), utcnow(), chain))
         plan.result = lambda: count

@@ -237,7 +237,11 @@ class LedgerAdapter:
         )
 
     def reveal(self, commitment: str) -> None:
-        self.ledger.reveal_seed(commitment)
+        if self.host is None:
+            self.ledger.reveal_seed(commitment)
+            return
+        # a stale host must not reveal the seed of a deal unit the new owner plays on
+        _fenced(lambda: self.ledger.reveal_seed(commitment, fence_of=self._fence))
 
     def void_round(self, round_id: str, reason: str) -> None:
         fence = self._round_fence(round_id)

@@ -141,8 +141,8 @@ def money(ledger: Ledger) -> tuple[dict[str, int], int]:
 def test_a_stale_host_moves_no_money_even_when_the_claim_lands_just_before_its_write(
     two_hosts: tuple[Host, Host, Ledger],
 ) -> None:
-    """Buy-in, cash-out, journal append and settlement of a former owner are refused by the
-    epoch check inside their own transaction: the new owner's claim commits after any check the
+    """Buy-in, cash-out, journal append, settlement and seed reveal of a former owner are
+    refused by the epoch check inside their own transaction: the new owner's claim commits after any check the
     stale host could make beforehand and just before its write (the writer's entry is wrapped),
     and still nothing is written."""
     from qipai.core.protocol import Posting, RoundResult
@@ -191,9 +191,13 @@ def test_a_stale_host_moves_no_money_even_when_the_claim_lands_just_before_its_w
         result = RoundResult((Posting(stack_account("carol", table.id), 7), Posting(HOUSE, -7)))
         with pytest.raises(LeaseLost):
             a.adapter.settle_round(round_id, result, pool_id="toy", reveal_seed=False)
+        # nor may it reveal the seed of the deal unit the new owner plays on
+        with pytest.raises(LeaseLost):
+            a.adapter.reveal(str(ledger.round(round_id)["seed_commitment"]))
     finally:
         writer.run = run  # type: ignore[method-assign]
-    assert a.fenced == 6
+    assert a.fenced == 7
+    assert ledger.round(round_id)["seed_revealed"] is False
     after_balances, after_count = money(ledger)
     # (the bot's user row may exist now: ensure_user; no account moved, no transaction added)
     assert after_count == before[1]
