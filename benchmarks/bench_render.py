@@ -36,7 +36,8 @@ import golden  # noqa: E402  (tests/web/golden.py: real views from the real engi
 
 PAGE = """<!doctype html><html><head><meta charset="utf-8"><link rel="stylesheet" href="/style.css">
 </head>
-<body><div id="root"></div><script type="module">
+<body><div id="root"><div class="page signed on-table" data-lang="zh"><main id="app-main"></main></div></div>
+<script type="module">
 import { render } from "/vendor/preact.module.js";
 import { html } from "/ui/html.js";
 import { TableView } from "/views/table.js";
@@ -53,7 +54,9 @@ function app(m, lang) {
 window.bench = async (game, rounds, lang) => {
   setLang(lang);
   const moments = await (await fetch(`/golden/${game}.json`)).json();
-  const root = document.getElementById("root");
+  // inside the page's own frame (App.js: .page.on-table > main), so the table is laid out at the
+  // screen's height exactly as in the app
+  const root = document.getElementById("app-main");
   const times = [];
   for (let r = 0; r < rounds; r++) {
     for (const { message } of moments) {

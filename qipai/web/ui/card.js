@@ -2,6 +2,7 @@
 // A playing card drawn in CSS from its code ("As", "Td", "7h"); null draws it face down.
 import { html, cx } from "./html.js";
 import { t } from "../i18n/index.js";
+import { pure } from "./memo.js";
 
 const SUITS = /** @type {Record<string, string>} */ ({ c: "♣", d: "♦", h: "♥", s: "♠" });
 const RANKS = /** @type {Record<string, string>} */ ({ T: "10" });
@@ -17,7 +18,7 @@ export function cardName(code) {
  * @param {{ code?: string | null, size?: string, cls?: string, onClick?: (() => void) | null,
  *           delay?: number, title?: string }} props
  */
-export function Card({ code, size, cls, onClick, delay, title }) {
+function drawCard({ code, size, cls, onClick, delay, title }) {
   const style = delay ? `--deal-delay: ${delay}ms` : undefined;
   if (!code) {
     return html`<div class=${cx("card", "back", size, cls)} style=${style} aria-label=${t("card_down")}></div>`;
@@ -35,6 +36,9 @@ export function Card({ code, size, cls, onClick, delay, title }) {
     <span class="corner br"><b>${shown}</b><i>${SUITS[suit] || "?"}</i></span>
   </div>`;
 }
+
+/** A card, redrawn only when one of its props changed (a table draws dozens on every state). */
+export const Card = pure("Card", drawCard);
 
 /**
  * A row of cards; without codes, `count` face-down cards.

@@ -41,3 +41,47 @@ export function memo(name, draw, keyOf) {
   /** @type {any} */ (Memo).displayName = name;
   return Memo;
 }
+
+/**
+ * A leaf component that redraws only when one of its props changed (shallow, by identity). A
+ * function prop (a click handler, new on every drawing of the parent) counts as the same while it
+ * stays a function: the drawing gets a stable handler that calls the newest one.
+ * @template P
+ * @param {string} name
+ * @param {(props: P) => any} draw
+ * @returns {any}
+ */
+export function pure(name, draw) {
+  class Pure extends Component {
+    /** @param {any} next */
+    shouldComponentUpdate(next) {
+      const prev = /** @type {any} */ (this.props);
+      if (lang() !== this.lang) return true;
+      for (const k in next) {
+        const a = next[k];
+        const b = prev[k];
+        if (a !== b && !(typeof a === "function" && typeof b === "function")) return true;
+      }
+      for (const k in prev) if (!(k in next)) return true;
+      return false;
+    }
+
+    /** @param {any} props */
+    render(props) {
+      this.lang = lang();
+      /** @type {Record<string, (...args: any[]) => any>} */
+      const calls = this.calls || (this.calls = {});
+      /** @type {any} */
+      const p = {};
+      for (const k in props) {
+        if (typeof props[k] === "function") {
+          p[k] = calls[k] || (calls[k] = (/** @type {any[]} */ ...args) => /** @type {any} */ (this.props)[k](...args));
+        } else p[k] = props[k];
+      }
+      draws.set(name, (draws.get(name) || 0) + 1);
+      return draw(p);
+    }
+  }
+  /** @type {any} */ (Pure).displayName = name;
+  return Pure;
+}

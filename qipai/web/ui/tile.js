@@ -3,6 +3,7 @@
 // server's own names ({zh, en} or {name, name_en}); null draws it face down.
 import { html, cx } from "./html.js";
 import { lang, t } from "../i18n/index.js";
+import { pure } from "./memo.js";
 
 /** Pip positions on a 3×3 grid (1..9, row-major) for each count on a tile half. */
 const PIPS = /** @type {Record<number, number[]>} */ ({
@@ -37,7 +38,7 @@ export function tilePips(tile) {
  * @param {{ tile?: TileLike | null, size?: string, cls?: string, onClick?: (() => void) | null,
  *           showName?: boolean, disabled?: boolean, id?: number | string }} props
  */
-export function Tile({ tile, size, cls, onClick, showName = true, disabled, id }) {
+function drawTile({ tile, size, cls, onClick, showName = true, disabled, id }) {
   if (!tile) return html`<div class=${cx("tile", "back", size, cls)} aria-label=${t("tile_down")}></div>`;
   const pips = tilePips(tile);
   const [a, b] = pips.split("-").map(Number);
@@ -50,6 +51,9 @@ export function Tile({ tile, size, cls, onClick, showName = true, disabled, id }
     ${showName && name ? html`<span class="tile-name">${name}</span>` : null}
   </div>`;
 }
+
+/** A tile, redrawn only when one of its props changed. */
+export const Tile = pure("Tile", drawTile);
 
 /** @param {{ n: number }} props */
 export function Die({ n }) {
