@@ -19,7 +19,7 @@ import { reasonText } from "./views/table.js";
  *   route: { name: string, arg: string | null },
  *   me: any, games: Record<string, any>, tables: any[] | null,
  *   conn: ConnStatus, pending: Pending[],
- *   tableId: string | null, state: any, stateAt?: number, log: {type: string, seat: string | null, id: number}[],
+ *   tableId: string | null, state: import("./protocol.js").StateOf | null, stateAt?: number, log: {type: string, seat: string | null, id: number}[],
  *   actionError: { code: string, message: string, field?: string | null } | null,
  *   leaving: Record<string, boolean>, lastBets: Record<string, {spot: string, amount: number}[]>,
  *   chipStack: {spot: string, amount: number}[], busy: Record<string, boolean>,
@@ -432,7 +432,7 @@ export async function loadHistory(before) {
 // ------------------------------------------------------------------ socket messages
 let logId = 0;
 
-/** @param {any} m */
+/** @param {import("./protocol.js").ServerMessage} m */
 function onMessage(m) {
   const s = store.get();
   if (m.type === "hello") {
@@ -440,7 +440,8 @@ function onMessage(m) {
   } else if (m.type === "state") {
     const tableId = m.table_id || (m.table && m.table.id);
     if (tableId !== s.tableId) return;
-    onState(m);
+    // the schema's state carries any game's view; the round's view is the game's own schema
+    onState(/** @type {import("./protocol.js").StateOf} */ (/** @type {unknown} */ (m)));
   } else if (m.type === "error") {
     if (m.table_id && m.table_id !== s.tableId) return;
     store.set({ actionError: { code: m.code, message: m.message, field: m.field } });
@@ -450,7 +451,7 @@ function onMessage(m) {
     const mine = s.state && s.state.you && s.state.you.seat;
     if ((m.table_id || m.table) === s.tableId && mine && m.seat === mine) note(t("you_are_away"), true);
   } else if (m.type === "left") {
-    const id = m.table_id || m.table;
+    const id = m.table_id || m.table || "";
     store.set((st) => {
       const leaving = { ...st.leaving };
       delete leaving[id];
@@ -463,13 +464,13 @@ function onMessage(m) {
   }
 }
 
-/** @param {any} m */
+/** @param {import("./protocol.js").StateOf} m */
 function onState(m) {
   const s = store.get();
   const prev = s.state;
   const events = (m.events || []).map((/** @type {any} */ e) => ({ ...e, id: ++logId }));
   const newRound = !prev || !prev.round || !m.round || prev.round.round_id !== m.round.round_id;
-  const moved = newRound || prev.round.phase !== m.round.phase;
+  const moved = newRound || !prev || !prev.round || !m.round || prev.round.phase !== m.round.phase;
   /** @type {Partial<AppState>} */
   // when it arrived: the countdowns run from here, so redrawing the same state restarts nothing
   const patch = { state: m, stateAt: performance.now(), log: [...events.reverse(), ...s.log].slice(0, 40) };
@@ -486,7 +487,7 @@ function onState(m) {
   }
   store.set(patch);
   // sounds: a new shoe, the deal, my turn, my result
-  if (newRound && v && v.shoe && v.shoe.new_shoe) sound.play("shoe");
+  if (newRound && v && v.game === "pokdeng" && v.shoe && v.shoe.new_shoe) sound.play("shoe");
   if (m.round && !m.round.finished && m.legal && m.legal.length && (!prev || !prev.legal || !prev.legal.length)) sound.play("turn");
   if (m.round && m.round.finished && m.result && m.you && m.you.seat && (!prev || !prev.round || !prev.round.finished || newRound)) {
     const n = m.result.nets[m.you.seat];

@@ -222,10 +222,12 @@ def test_errors_are_translated_by_code(page: Any, server: Server) -> None:
 def test_motion_follows_prefers_reduced_motion_and_the_mute_is_remembered(
     page: Any, server: Server
 ) -> None:
-    """The deal, flip, chips-to-winner and banner animations run, and none of them under
-    prefers-reduced-motion; the sound toggle survives a reload."""
+    """The deal, flip, squeeze (a Pok Deng / Niu Niu reveal), chips-to-winner and banner
+    animations run, and none of them under prefers-reduced-motion; the sound toggle survives a
+    reload."""
     sign_up_and_deposit(page, server)
-    probe = """() => ['card back deal', 'card face deal', 'chip to-me', 'chip to-house', 'banner win']
+    probe = """() => ['card back deal', 'card face deal', 'chip to-me', 'chip to-house', 'banner win',
+        'card face deal squeeze']
       .map((cls) => { const e = document.createElement('div'); e.className = cls;
         document.body.append(e); const name = getComputedStyle(e).animationName; e.remove();
         return name; })"""
@@ -233,10 +235,17 @@ def test_motion_follows_prefers_reduced_motion_and_the_mute_is_remembered(
         page.emulate_media(reduced_motion=motion)
         names = page.evaluate(probe)
         if motion == "reduce":
-            assert names == ["none"] * 5, names
+            assert names == ["none"] * 6, names
         else:
             assert "none" not in names, names
-            assert names == ["deal-in", "flip-in", "chip-to-me", "chip-to-house", "banner-in"]
+            assert names == [
+                "deal-in",
+                "flip-in",
+                "chip-to-me",
+                "chip-to-house",
+                "banner-in",
+                "squeeze-in",
+            ]
     assert page.get_attribute("#btn-sound", "aria-pressed") == "false"
     page.click("#btn-sound")
     page.wait_for_function("qipai.sound.muted === true")
@@ -246,3 +255,39 @@ def test_motion_follows_prefers_reduced_motion_and_the_mute_is_remembered(
     assert page.evaluate("qipai.sound.muted") is True
     page.click("#btn-sound")
     page.wait_for_function("qipai.sound.muted === false")
+
+
+TABLES_OF = """async (game) => {
+  const r = await fetch('/api/tables', { headers: { Authorization: 'Bearer ' + localStorage.getItem('qipai.token') } });
+  return (await r.json()).tables.filter((t) => t.game === game).length; }"""
+IDLE = "() => !Object.keys(qipai.store.get().busy).length && !qipai.store.get().pending.length"
+NO_RED = """() => !document.querySelector('#toast.bad')
+  && !(document.getElementById('action-error') || { textContent: '' }).textContent.trim()"""
+
+
+def test_double_clicks_do_one_thing_and_show_no_error(page: Any, server: Server) -> None:
+    """Double-clicking "new table" opens exactly one table; double-clicking an action sends it
+    once (the second click is dropped while the first is pending): no red error either time."""
+    sign_up_and_deposit(page, server)
+    games = games_available(server)
+    game = "niuniu" if "niuniu" in games else sorted(games)[0]
+    before = page.evaluate(TABLES_OF, game)
+    page.dblclick(f".new-table[data-game='{game}']")
+    page.wait_for_selector("#view-table:not([hidden])")
+    page.wait_for_function(IDLE)
+    assert page.evaluate(TABLES_OF, game) == before + 1
+    assert page.evaluate(NO_RED), page.locator("#toast").all_inner_texts()
+    # an action at a table: my seat, bots, my turn, and a double click on its first button
+    page.click("#btn-back")
+    quick_start(page, game)
+    page.wait_for_function(MY_TURN, timeout=60000, polling=100)
+    sent = page.evaluate(
+        "() => { window.__sent = 0; const ws = qipai.socket.ws; const send = ws.send.bind(ws);"
+        " ws.send = (m) => { if (JSON.parse(m).type === 'action') window.__sent++; send(m); }; return 0; }"
+    )
+    assert sent == 0
+    page.locator("#actions button.action:not([disabled])").first.dblclick()
+    page.wait_for_function(IDLE)
+    assert page.evaluate("window.__sent") == 1
+    assert page.evaluate(NO_RED), page.locator("#action-error").inner_text()
+    page.screenshot(path=str(OUT / f"double-click-{game}.png"))

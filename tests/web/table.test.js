@@ -237,3 +237,33 @@ describe("countdowns", () => {
     expect(seen.filter((r) => r.type === "childList").length).toBe(0);
   });
 });
+
+describe("leaf components and the reveal", () => {
+  it("a card redraws only when its props change, and a click calls the newest handler", async () => {
+    const { Card } = await import("../../qipai/web/ui/card.js");
+    const calls = [];
+    const root = mount(html`<${Card} code="As" onClick=${() => calls.push("first")} />`);
+    draws.clear();
+    mount(html`<${Card} code="As" onClick=${() => calls.push("second")} />`, root);
+    expect(draws.get("Card")).toBeUndefined();
+    root.querySelector(".card").click();
+    expect(calls).toEqual(["second"]);
+    mount(html`<${Card} code="Kh" onClick=${() => calls.push("third")} />`, root);
+    expect(draws.get("Card")).toBe(1);
+    expect(root.querySelector(".card").getAttribute("data-card")).toBe("Kh");
+    mount(html`<${Card} code="Kh" onClick=${null} />`, root);
+    expect(root.querySelector(".card").classList.contains("clickable")).toBe(false);
+  });
+
+  it("reveals Pok Deng and Niu Niu hands by a squeeze, my own Niu Niu hand by the deal", () => {
+    setLang("zh");
+    for (const game of ["pokdeng", "niuniu"]) {
+      const done = (GOLDEN[game] || []).find((x) => x.message.round && x.message.round.finished && x.message.you.seat);
+      expect(done, game).toBeTruthy();
+      const root = mount(html`<${TableView} s=${appState(done.message)} actions=${ACTIONS} />`);
+      const squeezed = root.querySelectorAll("#felt .card.face.deal.squeeze");
+      expect(squeezed.length, game).toBeGreaterThan(0);
+      if (game === "niuniu") expect(root.querySelectorAll("#dock .card.squeeze").length).toBe(0);
+    }
+  });
+});

@@ -27,7 +27,7 @@ export class TableSocket {
    * @param {{
    *   url: () => string,
    *   token: () => string | null,
-   *   onMessage: (m: any) => void,
+   *   onMessage: (m: import("../protocol.js").ServerMessage) => void,
    *   onStatus: (s: ConnStatus) => void,
    *   onPending?: (p: Pending[]) => void,
    *   onAuthFailed?: () => void,

@@ -9,6 +9,11 @@ import { CardRow, Card } from "../ui/card.js";
 import { Chip } from "../ui/chip.js";
 import { Badge, Net, legal, seatName } from "./common.js";
 
+/**
+ * @typedef {import("../protocol.js").HoldemBonusView} HoldemBonusViewG the view as docs/schema/holdem-bonus.view.json types it
+ * @typedef {import("../protocol.js").LiveState<HoldemBonusViewG>} Live a state with a round of this game
+ */
+
 const BETS = ["ante", "bonus", "pool", "flop", "turn", "river"];
 const CHIP_STEPS = [1, 2, 5, 10, 25, 50, 100];
 
@@ -53,7 +58,7 @@ function Box({ b, v, st, mine }) {
   </div>`;
 }
 
-/** @param {{ st: any }} props */
+/** @param {{ st: Live }} props */
 function Center({ st }) {
   const v = st.round.view;
   const dealer = v.dealer || {};
@@ -73,7 +78,7 @@ function Center({ st }) {
   </div>`;
 }
 
-/** My boxes — my own hole cards, bets and results — in front of me. @param {{ st: any }} props */
+/** My boxes — my own hole cards, bets and results — in front of me. @param {{ st: Live }} props */
 function Mine({ st }) {
   const v = st.round.view;
   if (!v.me) return null;
@@ -89,7 +94,7 @@ function Mine({ st }) {
   </div>`;
 }
 
-/** @param {{ st: any, ctx: import("./common.js").Ctx }} props */
+/** @param {{ st: Live, ctx: import("./common.js").Ctx }} props */
 function Actions({ st, ctx }) {
   const bet = legal(st, "bet");
   const advice = st.round && st.round.hint && st.round.hint.boxes && st.round.hint.boxes[0];

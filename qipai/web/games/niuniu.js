@@ -6,7 +6,12 @@ import { money, percent } from "../ui/format.js";
 import { Card, CardRow } from "../ui/card.js";
 import { Badge, ChoiceButtons, Net, legal, phaseLabel, seatName } from "./common.js";
 
-/** @param {any} v @param {string | null} seat */
+/**
+ * @typedef {import("../protocol.js").NiuniuView} NiuniuView the view as docs/schema/niuniu.view.json types it
+ * @typedef {import("../protocol.js").LiveState<NiuniuView>} Live
+ */
+
+/** @param {NiuniuView} v @param {string | null} seat */
 function seatOf(v, seat) {
   return (v.seats || []).find((/** @type {any} */ s) => s.id === seat) || null;
 }
@@ -16,7 +21,7 @@ function handText(hand) {
   return hand ? `${named(hand)} ×${hand.multiplier}` : "";
 }
 
-/** @param {{ st: any, seat: string }} props */
+/** @param {{ st: import("../protocol.js").StateOf<NiuniuView>, seat: string }} props */
 function SeatExtra({ st, seat }) {
   const v = st.round && st.round.view;
   const s = v && seatOf(v, seat);
@@ -31,7 +36,7 @@ function SeatExtra({ st, seat }) {
   </div>`;
 }
 
-/** @param {{ st: any }} props */
+/** @param {{ st: Live }} props */
 function Center({ st }) {
   const v = st.round.view;
   return html`<div class="nn-table">
@@ -39,26 +44,27 @@ function Center({ st }) {
       ${v.banker ? html`<${Badge} text=${`${t("banker")}: ${seatName(st, v.banker)} ×${v.banker_multiple}`} cls="banker" />` : null}
       <span class="muted small">${t("base")} ${money(v.base)} · ${t("commission")} ${percent(v.commission)}</span>
     </div>
-    <div class="pg-hands">${(v.seats || []).filter((/** @type {any} */ s) => s.id !== (v.me ? v.me.id : v.you)).map((/** @type {any} */ s) => html`<div key=${s.id}
+    <div class="pg-hands">${(v.seats || []).filter((/** @type {any} */ s) => s.id !== (v.me ? v.me.id : null)).map((/** @type {any} */ s) => html`<div key=${s.id}
         class=${cx("pg-hand", s.is_banker && "banker")} data-seat=${s.id}>
       <div class="label">${seatName(st, s.id)}</div>
-      ${s.cards ? html`<${CardRow} codes=${s.cards} size="small" deal />` : html`<${CardRow} count=${s.card_count} size="small" />`}
+      ${s.cards ? html`<${CardRow} codes=${s.cards} size="small" deal squeeze />` : html`<${CardRow} count=${s.card_count} size="small" />`}
       ${s.hand ? html`<div class="hand-name">${handText(s.hand)}</div>` : null}
       ${s.settlement ? html`<${Net} n=${s.settlement.net} />` : null}
     </div>`)}</div>
   </div>`;
 }
 
-/** @param {{ st: any, ctx: import("./common.js").Ctx }} props */
+/** @param {{ st: Live, ctx: import("./common.js").Ctx }} props */
 function Mine({ st, ctx }) {
   const v = st.round.view;
   if (!v.me) return null;
   const swapping = legal(st, "swap");
   /** @type {string[]} */
   const marked = v.me.marked ? v.me.marked : ctx.ui.marked || [];
-  const hint = v.me.hint && swapping ? v.me.hint.best || {} : null;
+  // the exact advisor's best swap (round.py's hint; the schema leaves its shape open)
+  const hint = v.me.hint && swapping ? /** @type {{ discard?: string[], expected_multiplier?: number }} */ (v.me.hint.best || {}) : null;
   const hinted = new Set((hint && hint.discard) || []);
-  const mine = seatOf(v, v.me ? v.me.id : v.you);
+  const mine = seatOf(v, v.me.id);
   const toggle = (/** @type {string} */ c) => {
     const set = new Set(marked);
     if (set.has(c)) set.delete(c);
@@ -78,12 +84,12 @@ function Mine({ st, ctx }) {
       ${hint.discard && hint.discard.length ? html`<div class="hint-cards"><span>${t("swap")} ${hint.discard.length}:</span>
         <span class="tiny-cards">${hint.discard.map((/** @type {string} */ c) => html`<${Card} key=${c} code=${c} size="tiny" />`)}</span></div>` : html`<div>${t("keep_all")}</div>`}
       ${hint.expected_multiplier !== undefined ? html`<div class="muted small">${t("expected")} ${Number(hint.expected_multiplier).toFixed(3)}</div>` : null}
-      ${hint.discard && hint.discard.length ? html`<button type="button" class="btn small ghost" data-hint-use="" onClick=${() => ctx.setUi({ marked: [...hint.discard] })}>${t("use_hint")}</button>` : null}
+      ${hint.discard && hint.discard.length ? html`<button type="button" class="btn small ghost" data-hint-use="" onClick=${() => ctx.setUi({ marked: [...(hint.discard || [])] })}>${t("use_hint")}</button>` : null}
     </div>` : null}
   </div>`;
 }
 
-/** @param {{ st: any, ctx: import("./common.js").Ctx }} props */
+/** @param {{ st: Live, ctx: import("./common.js").Ctx }} props */
 function Actions({ st, ctx }) {
   return html`<div class="action-bar">${(st.legal || []).map((/** @type {any} */ spec) => {
     if (spec.type === "swap") {
@@ -97,7 +103,7 @@ function Actions({ st, ctx }) {
   })}</div>`;
 }
 
-/** @param {{ view: any, seat?: string | null }} props */
+/** @param {{ view: NiuniuView, seat?: string | null }} props */
 function Summary({ view: v, seat }) {
   return html`<div class="summary row wrap">${(v.seats || []).map((/** @type {any} */ s) => html`<span key=${s.id} class=${cx("small hand-line", s.id === seat && "mine")} data-seat=${s.id}>
     ${s.id}${s.id === seat ? ` (${t("you")})` : ""}${s.is_banker ? ` (${t("banker")})` : ""}: <${CardRow} codes=${s.cards || (v.me && s.id === v.me.id ? v.me.cards : [])} size="tiny" />

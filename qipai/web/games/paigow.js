@@ -6,6 +6,11 @@ import { t, named } from "../i18n/index.js";
 import { Tile, Die } from "../ui/tile.js";
 import { Badge, ChoiceButtons, Net, seatName } from "./common.js";
 
+/**
+ * @typedef {import("../protocol.js").PaigowView} PaigowViewG the view as docs/schema/paigow.view.json types it
+ * @typedef {import("../protocol.js").LiveState<PaigowViewG>} Live a state with a round of this game
+ */
+
 /** @param {any} v @param {string | null} seat */
 function seatOf(v, seat) {
   return (v.seats || []).find((/** @type {any} */ s) => s.id === seat) || null;
@@ -35,7 +40,7 @@ function Hand({ s, v, st, mine }) {
   </div>`;
 }
 
-/** @param {{ st: any }} props */
+/** @param {{ st: Live }} props */
 function Center({ st }) {
   const v = st.round.view;
   return html`<div class="pg-table">
@@ -45,22 +50,22 @@ function Center({ st }) {
       ${v.dice ? html`<span class="dice" title=${v.dice.join(" + ")}>${v.dice.map((/** @type {number} */ d, /** @type {number} */ i) => html`<${Die} key=${i} n=${d} />`)}</span>` : null}
       <span class="muted small">${v.tiles_left} ${t("tiles_left")}</span>
     </div>
-    <div class="pg-hands">${(v.seats || []).filter((/** @type {any} */ s) => s.id !== (v.me ? v.me.id : v.you)).map((/** @type {any} */ s) => html`<${Hand} key=${s.id} s=${s} v=${v} st=${st} />`)}</div>
+    <div class="pg-hands">${(v.seats || []).filter((/** @type {any} */ s) => s.id !== (v.me ? v.me.id : null)).map((/** @type {any} */ s) => html`<${Hand} key=${s.id} s=${s} v=${v} st=${st} />`)}</div>
     ${v.seen_tiles && v.seen_tiles.length ? html`<div class="pg-seen"><span class="muted small">${t("round1_tiles")}</span>
       <div class="tile-row tiny">${v.seen_tiles.map((/** @type {any} */ x, /** @type {number} */ i) => html`<${Tile} key=${i} tile=${x} size="tiny" />`)}</div></div>` : null}
     ${v.phase === "finished" && v.round < (v.rounds || 2) && st.you && st.you.in_round ? html`<div class="pg-next small" role="note">${t("pg_second_round")}</div>` : null}
   </div>`;
 }
 
-/** @param {{ st: any }} props */
+/** @param {{ st: Live }} props */
 function Mine({ st }) {
   const v = st.round.view;
-  const s = seatOf(v, v.me ? v.me.id : v.you);
+  const s = seatOf(v, v.me ? v.me.id : null);
   if (!s) return null;
   return html`<div class="my-hand pg-mine"><${Hand} s=${s} v=${v} st=${st} mine /></div>`;
 }
 
-/** @param {{ st: any, ctx: import("./common.js").Ctx }} props */
+/** @param {{ st: Live, ctx: import("./common.js").Ctx }} props */
 function Actions({ st, ctx }) {
   return html`<div class="action-bar">${(st.legal || []).map((/** @type {any} */ spec) => {
     if (spec.type === "bid") return html`<${ChoiceButtons} key="bid" spec=${spec} field="multiple" label=${t("bid")} ctx=${ctx} />`;

@@ -8,6 +8,11 @@ import { CardRow } from "../ui/card.js";
 import { Chip } from "../ui/chip.js";
 import { Badge, Net, legal, netClass } from "./common.js";
 
+/**
+ * @typedef {import("../protocol.js").PokDengView} PokDengViewG the view as docs/schema/pokdeng.view.json types it
+ * @typedef {import("../protocol.js").LiveState<PokDengViewG>} Live a state with a round of this game
+ */
+
 /** @typedef {import("../types/pokdeng.view").PokDengView} PokDengView the view as docs/schema/pokdeng.view.json types it */
 
 /** Chip denominations as multiples of the table's smallest bet. */
@@ -66,7 +71,7 @@ function spotName(spot) {
   return m[2] ? t("spot_pair", { hand: m[1] }) : m[1];
 }
 
-/** @param {{ st: any, ctx: import("./common.js").Ctx }} props */
+/** @param {{ st: Live, ctx: import("./common.js").Ctx }} props */
 function Center({ st, ctx }) {
   const v = /** @type {PokDengView} */ (st.round.view);
   const me = v.me || { id: null, bets: {} };
@@ -75,7 +80,7 @@ function Center({ st, ctx }) {
   const spots = Object.entries(v.spots).filter(([, s]) => /** @type {any} */ (s).kind !== "pair");
   return html`<div class="pd-table">
     <div class="pd-banker"><div class="label">${t("dealer")}</div>
-      ${v.cards ? html`<${CardRow} codes=${v.cards.B} deal />` : html`<${CardRow} count=${2} cls="dim" />`}
+      ${v.cards ? html`<${CardRow} codes=${v.cards.B} deal squeeze />` : html`<${CardRow} count=${2} cls="dim" />`}
       ${v.hands && v.hands.B ? html`<div class="hand-name">${handLabel(v.hands.B)}</div>` : null}
     </div>
     ${v.shoe && v.shoe.new_shoe && !v.cards ? html`<div class="shoe-note" role="status">${t("new_shoe")}</div>` : null}
@@ -89,7 +94,7 @@ function Center({ st, ctx }) {
           data-spot=${name} role=${bet ? "button" : undefined} aria-label=${bet ? t("bet_on", { spot: name }) : undefined}
           onClick=${bet ? () => placeBet(st, ctx, name) : undefined}>
         <div class="spot-name">${name}</div>
-        ${v.cards ? html`<${CardRow} codes=${v.cards[hand]} size="small" deal />` : html`<div class="spot-ring"></div>`}
+        ${v.cards ? html`<${CardRow} codes=${v.cards[hand]} size="small" deal squeeze />` : html`<div class="spot-ring"></div>`}
         ${v.hands && v.hands[hand] ? html`<div class="hand-name">${handLabel(v.hands[hand])}</div>` : null}
         <div class="spot-chips">
           ${v.spot_totals && v.spot_totals[name] ? html`<${Chip} amount=${v.spot_totals[name]} cls="all" />` : null}
@@ -107,7 +112,7 @@ function Center({ st, ctx }) {
   </div>`;
 }
 
-/** My stake this round, and my bets with their results: "my hand" in Pok Deng. @param {{ st: any }} props */
+/** My stake this round, and my bets with their results: "my hand" in Pok Deng. @param {{ st: Live }} props */
 function Mine({ st }) {
   const v = /** @type {PokDengView} */ (st.round.view);
   const me = v.me;
@@ -127,7 +132,7 @@ function Mine({ st }) {
   </div>`;
 }
 
-/** @param {{ st: any, ctx: import("./common.js").Ctx }} props */
+/** @param {{ st: Live, ctx: import("./common.js").Ctx }} props */
 function Actions({ st, ctx }) {
   const bet = legal(st, "bet");
   const v = st.round.view;

@@ -8,6 +8,11 @@ import { money } from "../ui/format.js";
 import { Tile } from "../ui/tile.js";
 import { Badge, Net, legal, seatName } from "./common.js";
 
+/**
+ * @typedef {import("../protocol.js").TienGowView} TienGowViewG the view as docs/schema/tiengow.view.json types it
+ * @typedef {import("../protocol.js").LiveState<TienGowViewG>} Live a state with a round of this game
+ */
+
 // The hand is shown sorted as a player holds it, in the order the server gives each tile
 // (`order`: civil high to low, then military; docs/rules/tiengow.md), tiles of one name side by
 // side. The client ranks no tile itself.
@@ -82,7 +87,7 @@ function Trick({ trick, st, cls }) {
   </div>`)}</div>`;
 }
 
-/** @param {{ st: any }} props */
+/** @param {{ st: Live }} props */
 function Center({ st }) {
   const v = st.round.view;
   const lastDone = v.tricks && v.tricks.length ? v.tricks[v.tricks.length - 1] : null;
@@ -94,7 +99,7 @@ function Center({ st }) {
       ${v.turn ? html`<${Badge} text=${`${t("waiting_for")} ${seatName(st, v.turn)}`} cls="live" />` : null}
     </div>
     ${showing ? html`<${Trick} trick=${showing} st=${st} />` : lastDone ? html`<div class="tg-last">
-      <div class="muted small">${t("tg_trick_won", { n: lastDone.number, seat: seatName(st, lastDone.winner), dong: lastDone.dong })}</div>
+      <div class="muted small">${t("tg_trick_won", { n: lastDone.number, seat: seatName(st, lastDone.winner), dong: lastDone.dong ?? "" })}</div>
       <${Trick} trick=${lastDone} st=${st} cls="done" /></div>` : html`<div class="tg-trick"></div>`}
     ${v.zun && v.zun.length ? html`<div class="small">${v.zun.map((/** @type {any} */ z, /** @type {number} */ i) => html`<${Badge} key=${i} text=${`${lang() === "zh" ? z.zh || z.name || t("zun") : z.en || z.name_en || t("tg_kind_supreme")} ${seatName(st, z.seat)} +${z.units}`} cls="zun" />`)}</div>` : null}
     ${v.result ? html`<${Breakdown} v=${v} st=${st} />` : null}
@@ -116,11 +121,11 @@ function Breakdown({ v, st }) {
   </div>`;
 }
 
-/** @param {{ st: any, ctx: import("./common.js").Ctx }} props */
+/** @param {{ st: Live, ctx: import("./common.js").Ctx }} props */
 function Mine({ st, ctx }) {
   const v = st.round.view;
   const hand = myHand(v);
-  const me = v.me ? v.me.id : v.you;
+  const me = v.me ? v.me.id : null;
   if (!hand || !me) return null;
   const myTurn = (st.legal || []).length > 0;
   const ids = new Set(hand.map((/** @type {any} */ x) => x.id));
@@ -138,7 +143,7 @@ function Mine({ st, ctx }) {
   </div>`;
 }
 
-/** @param {{ st: any, ctx: import("./common.js").Ctx }} props */
+/** @param {{ st: Live, ctx: import("./common.js").Ctx }} props */
 function Actions({ st, ctx }) {
   const v = st.round.view;
   const ids = new Set((myHand(v) || []).map((/** @type {any} */ x) => x.id));

@@ -41,12 +41,13 @@ function drawCard({ code, size, cls, onClick, delay, title }) {
 export const Card = pure("Card", drawCard);
 
 /**
- * A row of cards; without codes, `count` face-down cards.
- * @param {{ codes?: (string | null)[] | null, count?: number, size?: string, cls?: string, deal?: boolean }} props
+ * A row of cards; without codes, `count` face-down cards. `squeeze`: the faces are revealed by
+ * a squeeze (peeled open from the near edge) rather than a flip.
+ * @param {{ codes?: (string | null)[] | null, count?: number, size?: string, cls?: string, deal?: boolean, squeeze?: boolean }} props
  */
-export function CardRow({ codes, count, size, cls, deal }) {
+export function CardRow({ codes, count, size, cls, deal, squeeze }) {
   const list = codes && codes.length ? codes : Array.from({ length: count || 0 }, () => null);
   return html`<div class=${cx("card-row", cls)}>
-    ${list.map((c, i) => html`<${Card} key=${i} code=${c} size=${size} cls=${deal ? "deal" : ""} delay=${deal ? i * 90 : 0} />`)}
+    ${list.map((c, i) => html`<${Card} key=${i} code=${c} size=${size} cls=${deal ? (squeeze ? "deal squeeze" : "deal") : ""} delay=${deal ? i * (squeeze ? 160 : 90) : 0} />`)}
   </div>`;
 }

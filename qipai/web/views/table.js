@@ -104,12 +104,12 @@ export function TableView({ s, actions }) {
   const { me, around } = placeSeats(table.seats, you.seat, !!R.counterclockwise);
   const info = s.tableInfo[table.id] || null;
   const leaving = !!s.leaving[table.id];
-  const myNet = round && round.finished && st.result && seated ? st.result.nets[you.seat] : undefined;
+  const myNet = round && round.finished && st.result && you.seat ? st.result.nets[you.seat] : undefined;
   const slot = (/** @type {string} */ name) => around.filter((a) => a.slot === name).map((a) => html`<${SeatBox} key=${a.seat.seat}
     st=${st} seat=${a.seat} extra=${R.SeatExtra ? html`<${R.SeatExtra} st=${st} seat=${a.seat.seat} />` : null} />`);
   const at = s.stateAt || performance.now();  // when this state arrived
   const until = round && !round.finished && round.time_left !== null && round.time_left !== undefined ? at + round.time_left * 1000 : null;
-  const total = round && round.view ? Number(round.view.countdown_s || round.view.deadline_s || round.time_left || 0) : 0;
+  const total = round && round.view ? Number(round.view.countdown_s || round.time_left || 0) : 0;
   const nextAt = st.next_round_in !== null && st.next_round_in !== undefined && (!round || round.finished) ? at + st.next_round_in * 1000 : null;
   return html`<section class=${cx("view", "table-view", `game-${table.game}`)} id="view-table" data-status=${status.state} aria-busy=${s.conn !== "open" ? "true" : "false"}>
     <div class="table-bar">

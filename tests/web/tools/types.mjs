@@ -1,6 +1,6 @@
 // Generates the browser client's JSDoc types from the protocol's JSON Schemas (docs/schema/,
 // written by `uv run qipai schema --write` from the server's pydantic models): every game's view
-// and the WebSocket messages both ways become qipai/web/types/<name>.d.ts, which the client
+// and actions and the WebSocket messages both ways become qipai/web/types/<name>.d.ts, which the client
 // imports in its JSDoc (`import("../types/messages.server").…`), so `tsc --checkJs` checks the
 // client against what the server sends. `--check` fails if a generated file is not current
 // (CI runs it beside vendor:check).
@@ -14,7 +14,9 @@ const schemas = join(root, "docs", "schema");
 const out = join(root, "qipai", "web", "types");
 const check = process.argv.includes("--check");
 
-const wanted = readdirSync(schemas).filter((f) => f.endsWith(".view.json") || f.startsWith("messages.")).sort();
+const wanted = readdirSync(schemas)
+  .filter((f) => f.endsWith(".view.json") || f.endsWith(".actions.json") || f.startsWith("messages."))
+  .sort();
 let stale = 0;
 for (const file of wanted) {
   const schema = JSON.parse(readFileSync(join(schemas, file), "utf8"));
