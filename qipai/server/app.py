@@ -42,7 +42,7 @@ from qipai.server.passwords import Hasher
 from qipai.server.room import Room
 from qipai.server.routers import accounts, history, lobby, ops, wallet, ws
 from qipai.server.settings import Settings
-from qipai.server.sockets import SocketRegistry
+from qipai.server.sockets import SocketRegistry, sweep_stalled
 from qipai.server.store import RoomStore
 from qipai.server.throttle import Backoff, Rates
 from qipai.tables import games as games_mod
@@ -195,6 +195,7 @@ def create_app(
             if node is not None:
                 await node.start()  # leases renewed, lapsed tables taken over, the bus
             probe = asyncio.create_task(svc.metrics.probe_lag(settings.lag_interval_s))
+            sweep = asyncio.create_task(sweep_stalled(svc.sockets, settings.send_stall_s))
             # a daemon thread: the first Hold'em hint must not stall every table for a second,
             # and a SIGTERM during the warm-up must not wait for it
             # (then the exact returns of the offered templates not cached yet)
@@ -208,6 +209,7 @@ def create_app(
             yield
             empty_tables.stop()
             probe.cancel()
+            sweep.cancel()
             for conn in svc.sockets.all():
                 conn.end(1001, "the server is stopping")
             if node is not None:

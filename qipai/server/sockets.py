@@ -5,7 +5,8 @@ A client that reads slowly (or never) costs at most `coalesce_after` (8) pending
 per table it watches, and `limit` other messages: once messages pile up, a newer state of a
 table replaces that table's states still waiting (a state is the whole picture). A reader that
 keeps up sees every state. A socket whose other messages overflow the
-queue, or that accepts nothing for `stall_s` while messages wait, is closed (`SLOW`, 4408).
+queue, or that accepts nothing for `stall_s` while messages wait, is closed (`SLOW`, 4408) by
+`sweep_stalled`, one task for every socket (no timer per message sent).
 
 `push` may be called from any thread (tables work off the event loop): it only touches the
 queue under a lock and wakes the sender through the loop.
@@ -14,10 +15,12 @@ queue under a lock and wakes the sender through the loop.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import itertools
 import threading
+import time
 from collections import OrderedDict
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 
 from qipai.core.protocol import JSON
 from qipai.server.room import Connection
@@ -124,6 +127,8 @@ class ClientConnection(Connection):
         self.outbox = outbox
         self.closing: tuple[int, str] | None = None
         self.closed = asyncio.Event()
+        self.sending_since: float | None = None  # monotonic time the pending send began
+        self.writer: asyncio.Task[None] | None = None  # the task sending the outbox
 
     def push(self, message: JSON) -> None:
         self.outbox.put(message)
@@ -170,5 +175,31 @@ class SocketRegistry:
         with self._lock:
             return [c for conns in self._by_session.values() for c in conns]
 
+    def stalled(self, stall_s: float, now: float) -> list[ClientConnection]:
+        """Sockets whose pending send began more than `stall_s` ago (their reader stays
+        behind); one sweep over every socket instead of a timer per message sent."""
+        with self._lock:
+            return [
+                c
+                for conns in self._by_session.values()
+                for c in conns
+                if c.sending_since is not None and now - c.sending_since > stall_s
+            ]
 
-__all__ = ["SIGNED_OUT", "SLOW", "ClientConnection", "Outbox", "SocketRegistry"]
+
+async def sweep_stalled(
+    registry: SocketRegistry, stall_s: float, clock: Callable[[], float] = time.monotonic
+) -> None:
+    """Run until cancelled: every quarter of `stall_s` (at most 1 s), close (`SLOW`) each
+    socket whose send has waited more than `stall_s` — its writer is cancelled."""
+    period = min(1.0, stall_s / 4)
+    with contextlib.suppress(asyncio.CancelledError):
+        while True:
+            await asyncio.sleep(period)
+            for conn in registry.stalled(stall_s, clock()):
+                conn.end(SLOW, "too far behind")
+                if conn.writer is not None:
+                    conn.writer.cancel()
+
+
+__all__ = ["SIGNED_OUT", "SLOW", "ClientConnection", "Outbox", "SocketRegistry", "sweep_stalled"]

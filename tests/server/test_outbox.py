@@ -128,3 +128,31 @@ def test_pushes_from_threads_arrive_in_order_and_wake_the_sender() -> None:
         assert got == list(range(500))
 
     with_loop(check)
+
+
+def test_one_sweep_closes_the_sockets_whose_send_waits_too_long() -> None:
+    """A socket whose pending send began more than `stall_s` ago is closed (SLOW) and its
+    writer cancelled; a socket that is sending, but not for long, and an idle one are not."""
+    from qipai.server.sockets import SLOW, ClientConnection, SocketRegistry, sweep_stalled
+
+    async def run() -> None:
+        loop = asyncio.get_running_loop()
+        registry = SocketRegistry()
+        conns = [ClientConnection(p, f"s-{p}", Outbox(loop, 8)) for p in ("stuck", "busy", "idle")]
+        for conn in conns:
+            registry.add(conn)
+            conn.writer = asyncio.create_task(asyncio.Event().wait())  # a send that never ends
+        now = [100.0]
+        stuck, busy, idle = conns
+        stuck.sending_since, busy.sending_since = 10.0, 99.8
+        sweep = asyncio.create_task(sweep_stalled(registry, 0.4, clock=lambda: now[0]))
+        await asyncio.sleep(0.3)  # a few sweeps (every 0.1 s)
+        sweep.cancel()
+        await sweep
+        assert stuck.closing == (SLOW, "too far behind") and stuck.outbox.closed
+        assert stuck.writer is not None and stuck.writer.cancelled()
+        for conn in (busy, idle):
+            assert conn.closing is None and conn.writer is not None and not conn.writer.done()
+            conn.writer.cancel()
+
+    asyncio.run(run())

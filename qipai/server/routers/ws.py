@@ -152,7 +152,7 @@ async def play(ws: WebSocket) -> None:
     svc.metrics.sockets.inc()
     conn.push({"type": "hello", "player": player, "protocol": 1})
     reader = asyncio.create_task(_read(ws, svc, conn))
-    writer = asyncio.create_task(_write(ws, svc, conn))
+    writer = conn.writer = asyncio.create_task(_write(ws, svc, conn))
     try:
         await asyncio.wait({reader, writer}, return_when=asyncio.FIRST_COMPLETED)
     finally:
@@ -173,9 +173,8 @@ async def play(ws: WebSocket) -> None:
 
 
 async def _write(ws: WebSocket, svc: Services, conn: ClientConnection) -> None:
-    """Send the outbox until it is closed; a send that waits `send_stall_s` means the client
-    stays behind: close it."""
-    stall = svc.settings.send_stall_s
+    """Send the outbox until it is closed. A send that waits `send_stall_s` means the client
+    stays behind: `sweep_stalled` (one task for all sockets) closes it and cancels this."""
     while True:
         message = await conn.outbox.get()
         if message is None:
@@ -183,13 +182,13 @@ async def _write(ws: WebSocket, svc: Services, conn: ClientConnection) -> None:
                 conn.end(SLOW, "too far behind")
             return
         text = json.dumps(message, ensure_ascii=False, separators=(",", ":"))
+        conn.sending_since = time.monotonic()
         try:
-            await asyncio.wait_for(ws.send_text(text), stall)
-        except TimeoutError:
-            conn.end(SLOW, "too far behind")
-            return
+            await ws.send_text(text)
         except Exception:
             return  # the socket is gone: the reader sees it too
+        finally:
+            conn.sending_since = None
 
 
 async def _read(ws: WebSocket, svc: Services, conn: ClientConnection) -> None:
