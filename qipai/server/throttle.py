@@ -136,6 +136,16 @@ class Backoff:
             entry.count += 1
             entry.last = self.clock()
 
+    def forgive(self, key: str) -> None:
+        """Take back one failure counted in advance (the attempt turned out right, or was
+        never looked at)."""
+        with self._lock:
+            entry = self._failures.get(key)
+            if entry is not None:
+                entry.count -= 1
+                if entry.count <= 0:
+                    del self._failures[key]
+
     def succeed(self, key: str) -> None:
         with self._lock:
             self._failures.pop(key, None)

@@ -105,6 +105,38 @@ def test_one_address_guessing_many_accounts_is_backed_off(client: TestClient) ->
     assert r.status_code == 429 and r.json()["error"]["code"] == "too_many_attempts"
 
 
+def test_guesses_sent_together_reach_the_hash_no_more_than_the_free_failures(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A wrong guess counts before it is hashed: of 12 guesses at one account sent at once,
+    the 5 free ones are hashed, the 7 others are refused (429) without any scrypt."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from qipai.server import passwords
+
+    freeze_backoff(client)
+    signup(client, "alice")
+    svc = client.app.state.services  # type: ignore[attr-defined]
+    hashed: list[str] = []
+    gate = threading.Event()
+    real = passwords.hash_password
+
+    def slow(password: str, salt: bytes) -> str:
+        hashed.append(password)
+        gate.wait(120)  # every guess is in flight before the first hash ends
+        return real(password, salt)
+
+    monkeypatch.setattr(passwords, "hash_password", slow)
+    with ThreadPoolExecutor(12) as pool:
+        futures = [pool.submit(login, client, "alice", f"wrong-{i:03d}") for i in range(12)]
+        while sum(f.done() for f in futures) + svc.hasher._pending < 12:
+            threading.Event().wait(0.01)  # until each guess is answered or waits for a hash
+        gate.set()
+        codes = sorted(f.result().status_code for f in futures)
+    assert codes == [401] * 5 + [429] * 7
+    assert len(hashed) == 5
+
+
 def test_sign_ups_are_limited_per_address(tmp_path: Path) -> None:
     with make_client(tmp_path, signup_rate="3/minute") as client:
         for i in range(3):

@@ -66,17 +66,27 @@ async def login(body: CredentialsIn, svc: ServicesDep, address: Address) -> Sess
     account = username_key(body.username)
     _backing_off(svc, account, address)
     _throttled(svc, "login", address, "sign-in attempts")
-    found = await svc.db(svc.store.credentials, body.username)
-    ok = await svc.hasher.verify(
-        body.password,
-        None if found is None else found.salt,
-        None if found is None else found.pw_hash,
-    )
+    # counted as wrong until the hash says otherwise: guesses sent together cannot all pass
+    # the back-off while the first ones are still being hashed (no more than the free
+    # failures ever reach scrypt; every other attempt is refused above, for nothing)
+    keys = (f"account:{account}", f"address:{address}")
+    svc.account_backoff.fail(keys[0])
+    svc.address_backoff.fail(keys[1])
+    try:
+        found = await svc.db(svc.store.credentials, body.username)
+        ok = await svc.hasher.verify(
+            body.password,
+            None if found is None else found.salt,
+            None if found is None else found.pw_hash,
+        )
+    except BaseException:  # not looked at (busy, cancelled): not a wrong password
+        svc.account_backoff.forgive(keys[0])
+        svc.address_backoff.forgive(keys[1])
+        raise
     if not ok or found is None:
-        svc.account_backoff.fail(f"account:{account}")
-        svc.address_backoff.fail(f"address:{address}")
         raise AuthFailed("wrong username or password")
-    svc.account_backoff.succeed(f"account:{account}")
+    svc.address_backoff.forgive(keys[1])
+    svc.account_backoff.succeed(keys[0])
     token = await svc.db(svc.store.new_session, found.username)
     return SessionOut(player=found.username, token=token)
 
