@@ -17,7 +17,8 @@ they are all open (idle, not connecting).
 
 Prints p50/p99 of both latencies beside the no-abuse baseline (and the ratio of the p99s), the
 event-loop lag during the phase (the server's own `qipai_event_loop_lag` histogram: p99 bucket
-and max of the sampled gauge), the server's resident memory and, for (c)/(d), the memory per
+and max of the sampled gauge), the server's CPU use (whole process and event-loop thread: what
+each abuse costs the server, less dependent on a busy machine), the server's resident memory and, for (c)/(d), the memory per
 socket; then each goal with "met" or "NOT met" and the load average. Goal (issue 15): p99 under
 abuse <= 3 x the baseline p99 and <= 50 ms; memory per never-reading socket <= 256 kB.
 
@@ -94,6 +95,13 @@ def rss_kb(pid: int) -> int:
     text = Path(f"/proc/{pid}/status").read_text()
     found = re.search(r"VmRSS:\s+(\d+) kB", text)
     return int(found.group(1)) if found else 0
+
+
+def cpu_s(pid: int, task: int | None = None) -> float:
+    """CPU seconds (user + system) of the process, or of one of its threads (`task`)."""
+    path = f"/proc/{pid}/stat" if task is None else f"/proc/{pid}/task/{task}/stat"
+    fields = Path(path).read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def pct(values: list[float], q: float) -> float:
@@ -286,12 +294,14 @@ async def phase(
     async with httpx.AsyncClient(base_url=url, timeout=30) as http:
         before = lag_histogram((await http.get("/metrics")).text)
         rss0 = rss_kb(pid)
+        cpu0, loop0, t0 = cpu_s(pid), cpu_s(pid, pid), time.perf_counter()
         probe = Probe(url, probe_token)
         stop = asyncio.Event()
         runner = asyncio.create_task(probe.run(stop))
         await asyncio.sleep(seconds)
         stop.set()
         await runner
+        cpu1, loop1, t1 = cpu_s(pid), cpu_s(pid, pid), time.perf_counter()
         after = lag_histogram((await http.get("/metrics")).text)
         rss1 = rss_kb(pid)
         open_now = (await http.get("/api/health")).json()["sockets"]
@@ -306,6 +316,8 @@ async def phase(
         "lag_p99": lag_p99(before, after) * 1e3,
         "lag_max": max(probe.lag_seen, default=float("nan")) * 1e3,
         "rss_mb": max(rss0, rss1) / 1024,
+        "cpu_pct": 100 * (cpu1 - cpu0) / (t1 - t0),
+        "loop_pct": 100 * (loop1 - loop0) / (t1 - t0),
         "rss_gain_kb": max(rss0, rss1) - base_rss,
         "sockets_open": open_now,
         "extra": extra,
@@ -473,7 +485,8 @@ async def main_async(seconds: float, only: set[str], profile: str | None) -> Non
     )
     print(
         f"{'phase':32} {'GET p50':>8} {'GET p99':>8} {'x base':>7} {'ping p50':>9} "
-        f"{'ping p99':>9} {'x base':>7} {'lag p99':>8} {'lag max':>8} {'RSS MB':>7}  notes"
+        f"{'ping p99':>9} {'x base':>7} {'lag p99':>8} {'lag max':>8} {'RSS MB':>7} "
+        f"{'CPU%':>5} {'loop%':>5}  notes"
     )
     for r in results:
         ratio_h = r["http_p99"] / base["http_p99"]
@@ -490,11 +503,14 @@ async def main_async(seconds: float, only: set[str], profile: str | None) -> Non
         print(
             f"{r['name']:32} {r['http_p50']:7.1f}ms {r['http_p99']:7.1f}ms {ratio_h:6.1f}x "
             f"{r['ping_p50']:8.1f}ms {r['ping_p99']:8.1f}ms {ratio_p:6.1f}x "
-            f"{r['lag_p99']:6.0f}ms {r['lag_max']:6.1f}ms {r['rss_mb']:7.0f}  {', '.join(notes)}"
+            f"{r['lag_p99']:6.0f}ms {r['lag_max']:6.1f}ms {r['rss_mb']:7.0f} "
+            f"{r['cpu_pct']:5.0f} {r['loop_pct']:5.0f}  {', '.join(notes)}"
         )
     print(
         f"({statistics.mean(r['samples'] for r in results):.0f} probe samples per phase; lag p99 "
-        f"is the upper bound of the server's histogram bucket; server log tracebacks: {tracebacks})"
+        f"is the upper bound of the server's histogram bucket; CPU% is the server process's CPU "
+        f"time per second of the phase (all threads), loop% its event-loop thread's: they depend "
+        f"far less on the machine's load than the latencies; server log tracebacks: {tracebacks})"
     )
     print("goals (issue 15):")
     for line in goals(results):

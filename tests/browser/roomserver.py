@@ -54,7 +54,7 @@ class Server:
             self._reader.join(timeout)
         return b"".join(self.lines).decode(errors="replace")
 
-    def start(self, timeout: float = 120.0) -> None:
+    def start(self, timeout: float = 600.0) -> None:
         self.proc = subprocess.Popen(
             [
                 sys.executable,

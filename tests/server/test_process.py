@@ -145,7 +145,7 @@ def test_a_server_that_logs_a_lot_is_never_blocked_by_the_test_helpers_pipe(
     """The helper reads the server's output as it comes: more than a pipe holds (64 kB of
     access log lines) and the server still answers (unread, its next log line would block)."""
     server = Server(tmp_path / "room.db", {"QIPAI_LOG_LEVEL": "info"})
-    server.start(timeout=600)  # (a first start seeds the shipped templates: slow when busy)
+    server.start()
     try:
         with httpx.Client(base_url=server.url, timeout=60) as http:
             while len(server.output()) < 3 * 65_536:  # three pipes' worth
