@@ -405,6 +405,18 @@ class MoneyDesk:
         _reason(reason)
         if isinstance(tx_id, bool) or not isinstance(tx_id, int) or tx_id <= 0:
             raise BadRequest("tx_id is a transaction id", "tx_id")
+        try:
+            original = self._ledger().transaction(tx_id)
+        except (LookupError, LedgerError):
+            raise NotFound(f"no transaction {tx_id}", "tx_id") from None
+        if any(acct.parse(e.account).kind == "hold" for e in original.entries):
+            # its opposite would put money in a hold account with no open hold behind it
+            # (a withdrawal paid from a request's hold, a bet's hold): the audit would fail
+            raise Conflict(
+                f"transaction {tx_id} moves held money (a {original.kind}): correct it with "
+                "an adjustment instead",
+                "tx_id",
+            )
         # the ledger records reason and operator in the transaction itself
         tx = self._ledger().reverse(tx_id, reason=reason, operator=actor.name)
         self.log.append(actor, "ledger.reverse", str(tx_id), reason, {"reversal_tx": tx.tx_id})

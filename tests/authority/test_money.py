@@ -114,6 +114,9 @@ def test_a_withdrawal_request_holds_its_money(
     assert report.stats["withdrawals"] == 7_000 and report.stats["deposits"] == 10_000
     with pytest.raises(E.Conflict):  # decided once
         desk.decide(third, True, OLGA, "again")
+    with pytest.raises(E.Conflict) as held_money:  # its opposite would refill a closed hold
+        desk.reverse(done["tx_id"], OLGA, "bank bounced it")
+    assert held_money.value.field == "tx_id"
     assert _audit_ok(ledger) and ledger.balance("external") == -3_000
 
     # spent between the check and the hold (a bet in another request): no request, nothing held
