@@ -46,9 +46,10 @@ def _http(
 
 
 @pytest.fixture(scope="module")
-def ops_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Server, str]]:
+def ops_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Server, str, str]]:
     """A room whose operator `olga` was added with `qipai operator add` and has enrolled TOTP
-    (the first sign-in over HTTP); returns the server and olga's TOTP secret."""
+    (the first sign-in over HTTP); returns the server, olga's TOTP secret and that first
+    session's token (full once enrolled: a test may use it without a second TOTP code)."""
     db = tmp_path_factory.mktemp("ops") / "room.db"
     added = subprocess.run(
         [sys.executable, "-m", "qipai.cli", "operator", "add", "olga", "--db", str(db)],
@@ -80,8 +81,7 @@ def ops_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Serve
         code = pyotp.TOTP(secret).at(time.time() - 30)
         _, done = _http(f"{srv.url}/api/ops/totp/confirm", "POST", {"code": code}, tok)
         assert done["stage"] == "full", done
-        _http(f"{srv.url}/api/ops/logout", "POST", {}, tok)
-        yield srv, secret
+        yield srv, secret, tok
     finally:
         srv.stop()
 
@@ -121,10 +121,82 @@ def _cell(page: Any, selector: str) -> int:
     return int(page.locator(selector).inner_text().replace(",", "").replace("+", ""))
 
 
-def test_operator_inspects_verifies_and_watches_the_numbers(
-    browser: Any, ops_server: tuple[Server, str]
+def test_an_operator_voids_a_live_round_from_the_console(
+    browser: Any, ops_server: tuple[Server, str, str]
 ) -> None:
-    srv, secret = ops_server
+    """Issue 20: the round inspector's "void" on a round a live table is playing: the table
+    ends it by its own interruption (suspended, the stake back), the page shows the round voided
+    with the operator's reason, and the operator log says how. (First in this module: it uses
+    the fixture's fresh session, which the console takes from this tab's storage.)"""
+    srv, _, token = ops_server
+    status, made = _http(
+        f"{srv.url}/api/ops/templates",
+        "POST",
+        {
+            "game": "pokdeng",
+            "name": "Slow betting",
+            "settings": {"betting_s": 120},
+            "reason": "a round that stays open",
+        },
+        token,
+    )
+    assert status == 201, made
+    _, signed = _http(
+        f"{srv.url}/api/signup", "POST", {"username": "vivian", "password": "secret-pw-1"}
+    )
+    player = signed["token"]
+    _http(f"{srv.url}/api/wallet/deposit", "POST", {"amount": 50_000}, player)
+    _, table = _http(f"{srv.url}/api/tables", "POST", {"template": made["id"]}, player)
+    status, sat = _http(
+        f"{srv.url}/api/tables/{table['id']}/sit", "POST", {"buy_in": 10_000}, player
+    )
+    assert status == 200, sat
+    round_id = None
+    for _ in range(600):  # the table opens its round after the break between rounds
+        _, rows = _http(f"{srv.url}/api/ops/tables", token=token)
+        row = next(r for r in rows["tables"] if r["id"] == table["id"])
+        round_id = row["round_id"]
+        if round_id:
+            break
+        time.sleep(0.1)
+    assert round_id, row
+
+    context = browser.new_context(viewport={"width": 1400, "height": 950}, bypass_csp=True)
+    ops = context.new_page()
+    errors: list[str] = []
+    ops.on("pageerror", lambda e: errors.append(str(e)))
+    ops.on("dialog", lambda d: d.accept("dealer misdeal"))  # the reason asked for
+    try:
+        ops.goto(srv.url + "/ops/")
+        ops.evaluate("t => sessionStorage.setItem('qipai.ops.token', t)", token)
+        ops.reload()
+        ops.wait_for_selector("#ops-who[data-role=operator]")
+        ops.click("[data-tab=rounds]")
+        ops.fill("#q-round", round_id)
+        ops.click("#round-find")
+        ops.click(f"#round-list a[data-round='{round_id}']")
+        ops.wait_for_selector("#btn-void")
+        ops.click("#btn-void")
+        ops.locator("#round-detail", has_text="dealer misdeal").wait_for()
+        assert ops.locator("#btn-void").count() == 0  # a voided round has nothing to void
+        ops.screenshot(path=str(OUT / "ops-void.png"))
+    finally:
+        context.close()
+    assert not errors, errors
+    _, detail = _http(f"{srv.url}/api/ops/rounds/{round_id}", token=token)
+    assert detail["round"]["status"] == "voided"
+    _, rows = _http(f"{srv.url}/api/ops/tables", token=token)
+    row = next(r for r in rows["tables"] if r["id"] == table["id"])
+    assert "suspended" in json.dumps(row["status"]) and row["round_id"] is None
+    _, log = _http(f"{srv.url}/api/ops/log?action=round.void", token=token)
+    (entry,) = [e for e in log["entries"] if e["target"] == round_id]
+    assert entry["reason"] == "dealer misdeal" and entry["detail"]["how"] == "table suspended"
+
+
+def test_operator_inspects_verifies_and_watches_the_numbers(
+    browser: Any, ops_server: tuple[Server, str, str]
+) -> None:
+    srv, secret, _ = ops_server
     OUT.mkdir(exist_ok=True)
     player_ctx = browser.new_context(viewport={"width": 1400, "height": 950}, bypass_csp=True)
     ops_ctx = browser.new_context(viewport={"width": 1400, "height": 950}, bypass_csp=True)
@@ -210,8 +282,10 @@ def test_operator_inspects_verifies_and_watches_the_numbers(
     assert not errors, errors
 
 
-def test_players_and_visitors_get_nothing(browser: Any, ops_server: tuple[Server, str]) -> None:
-    srv, _ = ops_server
+def test_players_and_visitors_get_nothing(
+    browser: Any, ops_server: tuple[Server, str, str]
+) -> None:
+    srv, _, _ = ops_server
     context = browser.new_context(bypass_csp=True)
     page = context.new_page()
     try:
@@ -244,13 +318,13 @@ def test_players_and_visitors_get_nothing(browser: Any, ops_server: tuple[Server
 
 
 def test_an_operator_offers_a_template_and_a_player_finds_it(
-    browser: Any, ops_server: tuple[Server, str]
+    browser: Any, ops_server: tuple[Server, str, str]
 ) -> None:
     """Operator authority end to end (issue 14): the operator signs in to the console with
     TOTP, creates a Pok Deng template from that session, and a player finds it in the lobby
     with its pay table, limits and buy-in — in both languages. (Last in this module: it signs in
     with the next step's code, which no earlier test used.)"""
-    srv, secret = ops_server
+    srv, secret, _ = ops_server
     OUT.mkdir(exist_ok=True)
     ops_ctx = browser.new_context(viewport={"width": 1400, "height": 950}, bypass_csp=True)
     player_ctx = browser.new_context(viewport={"width": 1400, "height": 950}, bypass_csp=True)
