@@ -153,3 +153,13 @@ def check_seats(
                 "the banker's seat multiple differs from banker_multiple",
                 field=f"seats.{seat}.multiple",
             )
+
+
+def check_bet(seat: str, multiple: int, choices: Sequence[int]) -> int:
+    """A settle document's bet multiple of `seat`, one of the table's `choices`."""
+    if multiple not in choices:
+        raise InvalidInput(
+            f"seat {seat!r} multiple {multiple} is not allowed; choose one of {list(choices)}",
+            field=f"seats.{seat}.multiple",
+        )
+    return multiple

@@ -126,13 +126,7 @@ def settle(raw_doc: Mapping[str, Any]) -> dict[str, Any]:
         hands[seat] = evaluate(cards)
         balances[seat] = entry.balance
         if seat != banker and entry.multiple is not None:  # the model: none only for the banker
-            bets[seat] = entry.multiple
-            if bets[seat] not in table.bet_multiples:
-                raise InvalidInput(
-                    f"seat {seat!r} multiple {bets[seat]} is not allowed; "
-                    f"choose one of {list(table.bet_multiples)}",
-                    field=f"seats.{seat}.multiple",
-                )
+            bets[seat] = banker_game.check_bet(seat, entry.multiple, table.bet_multiples)
     require_distinct(all_cards, "the round (one deck)")
     result = settle_hands(
         base=base,

@@ -110,13 +110,7 @@ def settle(raw_doc: Mapping[str, Any]) -> dict[str, Any]:
         tiles[seat] = _tiles(entry.tiles)
         if seat == banker or entry.multiple is None:  # the model: only the banker has none
             continue
-        bets[seat] = entry.multiple
-        if bets[seat] not in config.bet_choices:
-            raise InvalidInput(
-                f"seat {seat!r} multiple {bets[seat]} is not allowed; "
-                f"choose one of {list(config.bet_choices)}",
-                field=f"seats.{seat}.multiple",
-            )
+        bets[seat] = banker_game.check_bet(seat, entry.multiple, config.bet_choices)
     used = _tiles(doc.used_tiles)
     require_available([t for ts in tiles.values() for t in ts] + used, "this game")
     hands = {s: evaluate(t, config.high_nine) for s, t in tiles.items()}
