@@ -122,8 +122,12 @@ class Ownership:
         share = max(1, math.ceil(len(found) / max(1, self.hosts_alive())))
         self._rng.shuffle(found)
         resumed: list[str] = []
+        # at most half a pass of resuming (each one replays a journal): the next renewal of this
+        # host's own leases must not wait for hundreds of takeovers (its leases would lapse and
+        # be taken in turn); the rest stay lapsed for the next pass, of this host or another
+        budget_ends = time.monotonic() + self.renew_s / 2
         for table_id, lapsed_for in found[:share]:
-            if self._stop.is_set():
+            if self._stop.is_set() or (resumed and time.monotonic() >= budget_ends):
                 break
             try:
                 if not self.adapter.claim(table_id, self.ttl_s):
