@@ -156,10 +156,13 @@ def test_play_a_round_over_the_websocket(client: TestClient) -> None:
         nets = done["result"]["nets"]
         assert sorted(nets.values()) in ([-5, 5], [-2, 2])
         assert done["fairness"]["revealed"][-1]["seed"] is not None
+        finished_id = done["round"]["round_id"]
+    # The next round may already be open (newest first in the history): look up the one played.
     hist = client.get("/api/history", headers=alice).json()["rounds"]
-    assert hist and hist[0]["seat"] == "A" and hist[0]["status"] == "settled"
-    assert hist[0]["view"]["cards"]["B"] is not None  # at the end every card is shown
-    detail = client.get(f"/api/rounds/{hist[0]['round_id']}", headers=bob).json()
+    played = [h for h in hist if h["round_id"] == finished_id]
+    assert played and played[0]["seat"] == "A" and played[0]["status"] == "settled"
+    assert played[0]["view"]["cards"]["B"] is not None  # at the end every card is shown
+    detail = client.get(f"/api/rounds/{finished_id}", headers=bob).json()
     assert detail["seed"] is not None and detail["seat"] == "B"
     time.sleep(0.01)
 
