@@ -174,45 +174,9 @@ def entries_page(
     back, with no upper bound on how far. `next` is None on the last page. A keyset on the
     entries' ids: a page costs the same however deep it is, and entries posted meanwhile never
     shift a page."""
-    from sqlalchemy import select
-
-    from qipai.ledger.schema import accounts, entries, transactions
-
     limit = max(1, min(int(limit), ENTRIES_PAGE_MAX))
-    query = (
-        select(
-            entries.c.id,
-            entries.c.tx_id,
-            entries.c.created_at,
-            entries.c.amount,
-            entries.c.balance_after,
-            transactions.c.kind,
-            transactions.c.memo,
-            transactions.c.round_id,
-        )
-        .join(accounts, accounts.c.id == entries.c.account_id)
-        .join(transactions, transactions.c.id == entries.c.tx_id)
-        .where(accounts.c.name == account)
-        .order_by(entries.c.id.desc())
-        .limit(limit + 1)
-    )
-    if before is not None:
-        query = query.where(entries.c.id < before)
-    with ledger.engine.connect() as conn:
-        rows = conn.execute(query).all()
-    page = [
-        {
-            "entry_id": int(r[0]),
-            "tx_id": int(r[1]),
-            "at": r[2].isoformat(),
-            "amount": int(r[3]),
-            "balance_after": int(r[4]),
-            "kind": r[5],
-            "memo": r[6],
-            "round_id": r[7],
-        }
-        for r in rows[:limit]
-    ]
+    rows = ledger.statement(account, limit + 1, before)
+    page = rows[:limit]
     more = len(rows) > limit
     return {"entries": page, "next": page[-1]["entry_id"] if more and page else None}
 

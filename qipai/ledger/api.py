@@ -225,12 +225,17 @@ class Ledger:
 
         return self._read(work)
 
-    def statement(self, account: str, limit: int = 50) -> list[dict[str, Any]]:
-        """The account's latest entries, newest first: tx id, UTC time, amount, balance after."""
+    def statement(
+        self, account: str, limit: int = 50, before: int | None = None
+    ) -> list[dict[str, Any]]:
+        """The account's latest entries, newest first: entry id, tx id, UTC time, amount,
+        balance after; `before` (an entry id) starts further back (a keyset: a page costs the
+        same however deep it is, and entries posted meanwhile never shift it)."""
 
         def work(conn: Connection) -> list[dict[str, Any]]:
-            rows = conn.execute(
+            query = (
                 select(
+                    entries.c.id,
                     entries.c.tx_id,
                     entries.c.created_at,
                     entries.c.amount,
@@ -244,18 +249,21 @@ class Ledger:
                 .where(accounts.c.name == account)
                 .order_by(entries.c.id.desc())
                 .limit(limit)
-            ).all()
+            )
+            if before is not None:
+                query = query.where(entries.c.id < before)
             return [
                 {
-                    "tx_id": r[0],
-                    "at": r[1].isoformat(),
-                    "amount": r[2],
-                    "balance_after": r[3],
-                    "kind": r[4],
-                    "memo": r[5],
-                    "round_id": r[6],
+                    "entry_id": int(r[0]),
+                    "tx_id": int(r[1]),
+                    "at": r[2].isoformat(),
+                    "amount": int(r[3]),
+                    "balance_after": int(r[4]),
+                    "kind": r[5],
+                    "memo": r[6],
+                    "round_id": r[7],
                 }
-                for r in rows
+                for r in conn.execute(query).all()
             ]
 
         return self._read(work)
