@@ -155,4 +155,6 @@ def test_one_sweep_closes_the_sockets_whose_send_waits_too_long() -> None:
             assert conn.closing is None and conn.writer is not None and not conn.writer.done()
             conn.writer.cancel()
 
-    asyncio.run(run())
+    # On a loop of its own thread: asyncio.run() is refused where another test's library
+    # (Playwright) left an event loop running in this one (failed so in the full suite).
+    with_loop(lambda loop: asyncio.run_coroutine_threadsafe(run(), loop).result(30))
