@@ -261,9 +261,45 @@ class Room:
         self.wake(table_id)
 
     def close(self, table_id: str) -> None:
-        """Close a table for good: every seat stood up and cashed out."""
-        self.table(table_id).close()
-        self.wake(table_id)
+        """Close a table for good: every seat stood up and cashed out, then the table is
+        forgotten (`forget_closed`): it no longer counts toward the room's `max_tables`."""
+        table = self.table(table_id)
+        table.close()  # raises if the ledger refused: the table stays (closing again retries)
+        self.forget_closed(table)
+
+    def forget_closed(self, table: Table) -> None:
+        """Remove a closed table from the room. Its last messages are out already: `close`
+        broadcast the final state, the stand-ups and the deal unit's reveal to the sockets'
+        queues before it returned (and journaled them). A job still queued in its mailbox finds
+        no table and does nothing; the sockets that watched it stop listening to it."""
+        if not table.closed:
+            return
+        if self.tables.get(table.id) is table:
+            del self.tables[table.id]
+        with self._cond:
+            self._due.pop(table.id, None)
+        with self._mail_lock:
+            box = self._mail.get(table.id)
+            if box is not None and not box.running and not box.jobs:
+                del self._mail[table.id]
+        self.handing_over.discard(table.id)
+        self._release(table.id)
+        self._on_loop(functools.partial(self._unwatch_everywhere, table.id))
+
+    def _unwatch_everywhere(self, table_id: str) -> None:
+        for conns in self.connections.values():
+            for conn in conns:
+                conn.tables.discard(table_id)
+
+    def _on_loop(self, fn: Callable[[], None]) -> None:
+        """Run `fn` on the event loop's thread (connections are the loop's), or now without
+        a loop (tests) or on it."""
+        loop = self._loop
+        if loop is None or threading.get_ident() == self._loop_thread:
+            fn()
+            return
+        with contextlib.suppress(RuntimeError):  # the loop is closed: nobody listens any more
+            loop.call_soon_threadsafe(fn)
 
     def automatch(
         self,
@@ -394,7 +430,10 @@ class Room:
             if box is not None:
                 box.tick_queued = False
         table = self.tables.get(table_id)
-        if table is None:
+        if table is None:  # closed and forgotten (or lost): its mailbox goes too
+            with self._mail_lock:
+                if box is not None and not box.jobs and self._mail.get(table_id) is box:
+                    del self._mail[table_id]
             return
         self._tick(table)
 

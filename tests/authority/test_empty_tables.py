@@ -4,6 +4,7 @@ log); a table with a person seated, and the house's tables, stay."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -57,7 +58,7 @@ def test_empty_player_tables_close_after_the_operators_idle_time(
     assert sweeper.sweep() == []
     clock.advance(1)
     assert sweeper.sweep() == [empty]
-    assert live.tables[empty].status().state == "closed"
+    assert empty not in live.tables  # closed, then forgotten by the room
     assert live.tables[seated].status().state != "closed"
     assert live.tables[house].status().state != "closed"
     assert empty not in [t["id"] for t in client.get("/api/tables", headers=bob).json()["tables"]]
@@ -76,7 +77,45 @@ def test_empty_player_tables_close_after_the_operators_idle_time(
     assert sweeper.sweep() == []
     clock.advance(1)
     assert sorted(sweeper.sweep()) == sorted([seated, again.json()["id"]])
-    assert live.tables[seated].status().state == "closed"
+    assert seated not in live.tables
     assert ledger.stack("bob", seated) == 0
     assert live.tables[house].status().state != "closed"
     assert ledger.audit(replay=False).ok
+
+
+def test_closed_tables_leave_the_room_and_free_its_cap(tmp_path: Path) -> None:
+    """A closed table is removed from the room once closed: it no longer counts toward the
+    room's `max_tables`, and a socket that watched it got its last state (closed) first."""
+    settings = Settings(  # type: ignore[call-arg]
+        signup_rate="1000/minute",
+        authority=AuthoritySettings(empty_table_close_s=TTL, max_open_tables=5, max_tables=2),
+    )
+    app: Any = create_app(
+        str(tmp_path / "room.db"), settings=settings, timing=Timing(0.02, 0.1, 1.0)
+    )
+    with TestClient(app) as client:
+        live, authority = app.state.room, app.state.authority
+        clock = Clock(0.0)
+        sweeper = EmptyTables(authority, live, clock)
+        bob = signup(client, "bob", deposit=50_000)
+        first = client.post("/api/tables", json={"game": "pokdeng"}, headers=bob).json()["id"]
+        second = client.post("/api/tables", json={"game": "niuniu"}, headers=bob).json()["id"]
+        full = client.post("/api/tables", json={"game": "paigow"}, headers=bob)
+        assert full.status_code == 429, full.text  # the room's cap (2), not bob's quota (5)
+        token = bob["Authorization"].removeprefix("Bearer ")
+        with client.websocket_connect("/ws") as ws:
+            ws.send_json({"type": "auth", "token": token})
+            assert ws.receive_json()["type"] == "hello"
+            ws.send_json({"type": "subscribe", "table_id": first})
+            assert ws.receive_json()["type"] == "state"
+            sweeper.sweep()
+            clock.advance(TTL)
+            assert sorted(sweeper.sweep()) == sorted([first, second])
+            last = ws.receive_json()
+            assert last["type"] == "state" and last["table_id"] == first, last
+            assert "closed" in json.dumps(last), last
+        assert first not in live.tables and second not in live.tables
+        assert client.get(f"/api/tables/{first}").status_code == 404
+        again = client.post("/api/tables", json={"game": "paigow"}, headers=bob)
+        assert again.status_code == 200, again.text
+        assert app.state.ledger.audit(replay=False).ok
