@@ -197,6 +197,9 @@ class TemplateStore:
         self.clock = clock
         self._current: dict[str, Template] | None = None
         self._current_at = 0.0  # time.monotonic() of the read behind `_current`
+        self.generation = 0
+        """Counts the times the cached offer was read again or dropped (a cache built on the
+        offer, such as the lobby's, is stale once this changed)."""
         self.on_change: Callable[[], None] | None = None
         """Called (in the writer's thread) after a template changed here: a table host
         announces it to the others, which `forget` their cached offer at once (the TTL,
@@ -234,12 +237,14 @@ class TemplateStore:
         if self._current is None or now - self._current_at > CURRENT_TTL_S:
             with self.engine.connect() as conn:
                 self._current = {t.id: t for t in self._latest(conn)}
+            self.generation += 1
             self._current_at = now
         return self._current
 
     def forget(self) -> None:
         """Drop the cached offer (another process changed a template): read again next use."""
         self._current = None
+        self.generation += 1
 
     def active(self, game: str | None = None) -> list[Template]:
         return [t for t in self.current().values() if t.active and game in (None, t.game)]
@@ -406,6 +411,7 @@ class TemplateStore:
             ]
         self.log.append_in(conn, actor, action, row["template_id"], row["reason"], detail)
         self._current = None
+        self.generation += 1
         return Template.from_row(row)
 
     def create(self, data: object, actor: Actor) -> Template:
@@ -573,6 +579,7 @@ class TemplateStore:
             except BadRequest:  # a game whose defaults are not a valid offer: skipped
                 continue
         self._current = None  # what another process seeded meanwhile is read again
+        self.generation += 1
         return made
 
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import inspect
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Annotated, Any, TypeVar
@@ -50,6 +51,29 @@ def no_roles(_player: str) -> frozenset[str]:
     return frozenset()
 
 
+class OfferCache:
+    """The lobby's offer (every active template with its facts), built in a worker thread and
+    kept for `ttl_s` and as long as the template store's `generation` is the same (a template
+    written here, or one another process announced, rebuilds it at the next request). A
+    request within that time answers on the loop without a thread hop: on a busy machine each
+    hop cost the request milliseconds (the wake-ups of the worker and then of the loop)."""
+
+    def __init__(self, ttl_s: float = 1.0, clock: Callable[[], float] = time.monotonic) -> None:
+        self.ttl_s = ttl_s
+        self.clock = clock
+        self._value: Any = None
+        self._key: object = None
+        self._at = 0.0
+
+    async def get(self, key: object, build: Callable[[], T]) -> T:
+        if self._value is not None and self._key == key and self.clock() - self._at < self.ttl_s:
+            found: T = self._value
+            return found
+        value = await asyncio.to_thread(build)
+        self._value, self._key, self._at = value, key, self.clock()
+        return value
+
+
 @dataclass
 class Services:
     """Everything one app runs on (built by `create_app`, on `app.state.services`)."""
@@ -73,6 +97,8 @@ class Services:
     abusers: Backoff = field(default_factory=lambda: Backoff(1, 2.0, 300.0))
     """Sessions and players whose socket was closed for flooding: their new sockets are refused
     (before any database work) for 2 s, doubling with every further closing, up to 5 min."""
+    offer: OfferCache = field(default_factory=OfferCache)
+    """The lobby's offer (`GET /api/games`), rebuilt at most once a second."""
 
     async def db(self, fn: Callable[..., T], *args: Any) -> T:
         """Run blocking work (the database, a replay) in a worker thread."""
@@ -93,7 +119,9 @@ class Services:
         return out
 
 
-def services(conn: HTTPConnection) -> Services:
+async def services(conn: HTTPConnection) -> Services:
+    """(async: FastAPI runs a plain `def` dependency in a worker thread, a thread hop per
+    request; these few lines need none)"""
     found: Services = conn.app.state.services
     return found
 
@@ -156,7 +184,7 @@ Operator = Annotated[str, Depends(current_operator)]
 AuditorOrOperator = Annotated[str, Depends(current_auditor_or_operator)]
 
 
-def client_address(conn: HTTPConnection) -> str:
+async def client_address(conn: HTTPConnection) -> str:
     return conn.client.host if conn.client is not None else "unknown"
 
 

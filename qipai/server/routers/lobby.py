@@ -61,7 +61,8 @@ async def list_games(svc: ServicesDep) -> GamesOut:
     """**Anyone.** The games of this room: titles (zh/en), seats, minimum players, bot levels,
     default buy-in, how many open tables each has (on every table host of the room), and the operator's templates of it with their
     facts (pay table, limits, buy-in range, exact return of every bet)."""
-    offer = await svc.db(_authority(svc).offer)
+    authority = _authority(svc)
+    offer = await svc.offer.get(authority.templates.generation, authority.offer)
     by_game: dict[str, list[JSONObject]] = {}
     for facts in offer:
         by_game.setdefault(str(facts["game"]), []).append(facts)

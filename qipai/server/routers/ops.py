@@ -56,7 +56,7 @@ router = APIRouter(prefix="/api/ops", tags=["ops"])
 
 
 # ----- plumbing ----------------------------------------------------------------------------
-def authority_of(conn: HTTPConnection) -> Authority:
+async def authority_of(conn: HTTPConnection) -> Authority:  # async: no thread hop
     found: Authority = conn.app.state.authority
     return found
 
