@@ -290,6 +290,120 @@ def reveal_record(
     }
 
 
+# ----- the same bytes, written directly (the writer's hot path) ------------------------------
+# `canonical(tx_record(...))` builds a dict and sorts its keys per record; the writer seals 7
+# records per round, so these write the same bytes straight from the fields, in the sorted key
+# order spelled out below. `tests/ledger/test_canonical.py` checks them byte for byte against the
+# definition; `qipai audit` recomputes every MAC through the definition.
+_LAST_TS: tuple[datetime | None, str] = (None, "")
+
+
+def _ts(value: datetime) -> str:
+    """`ts`, remembering the last timestamp (a plan's records share one)."""
+    global _LAST_TS
+    last, text = _LAST_TS
+    if value is last:
+        return text
+    text = ts(value)
+    _LAST_TS = (value, text)
+    return text
+
+
+def _s(value: Any) -> str:
+    """A field that is a string (or None) in every record the writer makes; anything else (a
+    `JText`, or a caller's other type) as the definition encodes it."""
+    return str(_ASCII(value)) if type(value) is str else _encode(value)
+
+
+def tx_bytes(
+    *,
+    chain: str,
+    seq: int,
+    key: str,
+    kind: str,
+    body_hash: str,
+    round_id: str | None,
+    reverses: str | None,
+    memo: str,
+    detail: Any,
+    created_at: datetime,
+    entries: Sequence[tuple[str, int]],
+    holds: Sequence[tuple[str, str, int, str | None, str | None, str]],
+    closes: Sequence[tuple[str, str, int]],
+    end: Mapping[str, Any] | None,
+) -> bytes:
+    """`canonical(tx_record(...))` with the same arguments."""
+    return (
+        f'{{"at":"{_ts(created_at)}","body":{_s(body_hash)},"chain":{_s(chain)},'
+        f'"closes":{_ENCODE(sorted([k, s, int(c)] for k, s, c in closes))},'
+        f'"detail":{_encode(detail)},'
+        f'"end":{"null" if end is None else _encode(dict(end))},'
+        f'"entries":{_ENCODE(sorted([str(a), int(n)] for a, n in entries))},'
+        f'"holds":{_ENCODE(sorted([s, h, int(n), r, t, p] for s, h, n, r, t, p in holds))},'
+        f'"key":{_s(key)},"kind":{_s(kind)},"memo":{_s(memo)},"r":"tx",'
+        f'"reverses":{_s(reverses)},"round":{_s(round_id)},"seq":{_encode(seq)}}}'
+    ).encode("ascii")
+
+
+def round_bytes(
+    *,
+    chain: str,
+    seq: int,
+    round_id: str,
+    table_id: str,
+    game: str,
+    config: Any,
+    seats: Any,
+    context: Any,
+    meta: Any,
+    commitment: str,
+    seed: str,
+    opened_at: datetime,
+    players: Sequence[tuple[str, str, str, int]],
+) -> bytes:
+    """`canonical(round_record(...))` with the same arguments."""
+    return (
+        f'{{"at":"{_ts(opened_at)}","chain":{_s(chain)},"commitment":{_s(commitment)},'
+        f'"config":{_encode(config)},"context":{_encode(context)},"game":{_s(game)},'
+        f'"id":{_s(round_id)},"meta":{_encode(meta)},'
+        f'"players":{_ENCODE(sorted([s, u, a, int(b)] for s, u, a, b in players))},'
+        f'"r":"round","seats":{_encode(seats)},"seed":{_s(seed)},"seq":{_encode(seq)},'
+        f'"table":{_s(table_id)}}}'
+    ).encode("ascii")
+
+
+def log_bytes(
+    *,
+    chain: str,
+    seq: int,
+    round_id: str,
+    n: int,
+    kind: str,
+    seat: str | None,
+    payload: Any,
+    visible_to: Any,
+    client_id: str | None,
+    created_at: datetime,
+) -> bytes:
+    """`canonical(log_record(...))` with the same arguments."""
+    return (
+        f'{{"at":"{_ts(created_at)}","chain":{_s(chain)},"client":{_s(client_id)},'
+        f'"kind":{_s(kind)},"n":{_encode(n)},"payload":{_encode(payload)},"r":"log",'
+        f'"round":{_s(round_id)},"seat":{_s(seat)},"seq":{_encode(seq)},'
+        f'"to":{_encode(visible_to)}}}'
+    ).encode("ascii")
+
+
+def reveal_bytes(
+    *, chain: str, seq: int, commitment: str, seed: str, revealed_at: datetime
+) -> bytes:
+    """`canonical(reveal_record(...))` with the same arguments."""
+    return (
+        f'{{"at":"{_ts(revealed_at)}","chain":{_s(chain)},"commitment":{_s(commitment)},'
+        f'"r":"reveal","seed":{_s(seed)},"seq":{_encode(seq)}}}'
+    ).encode("ascii")
+
+
 class Sealer:
     """Assigns chain positions and MACs to the records of one database transaction, from each
     chain's head (`heads`: chain → (seq, mac) before this transaction)."""
@@ -313,6 +427,15 @@ class Sealer:
         self.now[chain] = (seq, value)
         return value
 
+    def seal_bytes(self, chain: str, seq: int, data: bytes) -> str:
+        """`seal`, for a record already in its canonical bytes (`tx_bytes` …)."""
+        last, previous = self.now[chain]
+        if seq != last + 1:
+            raise AssertionError(f"record {seq} of chain {chain} out of order (head {last})")
+        value = hmac.digest(self.key, bytes.fromhex(previous) + data, "sha256").hex()
+        self.now[chain] = (seq, value)
+        return value
+
     def moved(self) -> dict[str, tuple[tuple[int, str], tuple[int, str]]]:
         """chain → (head before, head after) for every chain this transaction wrote to."""
         return {c: (self.start[c], self.now[c]) for c in self.now if self.now[c] != self.start[c]}
@@ -324,12 +447,16 @@ __all__ = [
     "Sealer",
     "canonical",
     "end_fields",
+    "log_bytes",
     "log_record",
     "mac",
     "normal",
+    "reveal_bytes",
     "reveal_record",
+    "round_bytes",
     "round_record",
     "table_chain",
     "ts",
+    "tx_bytes",
     "tx_record",
 ]

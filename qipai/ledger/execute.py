@@ -640,7 +640,7 @@ def execute(
 def _seal(sealer: chain_mod.Sealer, item: Any) -> None:
     seq = sealer.position(item.chain)
     if isinstance(item, NewTx):
-        record = chain_mod.tx_record(
+        data = chain_mod.tx_bytes(
             chain=item.chain,
             seq=seq,
             key=item.key,
@@ -676,7 +676,7 @@ def _seal(sealer: chain_mod.Sealer, item: Any) -> None:
             ),
         )
     elif isinstance(item, NewRound):
-        record = chain_mod.round_record(
+        data = chain_mod.round_bytes(
             chain=item.chain,
             seq=seq,
             round_id=item.id,
@@ -692,7 +692,7 @@ def _seal(sealer: chain_mod.Sealer, item: Any) -> None:
             players=[(seat, user, stack, item.starts[seat]) for seat, user, stack in item.players],
         )
     elif isinstance(item, NewLog):
-        record = chain_mod.log_record(
+        data = chain_mod.log_bytes(
             chain=item.chain,
             seq=seq,
             round_id=item.round_id,
@@ -705,7 +705,7 @@ def _seal(sealer: chain_mod.Sealer, item: Any) -> None:
             created_at=item.created_at,
         )
     elif isinstance(item, NewReveal):
-        record = chain_mod.reveal_record(
+        data = chain_mod.reveal_bytes(
             chain=item.chain,
             seq=seq,
             commitment=item.commitment,
@@ -715,7 +715,7 @@ def _seal(sealer: chain_mod.Sealer, item: Any) -> None:
     else:  # pragma: no cover
         raise TypeError(item)
     item.seq = seq
-    item.mac = sealer.seal(record)
+    item.mac = sealer.seal_bytes(item.chain, seq, data)
 
 
 def entries_of(tx: NewTx, found_order: Callable[[str], int] | None = None) -> tuple[Entry, ...]:

@@ -61,3 +61,96 @@ def test_timestamps_are_utc_with_microseconds(moment: datetime, offset: int) -> 
     local = moment.astimezone(timezone(timedelta(minutes=offset)))
     assert chain.ts(local) == moment.strftime("%Y-%m-%dT%H:%M:%S.%fZ")
     assert chain.ts(moment) == moment.strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+
+TEXT = st.text(max_size=10)
+MAYBE = st.none() | TEXT
+MOMENTS = st.datetimes(
+    min_value=datetime(1000, 1, 2), max_value=datetime(9999, 12, 30), timezones=st.just(UTC)
+)
+SEQS = st.integers(min_value=1, max_value=2**62)
+JSONISH = VALUES | VALUES.map(chain.jtext)
+"""A value as the writer passes it: a Python value, or already canonical text (`JText`)."""
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    data=st.data(),
+    entries=st.lists(st.tuples(TEXT, st.integers(-(2**40), 2**40)), max_size=6),
+    holds=st.lists(st.tuples(TEXT, TEXT, st.integers(0, 2**40), TEXT, TEXT, TEXT), max_size=4),
+    closes=st.lists(st.tuples(TEXT, st.sampled_from(["captured", "voided"]), st.integers(0, 99))),
+)
+def test_the_writers_direct_bytes_are_the_records_canonical_bytes(
+    data: st.DataObject,
+    entries: list[tuple[str, int]],
+    holds: list[tuple[str, str, int, str, str, str]],
+    closes: list[tuple[str, str, int]],
+) -> None:
+    """`tx_bytes` & co. (the writer's hot path) give exactly `canonical(tx_record(...))`, the
+    definition audit recomputes: otherwise every record written would fail its audit."""
+    d = data.draw
+    end = d(
+        st.none()
+        | st.builds(
+            chain.end_fields,
+            st.sampled_from(["settled", "voided"]),
+            JSONISH,
+            JSONISH,
+            MAYBE,
+            MOMENTS,
+        )
+    )
+    tx = {
+        "chain": d(TEXT),
+        "seq": d(SEQS),
+        "key": d(TEXT),
+        "kind": d(TEXT),
+        "body_hash": d(TEXT),
+        "round_id": d(MAYBE),
+        "reverses": d(MAYBE),
+        "memo": d(TEXT),
+        "detail": d(JSONISH),
+        "created_at": d(MOMENTS),
+        "entries": entries,
+        "holds": holds,
+        "closes": closes,
+        "end": end,
+    }
+    assert chain.tx_bytes(**tx) == chain.canonical(chain.tx_record(**tx))
+    header = {
+        "chain": d(TEXT),
+        "seq": d(SEQS),
+        "round_id": d(TEXT),
+        "table_id": d(TEXT),
+        "game": d(TEXT),
+        "config": d(JSONISH),
+        "seats": d(JSONISH),
+        "context": d(JSONISH),
+        "meta": d(JSONISH),
+        "commitment": d(TEXT),
+        "seed": d(TEXT),
+        "opened_at": d(MOMENTS),
+        "players": d(st.lists(st.tuples(TEXT, TEXT, TEXT, st.integers(0, 2**40)), max_size=4)),
+    }
+    assert chain.round_bytes(**header) == chain.canonical(chain.round_record(**header))
+    log = {
+        "chain": d(TEXT),
+        "seq": d(SEQS),
+        "round_id": d(TEXT),
+        "n": d(SEQS),
+        "kind": d(st.sampled_from(["action", "event"])),
+        "seat": d(MAYBE),
+        "payload": d(JSONISH),
+        "visible_to": d(st.none() | st.lists(TEXT, max_size=3).map(chain.jtext)),
+        "client_id": d(MAYBE),
+        "created_at": d(MOMENTS),
+    }
+    assert chain.log_bytes(**log) == chain.canonical(chain.log_record(**log))
+    reveal = {
+        "chain": d(TEXT),
+        "seq": d(SEQS),
+        "commitment": d(TEXT),
+        "seed": d(TEXT),
+        "revealed_at": d(MOMENTS),
+    }
+    assert chain.reveal_bytes(**reveal) == chain.canonical(chain.reveal_record(**reveal))
