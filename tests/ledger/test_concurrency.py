@@ -211,6 +211,56 @@ def test_one_refused_settlement_costs_the_others_of_its_commit_nothing(
     assert report.ok, report.violations
 
 
+def test_tables_that_shared_a_commit_are_gathered_into_the_next_one(
+    ledger: Ledger, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Group commit keeps busy tables together: when the last commit was shared by tables ga
+    and gb, the writer about to commit ga's next operation waits (at most `book.GATHER_S`,
+    here made long) for gb's, and both go in one commit — instead of alternating batches that
+    each pay a commit. A writer whose last batch held one operation does not wait."""
+    import threading
+    import time
+
+    from qipai.games import PACKAGES
+    from qipai.ledger import book
+    from tests.ledger.helpers import play_coin
+
+    monkeypatch.setitem(PACKAGES, "coin", "tests.ledger.coin_game")
+    rounds = {}
+    for table in ("ga", "gb"):
+        user = f"{table}-p"
+        ledger.create_user(user)
+        ledger.deposit(user, 1_000, "d")
+        ledger.buy_in(user, table, 1_000, "b")
+        rounds[table] = play_coin(ledger, {"P1": 10}, {"P1": user}, table=table, settle=False)
+    writer = ledger.writer
+    assert isinstance(writer, book.Writer)
+    assert writer._recent == set()  # sequential, one operation per commit: nothing to wait for
+    monkeypatch.setattr(book, "GATHER_S", 600.0)
+    writer._recent = {"table:ga", "table:gb"}  # as after a commit the two tables shared
+    before = ledger.stats()
+
+    def settle(table: str) -> None:
+        rid, round_ = rounds[table]
+        ledger.settle_round(rid, round_.result())
+
+    first = threading.Thread(target=settle, args=("ga",))
+    first.start()
+    while not writer._leading:  # ga's writer is gathering
+        time.sleep(0.001)
+    second = threading.Thread(target=settle, args=("gb",))
+    second.start()
+    for t in (first, second):
+        t.join(120)
+    after = ledger.stats()
+    assert after["commits"] - before["commits"] == 1
+    assert after["batches"] - before["batches"] == 1
+    assert writer._recent == {"table:ga", "table:gb"}
+    assert all(ledger.round(rounds[t][0])["status"] == "settled" for t in ("ga", "gb"))
+    report = ledger.audit()
+    assert report.ok, report.violations
+
+
 def test_writer_lanes_on_postgresql(
     backend: str, ledger_factory: Callable[[], Ledger], monkeypatch: pytest.MonkeyPatch
 ) -> None:
