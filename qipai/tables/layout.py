@@ -40,12 +40,24 @@ def build(table: Table) -> JSON:
         # the round that `number` counts last (recovery numbers an open round by it)
         "numbered": table.numbered,
         **table.units.to_json(),
-        "results": table.results[-30:],
+        "results": _stored_results(table.results[-30:]),
         "client_seeds": dict(table.client_seed_of),
         "alone_since": table.alone_since,
         "suspended": table.suspension,
         "closed": table.closed,
     }
+
+
+def _stored_results(results: list[Any]) -> list[Any]:
+    """The recent results as a layout keeps them: the last one without the chain head its
+    settlement made. The layout saved in the settlement's own transaction cannot hold that head
+    (its MAC is made there), so a layout that did would differ from it as soon as the table
+    learns the head, and cost one more commit per round just to write it down; a restored
+    table reads it back from the ledger instead (`Table._restore_chain_head`)."""
+    last = results[-1] if results else None
+    if not isinstance(last, dict) or "chain_head" not in last:
+        return results
+    return [*results[:-1], {k: v for k, v in last.items() if k != "chain_head"}]
 
 
 def restore(table: Table, data: Mapping[str, Any]) -> None:

@@ -120,3 +120,39 @@ def test_a_recovered_table_shows_the_last_settlement_chain_head(tmp_path: Path) 
     assert state["result"] is not None and state["result"]["round_id"] == rid
     assert state["result"]["chain_head"] == head
     assert again.results[-1]["chain_head"] == head
+
+
+def test_a_settled_round_costs_no_layout_save_of_its_own(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The layout saved in the settlement's transaction is the table's layout after it: the
+    chain head the table learns from the commit (shown with the result) does not make it
+    differ, so no second commit writes the layout down again after each round (one commit per
+    round on PostgreSQL: docs/scaling.md). The deal unit runs on, as a Pok Deng shoe does."""
+    import toygame
+
+    from qipai.core.protocol import NextRound
+
+    def shoe_goes_on(self: toygame.ToyRound) -> NextRound:
+        return NextRound(reuse_seed=True, context={"number": self.number + 1})
+
+    monkeypatch.setattr(toygame.ToyRound, "next_round", shoe_goes_on)
+    table, _adapter, store, clock = make(tmp_path / "room.db")
+    table.tick()
+    play_to_the_end(table, clock)  # the first round (and its deal unit) settled
+    assert table.results and table.results[-1].get("chain_head")
+    saves: list[str] = []
+    save = store.save_table
+
+    def counted(table_id: str, data: dict[str, object]) -> None:
+        saves.append(table_id)
+        save(table_id, data)
+
+    store.save_table = counted  # type: ignore[method-assign]
+    before = len(table.results)
+    while len(table.results) == before:
+        table.tick()
+        play_to_the_end(table, clock)
+    assert table.results[-1].get("chain_head")
+    assert saves == []
+    assert saved_results(store) == [r["round_id"] for r in table.results]
