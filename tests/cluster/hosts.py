@@ -10,7 +10,7 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -205,6 +205,29 @@ class Directory:
 
     def close(self) -> None:
         self.engine.dispose()
+
+
+def start_hosts(db_url: str, env: dict[str, str], count: int) -> list[HostProcess]:
+    """`count` hosts at the tests' pace; the first one migrates the schema, then the others."""
+    hosts = [HostProcess(db_url, env, PACE) for _ in range(count)]
+    for host in hosts:
+        host.start()
+    return hosts
+
+
+def wait_for(what: str, check: Callable[[], object], timeout: float = 180.0) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if check():
+            return
+        time.sleep(0.1)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
+def seats_of(host: HostProcess, table_id: str) -> dict[str, str]:
+    """The people's seats at a table (seat -> name), asked through any host."""
+    info = httpx.get(f"{host.url}/api/tables/{table_id}", timeout=30).json()
+    return {s["seat"]: s["name"] for s in info["seats"] if s["occupied"] and not s["bot"]}
 
 
 def host_of(owner: str | None, hosts: list[HostProcess]) -> HostProcess | None:

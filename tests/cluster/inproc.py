@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import NamedTuple
 
 from prometheus_client import CollectorRegistry
 from sqlalchemy import text
@@ -50,6 +51,15 @@ class Host:
 
     def close(self) -> None:
         self.ledger.close()
+
+
+class TwoHosts(NamedTuple):
+    """The `two_hosts` fixture (tests/cluster/conftest.py): two hosts, their ledger, the clock."""
+
+    a: Host
+    b: Host
+    ledger: Ledger
+    clock: ManualClock
 
 
 def lapse(ledger: Ledger, table_id: str | None = None, owner: str | None = None) -> None:

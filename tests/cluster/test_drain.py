@@ -5,46 +5,16 @@ host claims both by the normal takeover path with their seats, the journal intac
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
-from sqlalchemy import text
 
-from qipai.ledger import Ledger
 from qipai.tables.errors import HostDraining
-from qipai.tables.ports import ManualClock
-from tests.cluster.inproc import Host, lapse
-from tests.ledger.conftest import pg_database
+from tests.cluster.inproc import TwoHosts, lapse
 
 pytestmark = pytest.mark.postgres
 
 
-@pytest.fixture(scope="module")
-def database() -> Iterator[tuple[str, str]]:
-    with pg_database("qipai_dr") as (url, _, schema):
-        yield url, schema
-
-
-@pytest.fixture
-def two_hosts(database: tuple[str, str]) -> Iterator[tuple[Host, Host, Ledger, ManualClock]]:
-    url, schema = database
-    clock = ManualClock()
-    a, b = Host(url, schema, "host-a", clock), Host(url, schema, "host-b", clock)
-    with a.ledger.engine.begin() as conn:  # the other tests' tables are nobody's business here
-        conn.execute(
-            text(
-                "UPDATE table_leases SET owner = 'earlier-test', expires_at = now() + interval '1 day'"
-            )
-        )
-    try:
-        yield a, b, a.ledger, clock
-    finally:
-        a.close()
-        b.close()
-
-
 def test_a_drained_host_hands_its_tables_over_at_round_boundaries(
-    two_hosts: tuple[Host, Host, Ledger, ManualClock],
+    two_hosts: TwoHosts,
 ) -> None:
     a, b, ledger, clock = two_hosts
     for player in ("alice", "bob", "carol"):

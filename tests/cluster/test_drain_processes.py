@@ -21,7 +21,6 @@ import pytest
 from websockets.sync.client import connect
 
 from tests.cluster.hosts import (
-    PACE,
     ROOT,
     Directory,
     HostProcess,
@@ -30,7 +29,10 @@ from tests.cluster.hosts import (
     host_of,
     require_cluster_services,
     room_database,
+    seats_of,
     sign_up,
+    start_hosts,
+    wait_for,
 )
 
 pytestmark = [pytest.mark.slow, pytest.mark.postgres, pytest.mark.redis]
@@ -38,7 +40,6 @@ pytestmark = [pytest.mark.slow, pytest.mark.postgres, pytest.mark.redis]
 NEW_PASSWORD = "a long operator password for the drain"
 
 
-@pytest.fixture
 def room() -> Iterator[tuple[str, dict[str, str]]]:
     require_cluster_services()
     with room_database() as db_url:
@@ -70,15 +71,6 @@ def staff(db_url: str, env: dict[str, str], http: httpx.Client, name: str, role:
     return str(login["token"])
 
 
-def wait_for(what: str, check: object, timeout: float = 180.0) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if check():  # type: ignore[operator]
-            return
-        time.sleep(0.1)
-    raise AssertionError(f"timed out waiting for {what}")
-
-
 def play(host: HostProcess, auth: dict[str, str], table_id: str, stop: threading.Event) -> None:
     """A person at the table who bets the minimum every round (so nobody is ever stood up as
     away); reconnects when its front door's socket ends, and keeps going until `stop`."""
@@ -108,19 +100,12 @@ def play(host: HostProcess, auth: dict[str, str], table_id: str, stop: threading
         time.sleep(0.2)
 
 
-def seats_of(host: HostProcess, table_id: str) -> dict[str, str]:
-    info = httpx.get(f"{host.url}/api/tables/{table_id}", timeout=30).json()
-    return {s["seat"]: s["name"] for s in info["seats"] if s["occupied"] and not s["bot"]}
-
-
 def test_an_operator_drains_a_host_and_its_tables_move_at_round_boundaries(
     room: tuple[str, dict[str, str]],
 ) -> None:
     db_url, env = room
     directory = Directory(db_url)
-    a, b = HostProcess(db_url, env, PACE), HostProcess(db_url, env, PACE)
-    a.start()  # the first one migrates the schema
-    b.start()
+    a, b = start_hosts(db_url, env, 2)
     stop = threading.Event()
     players: list[threading.Thread] = []
     try:

@@ -20,7 +20,6 @@ import pytest
 from websockets.sync.client import ClientConnection, connect
 
 from tests.cluster.hosts import (
-    PACE,
     Directory,
     HostProcess,
     audit,
@@ -29,25 +28,19 @@ from tests.cluster.hosts import (
     password,
     require_cluster_services,
     room_database,
+    seats_of,
     sign_up,
+    start_hosts,
+    wait_for,
 )
 
 pytestmark = [pytest.mark.slow, pytest.mark.postgres, pytest.mark.redis]
 
 
-@pytest.fixture
 def room() -> Iterator[tuple[str, dict[str, str]]]:
     require_cluster_services()
     with room_database() as db_url:
         yield db_url, host_env(f"t{time.time_ns()}")
-
-
-def start_hosts(db_url: str, env: dict[str, str], count: int) -> list[HostProcess]:
-    hosts = [HostProcess(db_url, env, PACE) for _ in range(count)]
-    hosts[0].start()  # the first one migrates the schema; then the others
-    for host in hosts[1:]:
-        host.start()
-    return hosts
 
 
 def seat_players(hosts: list[HostProcess], players: int) -> dict[str, str]:
@@ -64,21 +57,6 @@ def seat_players(hosts: list[HostProcess], players: int) -> dict[str, str]:
             seated[f"player{i}"] = reply.json()["table_id"]
         time.sleep(1.2)  # the host directory's load is refreshed every second
     return seated
-
-
-def wait_for(what: str, check: object, timeout: float = 90.0) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if check():  # type: ignore[operator]
-            return
-        time.sleep(0.1)
-    raise AssertionError(f"timed out waiting for {what}")
-
-
-def seats_of(host: HostProcess, table_id: str) -> dict[str, str]:
-    """The people's seats at a table (seat -> name), asked through any host."""
-    info = httpx.get(f"{host.url}/api/tables/{table_id}", timeout=30).json()
-    return {s["seat"]: s["name"] for s in info["seats"] if s["occupied"] and not s["bot"]}
 
 
 def watch(host: HostProcess, token_auth: dict[str, str], table_id: str) -> ClientConnection:

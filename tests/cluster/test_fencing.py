@@ -5,7 +5,6 @@ round from the journal (same round, same seed, same seats, the journaled bet).""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -13,34 +12,9 @@ from sqlalchemy import text
 
 from qipai.ledger import Ledger
 from qipai.tables.ports import LeaseLost, ManualClock
-from tests.cluster.inproc import Host, lapse
-from tests.ledger.conftest import pg_database
+from tests.cluster.inproc import TwoHosts, lapse
 
 pytestmark = pytest.mark.postgres
-
-
-@pytest.fixture(scope="module")
-def database() -> Iterator[tuple[str, str]]:
-    with pg_database("qipai_cl") as (url, _, schema):
-        yield url, schema
-
-
-@pytest.fixture
-def two_hosts(database: tuple[str, str]) -> Iterator[tuple[Host, Host, Ledger]]:
-    url, schema = database
-    clock = ManualClock()
-    a, b = Host(url, schema, "host-a", clock), Host(url, schema, "host-b", clock)
-    with a.ledger.engine.begin() as conn:  # the other tests' tables are nobody's business here
-        conn.execute(
-            text(
-                "UPDATE table_leases SET owner = 'earlier-test', expires_at = now() + interval '1 day'"
-            )
-        )
-    try:
-        yield a, b, a.ledger
-    finally:
-        a.close()
-        b.close()
 
 
 def log_size(ledger: Ledger, round_id: str) -> int:
@@ -49,9 +23,9 @@ def log_size(ledger: Ledger, round_id: str) -> int:
 
 
 def test_a_lapsed_table_is_taken_over_and_its_former_owner_is_fenced(
-    two_hosts: tuple[Host, Host, Ledger],
+    two_hosts: TwoHosts,
 ) -> None:
-    a, b, ledger = two_hosts
+    a, b, ledger, _clock = two_hosts
     for player in ("alice", "bob"):
         a.adapter.deposit(player, 1000, f"d-{player}")
     table = a.room.create_table("toy")
@@ -111,9 +85,9 @@ def test_a_lapsed_table_is_taken_over_and_its_former_owner_is_fenced(
 
 
 def test_a_released_lease_is_taken_over_at_once_and_a_closed_table_is_left_alone(
-    two_hosts: tuple[Host, Host, Ledger],
+    two_hosts: TwoHosts,
 ) -> None:
-    a, b, _ = two_hosts
+    a, b, _ledger, _clock = two_hosts
     a.adapter.deposit("alice", 1000, "d-alice")
     kept = a.room.create_table("toy")
     kept.sit("alice", "alice", 100)
@@ -139,7 +113,7 @@ def money(ledger: Ledger) -> tuple[dict[str, int], int]:
 
 
 def test_a_stale_host_moves_no_money_even_when_the_claim_lands_just_before_its_write(
-    two_hosts: tuple[Host, Host, Ledger],
+    two_hosts: TwoHosts,
 ) -> None:
     """Buy-in, cash-out, journal append, settlement and seed reveal of a former owner are
     refused by the epoch check inside their own transaction: the new owner's claim commits after any check the
@@ -150,7 +124,7 @@ def test_a_stale_host_moves_no_money_even_when_the_claim_lands_just_before_its_w
     from qipai.ledger.accounts import stack as stack_account
     from qipai.tables.ports import JournalEntry
 
-    a, b, ledger = two_hosts
+    a, b, ledger, _clock = two_hosts
     for player in ("carol", "dave"):
         a.adapter.deposit(player, 1000, f"d-{player}")
     table = a.room.create_table("toy")
@@ -212,11 +186,11 @@ def test_a_stale_host_moves_no_money_even_when_the_claim_lands_just_before_its_w
 
 
 def test_a_takeover_pass_resumes_no_longer_than_half_a_renewal_period(
-    two_hosts: tuple[Host, Host, Ledger],
+    two_hosts: TwoHosts,
 ) -> None:
     """Hundreds of lapsed tables (a dead host's) must not hold the lease thread past the next
     renewal of the host's own leases: a pass stops resuming after renew_s / 2 (at least one)."""
-    a, b, ledger = two_hosts
+    a, b, ledger, _clock = two_hosts
     tables = [a.room.create_table("toy") for _ in range(3)]
     for table in tables:
         lapse(ledger, table.id)
