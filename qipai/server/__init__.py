@@ -17,7 +17,7 @@ def run(settings: Settings | None = None) -> None:
     from qipai.ledger.errors import LedgerKeyError
     from qipai.server.app import create_app
     from qipai.server.dblock import DatabaseInUse
-    from qipai.server.serving import QipaiWebSocketProtocol
+    from qipai.server.serving import QipaiServer, QipaiWebSocketProtocol
 
     settings = settings or Settings()
     try:
@@ -44,7 +44,7 @@ def run(settings: Settings | None = None) -> None:
         # WebSocket authenticates by its first message), but the log stays opt-in
         access_log=settings.log_level in ("info", "debug"),
     )
-    server = uvicorn.Server(config)
+    server = QipaiServer(config, before_shutdown=app.state.before_shutdown)
     node = app.state.services.cluster
     if node is not None:  # a drained table host (PostgreSQL) stops as on SIGTERM, exit code 0
         node.on_drained = lambda: setattr(server, "should_exit", True)

@@ -15,6 +15,7 @@ import importlib
 import logging
 import sys
 import threading
+import time
 from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
 
@@ -42,7 +43,7 @@ from qipai.server.passwords import Hasher
 from qipai.server.room import Room
 from qipai.server.routers import accounts, history, lobby, ops, wallet, ws
 from qipai.server.settings import Settings
-from qipai.server.sockets import SocketRegistry, sweep_stalled
+from qipai.server.sockets import GOING_AWAY, SocketRegistry, close_all, sweep_stalled
 from qipai.server.store import RoomStore
 from qipai.server.throttle import Backoff, Rates
 from qipai.tables import games as games_mod
@@ -51,6 +52,9 @@ from qipai.tables.ports import Clock, SystemClock
 from qipai.tables.table import Timing
 
 WEB = Path(__file__).resolve().parent.parent / "web"
+
+STOP_BUDGET_S = 9.0
+"""SIGTERM to exit (the sockets closed, the tables' work done and saved): under 10 s."""
 
 ERRORS = {
     status: {"model": ErrorResponse, "description": "error (one shape for all)"}
@@ -210,11 +214,14 @@ def create_app(
             empty_tables.stop()
             probe.cancel()
             sweep.cancel()
-            for conn in svc.sockets.all():
-                conn.end(1001, "the server is stopping")
+            for conn in svc.sockets.all():  # none left after `before_shutdown`, normally
+                conn.end(GOING_AWAY, "the server is stopping")
             if node is not None:
                 await node.stop()
-            await room.stop()  # a table host releases its leases: the others take over
+            stopping_at = svc.stopping_at or time.monotonic()
+            left = STOP_BUDGET_S - (time.monotonic() - stopping_at)
+            # a table host releases its leases: the others take over
+            await room.stop(timeout_s=max(1.5, left - 0.5))
             if node is not None:
                 await node.close()
         finally:
@@ -233,6 +240,19 @@ def create_app(
         responses=ERRORS,  # type: ignore[arg-type]
     )
     app.state.services = svc
+
+    async def before_shutdown() -> None:
+        """At SIGTERM, before uvicorn's own shutdown (`serving.QipaiServer`): close every
+        signed-in socket ourselves (1001) and wait for their handlers, at most 2 s."""
+        svc.stopping_at = time.monotonic()
+        closed = await close_all(svc.sockets, wait_s=2.0)
+        left = svc.sockets.count()
+        if closed:
+            logging.getLogger("qipai.server").info(
+                "stopping: %d sockets closed (%d still closing)", closed, left
+            )
+
+    app.state.before_shutdown = before_shutdown
     # compatibility for code written against the single-function app
     app.state.room = room
     app.state.store = store

@@ -97,6 +97,8 @@ class Services:
     abusers: Backoff = field(default_factory=lambda: Backoff(1, 2.0, 300.0))
     """Sessions and players whose socket was closed for flooding: their new sockets are refused
     (before any database work) for 2 s, doubling with every further closing, up to 5 min."""
+    stopping_at: float | None = None
+    """time.monotonic() of the SIGTERM (the server stops: no new socket is signed in)."""
     offer: OfferCache = field(default_factory=OfferCache)
     """The lobby's offer (`GET /api/games`), rebuilt at most once a second."""
 

@@ -1,5 +1,12 @@
-"""Running the app under uvicorn: settings → uvicorn's config, and a WebSocket protocol that
-can drop a socket whose reader stays behind.
+"""Running the app under uvicorn: settings → uvicorn's config, a WebSocket protocol that
+can drop a socket whose reader stays behind, and a server that lets the app close its own
+sockets at SIGTERM.
+
+At SIGTERM uvicorn stops listening, queues a disconnect behind whatever each socket has not
+read yet, and cancels (with a logged traceback each) every handler still running after its
+graceful timeout: a handler waiting for its table's answer to an action behind a busy table
+outlives it. `QipaiServer` first runs the app's `before_shutdown` hook, which closes every
+signed-in socket itself (1001, "the server is stopping") so that the handlers end at once.
 
 A WebSocket whose peer never reads fills the kernel's send buffer and then the transport's;
 from then on every send — a close frame included — waits for a reader that never comes, and
@@ -10,8 +17,11 @@ are freed at once and the peer sees the connection reset.
 
 from __future__ import annotations
 
+import logging
+from collections.abc import Awaitable, Callable
 from typing import Any
 
+import uvicorn
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 
 from qipai.server.sockets import SLOW
@@ -32,4 +42,28 @@ class QipaiWebSocketProtocol(WebSocketsSansIOProtocol):
         await super().send(message)
 
 
-__all__ = ["QipaiWebSocketProtocol"]
+class QipaiServer(uvicorn.Server):
+    """uvicorn's server; at shutdown it stops listening, then awaits `before_shutdown` (the
+    app closes its sockets), then does uvicorn's own shutdown (what is left: HTTP requests,
+    sockets not signed in yet)."""
+
+    def __init__(
+        self,
+        config: uvicorn.Config,
+        before_shutdown: Callable[[], Awaitable[None]] | None = None,
+    ) -> None:
+        super().__init__(config)
+        self.before_shutdown = before_shutdown
+
+    async def shutdown(self, sockets: Any = None) -> None:
+        for server in self.servers:
+            server.close()  # no new connection meanwhile (closing again later does nothing)
+        if self.before_shutdown is not None:
+            try:
+                await self.before_shutdown()
+            except Exception:
+                logging.getLogger("qipai.server").exception("closing the sockets failed")
+        await super().shutdown(sockets)
+
+
+__all__ = ["QipaiServer", "QipaiWebSocketProtocol"]

@@ -202,4 +202,35 @@ async def sweep_stalled(
                     conn.writer.cancel()
 
 
-__all__ = ["SIGNED_OUT", "SLOW", "ClientConnection", "Outbox", "SocketRegistry", "sweep_stalled"]
+GOING_AWAY = 1001
+"""Close code of the sockets the server closes because it stops."""
+
+
+async def close_all(registry: SocketRegistry, wait_s: float, poll_s: float = 0.02) -> int:
+    """Close every socket (`GOING_AWAY`): each outbox is closed, so its writer ends and its
+    handler closes the socket and returns, even a handler whose reader waits for a table's
+    answer (the table's work still finishes, journaled first); a writer stuck in a send to a
+    client that does not read is cancelled. Waits until they are gone, at most `wait_s`;
+    returns how many there were."""
+    conns = registry.all()
+    for conn in conns:
+        conn.end(GOING_AWAY, "the server is stopping")
+        if conn.writer is not None and conn.sending_since is not None:
+            conn.writer.cancel()
+    loop = asyncio.get_running_loop()
+    end = loop.time() + wait_s
+    while registry.count() and loop.time() < end:
+        await asyncio.sleep(poll_s)
+    return len(conns)
+
+
+__all__ = [
+    "GOING_AWAY",
+    "SIGNED_OUT",
+    "SLOW",
+    "ClientConnection",
+    "Outbox",
+    "SocketRegistry",
+    "close_all",
+    "sweep_stalled",
+]

@@ -14,10 +14,13 @@ from pathlib import Path
 
 import httpx
 import pytest
+from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "browser"))
 from roomserver import ROOT, Server, free_port
+
+from qipai.ledger import Ledger
 
 
 def test_a_second_server_on_the_same_sqlite_file_refuses_to_start(tmp_path: Path) -> None:
@@ -49,37 +52,53 @@ def test_a_second_server_on_the_same_sqlite_file_refuses_to_start(tmp_path: Path
 
 
 def test_sigterm_stops_the_server_with_sockets_open(tmp_path: Path) -> None:
-    server = Server(tmp_path / "room.db")
+    """SIGTERM with signed-in sockets open (a round playing at their table): the server closes
+    each socket itself with 1001 (uvicorn would answer 1012 and cancel the handlers that are
+    still busy at its graceful timeout, a traceback each), exits within 10 s with a quiet log,
+    and its ledger passes the audit (every open round journaled)."""
+    server = Server(tmp_path / "room.db", env={"QIPAI_SIGNUP_RATE": "100/minute"})
     server.start()
     assert server.proc is not None
     try:
         http = httpx.Client(base_url=server.url, timeout=60)
-        token = http.post(
-            "/api/signup", json={"username": "alice", "password": "secret-pw"}
-        ).json()["token"]
-        auth = {"Authorization": f"Bearer {token}"}
+        tokens = [
+            http.post(
+                "/api/signup", json={"username": f"player{i}", "password": "secret-pw"}
+            ).json()["token"]
+            for i in range(4)
+        ]
+        auth = {"Authorization": f"Bearer {tokens[0]}"}
         http.post("/api/wallet/deposit", json={"amount": 100_000}, headers=auth)
         table = http.post(
             "/api/automatch", json={"game": "pokdeng", "buy_in": 10_000}, headers=auth
         )
         tid = table.json()["table_id"]
         ws_url = server.url.replace("http", "ws") + "/ws"
-        sockets = [connect(ws_url) for _ in range(3)]
-        for ws in sockets:
-            ws.send(json.dumps({"type": "auth", "token": token}))
+        sockets = [connect(ws_url) for _ in range(8)]
+        for i, ws in enumerate(sockets):
+            ws.send(json.dumps({"type": "auth", "token": tokens[i % len(tokens)]}))
             ws.send(json.dumps({"type": "subscribe", "table_id": tid}))
             assert json.loads(ws.recv(timeout=30))["type"] == "hello"
         server.proc.send_signal(signal.SIGTERM)
         started = time.monotonic()
         code = server.proc.wait(timeout=30)
         took = time.monotonic() - started
+        closes = []
         for ws in sockets:
+            with pytest.raises(ConnectionClosed) as closed:
+                while True:
+                    ws.recv(timeout=10)
+            closes.append(closed.value.rcvd.code if closed.value.rcvd is not None else None)
             ws.close()
         out = server.output()
         # uvicorn re-raises the signal once it has shut down gracefully: -SIGTERM is the norm
         assert code in (0, -signal.SIGTERM), out
         assert "qipai card room: stopped" in out  # the lifespan's shutdown ran to its end
         assert took < 10, f"SIGTERM took {took:.1f} s"
+        assert closes == [1001] * len(sockets), closes  # closed by the app, not uvicorn (1012)
+        assert "Traceback" not in out and "graceful shutdown exceeded" not in out, out
+        with Ledger.open(str(tmp_path / "room.db")) as ledger:
+            assert ledger.audit(replay=False).ok
     finally:
         server.stop()
 

@@ -25,7 +25,7 @@ from qipai.core.errors import GameError
 from qipai.core.protocol import JSON
 from qipai.server.deps import Services
 from qipai.server.inputs import FrameError, parse_frame, storable
-from qipai.server.sockets import SIGNED_OUT, SLOW, ClientConnection, Outbox
+from qipai.server.sockets import GOING_AWAY, SIGNED_OUT, SLOW, ClientConnection, Outbox
 from qipai.server.store import token_hash
 from qipai.tables.table import Table
 
@@ -139,6 +139,9 @@ async def play(ws: WebSocket) -> None:
     if who is None:
         return
     player, session = who
+    if svc.stopping_at is not None:  # SIGTERM: `before_shutdown` has closed the others
+        await _close(ws, GOING_AWAY, "the server is stopping")
+        return
     refusal = _over_connection_quota(svc, player)
     if refusal is not None:  # issue 14: per-player quota of connections
         await ws.send_text(json.dumps(refusal))
