@@ -16,6 +16,7 @@ from qipai.cluster.metrics import ClusterMetrics
 from qipai.core.protocol import JSON
 from tests.cluster.hosts import REDIS_URL
 from tests.conftest import port_open, require_service
+from tests.loops import run_in_fresh_loop
 
 pytestmark = pytest.mark.redis
 
@@ -83,19 +84,4 @@ def test_calls_pushes_and_broadcasts_between_two_hosts() -> None:
             await owner.stop()
             await front.stop()
 
-    # in a thread of its own: a session-wide Playwright browser (the browser tests) keeps an
-    # event loop running in the main thread, where asyncio.run() is refused
-    failure: list[BaseException] = []
-
-    def run() -> None:
-        try:
-            asyncio.run(scenario())
-        except BaseException as exc:  # re-raised in the test's thread below
-            failure.append(exc)
-
-    worker = threading.Thread(target=run, name="bus-scenario")
-    worker.start()
-    worker.join(timeout=120)
-    assert not worker.is_alive(), "the bus scenario did not finish in 120 s"
-    if failure:
-        raise failure[0]
+    run_in_fresh_loop(scenario)  # a loop of its own (tests/loops.py)

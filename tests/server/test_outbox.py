@@ -10,6 +10,7 @@ import tracemalloc
 
 from qipai.server import sockets
 from qipai.server.sockets import Outbox
+from tests.loops import with_loop
 
 
 def state(table: str, n: int, pad: int = 0) -> dict[str, object]:
@@ -26,18 +27,6 @@ def drain(box: Outbox) -> list[dict[str, object]]:
         return out
 
     return asyncio.run_coroutine_threadsafe(run(), box._loop).result(5)
-
-
-def with_loop(fn: object) -> None:
-    loop = asyncio.new_event_loop()
-    thread = threading.Thread(target=loop.run_forever, daemon=True)
-    thread.start()
-    try:
-        fn(loop)  # type: ignore[operator]
-    finally:
-        loop.call_soon_threadsafe(loop.stop)
-        thread.join(5)
-        loop.close()
 
 
 def test_behind_only_the_newest_state_of_each_table_waits() -> None:

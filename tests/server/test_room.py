@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
-from collections.abc import Callable, Coroutine
-from typing import Any, TypeVar
+from typing import TypeVar
 
 import helpers  # registers the toy game
 from helpers import fresh_ledger
@@ -14,30 +13,10 @@ from qipai.server.room import Room
 from qipai.tables.ledger_adapter import LedgerAdapter
 from qipai.tables.ports import ManualClock, MemoryTableRepo
 from qipai.tables.table import Timing
+from tests.loops import run_in_fresh_loop
 
 assert helpers.TOY
 T = TypeVar("T")
-
-
-def run_in_fresh_loop(scenario: Callable[[], Coroutine[Any, Any, T]]) -> T:
-    """`asyncio.run(scenario())` in a thread of its own (another test's library may have left
-    an event loop running in this one)."""
-    out: list[T] = []
-    errors: list[BaseException] = []
-
-    def run() -> None:
-        try:
-            out.append(asyncio.run(scenario()))
-        except BaseException as exc:
-            errors.append(exc)
-
-    thread = threading.Thread(target=run)
-    thread.start()
-    thread.join(60)
-    if errors:
-        raise errors[0]
-    assert out, "the scenario did not finish"
-    return out[0]
 
 
 def make_room(ledger: LedgerAdapter | None = None, repo: MemoryTableRepo | None = None) -> Room:
