@@ -39,10 +39,12 @@ from qipai.core.protocol import JSON
 from qipai.core.rng import new_seed
 from qipai.fairness import check_client_seed
 from qipai.tables import games as games_mod
+from qipai.tables import interrupt, recovery
 from qipai.tables.errors import HostDraining
 from qipai.tables.ports import Clock, LedgerPort, TableRepo
 from qipai.tables.table import MOVED_MESSAGE, GameInProgress, NotSeated, Table, TableMoved, Timing
 from qipai.tables.terms import TableTerms, default_terms
+from qipai.tables.units import DealUnits
 
 log = logging.getLogger("qipai.room")
 T = TypeVar("T")
@@ -768,7 +770,7 @@ class Room:
                     self.elsewhere.add(table_id)
                     outcome[round_id] = "owned elsewhere"
                     continue
-                self.ledger.void_round(round_id, "its table no longer exists")
+                self.void_gone(open_round, "its table no longer exists")
                 self._release(table_id)
                 outcome[round_id] = "voided"
             except Exception:
@@ -776,6 +778,32 @@ class Room:
                 outcome[round_id] = "failed"
         self.recovery = outcome
         return outcome
+
+    def void_gone(
+        self, open_round: Any, reason: str, ledger: LedgerPort | None = None
+    ) -> dict[str, int]:
+        """End an open round that no live table holds (its table is gone) by the
+        interrupted-game policy (docs/rules/common.md#interrupted-games, `interrupt.py`), as its
+        table would have: the round is rebuilt from its journal through its game's engine (the
+        recovery replay), every stake is returned (the round voided), and what a player had
+        already won (`won_so_far`) is paid by the house on top, one journaled
+        `interrupted_game` transfer per player. A round that cannot be rebuilt is simply
+        voided (stakes returned). `ledger`: where to write (default the room's). Returns what
+        the house paid, per player."""
+        port = ledger or self.ledger
+        record = open_round.record
+        try:
+            units = DealUnits(False, self.seed_source)
+            round_ = recovery.rebuild(games_mod.get(record.game), units, open_round)
+            players = {seat: player for seat, player, _ in record.seats}
+            pay = interrupt.payouts(round_, players)
+        except Exception:
+            log.exception("round %s cannot be replayed: its stakes are returned", record.round_id)
+            pay = {}
+        port.void_round(record.round_id, reason[:300])
+        for player, amount in sorted(pay.items()):
+            port.pay_interrupted(record.round_id, record.table_id, player, amount, reason)
+        return pay
 
     # ----- clients --------------------------------------------------------------------------
     def attach(self, conn: Connection) -> None:

@@ -7,7 +7,7 @@ import threading
 from typing import TypeVar
 
 import helpers  # registers the toy game
-from helpers import fresh_ledger
+from helpers import fresh_ledger, total_money
 
 from qipai.server.room import Room
 from qipai.tables.ledger_adapter import LedgerAdapter
@@ -304,3 +304,52 @@ def test_messages_keep_their_order_when_a_handler_calls_a_table_on_the_loop() ->
 
     order = run_in_fresh_loop(scenario)
     assert order == sorted(order) and set(order) == {0, 1}, order
+
+
+def test_a_round_whose_table_is_gone_is_voided_by_the_interrupted_game_policy() -> None:
+    """docs/rules/common.md#interrupted-games: a Tien Gow round in which a player collected the
+    尊钱 (played 至尊), whose table is gone after a crash, is rebuilt from its journal through
+    the engine at start-up: stakes returned, and the 尊钱 won so far paid by the house
+    (`interrupted_game`), not the stakes alone."""
+    ledger = fresh_ledger()
+    for n in range(200):  # the first deal whose leader holds 至尊 (both tiles) and may play it
+        room = Room(
+            ledger,
+            MemoryTableRepo(),
+            ManualClock(),
+            Timing(0.5, 1.0),
+            seed_source=lambda n=n: n.to_bytes(32, "big"),  # type: ignore[misc]
+        )
+        table = room.create_table("tiengow")
+        players = [f"p{n}-{i}" for i in range(4)]
+        for p in players:
+            ledger.deposit(p, 100_000, f"d-{p}")
+            table.sit(p, p, 20_000)
+        table.tick()
+        round_ = table.round
+        assert round_ is not None and table.record is not None
+        (leader,) = round_.awaiting()
+        zun = sorted(i for i in round_.hands[leader] if str(round_.deck[i]) in ("2-4", "1-2"))
+        plays = round_.legal_actions(leader)[0].to_json()["plays"]
+        if len(zun) == 2 and zun in plays:
+            break
+    else:
+        raise AssertionError("no deal of 200 lets the leader play 至尊")
+    who = table.record.player_of(leader)
+    table.act(who, {"type": "play", "tiles": zun}, "zun")
+    won = round_.won_so_far()
+    assert won.get(leader, 0) > 0, (won, table.round is round_, zun, leader)
+    round_id = table.record.round_id
+    house_before = ledger.ledger.balances().get("house", 0)
+    # the process dies; its table's layout is gone: only the journal knows the round
+    again = Room(ledger, MemoryTableRepo(), ManualClock(), Timing(0.5, 1.0))
+    outcome = again.recover()  # (the deals looked at before are voided too)
+    assert outcome[round_id] == "voided" and set(outcome.values()) == {"voided"}
+    assert ledger.stack(who, table.id) == 20_000 + won[leader]
+    for p in players:
+        if p != who:
+            assert ledger.stack(p, table.id) == 20_000  # a loser loses nothing
+    assert ledger.ledger.balances().get("house", 0) == house_before - won[leader]
+    kinds = [e["kind"] for e in ledger.round_info(round_id)["log"]]
+    assert kinds.count("action") == 1
+    assert total_money(ledger) > 0  # conserved and audited

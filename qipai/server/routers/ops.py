@@ -41,6 +41,7 @@ from qipai.authority.errors import (
 )
 from qipai.authority.operators import Operator
 from qipai.cluster import directory
+from qipai.tables.ledger_adapter import LedgerAdapter
 
 T = TypeVar("T")
 
@@ -630,7 +631,8 @@ async def void_round(
     a running table of this process is playing is ended by that table (it is suspended: its
     round, deal unit and seats end as the table's own interruption does; resume it
     afterwards), never behind its back. A round no live table plays (its table gone, e.g.
-    after a crash) is voided in the ledger, stakes returned. A round at a table another host
+    after a crash) is rebuilt from its journal and voided in the ledger by the same policy
+    (stakes returned, what was won so far paid by the house). A round at a table another host
     owns: 409 `table_elsewhere` (suspend that table, `POST /api/ops/tables/{id}/suspend`, which goes to its
     host). A settled round cannot be voided: correct it with a ledger reversal or
     adjustment."""
@@ -655,9 +657,15 @@ async def void_round(
         if playing:
             room.wake(table_id)
             how = "table suspended"
-        else:
-            _ledger(request).void_round(round_id, body.reason)
-            how = "voided in the ledger"
+        else:  # its table is gone: replayed from its journal, voided by the same policy
+            plain = LedgerAdapter(_ledger(request))  # unfenced: no host owns the table
+            found = [r for r in plain.open_rounds(table_id) if r.record.round_id == round_id]
+            if not found:
+                raise Conflict(f"round {round_id} is no longer open", "round_id")
+            paid = room.void_gone(found[0], body.reason, ledger=plain)
+            how = "voided in the ledger" + (
+                f"; won so far paid by the house: {sum(paid.values())}" if paid else ""
+            )
         authority.log.append(op.actor, "round.void", round_id, body.reason, {"how": how})
         return {"round": _round(request, round_id), "how": how}
 
