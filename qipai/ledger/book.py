@@ -346,6 +346,11 @@ class Op:
 
     chain: str | None = None
 
+    def route(self, ctx: Context) -> str | None:
+        """The chain this operation will write, as far as known before it is planned (the
+        writer lane it goes to); None: not known yet."""
+        return self.chain
+
     def fast(self, ctx: Context) -> Plan:
         raise CacheMiss(type(self).__name__)
 
@@ -894,6 +899,9 @@ class Append(Op):
                     )
         self.chain = None  # known from the cache (fast) or the round (careful)
 
+    def route(self, ctx: Context) -> str | None:
+        return ctx.cache.round_chain.get(self.round_id)
+
     def _build(self, state: RoundState, plan: Plan) -> Plan:
         chain = chain_mod.table_chain(state.table_id)
         plan.fence, plan.fence_table = self.fence, state.table_id
@@ -968,6 +976,9 @@ class Settle(Op):
             "accounts": dict(accounts),
         }
         self.chain = None
+
+    def route(self, ctx: Context) -> str | None:
+        return ctx.cache.round_chain.get(self.round_id)
 
     def _build(self, ctx: Context, state: RoundState, revealed: bool, plan: Plan) -> Plan:
         chain = chain_mod.table_chain(state.table_id)
@@ -1397,15 +1408,20 @@ class Lanes:
     own group commit, so that one lane's commit (its WAL flush, with `synchronous_commit=on`)
     does not hold up the others' — the server flushes commits that arrive together in one
     fsync. Every operation of a chain goes to the same lane (chosen by the chain's name), so a
-    table's writes keep their order and batch as before; an operation whose chain is known only
-    once it reads goes to lane 0 and, like any writer, meets the others at the chain heads'
+    table's writes keep their order and batch as before (a round's append or settlement by its
+    round's chain, `Op.route`, from the cache); an operation whose chain is known only once it
+    reads goes to lane 0 and, like any writer, meets the others at the chain heads'
     compare-and-set and the balances' row locks (a loser retries from fresh reads)."""
 
     def __init__(self, ledger: Any, count: int) -> None:
+        self.ledger = ledger
         self.lanes = [Writer(ledger, grouped=True) for _ in range(max(1, count))]
 
     def run(self, op: Op) -> Any:
-        chain = op.chain
+        # a journal append's or a settlement's chain is its round's table's, known from the
+        # cache before it is planned: without it every one of them went to lane 0 (one lane
+        # doing a round's work while the others idled)
+        chain = op.route(self.ledger)
         if chain is None or len(self.lanes) == 1:
             return self.lanes[0].run(op)
         return self.lanes[zlib.crc32(chain.encode()) % len(self.lanes)].run(op)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import multiprocessing as mp
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+from typing import Any
 
 import pytest
 
@@ -332,3 +333,58 @@ def test_writer_lanes_on_postgresql(
     wrong = [v for v in report.violations if not v.startswith("application role")]
     assert not wrong, wrong
     assert ledger.balance("wallet:walker") == 920
+
+
+def test_a_rounds_appends_and_settlement_go_to_its_tables_lane(
+    backend: str, ledger_factory: Callable[[], Ledger], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An append's or a settlement's chain is known only from its round: the lanes find it in
+    the cache (`Op.route`), so a table's journal and settlement run on that table's lane like
+    its opening, not all on lane 0 (which left one lane doing most of a card room's writes)."""
+    import secrets
+    import zlib
+
+    from qipai.core.protocol import HOUSE, Posting, RecordedAction, RoundResult, Seat
+    from qipai.ledger import chain as chain_mod
+    from qipai.ledger.book import Lanes, Op
+
+    if backend != "postgresql":
+        pytest.skip("writer lanes are PostgreSQL's")
+    monkeypatch.setenv("QIPAI_PG_WRITERS", "3")
+    ledger = ledger_factory()
+    assert isinstance(ledger.writer, Lanes)
+    table = next(
+        f"route{i}"
+        for i in range(100)
+        if zlib.crc32(chain_mod.table_chain(f"route{i}").encode()) % 3 != 0
+    )
+    lane_of_table = zlib.crc32(chain_mod.table_chain(table).encode()) % 3
+    ledger.create_user("rp")
+    ledger.deposit("rp", 1_000, "d-rp")
+    ledger.buy_in("rp", table, 500, "b-rp")
+    ran: list[tuple[str, int]] = []
+    for index, lane in enumerate(ledger.writer.lanes):
+        run = lane.run
+
+        def counted(op: Op, run: Any = run, index: int = index) -> Any:
+            ran.append((type(op).__name__, index))
+            return run(op)
+
+        monkeypatch.setattr(lane, "run", counted)
+    rid = ledger.open_round(
+        table_id=table,
+        game="bench",
+        config={},
+        seats=[Seat("P1", 0)],
+        players={"P1": "rp"},
+        seed=secrets.token_bytes(32),
+        holds={"P1": 10},
+    )
+    ledger.append(rid, RecordedAction("P1", {"type": "bet", "amount": 10}))
+    ledger.settle_round(rid, RoundResult((Posting("P1", 10), Posting(HOUSE, -10))))
+    assert ledger.round(rid)["status"] == "settled"
+    assert ran == [
+        ("OpenRound", lane_of_table),
+        ("Append", lane_of_table),
+        ("Settle", lane_of_table),
+    ]
