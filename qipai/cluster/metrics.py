@@ -74,6 +74,11 @@ class ClusterMetrics:
             "Forwarded calls without a reply in time",
             registry=registry,
         )
+        self.stray_cashouts = Counter(
+            "qipai_stray_stacks_cashed_out",
+            "Table stacks of nobody seated in a taken-over table's layout, returned to wallets",
+            registry=registry,
+        )
         self.invalidations = Counter(
             "qipai_cache_invalidations",
             "Entries of this process's caches dropped because another host announced a change",

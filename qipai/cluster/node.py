@@ -41,6 +41,7 @@ from qipai.cluster.settings import ClusterSettings
 from qipai.core.errors import GameError
 from qipai.core.protocol import JSON
 from qipai.ledger import Ledger
+from qipai.ledger.book import Lanes
 from qipai.ledger.schema import rounds
 from qipai.server.room import Connection, Room
 from qipai.tables.ledger_adapter import LedgerAdapter
@@ -88,6 +89,7 @@ class Node:
             renew_s=settings.renew_s,
             hosts_alive=lambda: max(1, len(self.directory)),
             on_adopted=self._adopted_threadsafe,
+            resume_threads=settings.resume_threads,
         )
         self.watchers: dict[str, dict[str, set[str]]] = {}
         """Owner side: table id -> player -> the front doors (host ids) watching for them."""
@@ -530,6 +532,21 @@ def _stop_this_process() -> None:
     os.kill(os.getpid(), signal.SIGTERM)
 
 
+def host_capacity(settings: ClusterSettings, ledger: Ledger, table_workers: int | None) -> int:
+    """A table host's table threads (`table_workers` when given, else the cluster's), after
+    giving its ledger `pg_writers` writer lanes unless `QIPAI_PG_WRITERS` says otherwise.
+
+    On PostgreSQL a table's thread waits for each of its commits (a WAL flush). With 4 threads
+    the ledger writer's batches held 2.3 operations on average and the tables queued for it;
+    with 32 threads and 4 lanes the commits are shared (docs/scaling.md, "Where one process
+    waited")."""
+    lanes = settings.pg_writers
+    if "QIPAI_PG_WRITERS" not in os.environ and lanes > 1 and not isinstance(ledger.writer, Lanes):
+        ledger.writer.close()
+        ledger.writer = Lanes(ledger, lanes)
+    return table_workers if table_workers is not None else settings.table_workers
+
+
 def cluster_host(settings: ClusterSettings, url: str) -> str | None:
     """The host id this process uses, or None (SQLite: one process alone, no leases)."""
     from sqlalchemy.engine import make_url
@@ -541,4 +558,4 @@ def cluster_host(settings: ClusterSettings, url: str) -> str | None:
 
 Hook = Callable[[str], Any]
 
-__all__ = ["Node", "cluster_host", "new_host_id"]
+__all__ = ["Node", "cluster_host", "host_capacity", "new_host_id"]

@@ -1,7 +1,9 @@
 """Table ownership by lease: renew this host's tables, take lapsed ones over, stop lost ones.
 
-One thread per host runs `step()` every `renew_s` seconds (never the event loop's or a
-table's thread: a slow database delays only this):
+Two threads per host, each every `renew_s` seconds (never the event loop's or a table's
+thread: a slow database delays only them). Renewal has a thread of its own, so that it never
+waits behind a takeover: resuming the hundreds of tables of a dead host takes far longer than a
+lease, and a host whose own leases lapsed meanwhile would lose them in turn (lease churn).
 
 1. **Renew** every lease of this host's tables in one UPDATE (`Ledger.renew_many`). A table
    whose lease is no longer ours (we were paused or partitioned past `lease_ttl_s` and another
@@ -12,8 +14,14 @@ table's thread: a slow database delays only this):
    the table from its saved layout and resumes its open round from the journal
    (`Room.adopt`, the crash recovery: same seed, same deal, same seats). Each pass claims at
    most its share of the lapsed tables (lapsed / live hosts, at least one), so the tables of
-   a dead host spread over the survivors. A released lease (a host drained or stopped) is
-   lapsed at once.
+   a dead host spread over the survivors, and resumes them in parallel (`resume_threads`:
+   each resume is mostly database round trips). A released lease (a host drained or stopped)
+   is lapsed at once.
+3. **Return stray stacks.** A buy-in commits before the table saves the seat it bought; if
+   the lease was lost in between, the seat is refused (`LeaseLost`) but the money sits in a
+   table stack that no saved layout seats. The new owner cashes every such stack of a table
+   it takes over out to its player's wallet (a bot's to the bot bankroll), fenced by its own
+   lease like any cash-out, with an idempotency key per table, epoch and player.
 
 Expiry is judged by the database's clock, so hosts' clocks need not agree.
 """
@@ -26,11 +34,14 @@ import secrets
 import threading
 import time
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 
-from sqlalchemy import text
+from sqlalchemy import select, text
 
 from qipai.cluster.metrics import ClusterMetrics
 from qipai.ledger import Ledger
+from qipai.ledger import accounts as acct
+from qipai.ledger.schema import accounts
 from qipai.server.room import Room
 from qipai.tables.ledger_adapter import LedgerAdapter
 
@@ -54,6 +65,7 @@ class Ownership:
         renew_s: float = 1.0,
         hosts_alive: Callable[[], int] = lambda: 1,
         on_adopted: Callable[[str], None] = lambda _table_id: None,
+        resume_threads: int = 8,
     ) -> None:
         if adapter.host is None:
             raise ValueError("ownership needs a ledger adapter with a host id")
@@ -72,8 +84,11 @@ class Ownership:
         """Lapsed leases of tables that are closed or gone (nothing to take over)."""
         self.adopted: dict[str, float] = {}
         """Table id -> seconds its lease had been lapsed when this host resumed it."""
+        self.resume_threads = max(1, resume_threads)
+        self.strays: dict[str, dict[str, int]] = {}
+        """Table id -> player -> the stray stack this host returned when it took the table over."""
         self._stop = threading.Event()
-        self._thread: threading.Thread | None = None
+        self._threads: list[threading.Thread] = []
         self._rng = (
             secrets.SystemRandom()
         )  # placement jitter; no seeded generator in qipai (tests/core/test_rng.py)
@@ -111,7 +126,8 @@ class Ownership:
         return [(str(t), float(s or 0.0)) for t, s in rows]
 
     def take_over(self) -> list[str]:
-        """Claim and resume this host's share of the lapsed tables; the ids resumed."""
+        """Claim and resume this host's share of the lapsed tables, in parallel; the ids
+        resumed (in the order of the lapsed list as shuffled)."""
         if self.draining:
             return []
         found = [
@@ -121,35 +137,91 @@ class Ownership:
             return []
         share = max(1, math.ceil(len(found) / max(1, self.hosts_alive())))
         self._rng.shuffle(found)
-        resumed: list[str] = []
-        # at most half a pass of resuming (each one replays a journal): the next renewal of this
-        # host's own leases must not wait for hundreds of takeovers (its leases would lapse and
-        # be taken in turn); the rest stay lapsed for the next pass, of this host or another
-        budget_ends = time.monotonic() + self.renew_s / 2
-        for table_id, lapsed_for in found[:share]:
-            if self._stop.is_set() or (resumed and time.monotonic() >= budget_ends):
-                break
-            try:
-                if not self.adapter.claim(table_id, self.ttl_s):
-                    continue  # another host was first
-                table = self.room.adopt(table_id)
-            except Exception:
-                log.exception("table %s: could not be taken over", table_id)
-                continue
-            if table is None:
-                self.ignored.add(table_id)  # closed or gone: its lease stays released
-                continue
-            waited = lapsed_for + self.ttl_s
-            self.adopted[table_id] = waited
-            self.metrics.takeovers.inc()
-            self.metrics.takeover_seconds.observe(waited)
-            self.room.elsewhere.discard(table_id)
-            log.warning(
-                "table %s: taken over (its lease had lapsed %.2f s ago)", table_id, lapsed_for
+        chosen = found[:share]
+        if len(chosen) == 1 or self.resume_threads == 1:
+            done = [self._take(t, s) for t, s in chosen]
+        else:
+            with ThreadPoolExecutor(
+                min(self.resume_threads, len(chosen)), thread_name_prefix="qipai-resume"
+            ) as pool:
+                done = list(pool.map(lambda found: self._take(*found), chosen))
+        return [t for t in done if t is not None]
+
+    def _take(self, table_id: str, lapsed_for: float) -> str | None:
+        """Claim one lapsed table and resume it here; its id, or None (another host was first,
+        or the table is closed, gone or could not be rebuilt)."""
+        if self._stop.is_set():
+            return None
+        try:
+            if not self.adapter.claim(table_id, self.ttl_s):
+                return None  # another host was first
+            table = self.room.adopt(table_id)
+        except Exception:
+            log.exception("table %s: could not be taken over", table_id)
+            return None
+        if table is None:
+            self.ignored.add(table_id)  # closed or gone: its lease stays released
+            return None
+        waited = lapsed_for + self.ttl_s
+        self.adopted[table_id] = waited
+        self.metrics.takeovers.inc()
+        self.metrics.takeover_seconds.observe(waited)
+        self.room.elsewhere.discard(table_id)
+        log.warning("table %s: taken over (its lease had lapsed %.2f s ago)", table_id, lapsed_for)
+        try:
+            self.return_strays(table_id)
+        except Exception:
+            log.exception(
+                "table %s: its stray stacks could not be returned (next takeover)", table_id
             )
-            resumed.append(table_id)
-            self.on_adopted(table_id)
-        return resumed
+        self.on_adopted(table_id)
+        return table_id
+
+    def return_strays(self, table_id: str) -> dict[str, int]:
+        """Cash out every stack of `table_id` whose player no seat of the table holds (a
+        buy-in whose seat was refused when the lease was lost: module docstring, 3); under
+        the table's lock, so nobody sits down meanwhile. Player -> amount returned."""
+        table = self.room.tables.get(table_id)
+        epoch = self.adapter.epochs.get(table_id)
+        if table is None or epoch is None:
+            return {}
+        with self.ledger.engine.connect() as conn:
+            rows = conn.execute(
+                select(accounts.c.name, accounts.c.balance).where(
+                    accounts.c.name.like(f"stack:%:{table_id}"), accounts.c.balance > 0
+                )
+            ).all()
+        returned: dict[str, int] = {}
+        with table.lock:
+            for name, balance in rows:
+                spec = acct.parse(str(name))
+                player = spec.owner
+                if (
+                    spec.kind != "stack"
+                    or spec.table_id != table_id
+                    or player is None
+                    or table.seat_of(player) is not None
+                ):
+                    continue
+                key = f"stray:{table_id}:{epoch}:{player}"
+                if player.startswith(f"bot.{table_id}."):
+                    amount = self.adapter.bot_cash_out(player, table_id, key)
+                else:
+                    amount = self.adapter.cash_out(player, table_id, key)
+                returned[player] = amount or int(balance)
+                self.metrics.stray_cashouts.inc()
+                log.warning(
+                    "table %s: %s had %d in a stack with no seat (a buy-in whose seat was "
+                    "refused): returned to the wallet",
+                    table_id,
+                    player,
+                    int(balance),
+                )
+            if returned:
+                table.money.moved()
+        if returned:
+            self.strays[table_id] = returned
+        return returned
 
     def update_gauges(self) -> None:
         tables = list(self.room.tables.values())
@@ -158,23 +230,47 @@ class Ownership:
 
     # ----- the thread --------------------------------------------------------------------------
     def start(self) -> None:
-        if self._thread is not None:
+        """Renewals in one thread, takeovers in another: a renewal never waits behind a
+        takeover however many tables it resumes."""
+        if self._threads:
             return
         self._stop.clear()
-        self._thread = threading.Thread(target=self._run, name="qipai-leases", daemon=True)
-        self._thread.start()
+        self._threads = [
+            threading.Thread(target=self._every, args=(self._renew_pass,), name=name, daemon=True)
+            if name == "qipai-leases"
+            else threading.Thread(
+                target=self._every, args=(self._takeover_pass,), name=name, daemon=True
+            )
+            for name in ("qipai-leases", "qipai-takeovers")
+        ]
+        for thread in self._threads:
+            thread.start()
 
-    def _run(self) -> None:
+    def _renew_pass(self) -> None:
+        try:
+            self.renew()
+        except Exception:
+            self.metrics.renewal_failures.inc()
+            log.exception("lease renewal failed")
+        self.update_gauges()
+
+    def _takeover_pass(self) -> None:
+        try:
+            self.take_over()
+        except Exception:
+            log.exception("taking over lapsed tables failed")
+
+    def _every(self, work: Callable[[], None]) -> None:
         while not self._stop.is_set():
             started = time.monotonic()
-            self.step()
+            work()
             self._stop.wait(max(0.05, self.renew_s - (time.monotonic() - started)))
 
     def stop(self) -> None:
         """Stop renewing (the room's stop releases the leases, so others take over at once)."""
         self._stop.set()
-        thread, self._thread = self._thread, None
-        if thread is not None:
+        threads, self._threads = self._threads, []
+        for thread in threads:
             thread.join(self.renew_s + 5.0)
 
 

@@ -42,6 +42,24 @@ class ClusterSettings(BaseModel):
         le=3600,
         description="a drain waits this long for each table's round boundary, then stops anyway",
     )
+    table_workers: int = Field(
+        default=32,
+        ge=1,
+        le=64,
+        description="a table host's threads running table work (QIPAI_CLUSTER__TABLE_WORKERS;"
+        " QIPAI_TABLE_WORKERS, when set, wins): each waits for its table's commits, so the more"
+        " of them, the more tables share a commit (docs/scaling.md)",
+    )
+    pg_writers: int = Field(
+        default=4,
+        ge=1,
+        le=8,
+        description="a table host's ledger writer lanes (QIPAI_CLUSTER__PG_WRITERS;"
+        " QIPAI_PG_WRITERS, when set, wins): each its own connection and group commit",
+    )
+    resume_threads: int = Field(
+        default=8, ge=1, le=64, description="tables of a dead host resumed side by side"
+    )
     advertise: str | None = Field(
         default=None,
         description="this process's own HTTP address for the other processes (http://ip:port)",

@@ -28,7 +28,7 @@ from qipai.authority import Authority, AuthoritySettings
 from qipai.authority.lobby import EmptyTables
 from qipai.cluster.fenced import FencedLayouts, HostAdapter
 from qipai.cluster.metrics import ClusterMetrics
-from qipai.cluster.node import Node, cluster_host
+from qipai.cluster.node import Node, cluster_host, host_capacity
 from qipai.cluster.proxy import ClusterProxy
 from qipai.ledger import Ledger
 from qipai.ledger.db import resolve_url
@@ -152,7 +152,11 @@ def create_app(
             layouts,
             clock or SystemClock(),
             timing or settings.timing(),
-            workers=settings.table_workers,
+            workers=host_capacity(
+                settings.cluster,
+                ledger,
+                settings.table_workers if "table_workers" in settings.model_fields_set else None,
+            ),
         )
         cluster_metrics = ClusterMetrics(metrics.registry, host_id)
         adapter.on_fenced = layouts.on_fenced = cluster_metrics.fenced.inc

@@ -1,0 +1,133 @@
+"""Takeover at scale, two table hosts on one PostgreSQL: the host's renewals go on while it
+resumes a dead host's tables (they have a thread of their own), the resumes run in parallel,
+and money left in a table stack with no seat (a buy-in whose seat was refused because the
+lease was lost in between) goes back to the player's wallet when the table is taken over."""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+import pytest
+
+from qipai.server.room import Room
+from qipai.tables.errors import TableMoved
+from qipai.tables.ports import LeaseLost
+from qipai.tables.table import Table
+from tests.cluster.hosts import wait_for
+from tests.cluster.inproc import TwoHosts, lapse
+
+pytestmark = pytest.mark.postgres
+
+
+def test_renewals_never_wait_behind_resumes_and_resumes_run_in_parallel(
+    two_hosts: TwoHosts, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    a, b, ledger, _clock = two_hosts
+    own = b.room.create_table("toy")  # a table of b's own, whose lease b must keep renewing
+    dead = [a.room.create_table("toy") for _ in range(3)]  # a's host dies
+    for table in dead:
+        lapse(ledger, table.id)
+    in_flight = threading.Barrier(3, timeout=60)  # all three resumes at once, or none
+    go_on = threading.Event()
+    resuming: list[str] = []
+    adopt = b.room.adopt
+
+    def slow_adopt(self: Room, table_id: str) -> Table | None:
+        in_flight.wait()  # a resume waits for the others: they must run side by side
+        resuming.append(table_id)
+        go_on.wait(60)  # ... and takes long (a journal replay of a busy table)
+        return adopt(table_id)
+
+    monkeypatch.setattr(b.room, "adopt", slow_adopt.__get__(b.room))
+    renewed: list[int] = []
+    renew_many = b.ledger.renew_many
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        renewed.append(1)
+        return renew_many(*args, **kwargs)
+
+    monkeypatch.setattr(b.ledger, "renew_many", counted)
+    b.ownership.renew_s = 0.05
+    b.ownership.start()
+    try:
+        wait_for("three resumes in flight", lambda: len(resuming) == 3, timeout=60)
+        before = len(renewed)
+        # every resume is stuck; the host's own lease is renewed all the same
+        wait_for("renewals while resuming", lambda: len(renewed) >= before + 3, timeout=60)
+        assert not go_on.is_set()
+        lease = ledger.lease(own.id)
+        assert lease is not None and lease.owner == "host-b" and lease.held
+        go_on.set()
+        wait_for("the dead host's tables resumed", lambda: all(t.id in b.room.tables for t in dead))
+    finally:
+        go_on.set()
+        b.ownership.stop()
+    assert not in_flight.broken
+    assert b.metrics.takeovers._value.get() == 3
+
+
+def test_a_buy_in_whose_seat_was_refused_goes_back_to_the_wallet_on_takeover(
+    two_hosts: TwoHosts,
+) -> None:
+    """Host a seats bob: the buy-in commits, then host b takes the table over before a saves
+    the seat, so a's layout save is refused (`LeaseLost`: bob gets `table_moved`). b's layout
+    has no bob; b returns bob's stack to his wallet at once (a cash-out in the ledger, fenced
+    by b's lease); alice, seated before, keeps her seat and her stack."""
+    a, b, ledger, _clock = two_hosts
+    for player in ("alice", "bob"):
+        a.adapter.deposit(player, 1000, f"d-{player}")
+    table = a.room.create_table("toy")
+    table.sit("alice", "alice", 100)
+    save = a.layouts.save_table
+    taken: list[str] = []
+
+    def taken_over_first(table_id: str, data: Any) -> None:
+        """The takeover lands between the buy-in's commit and the layout's save."""
+        if not taken and any(s.get("player") == "bob" for s in data.get("seats", [])):
+            lapse(ledger, table_id)
+            taken.extend(b.ownership.take_over())
+        save(table_id, data)
+
+    a.layouts.save_table = taken_over_first  # type: ignore[method-assign]
+    with pytest.raises((LeaseLost, TableMoved)):
+        table.sit("bob", "bob", 300)
+    assert taken == [table.id]
+    moved = b.room.tables[table.id]
+    assert moved.seat_of("bob") is None and moved.seat_of("alice") == "A"
+    assert ledger.stack("bob", table.id) == 0
+    assert ledger.wallet("bob") == 1000  # the 300 came back
+    assert ledger.stack("alice", table.id) == 100 and ledger.wallet("alice") == 900
+    assert b.ownership.strays == {table.id: {"bob": 300}}
+    assert b.metrics.stray_cashouts._value.get() == 1
+    # idempotent: the same table taken over again by the same epoch returns nothing twice
+    assert b.ownership.return_strays(table.id) == {}
+    assert ledger.audit(replay=False).ok
+
+
+def test_a_table_host_shares_commits_with_more_table_threads_and_writer_lanes(
+    database: tuple[str, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """docs/scaling.md: a table host runs 32 table threads and 4 ledger writer lanes unless
+    QIPAI_TABLE_WORKERS / QIPAI_PG_WRITERS say otherwise."""
+    from qipai.cluster.node import host_capacity
+    from qipai.cluster.settings import ClusterSettings
+    from qipai.ledger import Ledger
+    from qipai.ledger.book import Lanes, Writer
+
+    url, schema = database
+    monkeypatch.delenv("QIPAI_PG_WRITERS", raising=False)
+    ledger = Ledger.open(url, schema=schema)
+    try:
+        assert host_capacity(ClusterSettings(), ledger, None) == 32
+        assert isinstance(ledger.writer, Lanes) and len(ledger.writer.lanes) == 4
+        assert host_capacity(ClusterSettings(), ledger, 6) == 6  # QIPAI_TABLE_WORKERS wins
+    finally:
+        ledger.close()
+    monkeypatch.setenv("QIPAI_PG_WRITERS", "1")
+    ledger = Ledger.open(url, schema=schema)
+    try:
+        host_capacity(ClusterSettings(), ledger, None)
+        assert isinstance(ledger.writer, Writer)
+    finally:
+        ledger.close()
