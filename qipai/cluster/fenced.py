@@ -4,7 +4,7 @@ The ledger fences every round write (journal, settlement) by the lease's epoch. 
 layout (who sits where, the shoe position) is saved outside rounds too (a seat taken, a player
 stood up); a former owner that was paused past its lease must not overwrite what the new owner
 saved. `FencedLayouts` checks the lease epoch inside the same transaction as the save (the
-ledger's `check_fence`, the lease row held `FOR SHARE` until commit) and raises `LeaseLost`
+ledger's `check_fence`, the lease row held `FOR KEY SHARE` until commit) and raises `LeaseLost`
 otherwise. It is the room's table repo and the ledger adapter's `layouts` at once (the table
 then saves its layout in the settlement's own transaction, already fenced).
 """

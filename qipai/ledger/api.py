@@ -334,7 +334,7 @@ class Ledger:
     ) -> TxResult:
         """Wallet → table stack. `fence=(table_id, epoch)`: refused with `Fenced` (nothing
         moved) unless that is the table's lease epoch, checked inside the transfer's own
-        transaction (the lease row held `FOR SHARE` until it commits, as for `open_round`)."""
+        transaction (the lease row held `FOR KEY SHARE` until it commits, as for `open_round`)."""
         return self._move(
             key=f"buyin:{user_id}:{key}",
             kind="buy_in",

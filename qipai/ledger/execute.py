@@ -248,7 +248,7 @@ def check_fences(raw: Raw, plans: Sequence[Plan]) -> None:
             )
     tables = sorted({p.fence[0] for p in fenced if p.fence is not None})
     marks = ", ".join([raw.mark] * len(tables))
-    lock = " FOR SHARE" if raw.pg else ""
+    lock = " FOR KEY SHARE" if raw.pg else ""  # leases.py: only a claim conflicts
     found = dict(
         raw.rows(
             f"SELECT table_id, epoch FROM table_leases WHERE table_id IN ({marks}){lock}", tables

@@ -3,7 +3,7 @@
 Round trips, not the server's work, are what a ledger transaction costs on PostgreSQL, so every
 write of the batch is one statement of data-modifying CTEs:
 
-    WITH f  AS (SELECT … FROM table_leases … FOR SHARE)                    -- fences
+    WITH f  AS (SELECT … FROM table_leases … FOR KEY SHARE)                -- fences
          l  AS (SELECT id FROM accounts WHERE id = ANY(…) ORDER BY id FOR UPDATE)
          u  AS (UPDATE accounts … FROM (VALUES …) d, l WHERE … guard … RETURNING id, balance)
          b  AS (SELECT id, balance FROM accounts WHERE id = ANY(…))        -- balances read only
@@ -226,7 +226,7 @@ def execute_pg(
     if fences:
         sql.cte(
             "f",
-            "SELECT table_id, epoch FROM table_leases WHERE table_id = ANY(%s) FOR SHARE",
+            "SELECT table_id, epoch FROM table_leases WHERE table_id = ANY(%s) FOR KEY SHARE",
             [fences],
         )
         sql.out("SELECT 'f', table_id, epoch FROM f")

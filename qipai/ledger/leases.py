@@ -5,10 +5,15 @@ a table that is free (never claimed, released, or lapsed) and raises its epoch; 
 the owner's lease under the same epoch; `release` gives it up. A writer passes
 `fence=(table_id, epoch)` and `check_fence` runs inside the writer's own database transaction:
 
-* PostgreSQL: the writer reads the lease row `FOR SHARE`. A concurrent `claim` must UPDATE that
-  row, so it waits until the writer commits (the write happened under the old owner, before the
-  claim), and a writer that starts after the claim committed reads the new epoch and is refused.
-  There is no window in which a claim and a stale write both succeed.
+* PostgreSQL: the writer reads the lease row `FOR KEY SHARE`. A concurrent `claim` locks that
+  row `FOR UPDATE` before it raises the epoch, so it waits until the writer commits (the write
+  happened under the old owner, before the claim), and a writer that starts after the claim
+  committed reads the new epoch and is refused. There is no window in which a claim and a
+  stale write both succeed. Renewals and releases leave the epoch alone and take the weaker
+  row lock of a plain UPDATE, which `FOR KEY SHARE` does not conflict with: the one UPDATE that
+  renews all of a host's leases every second never waits for, nor holds up, the table writes in
+  flight (with `FOR SHARE` it did both, and the card room's writers queued behind it:
+  docs/scaling.md).
 * SQLite: every write transaction holds the database lock from its start (`BEGIN IMMEDIATE`), so
   a claim and a write are serialized outright.
 
@@ -78,6 +83,7 @@ _PG_CLAIM = text(
     "OR table_leases.expires_at <= now() "
     "RETURNING epoch"
 )
+_PG_CLAIM_LOCK = text("SELECT 1 FROM table_leases WHERE table_id = :t FOR UPDATE")
 _LITE_CLAIM = text(
     "INSERT INTO table_leases (table_id, owner, epoch, expires_at, claimed_at) "
     "VALUES (:t, :h, 1, :until, :now) "
@@ -105,7 +111,7 @@ _LITE_RELEASE = text(
 _FENCE = (
     select(table_leases.c.epoch)
     .where(table_leases.c.table_id == bindparam("f_table"))
-    .with_for_update(read=True)
+    .with_for_update(read=True, key_share=True)
 )
 
 
@@ -124,6 +130,8 @@ def claim(conn: Connection, table_id: str, host: str, ttl_s: float) -> int | Non
     acct.check_id(table_id, "table")
     params: dict[str, Any] = {"t": table_id, "h": _host(host), "ttl": _ttl(ttl_s)}
     if conn.dialect.name == "postgresql":
+        # the fence's lock (FOR KEY SHARE) conflicts only with this one: see the docstring
+        conn.execute(_PG_CLAIM_LOCK, params)
         row = conn.execute(_PG_CLAIM, params).first()
     else:
         row = conn.execute(_LITE_CLAIM, params | _times(params["ttl"])).first()

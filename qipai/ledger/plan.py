@@ -5,7 +5,7 @@ at the same moment (group commit), in a handful of statements for all of them.
 
 Order of the statements of one database transaction (the same for one plan or many):
 
-1. fences: the lease rows of every fenced table, `FOR SHARE` (`leases.check_fence`);
+1. fences: the lease rows of every fenced table, `FOR KEY SHARE` (`leases.check_fence`);
 2. ONE guarded UPDATE of every account balance the plans move (rows locked in id order on
    PostgreSQL), returning the balances: a debit that would take a non-negative account below
    zero is refused (InsufficientFunds) — also part way through the batch;

@@ -183,3 +183,36 @@ def test_a_stale_host_moves_no_money_even_when_the_claim_lands_just_before_its_w
     held = ledger.stack("dave", table.id)
     b.adapter.buy_in("dave", table.id, 50, "new-owner-buy-in")
     assert ledger.stack("dave", table.id) == held + 50
+
+
+def test_renewals_and_fenced_writes_do_not_wait_for_each_other_but_a_claim_waits(
+    two_hosts: TwoHosts,
+) -> None:
+    """The fence holds the lease row `FOR KEY SHARE` until the write commits: the renewal of
+    all of a host's leases (every second) neither waits for a write in flight nor holds one up
+    (with `FOR SHARE` the card room's writes queued behind each renewal), and a claim, which
+    raises the epoch, still waits for the write. Each wait is caught by `lock_timeout`."""
+    from sqlalchemy.exc import OperationalError
+
+    from qipai.ledger import leases
+
+    a, _b, ledger, _clock = two_hosts
+    table = a.room.create_table("toy")
+    epoch = a.adapter.epochs[table.id]
+    quick = "SET LOCAL lock_timeout = '3s'"
+    with ledger.engine.connect() as writer, ledger.engine.connect() as other:
+        with writer.begin():  # a fenced write in flight (its transaction not committed yet)
+            leases.check_fence(writer, (table.id, epoch), table.id)
+            with other.begin():
+                other.execute(text(quick))
+                assert leases.renew_many(other, "host-a", {table.id: epoch}, 3.0) == {table.id}
+            with pytest.raises(OperationalError, match="lock timeout"), other.begin():
+                other.execute(text(quick))
+                leases.claim(other, table.id, "host-b", 3.0)
+        with other.begin():  # a renewal in flight does not hold up a fenced write either
+            assert leases.renew_many(other, "host-a", {table.id: epoch}, 3.0) == {table.id}
+            with writer.begin():
+                writer.execute(text(quick))
+                leases.check_fence(writer, (table.id, epoch), table.id)
+    lease = ledger.lease(table.id)
+    assert lease is not None and lease.owner == "host-a" and lease.epoch == epoch
