@@ -169,7 +169,8 @@ def test_a_claim_waits_for_a_writer_that_passed_the_fence(
                 waiting = conn.execute(
                     text(
                         "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' "
-                        "AND query LIKE 'INSERT INTO table_leases%'"
+                        "AND (query LIKE 'INSERT INTO table_leases%' "
+                        "OR query LIKE 'SELECT 1 FROM table_leases%FOR UPDATE')"  # (the claim's lock)
                     )
                 ).scalar_one()
             if waiting or claimed:
