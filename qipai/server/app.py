@@ -45,7 +45,7 @@ from qipai.server.routers import accounts, history, lobby, ops, wallet, ws
 from qipai.server.settings import Settings
 from qipai.server.sockets import GOING_AWAY, SocketRegistry, close_all, sweep_stalled
 from qipai.server.store import RoomStore
-from qipai.server.throttle import Backoff, Rates
+from qipai.server.throttle import Backoff, Door, Rates
 from qipai.tables import games as games_mod
 from qipai.tables.ledger_adapter import LedgerAdapter
 from qipai.tables.ports import Clock, SystemClock
@@ -257,6 +257,7 @@ def create_app(
             )
 
     app.state.before_shutdown = before_shutdown
+    app.state.door = Door()  # addresses over their connection limit (serving.py drops them)
     # compatibility for code written against the single-function app
     app.state.room = room
     app.state.store = store

@@ -28,6 +28,25 @@ from qipai.server.sockets import SLOW
 
 
 class QipaiWebSocketProtocol(WebSocketsSansIOProtocol):
+    refused_at_door = False
+
+    def connection_made(self, transport: Any) -> None:
+        super().connection_made(transport)
+        state = getattr(getattr(self.config, "app", None), "state", None)
+        door = getattr(state, "door", None)
+        if door is not None and self.client is not None and door.shut(self.client[0]):
+            # over its connection limit (`throttle.Door`): dropped before the handshake
+            self.refused_at_door = True
+            metrics = getattr(getattr(state, "services", None), "metrics", None)
+            if metrics is not None:
+                metrics.refused.labels("connect_door").inc()
+            transport.abort()
+
+    def data_received(self, data: bytes) -> None:
+        if self.refused_at_door:
+            return
+        super().data_received(data)
+
     async def send(self, message: Any) -> None:
         if (
             message.get("type") == "websocket.close"

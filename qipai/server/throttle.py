@@ -157,4 +157,35 @@ class Backoff:
             del self._failures[key]
 
 
-__all__ = ["Backoff", "Rates", "Window"]
+class Door:
+    """Addresses over their WebSocket connection limit, refused at the door until their window
+    has room again: the server's WebSocket protocol (`serving.QipaiWebSocketProtocol`) drops
+    their next connections before the handshake and the application (a reset instead of a
+    403; a client reconnecting in a loop cost the event loop a handshake and a request each).
+    Used on the event loop only."""
+
+    def __init__(self, max_keys: int = 100_000, clock: Callable[[], float] = time.monotonic):
+        self.max_keys = max_keys
+        self.clock = clock
+        self._until: dict[str, float] = {}
+
+    def close_to(self, address: str, seconds: float) -> None:
+        if len(self._until) >= self.max_keys:
+            now = self.clock()
+            self._until = {k: v for k, v in self._until.items() if v > now}
+            if len(self._until) >= self.max_keys:
+                return  # full of live refusals: the limiter still refuses them one by one
+        self._until[address] = self.clock() + seconds
+
+    def shut(self, address: str) -> bool:
+        """Whether `address` is refused now."""
+        until = self._until.get(address)
+        if until is None:
+            return False
+        if until <= self.clock():
+            del self._until[address]
+            return False
+        return True
+
+
+__all__ = ["Backoff", "Door", "Rates", "Window"]

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import httpx
 import pytest
-from websockets.exceptions import ConnectionClosed
+from websockets.exceptions import ConnectionClosed, InvalidMessage, InvalidStatus
 from websockets.sync.client import connect
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "browser"))
@@ -171,5 +171,38 @@ def test_a_server_that_logs_a_lot_is_never_blocked_by_the_test_helpers_pipe(
                 for _ in range(100):
                     assert http.get("/api/health").status_code == 200
         assert '"GET /api/health HTTP/1.1" 200' in server.output()
+    finally:
+        server.stop()
+
+
+def test_an_address_over_its_connection_limit_is_dropped_before_the_handshake(
+    tmp_path: Path,
+) -> None:
+    """A client reconnecting in a loop: once its address is over the connection limit, the
+    limiter refuses it (403) and its next connections are dropped by the server's WebSocket
+    protocol before the handshake and the application (counted as `connect_door`), until its
+    window has room again; other addresses connect meanwhile."""
+    server = Server(tmp_path / "room.db", env={"QIPAI_CONNECT_RATE": "3/second;5/minute"})
+    server.start()
+    try:
+        ws_url = server.url.replace("http", "ws") + "/ws"
+        outcomes = []
+        for _ in range(12):
+            try:
+                with connect(ws_url, open_timeout=10):
+                    outcomes.append("open")
+            except InvalidStatus as exc:
+                outcomes.append(str(exc.response.status_code))
+            except (OSError, InvalidMessage, ConnectionClosed):
+                outcomes.append("dropped")
+        assert outcomes[:4] == ["open", "open", "open", "403"], outcomes
+        assert set(outcomes[4:]) == {"dropped"}, outcomes  # within the second: at the door
+        metrics = httpx.get(f"{server.url}/metrics", timeout=30).text
+        assert 'qipai_refused_total{limit="connect_door"}' in metrics
+        with connect(ws_url, open_timeout=10, source_address=("127.0.0.2", 0)):
+            pass  # another address is let in
+        time.sleep(1.5)  # the window has room again (4 of 5 a minute)
+        with connect(ws_url, open_timeout=10):
+            pass
     finally:
         server.stop()

@@ -132,6 +132,8 @@ async def play(ws: WebSocket) -> None:
     address = ws.client.host if ws.client is not None else "unknown"
     if not svc.rates.hit("connect", address):
         svc.metrics.refused.labels("connect").inc()
+        # its next connections are dropped by the server's protocol until its window has room
+        ws.app.state.door.close_to(address, svc.rates.retry_after("connect", address))
         await ws.close(ABUSE, "too many connections from your address")  # before accept: 403
         return
     await ws.accept()
