@@ -10,6 +10,10 @@ each abuse in turn:
   (c) 100 sockets that never read (subscribed to the busy table, receive window 4 kB);
   (d) 2,000 idle signed-in sockets.
 
+The server runs with its default limits, the connection limit per address included: the
+sockets of (c) and (d) each come from an address of their own (127.1.x.y), as real clients
+do, and the flooder of (b) reconnects from one address.
+
 Each abuse runs in a process of its own (this script again, `--abuser`), so that the probe's
 figures are the server's and not the abuser's: a flooding client in the probe's own event loop
 delays the probe itself. (c) and (d) open all their sockets first; the phase is measured once
@@ -102,6 +106,16 @@ def cpu_s(pid: int, task: int | None = None) -> float:
     path = f"/proc/{pid}/stat" if task is None else f"/proc/{pid}/task/{task}/stat"
     fields = Path(path).read_text().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def switches(pid: int) -> tuple[int, int]:
+    """(voluntary, involuntary) context switches of the process's main (event-loop) thread.
+    Voluntary: the loop waited (idle in epoll, or for the GIL or a lock); involuntary: the
+    kernel took the CPU from it (another runnable thread or process: the machine's load)."""
+    text = Path(f"/proc/{pid}/task/{pid}/status").read_text()
+    vol = re.search(r"^voluntary_ctxt_switches:\s+(\d+)", text, re.M)
+    invol = re.search(r"^nonvoluntary_ctxt_switches:\s+(\d+)", text, re.M)
+    return (int(vol.group(1)) if vol else 0, int(invol.group(1)) if invol else 0)
 
 
 def pct(values: list[float], q: float) -> float:
@@ -216,14 +230,28 @@ async def flood(url: str, token: str, stop: asyncio.Event, rate: float = 5000.0)
                     counts["frames"] += batch
                     next_at += batch / rate
                     await asyncio.sleep(max(0.0, next_at - time.perf_counter()))
+        except websockets.InvalidStatus:  # refused before the handshake (connection limit)
+            counts["refused"] = counts.get("refused", 0) + 1
+            await asyncio.sleep(0)
         except (websockets.ConnectionClosed, OSError):
             await asyncio.sleep(0)
     return counts
 
 
-def raw_ws(port: int, token: str, rcvbuf: int | None, subscribe: str | None) -> socket.socket:
+def address(i: int) -> str:
+    """The `i`-th client address of (c)/(d): one loopback address per socket (127.0.0.0/8 is
+    all loopback), as real clients come from many addresses: the server keeps its default
+    per-address connection limit (QIPAI_CONNECT_RATE, 10/s) in every phase, the flood (b)
+    included."""
+    return f"127.1.{i // 250}.{i % 250 + 1}"
+
+
+def raw_ws(
+    port: int, token: str, rcvbuf: int | None, subscribe: str | None, source: str
+) -> socket.socket:
     """A WebSocket by hand (never read after the handshake): auth (+ subscribe)."""
     raw = socket.socket()
+    raw.bind((source, 0))
     if rcvbuf is not None:
         raw.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, rcvbuf)
     raw.connect(("127.0.0.1", port))
@@ -295,6 +323,7 @@ async def phase(
         before = lag_histogram((await http.get("/metrics")).text)
         rss0 = rss_kb(pid)
         cpu0, loop0, t0 = cpu_s(pid), cpu_s(pid, pid), time.perf_counter()
+        sw0 = switches(pid)
         probe = Probe(url, probe_token)
         stop = asyncio.Event()
         runner = asyncio.create_task(probe.run(stop))
@@ -302,6 +331,7 @@ async def phase(
         stop.set()
         await runner
         cpu1, loop1, t1 = cpu_s(pid), cpu_s(pid, pid), time.perf_counter()
+        sw1 = switches(pid)
         after = lag_histogram((await http.get("/metrics")).text)
         rss1 = rss_kb(pid)
         open_now = (await http.get("/api/health")).json()["sockets"]
@@ -318,6 +348,8 @@ async def phase(
         "rss_mb": max(rss0, rss1) / 1024,
         "cpu_pct": 100 * (cpu1 - cpu0) / (t1 - t0),
         "loop_pct": 100 * (loop1 - loop0) / (t1 - t0),
+        "vol_s": (sw1[0] - sw0[0]) / (t1 - t0),
+        "invol_s": (sw1[1] - sw0[1]) / (t1 - t0),
         "rss_gain_kb": max(rss0, rss1) - base_rss,
         "sockets_open": open_now,
         "extra": extra,
@@ -345,7 +377,9 @@ async def abuser_main(kind: str, url: str, port: int, tokens: list[str]) -> None
     elif kind == "c":  # by hand: never read after the handshake, a 4 kB receive window
         held = []
         for i in range(100):
-            held.append(await asyncio.to_thread(raw_ws, port, tokens[100 + i], 4096, tokens[-1]))
+            held.append(
+                await asyncio.to_thread(raw_ws, port, tokens[100 + i], 4096, tokens[-1], address(i))
+            )
         print("ready", flush=True)
         await stop.wait()
         for s in held:
@@ -355,7 +389,9 @@ async def abuser_main(kind: str, url: str, port: int, tokens: list[str]) -> None
     else:  # (d) signed-in clients that say nothing (their library answers the server's pings)
         idle = []
         for i in range(2000):
-            ws = await websockets.connect(url.replace("http", "ws") + "/ws", ping_interval=None)
+            ws = await websockets.connect(
+                url.replace("http", "ws") + "/ws", ping_interval=None, local_addr=(address(i), 0)
+            )
             await ws.send(json.dumps({"type": "auth", "token": tokens[100 + i]}))
             idle.append(ws)
         for ws in idle:
@@ -420,8 +456,8 @@ async def main_async(seconds: float, only: set[str], profile: str | None) -> Non
             "QIPAI_BOT_DELAY": "0.2",
             "QIPAI_BETWEEN_ROUNDS": "1",
             "QIPAI_SIGNUP_RATE": "10/minute",
-            # (d) opens 2,000 sockets from this one address; real clients come from many
-            "QIPAI_CONNECT_RATE": "1000/second",
+            # the default connection limit per address (10/s): (c) and (d) come from one
+            # loopback address per socket (`address`), the flooder (b) from one address
         }
         serve = ["serve", "--port", str(port), "--db", str(db)]
         command = (
@@ -486,7 +522,7 @@ async def main_async(seconds: float, only: set[str], profile: str | None) -> Non
     print(
         f"{'phase':32} {'GET p50':>8} {'GET p99':>8} {'x base':>7} {'ping p50':>9} "
         f"{'ping p99':>9} {'x base':>7} {'lag p99':>8} {'lag max':>8} {'RSS MB':>7} "
-        f"{'CPU%':>5} {'loop%':>5}  notes"
+        f"{'CPU%':>5} {'loop%':>5} {'cs/s':>5} {'pre/s':>5}  notes"
     )
     for r in results:
         ratio_h = r["http_p99"] / base["http_p99"]
@@ -504,13 +540,17 @@ async def main_async(seconds: float, only: set[str], profile: str | None) -> Non
             f"{r['name']:32} {r['http_p50']:7.1f}ms {r['http_p99']:7.1f}ms {ratio_h:6.1f}x "
             f"{r['ping_p50']:8.1f}ms {r['ping_p99']:8.1f}ms {ratio_p:6.1f}x "
             f"{r['lag_p99']:6.0f}ms {r['lag_max']:6.1f}ms {r['rss_mb']:7.0f} "
-            f"{r['cpu_pct']:5.0f} {r['loop_pct']:5.0f}  {', '.join(notes)}"
+            f"{r['cpu_pct']:5.0f} {r['loop_pct']:5.0f} {r['vol_s']:5.0f} {r['invol_s']:5.0f}  "
+            f"{', '.join(notes)}"
         )
     print(
         f"({statistics.mean(r['samples'] for r in results):.0f} probe samples per phase; lag p99 "
         f"is the upper bound of the server's histogram bucket; CPU% is the server process's CPU "
         f"time per second of the phase (all threads), loop% its event-loop thread's: they depend "
-        f"far less on the machine's load than the latencies; server log tracebacks: {tracebacks})"
+        f"far less on the machine's load than the latencies; cs/s and pre/s are the loop "
+        f"thread's context switches per second, voluntary (it waited: epoll, the GIL, a lock) "
+        f"and involuntary (preempted: other runnable threads and processes, i.e. the "
+        f"machine's load); server log tracebacks: {tracebacks})"
     )
     print("goals (issue 15):")
     for line in goals(results):
