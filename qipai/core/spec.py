@@ -125,6 +125,11 @@ class GameSpec:
     # : discards stay hidden from everyone forever, and the seed would let anyone recompute
     # every hand): players get the commitment only; the operator's `qipai verify` still checks.
     reveal_seed: bool = True
+    # Whether the table commits to the dealt tiles one by one under one published root before
+    # play and opens each seat's seen tiles once the game is over (docs/fairness.md, "Tien Gow's
+    # tile commitment"): for a game whose seeds stay hidden (`reveal_seed` False). The round
+    # then has a `deck` (the dealt order) and the `seen_positions` facts (`qipai.fairness`).
+    commits_tiles: bool = False
     # Extra context the table adds at each round start (e.g. the jackpot "pool" balance).
     context_keys: tuple[str, ...] = ()
     # Advice for a player from its own view only (the Hold'em Bonus optimal-strategy hint).
@@ -132,6 +137,9 @@ class GameSpec:
     # Changes whenever a round of this game could play or settle differently (GLI-style game
     # identification: each round's journal records it).
     engine_version: str = "1"
+    # Loads what the game's first hint or bot decision would otherwise load mid-game (the
+    # Hold'em kernels); the server runs it in a thread at start-up.
+    warm_up: Callable[[], None] | None = None
     # Position in lists of games (the lobby).
     order: int = 100
     default_buy_in: int = 10_000

@@ -4,7 +4,7 @@ Kept for the callers that still use it: `available()`, `get(name)` and `register
 from the registry, and a `GameSpec` answers every name of the older `GameInfo` below
 (`round_type`, `config_type`, `seat_ids`, `min_players`, `title`, `bot_levels`, `make_bot`,
 `default_bot()`, `config(data)`, `min_stack`, `default_buy_in`, `context_keys`, `reveal_seed`,
-`hint`). `GameInfo` itself remains for test games not yet written as a `GameSpec`; new code
+`commits_tiles`, `hint`, `warm_up`). `GameInfo` itself remains for test games not yet written as a `GameSpec`; new code
 registers a `GameSpec` with `qipai.games.registry.register`.
 """
 
@@ -41,7 +41,9 @@ class GameInfo:
     default_buy_in: int = 10_000
     context_keys: tuple[str, ...] = ()
     reveal_seed: bool = True
+    commits_tiles: bool = False
     hint: Callable[[JSON], JSON | None] | None = None
+    warm_up: Callable[[], None] | None = None
 
     def default_bot(self) -> str:
         """The strongest bot that answers at once (search bots are chosen explicitly)."""
@@ -83,14 +85,9 @@ def get(game: str) -> Game:
 
 
 def warm_up() -> None:
-    """Load what the first hint or optimal-bot decision would otherwise load mid-game: the
-    Hold'em kernels (numba's on-disk cache) and evaluator tables, about a second of CPU that
-    would stall every table of the event loop. The server runs it in a thread at start-up."""
-    if "holdem-bonus" in available():
-        from qipai.analysis.strategy import river_decision, turn_bet, turn_decision
-        from qipai.core.cards import parse_cards
-
-        hole, flop = parse_cards("As Kd"), parse_cards("2c 7h 9s")
-        turn_bet(hole, flop, "source")  # loads the enumeration's turn table if it is cached
-        turn_decision(hole, flop)
-        river_decision(hole, parse_cards("2c 7h 9s Jd"))
+    """Load what each game's first hint or bot decision would otherwise load mid-game
+    (`GameSpec.warm_up`: the Hold'em kernels, about a second of CPU that would stall every
+    table of the event loop). The server runs it in a thread at start-up."""
+    for game in available().values():
+        if game.warm_up is not None:
+            game.warm_up()

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 import qipai
 from qipai.core.protocol import JSON, Round
 from qipai.core.rng import commitment
-from qipai.fairness import deal_meta, tiles_commitment, unit_key
+from qipai.fairness import TilesCommitment, deal_meta, seat_openings, tiles_commitment, unit_key
 
 if TYPE_CHECKING:
     from qipai.tables.games import Game
@@ -172,16 +172,27 @@ def client_seeds(
     return out
 
 
-def commit_tiles(game: Game, key: bytes, round_: Round[Any]) -> Any:
-    """Tien Gow: commit to the dealt tiles one by one under one root (docs/fairness.md)."""
-    deck = getattr(round_, "deck", None) if game.name == "tiengow" else None
+def commit_tiles(game: Game, key: bytes, round_: Round[Any]) -> TilesCommitment | None:
+    """A game that commits to its tiles (`GameSpec.commits_tiles`, Tien Gow): the dealt tiles
+    one by one under one root (docs/fairness.md, "Tien Gow's tile commitment")."""
+    deck = getattr(round_, "deck", None) if game.commits_tiles else None
     if deck is None:
         return None
     return tiles_commitment(key, list(deck))
 
 
+def openings(tiles: TilesCommitment, round_: Round[Any]) -> dict[str, JSON]:
+    """Once the game is over, each seat's openings of exactly the tiles it was shown (never a
+    discard: docs/fairness.md, "Tien Gow's tile commitment")."""
+    game_round: Any = round_  # a round of a game that commits to its tiles has their facts
+    return {seat: seat_openings(game_round, tiles, seat) for seat in round_.seat_ids()}
+
+
 def round_meta(
-    terms: TableTerms, game: Game, unit_client_seeds: Mapping[str, str], tiles: Any
+    terms: TableTerms,
+    game: Game,
+    unit_client_seeds: Mapping[str, str],
+    tiles: TilesCommitment | None,
 ) -> JSON:
     """What each round records about how it was dealt and under which terms (issue 15)."""
     meta: JSON = {
@@ -196,4 +207,4 @@ def round_meta(
     return meta
 
 
-__all__ = ["DealUnits", "Reveal", "client_seeds", "commit_tiles", "round_meta"]
+__all__ = ["DealUnits", "Reveal", "client_seeds", "commit_tiles", "openings", "round_meta"]

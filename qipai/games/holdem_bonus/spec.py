@@ -132,6 +132,19 @@ def _hint(view: JSON) -> JSON | None:
     return hint(view, "source")
 
 
+def _warm_up() -> None:
+    """Load what the first hint or optimal-bot decision would otherwise load mid-game: the
+    decision kernels (numba's on-disk cache) and evaluator tables, about a second of CPU that
+    would stall every table of the event loop."""
+    from qipai.analysis.strategy import river_decision, turn_bet, turn_decision
+    from qipai.core.cards import parse_cards
+
+    hole, flop = parse_cards("As Kd"), parse_cards("2c 7h 9s")
+    turn_bet(hole, flop, "source")  # loads the enumeration's turn table if it is cached
+    turn_decision(hole, flop)
+    river_decision(hole, parse_cards("2c 7h 9s Jd"))
+
+
 SPEC = GameSpec(
     name="holdem-bonus",
     title={"en": "Hold'em Bonus", "zh": "德州扑克"},
@@ -152,6 +165,7 @@ SPEC = GameSpec(
     settle_doc=lazy("qipai.games.holdem_bonus.settle:settle"),
     context_keys=("pool",),  # the jackpot balance comes from the ledger
     hint=_hint,
+    warm_up=_warm_up,
     engine_version="2",
     order=30,
     analyse=lazy("qipai.analysis.rtp:holdem_reports"),

@@ -96,6 +96,7 @@ SPEC = GameSpec(
     rtp_of=rtp,
     settle_doc=lazy("qipai.games.tiengow.settle:settle"),
     reveal_seed=False,  # docs/rules/tiengow.md#discards: discards are hidden forever (see GameSpec.reveal_seed)
+    commits_tiles=True,  # docs/fairness.md "Tien Gow's tile commitment"
     engine_version="2",
     order=50,
 )
