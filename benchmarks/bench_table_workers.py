@@ -45,7 +45,7 @@ async def run(url: str, schema: str, tables: int, workers: int, seconds: float) 
         adapter.deposit(name, 10_000_000, f"d-{name}")
         table = room.create_table("pokdeng")
         table.sit(name, name, 1_000_000)
-        for _ in range(len(table.free_seats()) - 1):
+        for _ in range(len(table.seating.free_seats()) - 1):
             table.add_bot()
         ids.append((table.id, name))
     room.start()

@@ -103,7 +103,9 @@ def visible(table: Any, player: str | None) -> bool:
         return False
     if not table.terms.private:
         return True
-    return player is not None and (table.owner == player or table.seat_of(player) is not None)
+    return player is not None and (
+        table.owner == player or table.seating.seat_of(player) is not None
+    )
 
 
 def with_facts(authority: Authority, table: Any, info: dict[str, Any]) -> dict[str, Any]:
@@ -141,7 +143,7 @@ class EmptyTables:
             ):
                 continue
             seen.add(table.id)
-            if table.humans():
+            if table.seating.humans():
                 self.empty_since.pop(table.id, None)
                 continue
             since = self.empty_since.setdefault(table.id, now)

@@ -153,7 +153,7 @@ class Node:
         return {
             "http": self.settings.advertise,
             "tables": len(tables),
-            "seats": sum(len(t.humans()) for t in tables),
+            "seats": sum(len(t.seating.humans()) for t in tables),
             "draining": self.draining is not None,
         }
 

@@ -226,7 +226,7 @@ class Ownership:
     def update_gauges(self) -> None:
         tables = list(self.room.tables.values())
         self.metrics.tables.set(len(tables))
-        self.metrics.seats.set(sum(len(t.humans()) for t in tables))
+        self.metrics.seats.set(sum(len(t.seating.humans()) for t in tables))
 
     # ----- the thread --------------------------------------------------------------------------
     def start(self) -> None:

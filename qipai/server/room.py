@@ -41,6 +41,7 @@ from qipai.fairness import check_client_seed
 from qipai.tables import games as games_mod
 from qipai.tables import interrupt, recovery
 from qipai.tables.errors import HostDraining
+from qipai.tables.journal import Journal
 from qipai.tables.ports import Clock, LedgerPort, TableRepo
 from qipai.tables.table import MOVED_MESSAGE, GameInProgress, NotSeated, Table, TableMoved, Timing
 from qipai.tables.terms import TableTerms, default_terms
@@ -240,7 +241,7 @@ class Room:
         if not self._claim(table_id):
             raise InvalidInput("the new table could not be claimed; try again")
         table = self._make(table_id, terms, name, owner)
-        table._save()
+        table.save()
         self._start_runner(table)
         return table
 
@@ -332,15 +333,24 @@ class Room:
                 game.template_version,
             ) and t.terms.game == game.game
 
-        current = [t for t in self.tables.values() if same(t) and t.seat_of(player)]
+        current = [t for t in self.tables.values() if same(t) and t.seating.seat_of(player)]
         candidates = [
-            t for t in self.tables.values() if same(t) and t.free_seats() and not t.seat_of(player)
+            t
+            for t in self.tables.values()
+            if same(t) and t.seating.free_seats() and not t.seating.seat_of(player)
         ]
-        candidates.sort(key=lambda t: (-len(t.humans()), -len(t.seats) + len(t.free_seats())))
+        candidates.sort(
+            key=lambda t: (
+                -len(t.seating.humans()),
+                -len(t.seating.seats) + len(t.seating.free_seats()),
+            )
+        )
         if current:
             here = current[0]
-            better = [t for t in candidates if len(t.humans()) > len(here.humans()) - 1]
-            if not better or len(here.humans()) > 1:
+            better = [
+                t for t in candidates if len(t.seating.humans()) > len(here.seating.humans()) - 1
+            ]
+            if not better or len(here.seating.humans()) > 1:
                 if client_seed is not None and here.terms.client_seeds:
                     here.set_client_seed(player, client_seed)
                 return here
@@ -351,14 +361,18 @@ class Room:
                 return here  # docs/rules/paigow.md#the-game: not between a game's two rounds
             except NotSeated:
                 pass
-        elif candidates and candidates[0].humans():
+        elif candidates and candidates[0].seating.humans():
             target = candidates[0]
         else:
             target = self.create_table(game)
         target.sit(player, name, buy_in, client_seed=client_seed)
-        if target.terms.bot_policy and target.free_seats() and len(target.humans()) == 1:
+        if (
+            target.terms.bot_policy
+            and target.seating.free_seats()
+            and len(target.seating.humans()) == 1
+        ):
             # alone: fill all but one seat with bots so another person can still join
-            for _ in range(max(0, len(target.free_seats()) - 1)):
+            for _ in range(max(0, len(target.seating.free_seats()) - 1)):
                 target.add_bot()
             if len(target.eligible()) < target.game.min_players:
                 target.fill_with_bots()
@@ -506,7 +520,7 @@ class Room:
             workers.stop()
         for table in list(self.tables.values()):
             with contextlib.suppress(Exception):
-                await asyncio.to_thread(table.save_now)
+                await asyncio.to_thread(table.save)
             await asyncio.to_thread(self._release, table.id)
         self._flush()
         self._loop = None
@@ -701,7 +715,7 @@ class Room:
                 else default_terms(info, data.get("config"))
             )
             table = self._make(table_id, terms, data.get("name", ""), data.get("owner"))
-            table.restore_snapshot(data)
+            table.restore_layout(data)
         except Exception as exc:
             self.tables.pop(table_id, None)
             self.unrestorable[table_id] = f"{type(exc).__name__}: {exc}"
@@ -709,7 +723,7 @@ class Room:
             return None
         try:  # a client id seen before the restart is never applied again (docs/protocol.md)
             table.remember_client_ids(
-                self.ledger.recent_client_ids(table_id, Table.CLIENT_IDS_KEPT)
+                self.ledger.recent_client_ids(table_id, Journal.CLIENT_IDS_KEPT)
             )
         except Exception:
             log.exception("table %s: its recent client ids could not be read", table_id)
@@ -838,12 +852,12 @@ class Room:
 
     @staticmethod
     def _join(table: Table, player: str) -> JSON:
-        from qipai.tables.messages import state_message
+        from qipai.tables.messages import state_for
 
         with table.lock:
             table.listen(player)  # an away seat of theirs is back
             table.catch_up()  # a countdown that ran out is applied before the state is shown
-            return {**state_message(table, player, [], False), "table_id": table.id}
+            return {**state_for(table.snapshot(), player, [], False), "table_id": table.id}
 
     def unsubscribe(self, conn: Connection, table_id: str) -> None:
         conn.tables.discard(table_id)

@@ -74,6 +74,23 @@ def restore(table: Table, data: Mapping[str, Any]) -> None:
     reason = data.get("suspended")
     table.suspension = str(reason) if reason else None
     table.closed = bool(data.get("closed", False))
+    _restore_chain_head(table)
+
+
+def _restore_chain_head(table: Table) -> None:
+    """The layout saved with a settlement (in its transaction, or just before it) cannot hold
+    that settlement's chain head — its MAC is made in the settlement's transaction — so a
+    recovered table reads it back from the ledger: the first state message after a restart
+    shows it too (issue 16). Only the last result: the earlier ones were saved with theirs."""
+    last = table.last_result
+    if not isinstance(last, dict) or last.get("chain_head") or not last.get("round_id"):
+        return
+    info = table.ledger.round_info(str(last["round_id"]))
+    head = None if info is None else info.get("chain_head")
+    if head:
+        table.last_result = {**last, "chain_head": head}
+        if table.results and table.results[-1] is last:
+            table.results[-1] = table.last_result
 
 
 class LayoutSaver:

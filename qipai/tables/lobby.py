@@ -20,14 +20,14 @@ def playable(table: Table, s: SeatState) -> bool:
     """A seat that may be dealt the next round (bots are topped up at the deal)."""
     if s.player is None or s.leaving or s.away:
         return False
-    return bool(s.bot) or table.ledger_stack(s.player) >= table.terms.min_buy_in
+    return bool(s.bot) or table.money.stack(s.player) >= table.terms.min_buy_in
 
 
 def wait_detail(table: Table) -> JSON | None:
     """What the table waits for as data for clients to translate: `{"code": "players", "n",
     "of"}`, `{"code": "players_away", "n", "of", "away"}` or `{"code": "need_human"}` (None: it
     can deal, or it is dealing)."""
-    if table.round is not None or table.bound_seats():
+    if table.round is not None or table.units.bound_seats():
         return None
     seats = table.seating.seats.values()
     players = [s for s in seats if playable(table, s)]
@@ -64,7 +64,7 @@ def status(table: Table) -> TableStatus:
 
 def held_stack(table: Table, player: str) -> int:
     """A player's table stack including what the running round holds for them."""
-    stack = table.ledger_stack(player)
+    stack = table.money.stack(player)
     if table.record is not None:
         stack += sum(st for _, p, st in table.record.seats if p == player)
     return stack

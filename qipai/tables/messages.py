@@ -8,13 +8,8 @@ check every message it builds.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from qipai.core.protocol import JSON, Event
 from qipai.tables.snapshot import TableSnapshot
-
-if TYPE_CHECKING:
-    from qipai.tables.table import Table
 
 
 def _event_name(event: Event) -> JSON:
@@ -82,6 +77,4 @@ def state_for(snap: TableSnapshot, player: str, events: list[Event], finished: b
     }
 
 
-def state_message(table: Table, player: str, events: list[Event], finished: bool) -> JSON:
-    """`state_for` over the table's snapshot now."""
-    return state_for(table.snapshot(), player, events, finished)
+__all__ = ["state_for"]

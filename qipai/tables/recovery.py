@@ -1,19 +1,25 @@
 """Crash recovery: an open round found in the journal is rebuilt exactly as it was dealt and
 played (same server seed, same client seeds, same actions in the same order). The table then
-goes on from it (`Table.recover`), or is suspended with the round voided when it cannot be
-rebuilt."""
+goes on from it (`resume`, called by `Table.recover`), or is suspended with the round voided
+when it cannot be rebuilt."""
 
 from __future__ import annotations
 
 import dataclasses
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from qipai.core.protocol import RecordedAction, Round, Seat
+from qipai.core.protocol import Event, RecordedAction, Round, Seat
 from qipai.fairness import meta_client_seeds
+from qipai.tables import containment, play
+from qipai.tables import units as units_mod
+from qipai.tables.actions import JournalUnavailable
 from qipai.tables.games import Game
 from qipai.tables.layout import LEGACY
 from qipai.tables.ports import OpenRound, RoundRecord
 from qipai.tables.units import DealUnits
+
+if TYPE_CHECKING:
+    from qipai.tables.table import Table
 
 
 def numbered(record: RoundRecord, number: int, numbered_id: str | None) -> RoundRecord:
@@ -47,4 +53,38 @@ def client_ids(open_round: OpenRound) -> list[tuple[str, str]]:
     ]
 
 
-__all__ = ["client_ids", "numbered", "rebuild"]
+def resume(table: Table, open_round: OpenRound) -> str:
+    """Resume an open round from its journal, or suspend the table: "resumed", "settled" (the
+    journal already held the last action), "voided" (it could not be rebuilt: the table is
+    suspended, every stake returned) or "suspended" (rebuilt, but it could not go on)."""
+    record = numbered(open_round.record, table.number, table.numbered)
+    try:
+        round_ = rebuild(table.game, table.units, open_round)
+    except Exception as exc:  # cannot rebuild: the table is suspended, the round voided
+        table.record, table.round = record, None
+        why = f"round {record.round_id} could not be resumed: {type(exc).__name__}: {exc}"
+        containment.suspend(table, why[:300])
+        return "voided" if table.record is None else "suspended"
+    table.round, table.record = round_, record
+    table.tiles = units_mod.commit_tiles(table.game, table.units.key(), round_)  # from the key
+    table.number = max(table.number, record.number)
+    table.numbered = record.round_id
+    table.journal.count = len(open_round.entries)
+    for client_id, player in client_ids(open_round):
+        table.journal.remember(client_id, player)
+    table.timers.next_start_at = None
+    table.timers.forget_phase()
+    table.timers.deadline_at = None
+    was_finished = round_.finished
+    try:
+        play.after_change(table, [Event("resumed", {"round_id": record.round_id})])
+    except JournalUnavailable:  # the database is busy: the tick settles it later
+        table.retry_later()
+        return "resumed"
+    except Exception as exc:  # e.g. its settlement fails: this table alone stops
+        containment.fail(table, "recovery", exc)
+        return "suspended"
+    return "settled" if was_finished else "resumed"
+
+
+__all__ = ["client_ids", "numbered", "rebuild", "resume"]

@@ -122,7 +122,7 @@ def play(
         clock.advance(0.5)
         table.tick()
         for p in humans:
-            seat = table.seat_of(p)
+            seat = table.seating.seat_of(p)
             if seat is None:  # stood up (short stack): top up and sit again
                 adapter.deposit(p, stake, f"top-{tid}-{p}-{guard}")
                 table.sit(p, p, stake)

@@ -56,7 +56,7 @@ def test_a_drained_host_hands_its_tables_over_at_round_boundaries(
     # the other host claims the released table by the normal takeover path
     assert b.ownership.take_over() == [idle.id]
     moved_idle = b.room.tables[idle.id]
-    assert moved_idle.seat_of("carol") == "A"
+    assert moved_idle.seating.seat_of("carol") == "A"
     after = ledger.lease(idle.id)
     assert after is not None and after.owner == "host-b" and after.epoch == epochs[idle.id] + 1
 
@@ -74,9 +74,9 @@ def test_a_drained_host_hands_its_tables_over_at_round_boundaries(
     assert [r for r in ledger.open_rounds(busy.id)] == []
     assert b.ownership.take_over() == [busy.id]
     moved = b.room.tables[busy.id]
-    assert moved.seat_of("alice") == "A" and moved.seat_of("bob") == "B"
+    assert moved.seating.seat_of("alice") == "A" and moved.seating.seat_of("bob") == "B"
     assert moved.record is None  # nothing to resume: no round was left open
-    assert ("alice", "c-1") in moved.client_ids  # the journal's client ids came along
+    assert ("alice", "c-1") in moved.journal.client_ids  # the journal's client ids came along
 
     # the new owner plays on: a new round, not the drained host's
     for _ in range(10):

@@ -98,7 +98,7 @@ class World:
         if not host.room.tables:
             return
         table = host.room.tables[self.rng.choice(sorted(host.room.tables))]
-        seated = [s.player for s in table.seats.values() if s.player]
+        seated = [s.player for s in table.seating.seats.values() if s.player]
         if not seated:
             return
         player = self.rng.choice(seated)
@@ -279,7 +279,12 @@ class RoutedWorld(World):
         table_id = self.rng.choice(running)
         owners = [h for h in self.hosts if table_id in h.room.tables]
         seated = sorted(
-            {s.player for h in owners for s in h.room.tables[table_id].seats.values() if s.player}
+            {
+                s.player
+                for h in owners
+                for s in h.room.tables[table_id].seating.seats.values()
+                if s.player
+            }
         )
         if not seated:
             return

@@ -48,7 +48,7 @@ def test_a_lapsed_table_is_taken_over_and_its_former_owner_is_fenced(
     moved = b.room.tables[table.id]
     assert moved.record is not None and moved.record.round_id == round_id
     assert moved.record.seed_hex == seed  # the same deal: resumed, not dealt again
-    assert moved.seat_of("alice") == "A" and moved.seat_of("bob") == "B"
+    assert moved.seating.seat_of("alice") == "A" and moved.seating.seat_of("bob") == "B"
     assert moved.round is not None and moved.round.view(None)["bets"] == {"A": 3}
     assert b.metrics.takeovers._value.get() == 1
 
@@ -97,7 +97,7 @@ def test_a_released_lease_is_taken_over_at_once_and_a_closed_table_is_left_alone
     a.room._release(closed.id)
     resumed = b.ownership.take_over()
     assert resumed == [kept.id]
-    assert b.room.tables[kept.id].seat_of("alice") == "A"
+    assert b.room.tables[kept.id].seating.seat_of("alice") == "A"
     assert closed.id in b.ownership.ignored and closed.id not in b.room.tables
     assert b.ownership.take_over() == []
 

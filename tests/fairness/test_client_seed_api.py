@@ -58,7 +58,7 @@ def test_client_seeds_over_the_api_enter_the_deal_and_the_record(client: TestCli
     assert bad.status_code == 400 and bad.json()["error"]["code"] == "invalid_input"
     assert "printable ASCII" in bad.json()["error"]["message"]
     room = client.app.state.room  # type: ignore[attr-defined]
-    assert room.tables[tid].seat_of("alice") is None  # refused: nothing changed
+    assert room.tables[tid].seating.seat_of("alice") is None  # refused: nothing changed
     r = client.post(f"/api/tables/{tid}/client_seed", json={"client_seed": "x"}, headers=bob)
     assert r.status_code == 400 and r.json()["error"]["code"] == "not_seated"
     sat = client.post(
@@ -105,7 +105,7 @@ def test_automatch_takes_the_client_seed(client: TestClient) -> None:
     )
     assert r.status_code == 400 and r.json()["error"]["code"] == "invalid_input"
     room = client.app.state.room  # type: ignore[attr-defined]
-    assert not [t for t in room.tables.values() if t.seat_of("alice")]  # nothing changed
+    assert not [t for t in room.tables.values() if t.seating.seat_of("alice")]  # nothing changed
     r = client.post(
         "/api/automatch",
         json={"game": "pokdeng", "buy_in": 20_000, "client_seed": "auto-1"},

@@ -159,7 +159,7 @@ def play_round(at: At, rng: Rng) -> str:
             table.tick()
             continue
         seat = waiting[0]
-        player = table.seats[seat].player
+        player = table.seating.seats[seat].player
         assert player is not None
         action = bot.choose(round_.view(seat), round_.legal_actions(seat), rng)
         table.act(player, action, f"c{next(at.ids)}")
@@ -205,7 +205,7 @@ def test_the_deal_changes_with_any_seated_players_client_seed(tmp_path: Path, ga
     # once the unit has ended (the table closes), the standalone verifier reproduces the deal
     # from what any player can read: the seed, the recorded client seeds and the inputs
     at = records[-1]
-    round_id = next(iter(at.table.reveals[-1].rounds))
+    round_id = next(iter(at.table.units.reveals[-1].rounds))
     if at.table.units.running:
         no_running_seed_visible(at)
     at.table.close()
@@ -251,7 +251,7 @@ def test_bad_client_seeds_are_refused_and_change_nothing(tmp_path: Path) -> None
             at.table.set_client_seed("alice", bad)
         with pytest.raises(InvalidInput):
             at.table.sit("carol", "carol", 0, client_seed=bad)
-        assert at.table.seat_of("carol") is None
+        assert at.table.seating.seat_of("carol") is None
     assert at.table.client_seed_of == {"alice": "ok"}
     with pytest.raises(NotSeated):
         at.table.set_client_seed("dave", "fine")

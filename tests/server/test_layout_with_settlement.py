@@ -71,7 +71,7 @@ def test_layout_is_saved_in_the_settlement_transaction(tmp_path: Path) -> None:
     with pytest.raises(Boom):
         for _ in range(4):
             clock.advance(6)
-            table._step()
+            table.step()
     assert commits  # the settlement was attempted and failed: neither it nor the layout stayed
     assert adapter.round_info(first)["status"] == "open"  # type: ignore[index]
     assert first not in saved_results(store)
@@ -79,7 +79,7 @@ def test_layout_is_saved_in_the_settlement_transaction(tmp_path: Path) -> None:
     # a restart recovers the open round; its settlement brings the layout along
     adapter.ledger.fault = lambda point: None
     again, adapter2, store2, clock2 = make(tmp_path / "room.db", seat=False)
-    again.restore_snapshot(store2.load_tables()[0])
+    again.restore_layout(store2.load_tables()[0])
     [open_round] = adapter2.open_rounds()
     assert again.recover(open_round) in ("resumed", "settled")
     for _ in range(4):
@@ -114,7 +114,7 @@ def test_a_recovered_table_shows_the_last_settlement_chain_head(tmp_path: Path) 
     again, _adapter2, store2, _clock2 = make(tmp_path / "room.db", seat=False)
     inbox = helpers.Inbox()
     again.send = inbox
-    again.restore_snapshot(store2.load_tables()[0])
+    again.restore_layout(store2.load_tables()[0])
     again.connect("alice")
     state = inbox.last_state("alice")
     assert state["result"] is not None and state["result"]["round_id"] == rid

@@ -32,17 +32,17 @@ def test_automatch_opens_a_table_with_bots_then_seats_the_next_person_there() ->
     for p in ("alice", "bob", "carol"):
         ledger.deposit(p, 1000, f"d-{p}")
     first = room.automatch("alice", "alice", "toy", 100)
-    assert first.seat_of("alice") is not None
-    assert len(first.free_seats()) == 1  # bots fill all but one seat, left for a person
+    assert first.seating.seat_of("alice") is not None
+    assert len(first.seating.free_seats()) == 1  # bots fill all but one seat, left for a person
     assert any(s.bot for s in first.seats.values())
     second = room.automatch("bob", "bob", "toy", 100)
-    assert second is first and first.seat_of("bob") is not None
+    assert second is first and first.seating.seat_of("bob") is not None
     # asking again keeps your seat (one seat per player per table)
     assert room.automatch("bob", "bob", "toy", 100) is first
     assert ledger.wallet("bob") == 900
     # the table is full: the next person gets a new table
     third = room.automatch("carol", "carol", "toy", 100)
-    assert third is not first and third.seat_of("carol") is not None
+    assert third is not first and third.seating.seat_of("carol") is not None
 
 
 def test_automatch_moves_a_lone_player_to_a_livelier_table() -> None:
@@ -59,7 +59,7 @@ def test_automatch_moves_a_lone_player_to_a_livelier_table() -> None:
     lonely.fill_with_bots()
     lonely.remove_bot("C")
     moved = room.automatch("carol", "carol", "toy", 100)
-    assert moved is busy and lonely.seat_of("carol") is None
+    assert moved is busy and lonely.seating.seat_of("carol") is None
     assert ledger.stack("carol", lonely.id) == 0  # cashed out of the old table
 
 
@@ -78,7 +78,7 @@ def test_recover_rebuilds_tables_and_resumes_open_rounds() -> None:
     again = make_room(ledger, repo)
     assert again.recover() == {rid: "resumed"}
     restored = again.tables[table.id]
-    assert restored.seat_of("alice") == "A" and restored.round is not None
+    assert restored.seating.seat_of("alice") == "A" and restored.round is not None
     assert restored.round.view(None)["bets"] == {"A": 3}
 
 
@@ -285,15 +285,15 @@ def test_messages_keep_their_order_when_a_handler_calls_a_table_on_the_loop() ->
             conn = Connection("alice")
             room.attach(conn)
             conn.tables.add(table.id)
-            table.connected.add("alice")
+            table.seating.connected.add("alice")
             table.name = "first"
             # produced on another thread: it waits in the outbox for the loop's next turn,
             # which does not come before the handler below runs (no await in between)
-            worker = threading.Thread(target=lambda: table._broadcast_state([]))
+            worker = threading.Thread(target=lambda: table.broadcast())
             worker.start()
             worker.join()
             table.name = "second"
-            table._broadcast_state([])  # produced on the loop thread itself, later
+            table.broadcast()  # produced on the loop thread itself, later
             await asyncio.sleep(0.05)
             names = []
             while not conn.queue.empty():

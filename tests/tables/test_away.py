@@ -38,14 +38,14 @@ def play_a_round(table: Table, clock: ManualClock, players: tuple[str, ...]) -> 
     assert table.round is not None
     number = table.number
     for p in players:
-        seat = table.seat_of(p)
+        seat = table.seating.seat_of(p)
         if seat in table.round.seat_ids():
             table.act(p, {"type": "bet", "amount": 1}, f"{p}-{number}-bet")
     for _ in range(200):
         if table.round is None or table.number != number:
             break
         for p in players:
-            seat = table.seat_of(p)
+            seat = table.seating.seat_of(p)
             if table.round is not None and seat in table.round.awaiting():
                 table.act(p, {"type": "stand"}, f"{p}-{number}-stand")
         clock.advance(1)
@@ -55,9 +55,9 @@ def play_a_round(table: Table, clock: ManualClock, players: tuple[str, ...]) -> 
 
 def test_a_disconnected_silent_seat_is_away_after_one_round_and_dealt_no_more() -> None:
     table, clock, inbox, ledger = three_at_a_table()
-    bob = table.seat_of("bob")
+    bob = table.seating.seat_of("bob")
     play_a_round(table, clock, ("alice", "carol"))
-    state = table.seats[bob]  # type: ignore[index]
+    state = table.seating.seats[bob]  # type: ignore[index]
     assert state.away
     # the table tells everyone, and the public view shows it
     assert {"type": "away", "table": "t1", "seat": bob} in inbox.to("alice")
@@ -71,11 +71,11 @@ def test_a_disconnected_silent_seat_is_away_after_one_round_and_dealt_no_more() 
 
 def test_an_away_seat_is_stood_up_after_the_grace_time_with_its_stack_returned() -> None:
     table, clock, inbox, ledger = three_at_a_table(grace=30.0)
-    bob = table.seat_of("bob")
+    bob = table.seating.seat_of("bob")
     play_a_round(table, clock, ("alice", "carol"))
-    assert table.seats[bob].away  # type: ignore[index]
+    assert table.seating.seats[bob].away  # type: ignore[index]
     stack = ledger.stack("bob", "t1")
-    away_since = table.seats[bob].away_since  # type: ignore[index]
+    away_since = table.seating.seats[bob].away_since  # type: ignore[index]
     assert away_since is not None
     # the table wakes itself for the deadline (no outside event needed)
     wake = table.next_wakeup()
@@ -85,16 +85,16 @@ def test_an_away_seat_is_stood_up_after_the_grace_time_with_its_stack_returned()
         table.tick()
         if table.round is not None:  # alice and carol play on meanwhile
             for p in ("alice", "carol"):
-                seat = table.seat_of(p)
+                seat = table.seating.seat_of(p)
                 if seat in table.round.awaiting():
                     kind = "bet" if table.round.phase == "betting" else "stand"
                     table.act(p, {"type": kind, "amount": 1}, f"{p}-{clock.now()}")
     for _ in range(40):  # stood up at once, or after the round it is part of (it is not)
-        if table.seat_of("bob") is None:
+        if table.seating.seat_of("bob") is None:
             break
         clock.advance(1)
         table.tick()
-    assert table.seat_of("bob") is None
+    assert table.seating.seat_of("bob") is None
     assert ledger.wallet("bob") == 900 + stack
     assert ledger.stack("bob", "t1") == 0
     left = [m for m in inbox.to("bob") if m["type"] == "left"]
@@ -104,39 +104,39 @@ def test_an_away_seat_is_stood_up_after_the_grace_time_with_its_stack_returned()
 
 def test_a_seat_that_comes_back_plays_again_from_the_next_round() -> None:
     table, clock, _inbox, _ledger = three_at_a_table()
-    bob = table.seat_of("bob")
+    bob = table.seating.seat_of("bob")
     play_a_round(table, clock, ("alice", "carol"))
-    assert table.seats[bob].away  # type: ignore[index]
+    assert table.seating.seats[bob].away  # type: ignore[index]
     play_a_round(table, clock, ("alice", "carol"))
     assert bob not in {s for s, _, _ in table.last_record.seats}  # type: ignore[union-attr]
     table.connect("bob")  # his browser is back before the grace time
-    assert not table.seats[bob].away  # type: ignore[index]
+    assert not table.seating.seats[bob].away  # type: ignore[index]
     if table.round is not None:  # a running round is not his: he waits for the next one
         assert bob not in table.round.seat_ids()
     play_a_round(table, clock, ("alice", "bob", "carol"))
     assert bob in {s for s, _, _ in table.last_record.seats}  # type: ignore[union-attr]
     clock.advance(GRACE * 2)
     table.tick()
-    assert table.seat_of("bob") == bob  # not stood up: he came back
+    assert table.seating.seat_of("bob") == bob  # not stood up: he came back
 
 
 def test_a_connected_seat_is_away_after_two_silent_rounds_not_one() -> None:
     table, clock, _inbox, _ledger = three_at_a_table()
     table.connect("bob")  # listening, but silent
-    bob = table.seat_of("bob")
+    bob = table.seating.seat_of("bob")
     play_a_round(table, clock, ("alice", "carol"))
-    assert not table.seats[bob].away  # type: ignore[index]
+    assert not table.seating.seats[bob].away  # type: ignore[index]
     play_a_round(table, clock, ("alice", "carol"))
-    assert table.seats[bob].away  # type: ignore[index]
+    assert table.seating.seats[bob].away  # type: ignore[index]
 
 
 def test_acting_resets_the_count_of_silent_rounds() -> None:
     table, clock, _inbox, _ledger = three_at_a_table()
     table.connect("bob")
-    bob = table.seat_of("bob")
+    bob = table.seating.seat_of("bob")
     for players in (("alice", "carol"), ("alice", "bob", "carol"), ("alice", "carol")):
         play_a_round(table, clock, players)
-        assert not table.seats[bob].away  # type: ignore[index]
+        assert not table.seating.seats[bob].away  # type: ignore[index]
 
 
 def test_a_table_left_with_away_seats_says_so_while_it_waits() -> None:
@@ -148,7 +148,7 @@ def test_a_table_left_with_away_seats_says_so_while_it_waits() -> None:
         table.sit(p, p.title(), 100)
     table.connect("alice")
     play_a_round(table, clock, ("alice",))
-    assert table.seats[table.seat_of("bob") or ""].away
+    assert table.seating.seats[table.seating.seat_of("bob") or ""].away
     clock.advance(5)
     table.tick()
     assert table.round is None
@@ -176,10 +176,10 @@ def test_the_away_mark_survives_a_restart() -> None:
 
     table, clock, _inbox, ledger = three_at_a_table()
     assert isinstance(table.repo, MemoryTableRepo)
-    bob = table.seat_of("bob")
+    bob = table.seating.seat_of("bob")
     play_a_round(table, clock, ("alice", "carol"))
-    assert table.seats[bob].away  # type: ignore[index]
+    assert table.seating.seats[bob].away  # type: ignore[index]
     fresh, _, _, _ = make_table(ledger=ledger, repo=table.repo, clock=clock)
-    fresh.restore_snapshot(table.repo.tables["t1"])
-    assert fresh.seats[bob].away  # type: ignore[index]
-    assert fresh.seats[bob].away_since == table.seats[bob].away_since  # type: ignore[index]
+    fresh.restore_layout(table.repo.tables["t1"])
+    assert fresh.seating.seats[bob].away  # type: ignore[index]
+    assert fresh.seating.seats[bob].away_since == table.seating.seats[bob].away_since  # type: ignore[index]

@@ -35,7 +35,7 @@ def test_the_buy_in_range_is_enforced_at_sit_down() -> None:
         table.sit("alice", "Alice", 49)
     with pytest.raises(BuyInRange):
         table.sit("alice", "Alice", 501)
-    assert table.seat_of("alice") is None and ledger.wallet("alice") == 10_000
+    assert table.seating.seat_of("alice") is None and ledger.wallet("alice") == 10_000
     table.sit("alice", "Alice", 50)
     assert ledger.stack("alice", "t1") == 50
     info = table.public_info()
@@ -57,7 +57,7 @@ def test_a_seat_below_the_minimum_is_stood_up_before_the_deal() -> None:
     loser = "alice" if ledger.stack("alice", "t1") == 90 else "bob"
     clock.advance(5)
     table.tick()
-    assert table.seat_of(loser) is None and ledger.wallet(loser) == 990
+    assert table.seating.seat_of(loser) is None and ledger.wallet(loser) == 990
     assert table.round is None  # one player left: the table waits
     left = [m for m in inbox.to(loser) if m["type"] == "left"]
     assert left and "minimum" in left[-1]["reason"]
@@ -77,7 +77,7 @@ def test_a_table_that_cannot_start_says_what_it_waits_for() -> None:
         table.act(who, act, None)
     assert table.leave("bob") is None  # after the round
     table.act("bob", {"type": "stand"}, None)
-    assert table.round is None and table.seat_of("bob") is None
+    assert table.round is None and table.seating.seat_of("bob") is None
     finished = inbox.last_state("alice")
     assert finished["next_round_in"] is not None  # the result says when the next would start
     clock.advance(3.5)
@@ -199,10 +199,10 @@ def test_operators_resume_and_close_a_table() -> None:
     clock.advance(1)
     bad.tick()
     assert bad.round is not None  # a new round, on a new deal unit
-    assert bad.reveals[-1].commitment != bad.reveals[-2].commitment
+    assert bad.units.reveals[-1].commitment != bad.units.reveals[-2].commitment
     bad.close()
     assert bad.status().state == "closed" and bad.round is None
-    assert bad.seat_of("alice") is None and ledger.wallet("alice") == 1000
+    assert bad.seating.seat_of("alice") is None and ledger.wallet("alice") == 1000
     assert ledger.wallet("bob") == 1000
     with pytest.raises(TableClosed):
         bad.sit("alice", "alice", 100)
@@ -245,7 +245,7 @@ def test_journal_first_text_no_database_can_store_is_refused_at_the_table() -> N
     ):
         reply = table.act("alice", action, client_id)
         assert reply["type"] == "error" and reply["code"] == "invalid_input", reply
-    assert table.round.log == [] and table.journal_count == 0
+    assert table.round.log == [] and table.journal.count == 0
 
 
 @pytest.mark.parametrize("stack", [1, 100, None])
@@ -271,7 +271,7 @@ def test_a_tien_gow_table_settles_at_stacks_of_1_100_and_the_default_minimum(
     table.fill_with_bots("random")
     money = total_money(ledger)
     for _ in range(4000):
-        if table.results or table.seat_of("alice") is None:
+        if table.results or table.seating.seat_of("alice") is None:
             break
         clock.advance(1)
         table.tick()

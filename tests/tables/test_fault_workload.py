@@ -26,6 +26,7 @@ import pytest
 from qipai.ledger import Ledger
 from qipai.server.room import Connection, Room
 from qipai.tables import games
+from qipai.tables.journal import Journal
 from qipai.tables.ledger_adapter import LedgerAdapter
 from qipai.tables.ports import ManualClock, MemoryTableRepo
 from qipai.tables.table import Table, Timing
@@ -146,7 +147,7 @@ class World:
             if round_ is None:
                 continue
             for p in PEOPLE:
-                seat = table.seat_of(p)
+                seat = table.seating.seat_of(p)
                 if seat is not None and seat in round_.awaiting() and round_.legal_actions(seat):
                     candidates.append((table, p, seat))
         if not candidates:
@@ -177,12 +178,12 @@ class World:
         table = self.room.tables.get(table_id)
         if table is None or table.round is None:
             return
-        seat = table.seat_of(player)
+        seat = table.seating.seat_of(player)
         legal = table.round.legal_actions(seat) if seat else []
         action = {"type": legal[0].type} if legal else {"type": "stand"}
         # the id was journaled (its first send was applied, perhaps just before a crash): the
         # repeat is a duplicate; otherwise (refused, or lost before the write) it may be taken
-        journaled = set(self.ledger.recent_client_ids(table_id, Table.CLIENT_IDS_KEPT))
+        journaled = set(self.ledger.recent_client_ids(table_id, Journal.CLIENT_IDS_KEPT))
         reply = table.act(player, action, client_id)
         if reply["type"] == "ack" and (client_id, player) in journaled:
             assert reply["duplicate"] is True, reply
@@ -193,8 +194,8 @@ class World:
 
     def _sit(self) -> None:
         table = self.rng.choice(self._tables())
-        free = [p for p in PEOPLE if table.seat_of(p) is None]
-        if not free or not table.free_seats():
+        free = [p for p in PEOPLE if table.seating.seat_of(p) is None]
+        if not free or not table.seating.free_seats():
             return
         player = self.rng.choice(free)
         low, high = table.terms.min_buy_in, table.terms.max_buy_in
@@ -207,7 +208,9 @@ class World:
             assert getattr(exc, "code", None), exc
         self.room.wake(table.id)
         level = "random" if "random" in table.game.bot_levels else None
-        while len(table.free_seats()) > 1 and self.rng.random() < 0.7:  # one left for a person
+        while (
+            len(table.seating.free_seats()) > 1 and self.rng.random() < 0.7
+        ):  # one left for a person
             try:
                 table.add_bot(level)
             except Crash:
@@ -217,7 +220,9 @@ class World:
                 break
 
     def _leave(self) -> None:
-        seated = [(t, p) for t in self._tables() for p in PEOPLE if t.seat_of(p) is not None]
+        seated = [
+            (t, p) for t in self._tables() for p in PEOPLE if t.seating.seat_of(p) is not None
+        ]
         if not seated:
             return
         table, player = self.rng.choice(seated)
@@ -236,7 +241,7 @@ class World:
             conn = self.conns[player] = Connection(player)
             self.room.attach(conn)
         for table in self._tables():
-            if table.seat_of(player) is not None:
+            if table.seating.seat_of(player) is not None:
                 self.room.subscribe(conn, table.id)
         if self.rng.random() < 0.5:  # a reading client; the others never read (slow clients)
             while not conn.queue.empty():
@@ -272,11 +277,11 @@ class World:
                 assert status.reason, f"table {table.id} suspended without a reason"
             if table.round is not None and table.record is not None:
                 assert table.record.round_id in open_ids, "a running round is not open"
-                assert len(table.round.log) == table.journal_count
+                assert len(table.round.log) == table.journal.count
                 info = self.ledger.round_info(table.record.round_id)
                 assert info is not None
                 journaled = [e for e in info["log"] if e["kind"] == "action"]
-                assert len(journaled) == table.journal_count, "applied but not journaled"
+                assert len(journaled) == table.journal.count, "applied but not journaled"
         mine = {t.record.round_id for t in self._tables() if t.record is not None}
         assert open_ids <= mine, f"rounds open in the ledger but run by no table: {open_ids - mine}"
         for conn in self.conns.values():

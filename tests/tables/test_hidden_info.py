@@ -70,20 +70,20 @@ class Checker:
         self.coverage.add((str(message.get("type")), phase))
         self.count += 1
         # seeds: the running deal unit's seed is never sent before it is revealed
-        if table.reveals and table.reveals[-1].seed_hex is None and record is not None:
+        if table.units.reveals and table.units.reveals[-1].seed_hex is None and record is not None:
             assert record.seed_hex not in text, "unrevealed seed leaked"
-        if table.carry_seed is not None:
-            assert table.carry_seed.hex() not in text, "seed of the running shoe leaked"
+        if table.units.carry_seed is not None:
+            assert table.units.carry_seed.hex() not in text, "seed of the running shoe leaked"
         if round_ is None or record is None:
             return
         hint = (message.get("round") or {}).get("hint")
         if hint is not None:  # advice only about the recipient's own boxes (Hold'em Bonus)
-            me_view = round_.view(table.seat_of(player)).get("me") or {}
+            me_view = round_.view(table.seating.seat_of(player)).get("me") or {}
             assert {b["box"] for b in hint["boxes"]} <= set(me_view.get("boxes") or ()), hint
             self.hints.append((player, hint))
         if record.round_id != self.round_id:
             self.round_id, self.seen = record.round_id, {}
-        me = table.seat_of(player)
+        me = table.seating.seat_of(player)
         ids = round_.seat_ids()
         mine = tokens(round_.view(me)) if me in ids else set()
         self.seen.setdefault(player, set()).update(mine)
@@ -125,7 +125,7 @@ def drive(game: str, rounds: int = 2) -> Checker:
         if table.round is None:
             continue
         for p in humans:
-            seat = table.seat_of(p)
+            seat = table.seating.seat_of(p)
             if table.round is None or seat not in table.round.awaiting():
                 continue
             key = (p, table.round.phase)
@@ -147,7 +147,7 @@ def drive(game: str, rounds: int = 2) -> Checker:
             n += 1
     table.leave("bob")
     for _ in range(400):
-        if table.seat_of("bob") is None:
+        if table.seating.seat_of("bob") is None:
             break
         clock.advance(0.5)
         table.tick()

@@ -54,7 +54,7 @@ class Faults:
 
 def state_of(table: Table) -> bytes:
     """Everything a round holds (None between rounds) and what the table journaled of it."""
-    return pickle.dumps((table.round, table.journal_count))
+    return pickle.dumps((table.round, table.journal.count))
 
 
 def seat_people(game: str, ledger: LedgerAdapter, table: Table) -> list[str]:
@@ -98,7 +98,7 @@ def play(game: str, fail_at: int | None, rounds: int = ROUNDS) -> Faults:
         acted = False
         if table.round is not None:
             for p in people:
-                seat = table.seat_of(p)
+                seat = table.seating.seat_of(p)
                 round_ = table.round
                 if round_ is None or seat not in round_.awaiting() or rng.randbelow(3) == 0:
                     continue  # sometimes silent: the countdown's default acts for them
@@ -119,11 +119,11 @@ def play(game: str, fail_at: int | None, rounds: int = ROUNDS) -> Faults:
         assert table.suspension is None, table.suspension
         assert total_money(ledger) == money
         if table.round is not None and table.record is not None:
-            assert len(table.round.log) == table.journal_count
+            assert len(table.round.log) == table.journal.count
             logged = ledger.round_info(table.record.round_id)
             assert logged is not None
             actions = [e for e in logged["log"] if e["kind"] == "action"]
-            assert len(actions) == table.journal_count
+            assert len(actions) == table.journal.count
     assert len(table.results) >= rounds, f"{game}: only {len(table.results)} rounds"
     assert ledger.open_rounds() == [] or table.round is not None
     assert total_money(ledger) == money

@@ -39,7 +39,7 @@ def _between_rounds(table: Table, clock: ManualClock) -> None:
     """Play round 1 with alice silent (she is disconnected: the defaults act for her)."""
     _run_until(table, clock, lambda: table.round is not None)
     _run_until(table, clock, lambda: table.round is None)
-    assert table.carry_seed is not None and table.carry_context["round"] == 2
+    assert table.units.carry_seed is not None and table.units.carry_context["round"] == 2
 
 
 def test_standing_up_between_the_two_rounds_is_refused_and_changes_nothing() -> None:
@@ -52,7 +52,7 @@ def test_standing_up_between_the_two_rounds_is_refused_and_changes_nothing() -> 
     with pytest.raises(GameInProgress) as err:
         table.leave("alice")
     assert err.value.code == "game_in_progress"
-    bot_seat = next(s.seat for s in table.seats.values() if s.bot)
+    bot_seat = next(s.seat for s in table.seating.seats.values() if s.bot)
     with pytest.raises(GameInProgress):
         table.remove_bot(bot_seat)
     assert (json.dumps(table.layout()), json.dumps(repo.tables["pg"])) == before
@@ -66,9 +66,9 @@ def test_standing_up_between_the_two_rounds_is_refused_and_changes_nothing() -> 
     assert [s for s, _, _ in second.seats] == [s for s, _, _ in first.seats]
     _run_until(table, clock, lambda: table.round is None)
     # after both rounds alice may stand up at once, and the next game has a fresh seed
-    assert table.carry_seed is None
+    assert table.units.carry_seed is None
     assert table.leave("alice") is not None
-    assert table.seat_of("alice") is None
+    assert table.seating.seat_of("alice") is None
 
 
 def test_leaving_during_round_one_waits_for_the_end_of_the_game() -> None:
@@ -77,17 +77,17 @@ def test_leaving_during_round_one_waits_for_the_end_of_the_game() -> None:
     first = table.record
     assert first is not None
     assert table.leave("alice") is None  # after the game, not after this round
-    bot_seat = next(s.seat for s in table.seats.values() if s.bot)
+    bot_seat = next(s.seat for s in table.seating.seats.values() if s.bot)
     table.remove_bot(bot_seat)  # likewise deferred
     _run_until(table, clock, lambda: table.round is None)
-    assert table.seat_of("alice") == "E" and table.seats[bot_seat].bot is not None
+    assert table.seating.seat_of("alice") == "E" and table.seating.seats[bot_seat].bot is not None
     _run_until(table, clock, lambda: table.round is not None)
     second = table.record
     assert second is not None
     assert second.seed_hex == first.seed_hex and second.context["round"] == 2
     assert {p for _, p, _ in second.seats} == {p for _, p, _ in first.seats}
     _run_until(table, clock, lambda: table.round is None)
-    assert table.seat_of("alice") is None and table.seats[bot_seat].player is None
+    assert table.seating.seat_of("alice") is None and table.seating.seats[bot_seat].player is None
     assert ledger.stack("alice", "pg") == 0
     assert len(table.results) == 2
 
@@ -110,7 +110,7 @@ def test_no_sequence_of_requests_breaks_a_game_in_two(schedule: int) -> None:
             number = int(rec.context.get("round", 1))
             rounds.append((number, rec.round_id, rec.seed_hex, [p for _, p, _ in rec.seats]))
         what = pick.randbelow(8)
-        bots = [s.seat for s in table.seats.values() if s.bot]
+        bots = [s.seat for s in table.seating.seats.values() if s.bot]
         try:
             if what == 0:
                 table.leave("alice")

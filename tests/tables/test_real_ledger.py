@@ -33,7 +33,7 @@ def test_round_settles_into_the_ledger_and_resumes_after_a_crash(tmp_path: Path)
     table.act("alice", {"type": "bet", "amount": 4}, "a-1")
     # crash: a new process would see only the database and the saved table layout
     again, ledger2 = make(tmp_path / "l.db", repo, clock)
-    again.restore_snapshot(repo.tables["tbl1"])
+    again.restore_layout(repo.tables["tbl1"])
     [open_round] = ledger2.open_rounds()
     assert open_round.record.round_id == first
     assert again.recover(open_round) == "resumed"
@@ -89,13 +89,13 @@ def test_cached_stacks_always_equal_the_ledger(tmp_path: Path) -> None:
             table.tick()
             # the people play (the game's bot chooses for them): silent seats would go away
             for p in humans:
-                seat = table.seat_of(p)
+                seat = table.seating.seat_of(p)
                 if table.round is None or seat not in table.round.awaiting():
                     continue
                 legal = table.round.legal_actions(seat)
                 if legal:
                     table.act(p, bot.choose(table.round.view(seat), legal, rng), None)
-            for player, cached in list(table._stacks.items()):
+            for player, cached in list(table.money.cache.items()):
                 assert cached == ledger.stack(player, game), (game, player, table.record)
                 checked += 1
             if len(table.results) >= 4:
@@ -128,22 +128,22 @@ def test_recovery_numbers_a_round_whose_start_was_not_saved(
     for _ in range(200):  # play until a round runs on with the previous round's shoe
         clock.advance(0.5)
         table.tick()
-        if table.record is not None and table.number >= 2 and table.carry_seed is not None:
+        if table.record is not None and table.number >= 2 and table.units.carry_seed is not None:
             break
     record = table.record
-    assert record is not None and table.carry_seed is not None
+    assert record is not None and table.units.carry_seed is not None
     saved = repo.tables["pd"]
     assert saved["numbered"] != record.round_id  # the start of this round was not saved
     if sit_during_round:
         table.sit("bob", "bob", 100_000)
         assert repo.tables["pd"]["numbered"] == record.round_id
     fresh = make()
-    fresh.restore_snapshot(repo.tables["pd"])
+    fresh.restore_layout(repo.tables["pd"])
     [open_round] = ledger.open_rounds()
     assert fresh.recover(open_round) == "resumed"
     assert fresh.record is not None and fresh.record.number == record.number == fresh.number
-    assert fresh.reveals[-1].commitment == record.commitment
-    assert fresh.reveals[-1].rounds == table.reveals[-1].rounds
+    assert fresh.units.reveals[-1].commitment == record.commitment
+    assert fresh.units.reveals[-1].rounds == table.units.reveals[-1].rounds
     clock.advance(60)  # the countdown's defaults finish the round
     fresh.tick()
     assert fresh.last_result is not None and fresh.last_result["number"] == record.number

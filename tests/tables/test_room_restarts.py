@@ -61,7 +61,7 @@ def test_client_ids_seen_before_a_restart_are_not_applied_again(
         reply = back.act("alice", {"type": "bet", "amount": amount}, client_id)
         assert reply == {"type": "ack", "client_id": client_id, "duplicate": True}
     assert back.round.view(None)["bets"] == {"A": 3}
-    assert back.journal_count == 1
+    assert back.journal.count == 1
     # alice's ids are hers alone: bob's action with one of them is applied
     assert back.act("bob", {"type": "bet", "amount": 2}, "open-bet")["duplicate"] is False
     assert back.round.view(None)["bets"] == {"A": 3, "B": 2}
@@ -86,17 +86,17 @@ def test_a_player_whose_last_socket_closed_is_away_after_one_silent_round(
             room.attach(conn)
             room.subscribe(conn, table.id)
     room.detach(conns["bob"][0])  # one tab of two closed: still listening
-    assert "bob" in table.connected
+    assert "bob" in table.seating.connected
     room.detach(conns["bob"][1])  # the browser closed
-    assert "bob" not in table.connected
-    bob = table.seat_of("bob")
+    assert "bob" not in table.seating.connected
+    bob = table.seating.seat_of("bob")
     assert bob is not None
     room.run_due()
     assert table.round is not None
     for p in ("alice", "carol"):
         table.act(p, {"type": "bet", "amount": 1}, f"{p}-bet")
     _finish_round(table, clock)
-    assert table.seats[bob].away
+    assert table.seating.seats[bob].away
     clock.advance(2)
     table.tick()
     assert table.round is not None and bob not in table.round.seat_ids()

@@ -31,7 +31,7 @@ def test_round_starts_and_settles_with_conservation() -> None:
     assert ledger.stack("alice", "t1") + ledger.stack("bob", "t1") == 200
     assert total_money(ledger) == 2000
     # the round's deal unit has ended: its seed is revealed and matches the commitment
-    revealed = table.reveals[-1]
+    revealed = table.units.reveals[-1]
     from qipai.core.rng import verify
 
     assert revealed.seed_hex is not None and verify(revealed.seed_hex, revealed.commitment)
@@ -170,7 +170,7 @@ def test_bots_fill_seats_and_play_a_whole_round() -> None:
     table.sit("alice", "Alice", 100)
     table.connect("alice")
     table.fill_with_bots()
-    assert not table.free_seats()
+    assert not table.seating.free_seats()
     table.tick()
     assert table.round is not None and len(table.round.seats) == 3
     table.act("alice", {"type": "bet", "amount": 10}, None)
@@ -224,7 +224,7 @@ def test_bots_due_together_are_each_journaled_before_applied_and_heard_in_one_me
     assert len(state) == 1
     assert sorted(e["seat"] for e in state[0]["events"] if e["type"] == "bet") == ["B", "C"]
     assert table.round.awaiting() == ["A"]  # the countdown and the person are unaffected
-    assert table.deadline_at is not None
+    assert table.timers.deadline_at is not None
 
 
 def test_bot_tables_without_humans_do_not_run() -> None:
@@ -263,11 +263,11 @@ def test_leaving_mid_round_cashes_out_after_settlement() -> None:
     seat_two(table, ledger)
     table.tick()
     assert table.leave("alice") is None
-    assert table.seat_of("alice") == "A"
+    assert table.seating.seat_of("alice") == "A"
     for _ in range(5):
         clock.advance(11)
         table.tick()
-    assert table.seat_of("alice") is None
+    assert table.seating.seat_of("alice") is None
     assert ledger.stack("alice", "t1") == 0
     assert 900 <= ledger.wallet("alice") <= 1010
 
@@ -278,7 +278,7 @@ def test_one_seat_per_player() -> None:
     assert table.sit("alice", "A", 100) == "A"
     assert table.sit("alice", "A", 100) == "A"
     assert ledger.wallet("alice") == 900
-    assert len(table.humans()) == 1
+    assert len(table.seating.humans()) == 1
 
 
 def test_recovery_resumes_an_open_round_with_the_same_deal() -> None:
@@ -292,7 +292,7 @@ def test_recovery_resumes_an_open_round_with_the_same_deal() -> None:
     before = dict(table.round.cards)  # type: ignore[attr-defined]
     # "crash": a new table object built only from the repo and the ledger's journal
     fresh, _, _, _inbox2 = make_table(ledger=ledger, repo=repo, clock=clock)
-    fresh.restore_snapshot(repo.tables["t1"])
+    fresh.restore_layout(repo.tables["t1"])
     [open_round] = ledger.open_rounds()
     assert fresh.recover(open_round) == "resumed"
     assert fresh.round is not None
@@ -345,9 +345,9 @@ def test_random_schedules_keep_money_and_journal_consistent(
         assert total_money(ledger) == 2000
         if table.record is not None:
             seqs = [e["seq"] for e in journal(ledger, table.record.round_id)]
-            assert seqs == sorted(seqs) and len(seqs) == table.journal_count
+            assert seqs == sorted(seqs) and len(seqs) == table.journal.count
         if table.round is not None:
-            assert len(table.round.log) == table.journal_count
+            assert len(table.round.log) == table.journal.count
     for player in ("alice", "bob"):
         for message in inbox.to(player):
             assert set(message) >= {"type"}

@@ -63,7 +63,7 @@ def moments(
         clock.advance(0.25)
         table.tick()
         round_ = table.round
-        seat = table.seat_of("me")
+        seat = table.seating.seat_of("me")
         if round_ is None or seat not in round_.awaiting():
             continue
         legal = round_.legal_actions(seat)

@@ -113,11 +113,14 @@ async def me(svc: ServicesDep, player: Player) -> MeOut:
     """**A signed-in player.** Who you are, your wallet, the tables you sit at."""
     seated = []
     for table in list(svc.room.tables.values()):
-        seat = table.seat_of(player)
+        seat = table.seating.seat_of(player)
         if seat is not None:
             seated.append(
                 SeatedAt(
-                    table_id=table.id, game=table.game.name, seat=seat, stack=table._stack(player)
+                    table_id=table.id,
+                    game=table.game.name,
+                    seat=seat,
+                    stack=table.held_stack(player),
                 )
             )
     wallet = await svc.db(svc.adapter.wallet, player)

@@ -138,7 +138,7 @@ async def sit(table_id: str, body: SitIn, svc: ServicesDep, player: Player) -> S
         return SatOut(
             table_id=table_id,
             seat=seat,
-            stack=table._stack(player),
+            stack=table.held_stack(player),
             wallet=svc.adapter.wallet(player),
         )
 
@@ -189,11 +189,11 @@ async def add_bots(table_id: str, body: BotsIn, svc: ServicesDep, player: Player
     _known(svc, table_id)
 
     def work(table: Table) -> BotsOut:
-        if table.seat_of(player) is None:
+        if table.seating.seat_of(player) is None:
             raise ApiError(403, "not_seated", "sit down first")
         seats = []
-        for _ in range(body.count or len(table.free_seats())):
-            if not table.free_seats():
+        for _ in range(body.count or len(table.seating.free_seats())):
+            if not table.seating.free_seats():
                 break
             seats.append(table.add_bot(body.level))
         return BotsOut(table_id=table_id, bots=seats)
@@ -208,7 +208,7 @@ async def remove_bot(table_id: str, seat: str, svc: ServicesDep, player: Player)
     _known(svc, table_id)
 
     def work(table: Table) -> Ok:
-        if table.seat_of(player) is None:
+        if table.seating.seat_of(player) is None:
             raise ApiError(403, "not_seated", "sit down first")
         table.remove_bot(seat)
         return Ok()
@@ -227,6 +227,6 @@ async def automatch(body: JSONObject, svc: ServicesDep, player: Player) -> Autom
     table = await svc.db(authority_lobby.automatch, authority, svc.room, player, body)
     return AutomatchOut(
         table_id=table.id,
-        seat=table.seat_of(player),
+        seat=table.seating.seat_of(player),
         table=authority_lobby.with_facts(authority, table, table.public_info()),
     )

@@ -372,9 +372,9 @@ async def player_detail(
         _require_player(request, player)
         ledger = _ledger(request)
         seated = [
-            {"table_id": t.id, "game": t.game.name, "seat": t.seat_of(player)}
+            {"table_id": t.id, "game": t.game.name, "seat": t.seating.seat_of(player)}
             for t in list(_room(request).tables.values())
-            if t.seat_of(player) is not None
+            if t.seating.seat_of(player) is not None
         ]
         return {
             **_player_summary(request, authority, player),

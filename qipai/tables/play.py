@@ -1,0 +1,148 @@
+"""Moves at a table: a player's action, the bots' moves and the countdown's default on silence.
+
+Each is journal first (`actions.py`, `journal.py`): made canonical, checked by the round,
+journaled, and only then applied; the timers and the listeners are told after it, and a round
+that finished is settled (`rounds.finish`). The table calls these under its lock, after an
+overdue countdown was expired (`expire_if_due`), so a late action racing the timer is either
+applied (it came first) or judged against the state after the default — never both.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from qipai.core.errors import GameError, WrongPhase
+from qipai.core.protocol import JSON, Event
+from qipai.tables import actions as journal_first
+from qipai.tables import bots as table_bots
+from qipai.tables import containment, rounds
+from qipai.tables.actions import JournalUnavailable
+from qipai.tables.errors import NotSeated
+from qipai.tables.ports import LeaseLost
+
+if TYPE_CHECKING:
+    from qipai.tables.table import Table
+
+
+def act(table: Table, player: str, action: Mapping[str, Any], client_id: str | None) -> JSON:
+    """A player's action. Returns the reply for that client: an ack or a typed error; any
+    refusal (including a failed journal write) changes nothing."""
+    try:
+        containment.require_open(table)
+        if client_id is not None:
+            journal_first.storable_text(client_id, "client_id")
+        expire_if_due(table)
+        if client_id is not None and table.journal.seen(client_id, player):
+            return {"type": "ack", "client_id": client_id, "duplicate": True}
+        seat = table.seating.seat_of(player)
+        if seat is None:
+            raise NotSeated("you are not seated at this table")
+        round_ = table.round
+        if round_ is None or table.record is None:
+            raise WrongPhase("no round is running; the next one starts soon")
+        if seat not in round_.seat_ids():
+            raise WrongPhase("you are not in this round; you play from the next one")
+        taken = journal_first.canonical(table.game, action)
+        journal_first.check(round_, seat, taken)
+        journal(table, seat, taken, client_id)
+    except GameError as exc:
+        return {"type": "error", "client_id": client_id, **exc.to_json()}
+    except LeaseLost:
+        containment.lose(table)
+        return {"type": "error", "client_id": client_id, **containment.moved_error()}
+    except Exception as exc:  # the expiry before the action failed in its settlement
+        containment.fail(table, "action", exc)
+        return {"type": "error", "client_id": client_id, **containment.suspended_error(table)}
+    if client_id is not None:
+        table.journal.remember(client_id, player)
+    if table.seating.back(player) is not None:
+        table.save()
+    try:
+        events = round_.act(seat, taken)
+        table.journal.heard(events)
+        after_change(table, events)
+    except JournalUnavailable:  # the settlement could not be written: the tick retries
+        table.retry_later()
+    except Exception as exc:  # journaled but not applied, or its settlement failed
+        containment.fail(table, "action", exc)
+    return {"type": "ack", "client_id": client_id, "duplicate": False}
+
+
+def expire_if_due(table: Table) -> bool:
+    """The running phase's countdown ran out: its default is journaled, then applied."""
+    round_ = table.round
+    if round_ is None or not table.timers.expired(table.clock.now()):
+        return False
+    journal(table, None, {"type": "expire"}, None)  # the default is journaled first
+    events = round_.expire()
+    table.journal.heard(events)
+    after_change(table, events, force_timer=True)
+    return True
+
+
+def bots_act(table: Table, seats: list[str]) -> None:
+    """The bots whose thinking time is over move, in order, each journaled before it is
+    applied; all of them are heard in one state message."""
+    events: list[Event] = []
+    moved = False
+    for seat in seats:
+        if table.round is None or table.round.finished:
+            break
+        produced = bot_move(table, seat)
+        if produced is None:
+            continue
+        moved = True
+        events += produced
+        if not table.round.finished:
+            update_timers(table)  # as if each move were heard at once (countdowns, bots)
+    if moved:
+        after_change(table, events)
+
+
+def bot_move(table: Table, seat: str) -> list[Event] | None:
+    """One bot's move, journaled then applied, or None if it has none to make."""
+    round_ = table.round
+    if round_ is None or seat not in round_.awaiting():
+        return None
+    state = table.seating.seats.get(seat)
+    if state is None or state.bot is None:
+        return None
+    bot = table.bots.get(seat)
+    if bot is None:
+        bot = table.bots[seat] = table.game.make_bot(state.bot)
+    action = table_bots.next_move(table.game, bot, round_, seat, table.bot_rng)
+    if action is None:
+        return None
+    journal(table, seat, action, None)
+    produced = round_.act(seat, action)
+    table.journal.heard(produced)
+    return produced
+
+
+def journal(table: Table, seat: str | None, action: JSON, client_id: str | None) -> None:
+    """Journal one action durably BEFORE it is applied (`journal.py`)."""
+    assert table.record is not None
+    table.journal.append(table.record.round_id, seat, action, client_id)
+
+
+def after_change(table: Table, events: list[Event], force_timer: bool = False) -> None:
+    """The running round changed: settle it if it finished, else restart what is due and tell
+    every listener."""
+    round_ = table.round
+    assert round_ is not None
+    if round_.finished:
+        table.timers.round_over()
+        rounds.finish(table, events)
+        return
+    update_timers(table, force_timer)
+    table.broadcast(events)
+
+
+def update_timers(table: Table, force_timer: bool = False) -> None:
+    assert table.round is not None
+    bots = [s.seat for s in table.seating if s.bot]
+    table.timers.changed(table.round, bots, table.clock.now(), force_timer)
+
+
+__all__ = ["act", "after_change", "bot_move", "bots_act", "expire_if_due", "journal"]
