@@ -233,6 +233,23 @@ def simulate_pokdeng(
     )
 
 
+def _against_banker(details: Mapping[str, Any], base: int) -> tuple[float, float, int]:
+    """A banker-multiple round's players' bets against the banker (Niu Niu, Pai Gow): their net,
+    their stake (base × banker multiple × player multiple: docs/rules/niuniu.md#settlement,
+    docs/rules/paigow.md#settlement) and how many bets; seats with no bet are left out."""
+    x = details["banker_multiple"]
+    net = 0.0
+    staked = 0.0
+    count = 0
+    for seat, y in details["bets"].items():
+        if seat == details["banker"] or not y:
+            continue
+        net += details["seats"][seat]["net"]
+        staked += base * x * y
+        count += 1
+    return net, staked, count
+
+
 def simulate_niuniu(rounds: int, seed: int, mode: str | None) -> SimulationResult:
     from qipai.analysis.niuniu import player_ev_no_swap
     from qipai.bots.niuniu import SensibleBot
@@ -272,18 +289,7 @@ def simulate_niuniu(rounds: int, seed: int, mode: str | None) -> SimulationResul
     for n in range(rounds):
         rnd = NiuniuRound.start(config, seats, Rng(round_seed(seed, n)))
         play_round(rnd, bots, bot_rng)
-        d = rnd.result().details
-        x = d["banker_multiple"]
-        net = 0.0
-        staked = 0.0
-        count = 0
-        for seat, y in d["bets"].items():
-            if seat == d["banker"] or y is None:
-                continue
-            net += d["seats"][seat]["net"]
-            staked += config.base * x * y
-            count += 1
-        player.add_round(net, staked, count)
+        player.add_round(*_against_banker(rnd.result().details, config.base))
     seconds = time.perf_counter() - start
     cpu = time.process_time() - cpu
     exact = {} if swap else {"player vs banker": 1 + player_ev_no_swap()}
@@ -330,17 +336,7 @@ def simulate_paigow(rounds: int, seed: int, mode: str | None) -> SimulationResul
         rnd = PaigowRound.start(config, seats, Rng(rng_seed), context)
         play_round(rnd, bots, bot_rng)
         d = rnd.result().details
-        x = d["banker_multiple"]
-        net = 0.0
-        staked = 0.0
-        count = 0
-        for seat, y in d["bets"].items():
-            if seat == d["banker"] or not y:
-                continue
-            net += d["seats"][seat]["net"]
-            staked += config.base * x * y
-            count += 1
-        rounds_by_number[int(d["round"])].add_round(net, staked, count)
+        rounds_by_number[int(d["round"])].add_round(*_against_banker(d, config.base))
         nxt = rnd.next_round()
         if nxt.reuse_seed:
             context = nxt.context
