@@ -365,3 +365,26 @@ def test_event_names_carry_the_acting_seat_only() -> None:
         "seat": "S1",
     }
     assert _event_name(Event("deal", {"cards": ["As"]})) == {"type": "deal", "seat": None}
+
+
+@pytest.mark.parametrize("commits", [True, False])
+def test_tile_commitments_follow_the_game_spec_not_the_game_name(commits: bool) -> None:
+    """`GameSpec.commits_tiles` decides whether a round's tiles are committed (docs/fairness.md,
+    "Tien Gow's tile commitment"): Tien Gow's rules under another name still commit."""
+    import dataclasses
+
+    from qipai.games.tiengow.spec import SPEC
+
+    game = dataclasses.replace(SPEC, name="tiengow-renamed", commits_tiles=commits)
+    table, ledger, _clock, _inbox = make_table(game=game)
+    for p in ("alice", "bob", "carol", "dave"):
+        ledger.deposit(p, 100_000, f"dep:{p}")
+        table.sit(p, p.title(), table.terms.min_buy_in)
+    table.tick()
+    assert table.round is not None and table.record is not None
+    info = ledger.round_info(table.record.round_id)
+    assert info is not None
+    assert (table.tiles is not None) is commits
+    assert ("tiles_root" in info["meta"]) is commits
+    snap = table.snapshot()
+    assert (snap.tiles is not None) is commits
