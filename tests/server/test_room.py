@@ -34,7 +34,7 @@ def test_automatch_opens_a_table_with_bots_then_seats_the_next_person_there() ->
     first = room.automatch("alice", "alice", "toy", 100)
     assert first.seating.seat_of("alice") is not None
     assert len(first.seating.free_seats()) == 1  # bots fill all but one seat, left for a person
-    assert any(s.bot for s in first.seats.values())
+    assert any(s.bot for s in first.seating.seats.values())
     second = room.automatch("bob", "bob", "toy", 100)
     assert second is first and first.seating.seat_of("bob") is not None
     # asking again keeps your seat (one seat per player per table)
