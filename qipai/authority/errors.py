@@ -7,18 +7,11 @@ from qipai.core.errors import GameError
 
 
 class AuthorityError(GameError):
+    """`GameError`'s shape (`code`, `message`, `field`: docs/protocol.md "Errors") with
+    the HTTP status it answers."""
+
     code = "authority_error"
     status = 400
-
-    def __init__(self, message: str, field: str | None = None) -> None:
-        super().__init__(message)
-        self.field = field
-
-    def to_json(self) -> dict[str, str]:
-        out = {"code": self.code, "message": self.message}
-        if self.field is not None:
-            out["field"] = self.field
-        return out
 
 
 class BadRequest(AuthorityError):
