@@ -51,6 +51,20 @@ def _box_cards(view: Mapping[str, Any], box: str) -> list[Card]:
     return []
 
 
+def _own_empty_box(view: Mapping[str, Any], bet: Mapping[str, Any]) -> str | None:
+    """The seat's own box when it may still be bet on and holds no bet yet (else None)."""
+    me = view.get("me") or {}
+    box = me.get("id")
+    if box in bet["boxes"] and not me.get("boxes"):
+        return str(box)
+    return None
+
+
+def _bet(box: str, ante: int, bonus: int, pool: bool) -> dict[str, Any]:
+    """The whole bet on one box (docs/rules/holdem-bonus.md#bets), and done betting."""
+    return {"type": "bet", "box": box, "ante": ante, "bonus": bonus, "pool": pool, "done": True}
+
+
 class RandomBot:
     """Bets a random ante (maybe bonus and pool) on its box, then decides at random."""
 
@@ -61,21 +75,14 @@ class RandomBot:
     ) -> dict[str, Any]:
         bet = _spec(legal, "bet")
         if bet is not None:
-            me = view.get("me") or {}
-            box = me.get("id")
-            if box in bet["boxes"] and not me.get("boxes"):
+            box = _own_empty_box(view, bet)
+            if box is not None:
                 low, high = bet["ante"]["min"], bet["ante"]["max"]
                 cap = min(high, bet["available"] // 7)  # room for 5x ante + bonus + pool
                 if cap >= low and rng.randbelow(4):
                     ante = low + rng.randbelow(min(cap, 5 * low) - low + 1)
-                    return {
-                        "type": "bet",
-                        "box": box,
-                        "ante": ante,
-                        "bonus": ante if rng.randbelow(2) else 0,
-                        "pool": bool(bet.get("pool")) and bool(rng.randbelow(2)),
-                        "done": True,
-                    }
+                    bonus = ante if rng.randbelow(2) else 0
+                    return _bet(box, ante, bonus, bool(bet.get("pool")) and bool(rng.randbelow(2)))
             return {"type": "done"}
         found = _awaiting_box(view, legal)
         if found is None:
@@ -141,21 +148,13 @@ class SensibleBot:
     ) -> dict[str, Any]:
         bet = _spec(legal, "bet")
         if bet is not None:
-            me = view.get("me") or {}
-            box = me.get("id")
-            if box in bet["boxes"] and not me.get("boxes"):
+            box = _own_empty_box(view, bet)
+            if box is not None:
                 ante = min(bet["ante"]["min"] * self.ante_multiple, bet["ante"]["max"])
                 pool = bet.get("pool") or 0
                 cost = 5 * ante + (ante if self.bonus else 0) + (pool if self.pool else 0)
                 if cost <= bet["available"]:
-                    return {
-                        "type": "bet",
-                        "box": box,
-                        "ante": ante,
-                        "bonus": ante if self.bonus else 0,
-                        "pool": bool(self.pool and pool),
-                        "done": True,
-                    }
+                    return _bet(box, ante, ante if self.bonus else 0, bool(self.pool and pool))
             return {"type": "done"}
         found = _awaiting_box(view, legal)
         if found is None:
