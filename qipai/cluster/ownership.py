@@ -200,7 +200,7 @@ class Ownership:
                     spec.kind != "stack"
                     or spec.table_id != table_id
                     or player is None
-                    or table.seat_of(player) is not None
+                    or table.seating.seat_of(player) is not None
                 ):
                     continue
                 key = f"stray:{table_id}:{epoch}:{player}"

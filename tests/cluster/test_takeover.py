@@ -94,7 +94,7 @@ def test_a_buy_in_whose_seat_was_refused_goes_back_to_the_wallet_on_takeover(
         table.sit("bob", "bob", 300)
     assert taken == [table.id]
     moved = b.room.tables[table.id]
-    assert moved.seat_of("bob") is None and moved.seat_of("alice") == "A"
+    assert moved.seating.seat_of("bob") is None and moved.seating.seat_of("alice") == "A"
     assert ledger.stack("bob", table.id) == 0
     assert ledger.wallet("bob") == 1000  # the 300 came back
     assert ledger.stack("alice", table.id) == 100 and ledger.wallet("alice") == 900
