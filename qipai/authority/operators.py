@@ -77,6 +77,23 @@ def _hash(password: str, salt: bytes) -> str:
     return hashlib.scrypt(password.encode("utf-8"), salt=salt, n=2**14, r=8, p=1).hex()
 
 
+def _one_time_credentials() -> tuple[str, dict[str, Any]]:
+    """A new one-time password and the columns that go with it: it must be changed at the next
+    sign-in, no TOTP enrolled, no failures counted, not locked (a new operator, or a reset)."""
+    password = secrets.token_urlsafe(12)
+    salt = secrets.token_bytes(16)
+    return password, {
+        "salt": salt.hex(),
+        "pw_hash": _hash(password, salt),
+        "must_change": True,
+        "totp_secret": None,
+        "totp_enabled": False,
+        "totp_last_step": None,
+        "failed_logins": 0,
+        "locked_until": None,
+    }
+
+
 def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode("ascii", "replace")).hexdigest()
 
@@ -126,8 +143,7 @@ class OperatorStore:
         check_name(name)
         if role not in OPERATOR_ROLES:
             raise BadRequest(f"role {role!r}: expected operator or auditor", "role")
-        password = secrets.token_urlsafe(12)
-        salt = secrets.token_bytes(16)
+        password, fresh = _one_time_credentials()
         now = self.clock()
         with self.engine.begin() as conn:
             if conn.execute(select(operators.c.name).where(operators.c.name == name)).first():
@@ -136,14 +152,7 @@ class OperatorStore:
                 insert(operators).values(
                     name=name,
                     role=role,
-                    salt=salt.hex(),
-                    pw_hash=_hash(password, salt),
-                    must_change=True,
-                    totp_secret=None,
-                    totp_enabled=False,
-                    totp_last_step=None,
-                    failed_logins=0,
-                    locked_until=None,
+                    **fresh,
                     disabled=False,
                     created_at=now,
                     updated_at=now,
@@ -156,24 +165,13 @@ class OperatorStore:
 
     def reset(self, name: str, actor: Actor, reason: str = "") -> str:
         """A new one-time password and no TOTP (a lost device): every session of it ends."""
-        password = secrets.token_urlsafe(12)
-        salt = secrets.token_bytes(16)
+        password, fresh = _one_time_credentials()
         with self.engine.begin() as conn:
             self._require(conn, name)
             conn.execute(
                 update(operators)
                 .where(operators.c.name == name)
-                .values(
-                    salt=salt.hex(),
-                    pw_hash=_hash(password, salt),
-                    must_change=True,
-                    totp_secret=None,
-                    totp_enabled=False,
-                    totp_last_step=None,
-                    failed_logins=0,
-                    locked_until=None,
-                    updated_at=self.clock(),
-                )
+                .values(**fresh, updated_at=self.clock())
             )
             conn.execute(delete(op_sessions).where(op_sessions.c.operator == name))
             self.log.append_in(conn, actor, "operator.reset", name, reason)
