@@ -13,7 +13,7 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import Connection, Engine, delete, func, insert, select, text, update
+from sqlalchemy import Connection, Engine, RowMapping, delete, func, insert, select, text, update
 
 from qipai.authority.errors import BadRequest, Conflict, DemoLimit, NotFound
 from qipai.authority.oplog import Actor, OperatorLog
@@ -297,14 +297,7 @@ class MoneyDesk:
     # ----- operators ------------------------------------------------------------------------
     def get(self, request_id: int) -> dict[str, Any]:
         with self.engine.connect() as conn:
-            row = (
-                conn.execute(select(money_requests).where(money_requests.c.id == request_id))
-                .mappings()
-                .first()
-            )
-        if row is None:
-            raise NotFound(f"no request {request_id}", "request_id")
-        return dict(row)
+            return dict(_request_row(conn, request_id))
 
     def requests(
         self, *, status: str | None = None, player: str | None = None, limit: int = 50
@@ -321,13 +314,7 @@ class MoneyDesk:
         _reason(reason)
         now = self.clock()
         with self.engine.begin() as conn:
-            row = (
-                conn.execute(select(money_requests).where(money_requests.c.id == request_id))
-                .mappings()
-                .first()
-            )
-            if row is None:
-                raise NotFound(f"no request {request_id}", "request_id")
+            row = _request_row(conn, request_id)
             if row["status"] != "pending":
                 raise Conflict(f"request {request_id} is {row['status']} already")
             # claim it first: a second approver finds it decided
@@ -439,3 +426,15 @@ class MoneyDesk:
             actor, "ledger.adjust", player, reason, {"amount": amount, "tx_id": tx.tx_id}
         )
         return {"tx_id": tx.tx_id, "wallet": ledger.wallet(player)}
+
+
+def _request_row(conn: Connection, request_id: int) -> RowMapping:
+    """The money request `request_id` (NotFound naming `request_id` if there is none)."""
+    row = (
+        conn.execute(select(money_requests).where(money_requests.c.id == request_id))
+        .mappings()
+        .first()
+    )
+    if row is None:
+        raise NotFound(f"no request {request_id}", "request_id")
+    return row
