@@ -4,8 +4,9 @@ One player ("me") sits at a table of each game with bots in the other seats and 
 game's default bot policy through `Table.act`, on a virtual clock. Every distinct moment the
 player's client would draw — each phase in which "me" may act, each phase in which "me" waits,
 the finished round, the pause between rounds, and a spectator's view — is kept as the exact
-`state` message the server sends (`qipai.tables.messages.state_message`). `write(dir)` writes
-them as `<game>.json` (a list of {"moment", "message"}), which the vitest renderer tests read.
+`state` message the server sends (`qipai.tables.messages.state_for` over the table's snapshot).
+`write(dir)` writes them as `<game>.json` (a list of {"moment", "message"}), which the vitest
+renderer tests read.
 
 Run `uv run python tests/web/golden.py DIR` to write them by hand; the pytest fixture in
 tests/web/conftest.py writes them for `tests/web/test_client.py`.
