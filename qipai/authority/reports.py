@@ -634,21 +634,11 @@ def holdem_decisions(
         row["flop_deviations"] += int(played != flop_decision(hole))
         if not played:
             continue
-        turn = turn_decision(hole, cards[:3])
         bet_turn = int(bets.get("turn") or 0) > 0
-        row["later_decisions"] += 1
-        best = max(turn.ev_bet, turn.ev_check)
-        chosen = turn.ev_bet if bet_turn else turn.ev_check
-        row["later_deviations"] += int(chosen != best)
-        row["given_up"] += (best - chosen) * ante
+        _later_decision(row, turn_decision(hole, cards[:3]), bet_turn, ante)
         if bet_turn:  # the source rule: a turn check gives up the river bet
-            river = river_decision(hole, cards[:4], True)
             bet_river = int(bets.get("river") or 0) > 0
-            row["later_decisions"] += 1
-            best = max(river.ev_bet, river.ev_check)
-            chosen = river.ev_bet if bet_river else river.ev_check
-            row["later_deviations"] += int(chosen != best)
-            row["given_up"] += (best - chosen) * ante
+            _later_decision(row, river_decision(hole, cards[:4], True), bet_river, ante)
     result = []
     for row in out.values():
         given = row.pop("given_up")
@@ -656,6 +646,17 @@ def holdem_decisions(
         row["given_up_per_ante"] = float(given / row["antes"]) if row["antes"] else None
         result.append(row)
     return sorted(result, key=lambda x: (x["template_id"], x["template_version"] or 0))
+
+
+def _later_decision(row: dict[str, Any], decision: Any, bet: bool, ante: int) -> None:
+    """Count one turn or river decision (bet 1x or check) against the optimal one: a deviation
+    costs the optimal choice's expected net minus the chosen one's, per unit ante, times the
+    ante (docs/rules/holdem-bonus.md#differences, the source rule)."""
+    row["later_decisions"] += 1
+    best = max(decision.ev_bet, decision.ev_check)
+    chosen = decision.ev_bet if bet else decision.ev_check
+    row["later_deviations"] += int(chosen != best)
+    row["given_up"] += (best - chosen) * ante
 
 
 __all__ = [
