@@ -1292,6 +1292,7 @@ class Writer:
             led.counters.batches += 1
             self._recent = {item.op.chain for item in batch if item.op.chain is not None}
         except BaseException:
+            led.cache.ids.balances.clear()
             for item in batch:  # one by one: each gets its own answer (or error)
                 try:
                     item.value = self._solo(item.op, None)
@@ -1341,6 +1342,7 @@ class Writer:
         cache = self.ledger.cache
         with cache.lock:
             cache.ids.commit(resolved)
+            cache.ids.moved(plans)
             for chain, head in heads.items():
                 table = cache.tables.get(chain)
                 if table is not None:
@@ -1368,6 +1370,7 @@ class Writer:
                     moved = self._execute(conn, [plan], resolved, one_shot=one_shot)
                 led.counters.commits += 1
             except OneShotRefused:
+                led.cache.ids.balances.clear()
                 # nothing was written; the careful way names the reason (or succeeds, when the
                 # refusal was a cache gone stale)
                 one_shot = False
@@ -1376,6 +1379,7 @@ class Writer:
                 plan = None
                 continue
             except (StaleHead, IntegrityError) as exc:
+                led.cache.ids.balances.clear()
                 if plan is not None:
                     led.cache.drop(plan.chains())
                 if fast:

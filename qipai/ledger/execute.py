@@ -49,6 +49,12 @@ class AccountIds:
     cached for the process (only ids of committed accounts: `commit` after the transaction)."""
 
     known: dict[str, tuple[int, bool]] = field(default_factory=dict)
+    balances: dict[int, int] = field(default_factory=dict)
+    """Account id → its balance after this process's last commit that moved it: a *guess* of
+    the database's (another process or lane may have moved it since). PostgreSQL seals a
+    round's header with its players' start balances guessed from it, and the statement itself
+    checks the guess (`execute_pg`); a wrong guess is refused and the write runs again the
+    careful way."""
 
     def get(self, names: Iterable[str]) -> dict[str, tuple[int, bool]] | None:
         out = {}
@@ -61,6 +67,16 @@ class AccountIds:
 
     def commit(self, resolved: Mapping[str, tuple[int, bool]]) -> None:
         self.known.update(resolved)
+
+    def moved(self, plans: Sequence[Plan]) -> None:
+        """Remember the balances the committed `plans` left (the last entry of each account)."""
+        for plan in plans:
+            for item in plan.items:
+                if isinstance(item, NewTx):
+                    for name, balance in item.balances.items():
+                        found = self.known.get(name)
+                        if found is not None:
+                            self.balances[found[0]] = balance
 
 
 class Raw:

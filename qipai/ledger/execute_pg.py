@@ -137,6 +137,79 @@ def _send(raw: Raw, sql: _Sql, *, begin: bool, commit: bool) -> list[tuple[Any, 
         raise
 
 
+def _round_ctes(sql: _Sql, rounds: Sequence[NewRound], raw: Raw) -> None:
+    """The round headers and their players (sealed already)."""
+    sql.cte(
+        "r",
+        "INSERT INTO rounds (id, table_id, game, config, seats, context, meta, "
+        "seed_commitment, seed, opened_at, chain, chain_seq, mac) VALUES "
+        f"{_rows(13, len(rounds))} RETURNING 1",
+        [
+            v
+            for r in rounds
+            for v in (
+                r.id,
+                r.table_id,
+                r.game,
+                raw.js(r.config),
+                raw.js(r.seats),
+                raw.js(r.context),
+                raw.js(r.meta),
+                r.commitment,
+                r.seed,
+                r.opened_at,
+                r.chain,
+                r.seq,
+                r.mac,
+            )
+        ],
+    )
+    players = [(r, seat, user, stack) for r in rounds for seat, user, stack in r.players]
+    if players:
+        sql.cte(
+            "p",
+            "INSERT INTO round_players (round_id, seat, user_id, account, start_balance, "
+            f"opened_at) VALUES {_rows(6, len(players))} RETURNING 1",
+            [
+                v
+                for r, seat, user, stack in players
+                for v in (r.id, seat, user, stack, r.starts[seat], r.opened_at)
+            ],
+        )
+
+
+def _guess_starts(
+    writing: Sequence[Plan], found: dict[str, tuple[int, bool]], ids: AccountIds
+) -> dict[int, int] | None:
+    """A batch that opens rounds, sent with its COMMIT: the players' start balances (what their
+    stacks held before their plan) from the balances this process last committed, so that the
+    headers are sealed up front and go in the batch's one statement (which checks the guess:
+    a wrong one refuses the batch, and it runs again the careful way, in two statements). Sets
+    each header's `starts`; returns the guessed balance of each player's stack before the
+    batch, or None when one is not known."""
+    before: dict[int, int] = {}
+    for plan in writing:
+        for item in plan.items:
+            if isinstance(item, NewRound):
+                for _, _, stack in item.players:
+                    aid = found[stack][0]
+                    if aid not in ids.balances:
+                        return None
+                    before[aid] = ids.balances[aid]
+    running = dict(before)
+    for plan in writing:  # as `execute_pg` reads them: what the stacks held before the plan
+        for item in plan.items:
+            if isinstance(item, NewRound):
+                item.starts = {seat: running[found[s][0]] for seat, _, s in item.players}
+        for item in plan.items:
+            if isinstance(item, NewTx):
+                for name, amount in item.legs.items():
+                    aid = found[name][0]
+                    if aid in running:
+                        running[aid] += amount
+    return before
+
+
 def execute_pg(
     conn: Connection,
     plans: Sequence[Plan],
@@ -210,9 +283,10 @@ def execute_pg(
             heads.setdefault(chain, head)
         new_chains |= plan.new_chains
     sealer = chain_mod.Sealer(mac_key, heads)
+    guessed = _guess_starts(writing, found, ids) if rounds and one_shot else None
     for plan in writing:
         for item in plan.items:
-            if not isinstance(item, NewRound):
+            if guessed is not None or not isinstance(item, NewRound):
                 _seal(sealer, item)
 
     now = max(
@@ -392,14 +466,32 @@ def execute_pg(
             ],
         )
         sql.out("SELECT 'rv', '', count(*) FROM rv")
+    if guessed is not None:
+        _round_ctes(sql, rounds, raw)
     want_heads = 0
-    if not rounds:
+    if not rounds or guessed is not None:
         want_heads = _heads(sql, sealer.moved(), new_chains, raw, now)
-    commit_now = one_shot and not rounds and bool(sql.ctes)
+    commit_now = one_shot and (not rounds or guessed is not None) and bool(sql.ctes)
     if commit_now:
         # everything checked below, checked by the statement itself
         conditions: list[str] = []
         params: list[Any] = []
+        if guessed:
+            # the players' balances before this batch are the ones the headers were sealed with
+            parts = [p for p in ("u", "b") if any(c.startswith(f"{p} AS (") for c in sql.ctes)]
+            if not parts:
+                raise AssertionError("a round's players have no balance to check")
+            joins = " ".join(f"LEFT JOIN {p} ON {p}.id = x.a" for p in parts)
+            actual = f"COALESCE({', '.join(f'{p}.balance' for p in parts)})"
+            conditions.append(
+                f"NOT EXISTS (SELECT 1 FROM (VALUES {_rows(2, len(guessed), ('::integer', '::bigint'))})"
+                f" AS x(a, want) {joins} WHERE {actual} IS DISTINCT FROM x.want)"
+            )
+            params += [
+                v
+                for aid, before in sorted(guessed.items())
+                for v in (aid, before + total.get(aid, 0))
+            ]
         fenced = [p.fence for p in writing if p.fence is not None]
         if fenced:
             conditions.append(
@@ -469,7 +561,10 @@ def execute_pg(
     for plan in writing:
         header = plan.items[-1] if plan.items and isinstance(plan.items[-1], NewRound) else None
         if header is not None:
-            header.starts = {seat: running[found[s][0]] for seat, _, s in header.players}
+            starts = {seat: running[found[s][0]] for seat, _, s in header.players}
+            if guessed is not None and starts != header.starts:  # the statement checked it
+                raise AssertionError(f"round {header.id}: sealed {header.starts}, read {starts}")
+            header.starts = starts
         for item in plan.items:
             if not isinstance(item, NewTx):
                 continue
@@ -499,47 +594,11 @@ def execute_pg(
             raise AssertionError(f"{part}: wrote {counts.get(part, 0)} rows, not {n}")
     fault("after_holds_closed")
 
-    if rounds:
+    if rounds and guessed is None:
         for r in rounds:
             _seal(sealer, r)
         sql = _Sql()
-        sql.cte(
-            "r",
-            "INSERT INTO rounds (id, table_id, game, config, seats, context, meta, "
-            "seed_commitment, seed, opened_at, chain, chain_seq, mac) VALUES "
-            f"{_rows(13, len(rounds))} RETURNING 1",
-            [
-                v
-                for r in rounds
-                for v in (
-                    r.id,
-                    r.table_id,
-                    r.game,
-                    raw.js(r.config),
-                    raw.js(r.seats),
-                    raw.js(r.context),
-                    raw.js(r.meta),
-                    r.commitment,
-                    r.seed,
-                    r.opened_at,
-                    r.chain,
-                    r.seq,
-                    r.mac,
-                )
-            ],
-        )
-        players = [(r, seat, user, stack) for r in rounds for seat, user, stack in r.players]
-        if players:
-            sql.cte(
-                "p",
-                "INSERT INTO round_players (round_id, seat, user_id, account, start_balance, "
-                f"opened_at) VALUES {_rows(6, len(players))} RETURNING 1",
-                [
-                    v
-                    for r, seat, user, stack in players
-                    for v in (r.id, seat, user, stack, r.starts[seat], r.opened_at)
-                ],
-            )
+        _round_ctes(sql, rounds, raw)
         want_heads = _heads(sql, sealer.moved(), new_chains, raw, now)
         commit_now = one_shot
         if commit_now and want_heads:

@@ -4,6 +4,8 @@ gets the same typed refusal as from the careful path."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 
 from qipai.ledger import Fenced, InsufficientFunds, Ledger
@@ -51,3 +53,46 @@ def test_a_refused_one_shot_commits_nothing_and_names_the_refusal(pg: Ledger) ->
     report = pg.audit(replay=False, app_role="qipai_app")
     assert report.ok, report.violations
     assert report.heads["ledger"] == heads["ledger"]  # the refused transfer left no record
+
+
+def _open(ledger: Ledger, bets: dict[str, int]) -> str:
+    from qipai.core.protocol import Seat
+    from qipai.core.rng import new_seed
+    from tests.ledger.coin_game import CoinConfig
+
+    return ledger.open_round(
+        table_id="t1",
+        game="coin",
+        config=CoinConfig().to_json(),
+        seats=[Seat(seat, 0) for seat in PLAYERS],
+        players=PLAYERS,
+        seed=new_seed(),
+        holds=bets,
+    )
+
+
+def test_an_opening_is_one_statement_and_a_stale_guess_of_the_start_balances_is_refused(
+    pg: Ledger, ledger_factory: Callable[[], Ledger]
+) -> None:
+    """Opening a round at a table this process has written is ONE statement with its COMMIT:
+    the headers are sealed with the players' start balances guessed from what this process
+    last committed, and the statement checks the guess. When someone else moved a stack in
+    between (another process, here a second Ledger on the same database), the guess is
+    refused, nothing is written, and the careful way records the true start balance."""
+    play_coin(pg, {"P1": 10, "P2": 20}, PLAYERS)  # this process now knows both stacks
+    stacks = {seat: pg.stack(user, "t1") for seat, user in PLAYERS.items()}
+    before = pg.stats()
+    rid = _open(pg, {"P1": 10, "P2": 20})
+    after = pg.stats()
+    assert after["statements"] - before["statements"] == 1
+    assert after["one_shot"] - before["one_shot"] == 1
+    assert {p["seat"]: p["start_balance"] for p in pg.round(rid)["players"]} == stacks
+
+    other = ledger_factory()
+    other.deposit("alice", 500, "more")
+    other.buy_in("alice", "t1", 500, "more")  # alice's stack moved behind pg's back
+    stacks = {seat: pg.stack(user, "t1") for seat, user in PLAYERS.items()}
+    rid2 = _open(pg, {"P1": 10, "P2": 20})
+    assert {p["seat"]: p["start_balance"] for p in pg.round(rid2)["players"]} == stacks
+    report = pg.audit(replay=False, app_role="qipai_app")
+    assert report.ok, report.violations
