@@ -139,6 +139,18 @@ class Raw:
         cursor = self._native
         self.counters.statements += 1
         try:
+            driver = cursor.connection
+            if commit and driver.info.transaction_status == _PG_IDLE:
+                # nothing ran before it in this transaction: the statement alone, in autocommit
+                # mode, IS the transaction (atomic, committed when it succeeds) — one message
+                # and no pipeline, BEGIN or COMMIT around it (psycopg's pipeline cost ~100-200
+                # µs of CPU per statement)
+                driver.autocommit = True
+                try:
+                    cursor.execute(text, params)
+                    return list(cursor.fetchall())
+                finally:
+                    driver.autocommit = False
             if pipelined:
                 with cursor.connection.pipeline():
                     cursor.execute(text, params)
@@ -149,6 +161,10 @@ class Raw:
             return list(cursor.fetchall())
         except self.driver_error as exc:
             raise DBAPIError.instance(sql, list(params), exc, self.driver_error) from exc
+
+
+_PG_IDLE = 0
+"""`psycopg.pq.TransactionStatus.IDLE`: no transaction open on the connection."""
 
 
 @functools.lru_cache(maxsize=256)
