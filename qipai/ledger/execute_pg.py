@@ -1,4 +1,4 @@
-"""PostgreSQL: write a batch of plans in ONE statement (two when it opens rounds), then commit.
+"""PostgreSQL: write a batch of plans in ONE statement, then commit.
 
 Round trips, not the server's work, are what a ledger transaction costs on PostgreSQL, so every
 write of the batch is one statement of data-modifying CTEs:
@@ -14,9 +14,11 @@ write of the batch is one statement of data-modifying CTEs:
          h  AS (UPDATE chain_heads … WHERE seq = <head built on> RETURNING chain)
     SELECT what each part returned
 
-Everything whose MAC is known up front is in it; a round's header comes last in its chain (its
-players' start balances are read by this very statement), so a batch that opens rounds writes
-them — headers, players and the chain heads — in a second statement. The checks are the same as
+Everything whose MAC is known up front is in it. A round's header MACs its players' start
+balances: when the batch goes with its COMMIT they are guessed from the balances this process last
+committed and checked by the statement (`_guess_starts`); otherwise (or with no guess) a batch that
+opens rounds writes them — headers, players and the chain heads — in a second statement, after
+the first one read the balances. The checks are the same as
 `execute.py`'s: a fence that is not the table's epoch, a guarded debit that was refused, a running
 balance below zero part way through the batch, a chain head that moved: any of them raises and the
 caller rolls the transaction back.

@@ -25,7 +25,7 @@ def test_plain_writes_commit_with_their_statement(pg: Ledger) -> None:
     before = pg.stats()
     rid, _ = play_coin(pg, {"P1": 10, "P2": 20}, PLAYERS)
     after = pg.stats()
-    # open_round (its second statement), every journal append and the settlement
+    # open_round, every journal append and the settlement
     assert after["one_shot"] - before["one_shot"] >= 3
     assert after["one_shot"] - before["one_shot"] == after["commits"] - before["commits"]
     assert pg.round(rid)["status"] == "settled"
