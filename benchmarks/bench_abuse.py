@@ -12,7 +12,8 @@ each abuse in turn:
 
 The server runs with its default limits, the connection limit per address included: the
 sockets of (c) and (d) each come from an address of their own (127.1.x.y), as real clients
-do, and the flooder of (b) reconnects from one address.
+do; the flooder of (b) reconnects from one address (127.2.0.1) and the guesser of (a) signs in
+from another (127.3.0.1), neither the probe's (127.0.0.1).
 
 Each abuse runs in a process of its own (this script again, `--abuser`), so that the probe's
 figures are the server's and not the abuser's: a flooding client in the probe's own event loop
@@ -196,7 +197,8 @@ async def wrong_logins(url: str, stop: asyncio.Event, rate: float = 20.0) -> dic
             key = f"HTTP {task.result().status_code}"
             statuses[key] = statuses.get(key, 0) + 1
 
-    async with httpx.AsyncClient(base_url=url, timeout=30) as http:
+    transport = httpx.AsyncHTTPTransport(local_address=GUESSER)
+    async with httpx.AsyncClient(base_url=url, timeout=30, transport=transport) as http:
         pending: set[asyncio.Task[httpx.Response]] = set()
         next_at = time.perf_counter()
         while not stop.is_set():
@@ -219,7 +221,10 @@ async def flood(url: str, token: str, stop: asyncio.Event, rate: float = 5000.0)
     while not stop.is_set():
         try:
             async with websockets.connect(
-                url.replace("http", "ws") + "/ws", ping_interval=None, max_queue=None
+                url.replace("http", "ws") + "/ws",
+                ping_interval=None,
+                max_queue=None,
+                local_addr=(FLOODER, 0),
             ) as ws:
                 counts["connections"] += 1
                 await ws.send(json.dumps({"type": "auth", "token": token}))
@@ -230,12 +235,21 @@ async def flood(url: str, token: str, stop: asyncio.Event, rate: float = 5000.0)
                     counts["frames"] += batch
                     next_at += batch / rate
                     await asyncio.sleep(max(0.0, next_at - time.perf_counter()))
-        except websockets.InvalidStatus:  # refused before the handshake (connection limit)
+        except websockets.InvalidStatus:  # refused by the connection limit (403)
             counts["refused"] = counts.get("refused", 0) + 1
+            await asyncio.sleep(0)
+        except websockets.InvalidHandshake:  # dropped at the door (over the limit: a reset)
+            counts["dropped"] = counts.get("dropped", 0) + 1
             await asyncio.sleep(0)
         except (websockets.ConnectionClosed, OSError):
             await asyncio.sleep(0)
     return counts
+
+
+GUESSER = "127.3.0.1"
+"""The address of the wrong sign-ins (a): not the probe's (127.0.0.1)."""
+FLOODER = "127.2.0.1"
+"""The address of the flooder (b): its connection limit is its own, not the probe's."""
 
 
 def address(i: int) -> str:
