@@ -47,7 +47,7 @@ class TableMoney:
         try:
             self.ledger.buy_in(player, self.table_id, amount, key)
         finally:
-            self.moved()
+            self.cache.pop(player, None)  # only this stack moved
 
     def cash_out(self, player: str, bot: bool) -> int:
         """The whole table stack back to the wallet (a bot's to the house bot bankroll)."""
@@ -57,19 +57,23 @@ class TableMoney:
                 return self.ledger.bot_cash_out(player, self.table_id, key)
             return self.ledger.cash_out(player, self.table_id, key)
         finally:
-            self.moved()
+            self.cache.pop(player, None)  # only this stack moved
 
     def fund_bot(self, player: str, want: int, floor: int) -> None:
         """Top a bot's stack up to `want` from the house bot bankroll when below `floor`."""
         stack = self.stack(player)
         if stack >= floor or want <= stack:
             return
+        # only this bot's stack moves, to exactly `want`: the others stay cached (on PostgreSQL
+        # every stack read again was a database round trip on the table's thread)
         try:
             self.ledger.bot_buy_in(
                 player, self.table_id, want - stack, f"botfund.{self.table_id}.{uuid.uuid4().hex}"
             )
-        finally:
-            self.moved()
+        except BaseException:
+            self.cache.pop(player, None)
+            raise
+        self.cache[player] = want
 
 
 __all__ = ["InsufficientFunds", "TableMoney"]

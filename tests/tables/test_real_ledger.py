@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from helpers import TOY, Inbox
+from helpers import TOY, Inbox, fresh_ledger
 
 from qipai.core.rng import Rng
 from qipai.ledger import Ledger
@@ -171,3 +171,32 @@ def test_the_result_message_carries_the_settlement_chain_head() -> None:
     assert inbox.last_state("bob")["result"]["chain_head"] == head
     kept = {head["chain"]: (int(head["seq"]), str(head["mac"]))}
     assert ledger.ledger.audit(replay=False, expect_heads=kept).ok
+
+
+def test_moving_one_stack_reads_no_other_stack_again() -> None:
+    """A bot topped up, a person buying in or cashing out moves that one stack: the table's
+    other cached stacks are not read from the ledger again (each read is a database round
+    trip on the table's thread), and the moved stack is what the ledger says."""
+    from qipai.tables.money import TableMoney
+
+    ledger = fresh_ledger()
+    for player in ("alice", "bob"):
+        ledger.deposit(player, 1000, f"d-{player}")
+    money = TableMoney(ledger, "t-money")
+    money.buy_in("alice", 300, "b-alice")
+    money.buy_in("bob", 200, "b-bob")
+    assert (money.stack("alice"), money.stack("bob"), money.stack("bot.t-money.C")) == (300, 200, 0)
+    reads: list[str] = []
+    stack = ledger.stack
+
+    def counted(player: str, table_id: str) -> int:
+        reads.append(player)
+        return stack(player, table_id)
+
+    ledger.stack = counted  # type: ignore[method-assign]
+    money.fund_bot("bot.t-money.C", 500, 100)
+    assert money.stack("bot.t-money.C") == 500 == stack("bot.t-money.C", "t-money")
+    money.cash_out("bob", bot=False)
+    money.buy_in("bob", 50, "b-bob-2")
+    assert money.stack("alice") == 300 and money.stack("bob") == 50
+    assert reads.count("alice") == 0 and reads.count("bot.t-money.C") == 0
