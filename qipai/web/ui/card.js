@@ -28,13 +28,13 @@ function drawCard({ code, size, cls, onClick, delay, title }) {
   const shown = RANKS[rank] || rank;
   const red = suit === "h" || suit === "d";
   const name = cardName(code);
+  const pip = SUITS[suit] || "?";
+  // three elements: the two corners (the rank, the suit under it drawn by CSS from data-s) and
+  // the pip as the card's own text — a table draws dozens of cards, and each element costs style
+  // and layout on every state that deals or reveals them
   return html`<div class=${cx("card", "face", red ? "red" : "black", size, cls, onClick && "clickable")}
       data-card=${code} role=${onClick ? "button" : "img"} aria-label=${name} title=${title || name}
-      style=${style} onClick=${onClick || undefined}>
-    <span class="corner tl"><b>${shown}</b><i>${SUITS[suit] || "?"}</i></span>
-    <span class="pip">${SUITS[suit] || "?"}</span>
-    <span class="corner br"><b>${shown}</b><i>${SUITS[suit] || "?"}</i></span>
-  </div>`;
+      style=${style} onClick=${onClick || undefined}><span class="corner tl" data-s=${pip}>${shown}</span>${pip}<span class="corner br" data-s=${pip}>${shown}</span></div>`;
 }
 
 /** A card, redrawn only when one of its props changed (a table draws dozens on every state). */

@@ -10,11 +10,15 @@ const PIPS = /** @type {Record<number, number[]>} */ ({
   0: [], 1: [5], 2: [1, 9], 3: [1, 5, 9], 4: [1, 3, 7, 9], 5: [1, 3, 5, 7, 9], 6: [1, 3, 4, 6, 7, 9],
 });
 
-/** @param {{ n: number }} props */
+/**
+ * One half of a tile: only its pips, each placed in its cell of the half's 3×3 grid by its
+ * class (p1..p9, style.css), not nine cells with the empty ones hidden — a tile is drawn with a
+ * fifth of the elements, and a table of tiles lays out that much faster.
+ * @param {{ n: number }} props
+ */
 function Half({ n }) {
   const red = n === 1 || n === 4;
-  return html`<div class="half">${[1, 2, 3, 4, 5, 6, 7, 8, 9].map((i) =>
-    html`<span key=${i} class=${PIPS[n] && PIPS[n].includes(i) ? (red ? "dot red" : "dot") : "dot off"}></span>`)}</div>`;
+  return html`<div class="half">${(PIPS[n] || []).map((i) => html`<span key=${i} class=${red ? `dot red p${i}` : `dot p${i}`}></span>`)}</div>`;
 }
 
 /**
@@ -57,6 +61,6 @@ export const Tile = pure("Tile", drawTile);
 
 /** @param {{ n: number }} props */
 export function Die({ n }) {
-  return html`<span class="die" role="img" aria-label=${String(n)}>${[1, 2, 3, 4, 5, 6, 7, 8, 9].map((i) =>
-    html`<i key=${i} class=${PIPS[n] && PIPS[n].includes(i) ? (n === 1 || n === 4 ? "red" : "") : "off"}></i>`)}</span>`;
+  return html`<span class="die" role="img" aria-label=${String(n)}>${(PIPS[n] || []).map((i) =>
+    html`<i key=${i} class=${n === 1 || n === 4 ? `red p${i}` : `p${i}`}></i>`)}</span>`;
 }
