@@ -1,5 +1,5 @@
-"""Rate limits (the `limits` library, in memory: one process owns its database) and the
-sign-in back-off.
+"""Rate limits (moving windows in memory, the `limits` library's notation: one process owns
+its database) and the sign-in back-off.
 
 * `Rates`: named moving-window limits ("40/second;600/minute") hit per key — actions per player,
   connections, sign-ups and sign-in attempts per address (a few per second at most).
@@ -23,8 +23,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from limits import RateLimitItem, parse_many
-from limits.storage import MemoryStorage
-from limits.strategies import MovingWindowRateLimiter
 
 
 class Window:
@@ -42,6 +40,20 @@ class Window:
             (i.amount, float(i.get_expiry()), deque[float](maxlen=i.amount)) for i in items
         ]
 
+    def wait_s(self) -> float:
+        """Seconds until an event would be taken (0: now)."""
+        now = self._clock()
+        waits = [
+            period - (now - times[0])
+            for amount, period, times in self._windows
+            if len(times) >= amount and now - times[0] < period
+        ]
+        return max(waits, default=0.0)
+
+    def idle(self, now: float) -> bool:
+        """Nothing of this key is in any of its windows any more."""
+        return all(not times or now - times[-1] >= period for _, period, times in self._windows)
+
     def take(self) -> bool:
         """One event: True if every window has room (then it counts in each)."""
         now = self._clock()
@@ -54,37 +66,58 @@ class Window:
 
 
 class Rates:
-    """Several named rate limits over one in-memory store."""
+    """Several named moving-window limits ("40/second;600/minute"), counted per key in this
+    process's memory: one `Window` per (limit, key). The `limits` library parses the limits;
+    its in-memory storage is not used: after every quiet 10 ms, a hit started a timer thread
+    for the storage's expiry, and `Thread.start` waits until the new thread runs, so a sign-in
+    or a connection stalled the event loop for as long as a busy machine took to schedule a
+    thread. At most `max_keys` keys are kept: the idle ones go first."""
 
-    def __init__(self, **limits: str) -> None:
-        self._storage = MemoryStorage()
-        self._limiter = MovingWindowRateLimiter(self._storage)
+    def __init__(
+        self,
+        *,
+        clock: Callable[[], float] = time.monotonic,
+        max_keys: int = 100_000,
+        **limits: str,
+    ) -> None:
+        self._clock = clock
+        self.max_keys = max_keys
         self._items: dict[str, list[RateLimitItem]] = {
             name: parse_many(text) for name, text in limits.items()
         }
+        self._windows: dict[tuple[str, str], Window] = {}
+        self._lock = threading.Lock()
 
     def window(self, name: str) -> Window:
         """A fresh `Window` of limit `name` (for one key that one task owns)."""
-        return Window(self._items[name])
+        return Window(self._items[name], self._clock)
 
     def hit(self, name: str, key: str) -> bool:
         """Count one event of `key` under limit `name`; False if over the limit (then the
         event is not counted)."""
-        items = self._items[name]
-        if not all(self._limiter.test(item, key) for item in items):
-            return False
-        for item in items:
-            self._limiter.hit(item, key)
-        return True
+        with self._lock:
+            found = self._windows.get((name, key))
+            if found is None:
+                if len(self._windows) >= self.max_keys:
+                    self._prune()
+                found = self._windows[(name, key)] = Window(self._items[name], self._clock)
+            return found.take()
 
     def retry_after(self, name: str, key: str) -> int:
-        """Whole seconds until `key` may try again under `name`."""
-        waits = [0.0]
-        for item in self._items[name]:
-            reset, remaining = self._limiter.get_window_stats(item, key)
-            if remaining <= 0:
-                waits.append(reset - time.time())
-        return max(1, math.ceil(max(waits)))
+        """Whole seconds until `key` may try again under `name` (at least 1)."""
+        with self._lock:
+            found = self._windows.get((name, key))
+        return max(1, math.ceil(found.wait_s() if found is not None else 0.0))
+
+    def _prune(self) -> None:
+        """Forget the keys with nothing left in their windows; if that frees nothing, the
+        oldest tenth."""
+        now = self._clock()
+        idle = [k for k, w in self._windows.items() if w.idle(now)]
+        if not idle:
+            idle = list(self._windows)[: max(1, len(self._windows) // 10)]
+        for key in idle:
+            del self._windows[key]
 
 
 @dataclass
