@@ -188,7 +188,9 @@ class Ownership:
         with self.ledger.engine.connect() as conn:
             rows = conn.execute(
                 select(accounts.c.name, accounts.c.balance).where(
-                    accounts.c.name.like(f"stack:%:{table_id}"), accounts.c.balance > 0
+                    accounts.c.table_id == table_id,
+                    accounts.c.kind == "stack",
+                    accounts.c.balance > 0,
                 )
             ).all()
         returned: dict[str, int] = {}
