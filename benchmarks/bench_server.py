@@ -224,14 +224,14 @@ async def run_load(
     # still serves one automatch request per person, but the benchmark, which shares the
     # machine's cores with the server, does not build 1,000 clients (and TLS contexts) for it.
     limits = httpx.Limits(max_connections=50, max_keepalive_connections=50)
-    http = httpx.AsyncClient(base_url=url, timeout=max(600.0, 0.5 * len(tokens)), limits=limits)
+    http = httpx.AsyncClient(base_url=url, timeout=max(600.0, 1.0 * len(tokens)), limits=limits)
     for token in tokens:  # ramp up gently: automatch is a write
         tasks.append(asyncio.create_task(client(http, url, token, stats, stop)))
         await asyncio.sleep(0.002)
     ramp = time.perf_counter()
     # seating is serial on the server (automatch opens and fills tables one at a time: several
-    # commits each on PostgreSQL), so 4,000 people take many minutes: wait up to 0.5 s each
-    patience = max(600.0, 0.5 * len(tokens))
+    # commits each on PostgreSQL), so 4,000 people take many minutes: wait up to 1 s each
+    patience = max(600.0, 1.0 * len(tokens))
     while (
         stats.ready + sum(1 for t in tasks if t.done()) < len(tokens)
         and time.perf_counter() - ramp < patience
