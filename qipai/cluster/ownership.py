@@ -96,15 +96,8 @@ class Ownership:
     # ----- one pass ----------------------------------------------------------------------------
     def step(self) -> None:
         """Renew, then take over; never raises (a failing database is retried next pass)."""
-        try:
-            self.renew()
-        except Exception:
-            self.metrics.renewal_failures.inc()
-            log.exception("lease renewal failed")
-        try:
-            self.take_over()
-        except Exception:
-            log.exception("taking over lapsed tables failed")
+        self._renew_safely()
+        self._takeover_pass()
         self.update_gauges()
 
     def renew(self) -> None:
@@ -238,22 +231,24 @@ class Ownership:
             return
         self._stop.clear()
         self._threads = [
-            threading.Thread(target=self._every, args=(self._renew_pass,), name=name, daemon=True)
-            if name == "qipai-leases"
-            else threading.Thread(
-                target=self._every, args=(self._takeover_pass,), name=name, daemon=True
+            threading.Thread(target=self._every, args=(work,), name=name, daemon=True)
+            for name, work in (
+                ("qipai-leases", self._renew_pass),
+                ("qipai-takeovers", self._takeover_pass),
             )
-            for name in ("qipai-leases", "qipai-takeovers")
         ]
         for thread in self._threads:
             thread.start()
 
-    def _renew_pass(self) -> None:
+    def _renew_safely(self) -> None:
         try:
             self.renew()
         except Exception:
             self.metrics.renewal_failures.inc()
             log.exception("lease renewal failed")
+
+    def _renew_pass(self) -> None:
+        self._renew_safely()
         self.update_gauges()
 
     def _takeover_pass(self) -> None:
