@@ -28,9 +28,10 @@ from limits import RateLimitItem, parse_many
 class Window:
     """The moving windows of one key, one per limit ("40/second;600/minute": at most 40 events
     in any second and 600 in any minute), as the times of the events still in each window: an
-    event costs a comparison and an append, a refused one a comparison (the shared store costs
-    ~0.1 ms per refused hit: a flood of thousands of frames a second would take most of a
-    core). A refused event is not counted. Not thread-safe: one socket's reader owns it."""
+    event costs a comparison and an append, a refused one a comparison (the `limits` library's
+    in-memory store, used before, cost ~0.1 ms per refused hit: a flood of thousands of frames
+    a second took most of a core). A refused event is not counted. Not thread-safe: one
+    socket's reader owns it; `Rates` guards the windows it keeps per key with its lock."""
 
     __slots__ = ("_clock", "_windows")
 
