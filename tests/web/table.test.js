@@ -267,3 +267,19 @@ describe("leaf components and the reveal", () => {
     }
   });
 });
+
+describe("a finished round is drawn once", () => {
+  it.each(Object.keys(GOLDEN))("%s: the felt shows the hands, the results panel only what the felt does not", (game) => {
+    setLang("zh");
+    for (const x of GOLDEN[game].filter((y) => y.message.round && y.message.round.finished && y.message.result)) {
+      const root = mount(html`<${TableView} s=${appState(x.message)} actions=${ACTIONS} />`);
+      const results = root.querySelector("#results");
+      // no card or tile of the round a second time beside the table (history and recall keep the summary)
+      expect(results.querySelectorAll("[data-card], .tile").length, x.moment).toBe(0);
+      expect(root.querySelectorAll("#felt [data-card], #felt .tile, #dock [data-card], #dock .tile").length, x.moment).toBeGreaterThan(0);
+      // the per-bet breakdown the felt does not show stays in the results panel
+      if (game === "pokdeng" && x.message.round.view.payouts.bets.length) expect(results.querySelectorAll(".bet-table tr[data-bet]").length).toBe(x.message.round.view.payouts.bets.length);
+      cleanup();
+    }
+  });
+});

@@ -155,8 +155,22 @@ function Summary({ view: v }) {
     ${v.board ? html`<span class="small hand-line">${t("board")}: <${CardRow} codes=${v.board} size="tiny" /></span>` : null}
     ${(v.boxes || []).filter((/** @type {any} */ b) => mine.has(b.box)).map((/** @type {any} */ b) => html`<span key=${b.box} class="small hand-line mine" data-box=${b.box}>
       ${t("your_box", { box: b.box })}: <${CardRow} codes=${b.cards} size="tiny" /> ${b.hand ? html`<i class="muted">${category(b.hand.category)}</i>` : null}
-      ${b.nets ? html`<span class="bet-nets">${BETS.filter((k) => b.nets[k]).map((k) => html`<span key=${k}>${t(`bet_${k}`)} <${Net} n=${b.nets[k]} /> </span>`)}</span>` : null}</span>`)}
+      <${BetNets} b=${b} /></span>`)}
   </div>`;
 }
 
-export const holdem = { Center, Mine, Actions, Side, SeatExtra, Summary };
+/** A box's net of each bet (ante, bonus, flop …). @param {{ b: any }} props */
+function BetNets({ b }) {
+  return b.nets ? html`<span class="bet-nets">${BETS.filter((k) => b.nets[k]).map((k) => html`<span key=${k}>${t(`bet_${k}`)} <${Net} n=${b.nets[k]} /> </span>`)}</span>` : null;
+}
+
+/** On the live table the felt shows the cards and each box's total; the results panel adds my boxes' net per bet. @param {{ view: any }} props */
+function Details({ view: v }) {
+  const mine = myBoxes(v);
+  const boxes = (v.boxes || []).filter((/** @type {any} */ b) => mine.has(b.box) && b.nets);
+  if (!boxes.length) return null;
+  return html`<div class="summary row wrap">${boxes.map((/** @type {any} */ b) => html`<span key=${b.box} class="small hand-line mine" data-box=${b.box}>
+    ${t("your_box", { box: b.box })}: <${BetNets} b=${b} /></span>`)}</div>`;
+}
+
+export const holdem = { Center, Mine, Actions, Side, SeatExtra, Summary, Details };

@@ -1,7 +1,9 @@
 // @ts-check
 // One renderer per game (games/<game>.js). A renderer may define Center, Mine (my own hand: it
 // lies in the dock beside the actions, so the two never cover each other), Actions, SeatExtra,
-// Side, Summary (the round at its end, for history and recall), afterState, counterclockwise.
+// Side, Summary (the round at its end, for history and recall), Details (what of a finished round
+// the felt does not show, for the live table's results panel: the felt already shows every hand,
+// so the round is never drawn twice), afterState, counterclockwise.
 import { pokdeng } from "./pokdeng.js";
 import { paigow } from "./paigow.js";
 import { niuniu } from "./niuniu.js";

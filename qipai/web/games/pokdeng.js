@@ -231,16 +231,27 @@ function SeatExtra({ st, seat }) {
   return html`<span class="small muted">${p.spots.join(" ")}${p.done ? " ✓" : ""}</span>`;
 }
 
+/** The bets of a finished round with stake, outcome (×2 for a double hand) and net. @param {{ view: any }} props */
+function BetTable({ view: v }) {
+  const bets = v.payouts && v.payouts.bets ? v.payouts.bets : [];
+  if (!bets.length) return null;
+  return html`<table class="bet-table"><thead><tr><th>${t("spot")}</th><th>${t("stake")}</th><th>${t("outcome")}</th><th>${t("net")}</th></tr></thead>
+      <tbody>${bets.map((/** @type {any} */ b) => html`<tr key=${b.id} data-bet=${b.spot}><td>${spotName(b.spot)}</td><td>${money(b.amount)}</td>
+        <td>${t(b.outcome)}${b.multiple > 1 ? ` ×${b.multiple}` : ""}</td><td><${Net} n=${b.net} /></td></tr>`)}</tbody></table>`;
+}
+
 /** The round as I saw it at its end (history, recall): the hands and my bets with results. @param {{ view: any }} props */
 function Summary({ view: v }) {
-  const bets = v.payouts && v.payouts.bets ? v.payouts.bets : [];
   return html`<div class="summary">
     ${v.cards ? html`<div class="row wrap">${Object.entries(v.cards).map(([k, cs]) => html`<span key=${k} class="small hand-line" data-hand=${k}>${k === "B" ? t("dealer") : k}: <${CardRow} codes=${cs} size="tiny" />
       ${v.hands && v.hands[k] ? html`<i class="muted">${handLabel(v.hands[k])}</i>` : null}</span>`)}</div>` : null}
-    ${bets.length ? html`<table class="bet-table"><thead><tr><th>${t("spot")}</th><th>${t("stake")}</th><th>${t("outcome")}</th><th>${t("net")}</th></tr></thead>
-      <tbody>${bets.map((/** @type {any} */ b) => html`<tr key=${b.id} data-bet=${b.spot}><td>${spotName(b.spot)}</td><td>${money(b.amount)}</td>
-        <td>${t(b.outcome)}${b.multiple > 1 ? ` ×${b.multiple}` : ""}</td><td><${Net} n=${b.net} /></td></tr>`)}</tbody></table>` : null}
+    <${BetTable} view=${v} />
   </div>`;
 }
 
-export const pokdeng = { Center, Mine, Actions, Side, SeatExtra, Summary, afterState };
+/** On the live table the felt shows the hands; the results panel adds only the bet table. @param {{ view: any }} props */
+function Details({ view: v }) {
+  return html`<div class="summary"><${BetTable} view=${v} /></div>`;
+}
+
+export const pokdeng = { Center, Mine, Actions, Side, SeatExtra, Summary, Details, afterState };

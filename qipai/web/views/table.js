@@ -233,7 +233,7 @@ const Fairness = memo(
   (p) => [p.st.fairness || null, p.clientSeed],
 );
 
-/** The last rounds' results, and the finished round's summary. */
+/** The last rounds' results, and what of the finished round the felt does not show (R.Details). */
 const Results = memo("Results", ResultsPanel, (/** @type {{ st: any, R: any }} */ p) => [
   p.st.table.game, p.st.results || [], namesKey(p.st), p.st.you && p.st.you.seat,
   p.st.round && p.st.round.finished ? p.st.round.view : null,
@@ -250,7 +250,7 @@ function ResultsPanel({ st, R }) {
       <summary class="kv"><span>${t("round")} ${r.number}</span>${seat && r.nets[seat] !== undefined ? html`<${Net} n=${r.nets[seat]} />` : html`<span class="muted small">${t("spectating")}</span>`}</summary>
       <div class="result-nets">${Object.entries(r.nets).map(([k, n]) => html`<div key=${k} class="kv small"><span class="muted">${names(k)}</span><${Net} n=${n} /></div>`)}</div>
     </details>`)}
-    ${st.round && st.round.finished && R.Summary ? html`<div class="last-hand"><${R.Summary} view=${st.round.view} seat=${seat} st=${st} /></div>` : null}
+    ${st.round && st.round.finished && R.Details ? html`<div class="last-hand"><${R.Details} view=${st.round.view} seat=${seat} st=${st} /></div>` : null}
   </div></div>`;
 }
 
