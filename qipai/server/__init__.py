@@ -17,6 +17,7 @@ def run(settings: Settings | None = None) -> None:
     from qipai.ledger.errors import LedgerKeyError
     from qipai.server.app import create_app
     from qipai.server.dblock import DatabaseInUse
+    from qipai.server.gate import GateProtocol
     from qipai.server.serving import QipaiServer, QipaiWebSocketProtocol
 
     settings = settings or Settings()
@@ -37,6 +38,7 @@ def run(settings: Settings | None = None) -> None:
         host=host,
         port=port,
         log_level=settings.log_level,
+        http=GateProtocol,  # an address the door has shut is reset at accept
         ws=QipaiWebSocketProtocol,
         ws_max_size=4 * settings.max_frame_bytes,
         timeout_graceful_shutdown=int(settings.shutdown_timeout_s + 0.999),

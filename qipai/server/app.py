@@ -257,7 +257,8 @@ def create_app(
             )
 
     app.state.before_shutdown = before_shutdown
-    app.state.door = Door()  # addresses over their connection limit (serving.py drops them)
+    # addresses over their connection limit: reset at accept (gate.py), each refusal counted
+    app.state.door = Door(refused=svc.metrics.refused.labels("connect_door").inc)
     # compatibility for code written against the single-function app
     app.state.room = room
     app.state.store = store

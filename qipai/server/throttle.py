@@ -192,15 +192,26 @@ class Backoff:
 
 
 class Door:
-    """Addresses over their WebSocket connection limit, refused at the door until their window
-    has room again: the server's WebSocket protocol (`serving.QipaiWebSocketProtocol`) drops
-    their next connections before the handshake and the application (a reset instead of a
-    403; a client reconnecting in a loop cost the event loop a handshake and a request each).
-    Used on the event loop only."""
+    """Addresses over their WebSocket connection limit, refused at the door for a while: the
+    server's first protocol (`gate.GateProtocol`) resets their new connections at accept, before
+    any request is read (a client reconnecting in a loop cost the event loop an HTTP parse, a
+    handshake and a request each); `serving.QipaiWebSocketProtocol` drops an upgrade that was
+    accepted before the door shut. An address is shut for the time its limiter window needs,
+    but never longer than `max_s` at a time (the door shuts plain HTTP too: a bounded window,
+    after which the limiter looks at one connection again). `refused` is called once per
+    refusal (the metric). Used on the event loop only."""
 
-    def __init__(self, max_keys: int = 100_000, clock: Callable[[], float] = time.monotonic):
+    def __init__(
+        self,
+        max_keys: int = 100_000,
+        clock: Callable[[], float] = time.monotonic,
+        max_s: float = 5.0,
+        refused: Callable[[], None] | None = None,
+    ):
         self.max_keys = max_keys
         self.clock = clock
+        self.max_s = max_s
+        self.refused = refused
         self._until: dict[str, float] = {}
 
     def close_to(self, address: str, seconds: float) -> None:
@@ -209,16 +220,18 @@ class Door:
             self._until = {k: v for k, v in self._until.items() if v > now}
             if len(self._until) >= self.max_keys:
                 return  # full of live refusals: the limiter still refuses them one by one
-        self._until[address] = self.clock() + seconds
+        self._until[address] = self.clock() + min(seconds, self.max_s)
 
     def shut(self, address: str) -> bool:
-        """Whether `address` is refused now."""
+        """Whether `address` is refused now (a refusal: counted)."""
         until = self._until.get(address)
         if until is None:
             return False
         if until <= self.clock():
             del self._until[address]
             return False
+        if self.refused is not None:
+            self.refused()
         return True
 
 

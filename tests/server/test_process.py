@@ -179,9 +179,9 @@ def test_an_address_over_its_connection_limit_is_dropped_before_the_handshake(
     tmp_path: Path,
 ) -> None:
     """A client reconnecting in a loop: once its address is over the connection limit, the
-    limiter refuses it (403) and its next connections are dropped by the server's WebSocket
-    protocol before the handshake and the application (counted as `connect_door`), until its
-    window has room again; other addresses connect meanwhile."""
+    limiter refuses it (403) and its next connections — plain HTTP too — are reset at accept
+    (`gate.GateProtocol`), before any request is read, and counted as `connect_door`, until
+    its window has room again; other addresses connect meanwhile."""
     server = Server(tmp_path / "room.db", env={"QIPAI_CONNECT_RATE": "3/second;5/minute"})
     server.start()
     try:
@@ -197,11 +197,16 @@ def test_an_address_over_its_connection_limit_is_dropped_before_the_handshake(
                 outcomes.append("dropped")
         assert outcomes[:4] == ["open", "open", "open", "403"], outcomes
         assert set(outcomes[4:]) == {"dropped"}, outcomes  # within the second: at the door
-        metrics = httpx.get(f"{server.url}/metrics", timeout=30).text
-        assert 'qipai_refused_total{limit="connect_door"}' in metrics
+        with pytest.raises(httpx.TransportError):  # the shut address's plain HTTP as well
+            httpx.get(f"{server.url}/api/health", timeout=30)
+        other = httpx.HTTPTransport(local_address="127.0.0.2")
+        with httpx.Client(transport=other, timeout=30) as http:  # another address is let in
+            metrics = http.get(f"{server.url}/metrics").text
+        assert 'qipai_refused_total{limit="connect_door"} 9.0' in metrics
         with connect(ws_url, open_timeout=10, source_address=("127.0.0.2", 0)):
-            pass  # another address is let in
+            pass
         time.sleep(1.5)  # the window has room again (4 of 5 a minute)
+        assert httpx.get(f"{server.url}/api/health", timeout=30).status_code == 200
         with connect(ws_url, open_timeout=10):
             pass
     finally:

@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from qipai.server.throttle import Rates
+from qipai.server.throttle import Door, Rates
 
 
 class Clock:
@@ -58,3 +58,19 @@ def test_memory_is_bounded_idle_keys_first() -> None:
     for i in range(30):  # none idle: the oldest tenth goes
         rates.hit("action", f"new{i}")
     assert len(rates._windows) <= 10
+
+
+def test_the_door_shuts_for_the_limiters_wait_at_most_max_s_and_counts_refusals() -> None:
+    clock = Clock()
+    counted: list[int] = []
+    door = Door(clock=clock, max_s=5.0, refused=lambda: counted.append(1))
+    door.close_to("a", 1.5)
+    assert door.shut("a") and not door.shut("b")
+    clock.now += 1.6
+    assert not door.shut("a")  # its own window has room again
+    door.close_to("a", 58.0)  # a minute's window: the door stays shut 5 s, not 58
+    clock.now += 4.9
+    assert door.shut("a")
+    clock.now += 0.2
+    assert not door.shut("a")
+    assert len(counted) == 2  # one per refusal, none for a connection let in
