@@ -8,6 +8,7 @@ import { money, chipText, percent } from "../ui/format.js";
 import { CardRow, Card } from "../ui/card.js";
 import { Chip } from "../ui/chip.js";
 import { Badge, Net, legal, seatName } from "./common.js";
+import { useShowdown } from "../ui/showdown.js";
 
 /**
  * @typedef {import("../protocol.js").HoldemBonusView} HoldemBonusViewG the view as docs/schema/holdem-bonus.view.json types it
@@ -33,10 +34,28 @@ function myBoxes(v) {
   return boxes;
 }
 
+/** The hands in the order the showdown turns them: the dealer's, then the boxes in order (ui/showdown.js). @param {any} v */
+function revealOrder(v) {
+  return [...(v.dealer && v.dealer.cards ? ["dealer"] : []), ...(v.boxes || []).filter((/** @type {any} */ b) => b.cards || b.nets).map((/** @type {any} */ b) => b.box)];
+}
+
+/** @param {any} v @param {string} box */
+const boxOf = (v, box) => ((v && v.boxes) || []).find((/** @type {any} */ x) => x.box === box);
+
+/**
+ * Box `b` of the view as the showdown shows it now: as it was before the round ended until its
+ * hand is turned. @param {any} b @param {ReturnType<typeof useShowdown>} sd
+ */
+function shownBox(b, sd) {
+  return sd.turned(b.box) ? b : boxOf(sd.before, b.box) || b;
+}
+
 /** @param {{ st: any, seat: string }} props */
 function SeatExtra({ st, seat }) {
+  const sd = useShowdown();
   const v = st.round && st.round.view;
-  const b = v && (v.boxes || []).find((/** @type {any} */ x) => x.box === seat);
+  const now = v && boxOf(v, seat);
+  const b = now && shownBox(now, sd);
   if (!b || !b.bets || !b.bets.ante) return null;
   return html`<div class="seat-info"><${Badge} text=${`${t("ante")} ${money(b.bets.ante)}`} />
     ${b.status ? html`<${Badge} text=${t(`status_${b.status}`)} />` : null}
@@ -61,7 +80,8 @@ function Box({ b, v, st, mine }) {
 /** @param {{ st: Live }} props */
 function Center({ st }) {
   const v = st.round.view;
-  const dealer = v.dealer || {};
+  const sd = useShowdown();
+  const dealer = (sd.turned("dealer") ? v.dealer : sd.before.dealer) || {};
   const board = v.board || [];
   const mine = myBoxes(v);
   return html`<div class="he-table">
@@ -74,23 +94,24 @@ function Center({ st }) {
           ${Array.from({ length: 5 - board.length }, (_, i) => html`<div key=${`s${i}`} class="card slot"></div>`)}</div></div>
     </div>
     <div class="pd-spots">${(v.boxes || []).filter((/** @type {any} */ b) => !mine.has(b.box) && (b.seated !== null || (b.bets && b.bets.ante)))
-      .map((/** @type {any} */ b) => html`<${Box} key=${b.box} b=${b} v=${v} st=${st} mine=${false} />`)}</div>
+      .map((/** @type {any} */ b) => html`<${Box} key=${b.box} b=${shownBox(b, sd)} v=${v} st=${st} mine=${false} />`)}</div>
   </div>`;
 }
 
 /** My boxes — my own hole cards, bets and results — in front of me. @param {{ st: Live }} props */
 function Mine({ st }) {
   const v = st.round.view;
+  const sd = useShowdown();
   if (!v.me) return null;
   const mine = myBoxes(v);
   const boxes = (v.boxes || []).filter((/** @type {any} */ b) => mine.has(b.box));
   return html`<div class="my-hand he-mine">
-    <div class="he-my-boxes">${boxes.map((/** @type {any} */ b) => html`<${Box} key=${b.box} b=${b} v=${v} st=${st} mine=${true} />`)}</div>
+    <div class="he-my-boxes">${boxes.map((/** @type {any} */ b) => html`<${Box} key=${b.box} b=${shownBox(b, sd)} v=${v} st=${st} mine=${true} />`)}</div>
     ${st.round.finished ? null : html`<div class="kv-row">
       <span>${t("stack")} <b>${money(v.me.stack)}</b></span>
       <span title=${t("held_note")}>${t("held")} <b>${money(v.me.committed)}</b></span>
       <span class="muted">${t("available")} <b>${money(v.me.available)}</b></span></div>`}
-    ${v.me.net !== null && v.me.net !== undefined ? html`<div class="pd-net">${t("net")} <${Net} n=${v.me.net} /></div>` : null}
+    ${sd.done && v.me.net !== null && v.me.net !== undefined ? html`<div class="pd-net">${t("net")} <${Net} n=${v.me.net} /></div>` : null}
   </div>`;
 }
 
@@ -173,4 +194,4 @@ function Details({ view: v }) {
     ${t("your_box", { box: b.box })}: <${BetNets} b=${b} /></span>`)}</div>`;
 }
 
-export const holdem = { Center, Mine, Actions, Side, SeatExtra, Summary, Details };
+export const holdem = { Center, Mine, Actions, Side, SeatExtra, Summary, Details, revealOrder };

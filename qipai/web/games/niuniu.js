@@ -5,6 +5,7 @@ import { t, named } from "../i18n/index.js";
 import { money, percent } from "../ui/format.js";
 import { Card, CardRow } from "../ui/card.js";
 import { Badge, ChoiceButtons, Net, legal, phaseLabel, seatName } from "./common.js";
+import { useShowdown } from "../ui/showdown.js";
 
 /**
  * @typedef {import("../protocol.js").NiuniuView} NiuniuView the view as docs/schema/niuniu.view.json types it
@@ -13,7 +14,7 @@ import { Badge, ChoiceButtons, Net, legal, phaseLabel, seatName } from "./common
 
 /** @param {NiuniuView} v @param {string | null} seat */
 function seatOf(v, seat) {
-  return (v.seats || []).find((/** @type {any} */ s) => s.id === seat) || null;
+  return ((v && v.seats) || []).find((/** @type {any} */ s) => s.id === seat) || null;
 }
 
 /** @param {any} hand */
@@ -21,10 +22,25 @@ function handText(hand) {
   return hand ? `${named(hand)} ×${hand.multiplier}` : "";
 }
 
+/** The hands in the order the showdown turns them: the banker's, then the others in seat order (ui/showdown.js). @param {NiuniuView} v */
+function revealOrder(v) {
+  const seats = (v.seats || []).filter((/** @type {any} */ s) => s.cards || s.settlement);
+  return [...seats.filter((/** @type {any} */ s) => s.is_banker), ...seats.filter((/** @type {any} */ s) => !s.is_banker)].map((/** @type {any} */ s) => s.id);
+}
+
+/**
+ * Seat `id` of view `v` as the showdown shows it now: as it was before the round ended until its
+ * hand is turned. @param {any} v @param {string} id @param {ReturnType<typeof useShowdown>} sd
+ */
+function shownSeat(v, id, sd) {
+  return sd.turned(id) ? seatOf(v, id) : seatOf(sd.before, id) || seatOf(v, id);
+}
+
 /** @param {{ st: import("../protocol.js").StateOf<NiuniuView>, seat: string }} props */
 function SeatExtra({ st, seat }) {
+  const sd = useShowdown();
   const v = st.round && st.round.view;
-  const s = v && seatOf(v, seat);
+  const s = v && shownSeat(v, seat, sd);
   if (!s) return null;
   return html`<div class="seat-info">
     ${s.is_banker ? html`<${Badge} text=${`${t("banker")} ×${v.banker_multiple || 1}`} cls="banker" />` : null}
@@ -39,12 +55,13 @@ function SeatExtra({ st, seat }) {
 /** @param {{ st: Live }} props */
 function Center({ st }) {
   const v = st.round.view;
+  const sd = useShowdown();
   return html`<div class="nn-table">
     <div class="pg-meta"><${Badge} text=${phaseLabel(v.phase)} />
       ${v.banker ? html`<${Badge} text=${`${t("banker")}: ${seatName(st, v.banker)} ×${v.banker_multiple}`} cls="banker" />` : null}
       <span class="muted small">${t("base")} ${money(v.base)} · ${t("commission")} ${percent(v.commission)}</span>
     </div>
-    <div class="pg-hands">${(v.seats || []).filter((/** @type {any} */ s) => s.id !== (v.me ? v.me.id : null)).map((/** @type {any} */ s) => html`<div key=${s.id}
+    <div class="pg-hands">${(v.seats || []).filter((/** @type {any} */ s) => s.id !== (v.me ? v.me.id : null)).map((/** @type {any} */ x) => shownSeat(v, x.id, sd)).map((/** @type {any} */ s) => html`<div key=${s.id}
         class=${cx("pg-hand", s.is_banker && "banker")} data-seat=${s.id}>
       <div class="label">${seatName(st, s.id)}</div>
       ${s.cards ? html`<${CardRow} codes=${s.cards} size="small" deal squeeze />` : html`<${CardRow} count=${s.card_count} size="small" />`}
@@ -57,6 +74,7 @@ function Center({ st }) {
 /** @param {{ st: Live, ctx: import("./common.js").Ctx }} props */
 function Mine({ st, ctx }) {
   const v = st.round.view;
+  const sd = useShowdown();
   if (!v.me) return null;
   const swapping = legal(st, "swap");
   /** @type {string[]} */
@@ -64,7 +82,7 @@ function Mine({ st, ctx }) {
   // the exact advisor's best swap (round.py's hint; the schema leaves its shape open)
   const hint = v.me.hint && swapping ? /** @type {{ discard?: string[], expected_multiplier?: number }} */ (v.me.hint.best || {}) : null;
   const hinted = new Set((hint && hint.discard) || []);
-  const mine = seatOf(v, v.me.id);
+  const mine = shownSeat(v, v.me.id, sd);  // my cards are mine to see; my hand's result comes in its turn
   const toggle = (/** @type {string} */ c) => {
     const set = new Set(marked);
     if (set.has(c)) set.delete(c);
@@ -110,4 +128,4 @@ function Summary({ view: v, seat }) {
     ${s.hand ? html`<i class="muted">${handText(s.hand)}</i>` : null} ${s.settlement ? html`<${Net} n=${s.settlement.net} />` : null}</span>`)}</div>`;
 }
 
-export const niuniu = { Center, Mine, Actions, SeatExtra, Summary };
+export const niuniu = { Center, Mine, Actions, SeatExtra, Summary, revealOrder };

@@ -5,6 +5,7 @@ import { html, cx } from "../ui/html.js";
 import { t, named } from "../i18n/index.js";
 import { Tile, Die } from "../ui/tile.js";
 import { Badge, ChoiceButtons, Net, seatName } from "./common.js";
+import { useShowdown } from "../ui/showdown.js";
 
 /**
  * @typedef {import("../protocol.js").PaigowView} PaigowViewG the view as docs/schema/paigow.view.json types it
@@ -13,13 +14,28 @@ import { Badge, ChoiceButtons, Net, seatName } from "./common.js";
 
 /** @param {any} v @param {string | null} seat */
 function seatOf(v, seat) {
-  return (v.seats || []).find((/** @type {any} */ s) => s.id === seat) || null;
+  return ((v && v.seats) || []).find((/** @type {any} */ s) => s.id === seat) || null;
+}
+
+/** The hands in the order the showdown turns them: the banker's, then the others in seat order (ui/showdown.js). @param {any} v */
+function revealOrder(v) {
+  const seats = (v.seats || []).filter((/** @type {any} */ s) => s.tiles || s.net !== null && s.net !== undefined);
+  return [...seats.filter((/** @type {any} */ s) => s.banker), ...seats.filter((/** @type {any} */ s) => !s.banker)].map((/** @type {any} */ s) => s.id);
+}
+
+/**
+ * Seat `id` of view `v` as the showdown shows it now: as it was before the round ended until its
+ * hand is turned. @param {any} v @param {string} id @param {ReturnType<typeof useShowdown>} sd
+ */
+function shownSeat(v, id, sd) {
+  return sd.turned(id) ? seatOf(v, id) : seatOf(sd.before, id) || seatOf(v, id);
 }
 
 /** @param {{ st: any, seat: string }} props */
 function SeatExtra({ st, seat }) {
+  const sd = useShowdown();
   const v = st.round && st.round.view;
-  const s = v && seatOf(v, seat);
+  const s = v && shownSeat(v, seat, sd);
   if (!s) return null;
   return html`<div class="seat-info">
     ${s.banker ? html`<${Badge} text=${t("banker")} cls="banker" />` : null}
@@ -43,6 +59,7 @@ function Hand({ s, v, st, mine }) {
 /** @param {{ st: Live }} props */
 function Center({ st }) {
   const v = st.round.view;
+  const sd = useShowdown();
   return html`<div class="pg-table">
     <div class="pg-meta">
       <${Badge} text=${t("pg_round", { n: v.round, of: v.rounds || 2 })} />
@@ -50,7 +67,7 @@ function Center({ st }) {
       ${v.dice ? html`<span class="dice" title=${v.dice.join(" + ")}>${v.dice.map((/** @type {number} */ d, /** @type {number} */ i) => html`<${Die} key=${i} n=${d} />`)}</span>` : null}
       <span class="muted small">${v.tiles_left} ${t("tiles_left")}</span>
     </div>
-    <div class="pg-hands">${(v.seats || []).filter((/** @type {any} */ s) => s.id !== (v.me ? v.me.id : null)).map((/** @type {any} */ s) => html`<${Hand} key=${s.id} s=${s} v=${v} st=${st} />`)}</div>
+    <div class="pg-hands">${(v.seats || []).filter((/** @type {any} */ s) => s.id !== (v.me ? v.me.id : null)).map((/** @type {any} */ s) => html`<${Hand} key=${s.id} s=${shownSeat(v, s.id, sd)} v=${v} st=${st} />`)}</div>
     ${v.seen_tiles && v.seen_tiles.length ? html`<div class="pg-seen"><span class="muted small">${t("round1_tiles")}</span>
       <div class="tile-row tiny">${v.seen_tiles.map((/** @type {any} */ x, /** @type {number} */ i) => html`<${Tile} key=${i} tile=${x} size="tiny" />`)}</div></div>` : null}
     ${v.phase === "finished" && v.round < (v.rounds || 2) && st.you && st.you.in_round ? html`<div class="pg-next small" role="note">${t("pg_second_round")}</div>` : null}
@@ -60,7 +77,8 @@ function Center({ st }) {
 /** @param {{ st: Live }} props */
 function Mine({ st }) {
   const v = st.round.view;
-  const s = seatOf(v, v.me ? v.me.id : null);
+  const sd = useShowdown();
+  const s = v.me ? shownSeat(v, v.me.id, sd) : null;
   if (!s) return null;
   return html`<div class="my-hand pg-mine"><${Hand} s=${s} v=${v} st=${st} mine /></div>`;
 }
@@ -83,4 +101,4 @@ function Summary({ view: v, seat }) {
     ${s.hand ? html`<i class="muted">${named(s.hand)}</i>` : null} <${Net} n=${s.net} /></span>`)}</div>`;
 }
 
-export const paigow = { Center, Mine, Actions, SeatExtra, Summary };
+export const paigow = { Center, Mine, Actions, SeatExtra, Summary, revealOrder };

@@ -7,6 +7,7 @@ import { money, signed, chipText } from "../ui/format.js";
 import { CardRow } from "../ui/card.js";
 import { Chip } from "../ui/chip.js";
 import { Badge, Net, legal, netClass } from "./common.js";
+import { useShowdown } from "../ui/showdown.js";
 
 /**
  * @typedef {import("../protocol.js").PokDengView} PokDengViewG the view as docs/schema/pokdeng.view.json types it
@@ -71,21 +72,38 @@ function spotName(spot) {
   return m[2] ? t("spot_pair", { hand: m[1] }) : m[1];
 }
 
+/** The hands in the order the showdown turns them: the dealer's, then P1–P5 (ui/showdown.js). @param {any} v */
+function revealOrder(v) {
+  return v.cards ? ["B", ...Object.keys(v.cards).filter((k) => k !== "B")] : [];
+}
+
+/** My bets' results by spot, from a view's payouts. @param {any} v @param {string | null} player */
+function betResults(v, player) {
+  return new Map((v && v.payouts && v.payouts.bets ? v.payouts.bets : []).filter((/** @type {any} */ b) => !player || b.player === player).map((/** @type {any} */ b) => [b.spot, b]));
+}
+
 /** @param {{ st: Live, ctx: import("./common.js").Ctx }} props */
 function Center({ st, ctx }) {
-  const v = /** @type {PokDengView} */ (st.round.view);
-  const me = v.me || { id: null, bets: {} };
+  const now = /** @type {PokDengView} */ (st.round.view);
+  const me = now.me || { id: null, bets: {} };
   const bet = legal(st, "bet");
-  const mine = new Map((v.payouts && v.payouts.bets ? v.payouts.bets : []).filter((/** @type {any} */ b) => !me.id || b.player === me.id).map((/** @type {any} */ b) => [b.spot, b]));
-  const spots = Object.entries(v.spots).filter(([, s]) => /** @type {any} */ (s).kind !== "pair");
+  // a hand the showdown has not turned yet is drawn as it was before the round ended
+  const sd = useShowdown();
+  const at = (/** @type {string} */ hand) => (sd.turned(hand) ? now : sd.before);
+  const results = betResults(now, me.id);
+  const before = betResults(sd.before, me.id);
+  const spots = Object.entries(now.spots).filter(([, s]) => /** @type {any} */ (s).kind !== "pair");
+  const b = at("B");
   return html`<div class="pd-table">
     <div class="pd-banker"><div class="label">${t("dealer")}</div>
-      ${v.cards ? html`<${CardRow} codes=${v.cards.B} deal squeeze />` : html`<${CardRow} count=${2} cls="dim" />`}
-      ${v.hands && v.hands.B ? html`<div class="hand-name">${handLabel(v.hands.B)}</div>` : null}
+      ${b.cards ? html`<${CardRow} codes=${b.cards.B} deal squeeze />` : html`<${CardRow} count=${2} cls="dim" />`}
+      ${b.hands && b.hands.B ? html`<div class="hand-name">${handLabel(b.hands.B)}</div>` : null}
     </div>
-    ${v.shoe && v.shoe.new_shoe && !v.cards ? html`<div class="shoe-note" role="status">${t("new_shoe")}</div>` : null}
+    ${now.shoe && now.shoe.new_shoe && !now.cards ? html`<div class="shoe-note" role="status">${t("new_shoe")}</div>` : null}
     <div class="pd-spots">${spots.map(([name, info]) => {
       const hand = /** @type {any} */ (info).hand;
+      const v = at(hand);
+      const mine = v === now ? results : before;
       const res = v.results && v.results[hand];
       const pairName = Object.keys(v.spots).find((k) => v.spots[k].kind === "pair" && v.spots[k].hand === hand);
       const mineBet = mine.get(name);
@@ -115,10 +133,11 @@ function Center({ st, ctx }) {
 /** My stake this round, and my bets with their results: "my hand" in Pok Deng. @param {{ st: Live }} props */
 function Mine({ st }) {
   const v = /** @type {PokDengView} */ (st.round.view);
+  const sd = useShowdown();  // a bet's result shows once its hand is turned
   const me = v.me;
   if (!me) return null;
   const bets = Object.entries(me.bets || {});
-  const results = new Map((v.payouts && v.payouts.bets ? v.payouts.bets : []).filter((/** @type {any} */ b) => b.player === me.id).map((/** @type {any} */ b) => [b.spot, b]));
+  const results = betResults(v, me.id);
   return html`<div class="my-hand pd-mine">
     <div class="kv-row">
       <span>${t("stack")} <b>${money(me.stack)}</b></span>
@@ -126,7 +145,7 @@ function Mine({ st }) {
       <span class="muted">${t("available")} <b data-available=${me.available}>${money(me.available)}</b></span>
     </div>
     ${bets.length ? html`<div class="my-bets">${bets.map(([spot, amount]) => {
-      const r = results.get(spot);
+      const r = sd.turned(v.spots[spot] ? v.spots[spot].hand : spot) ? results.get(spot) : null;
       return html`<span key=${spot} class="my-bet" data-spot=${spot}>${spotName(spot)} ${chipText(Number(amount))}${r ? html` <b class=${netClass(r.net)}>${signed(r.net)}</b>` : null}</span>`;
     })}</div>` : null}
   </div>`;
@@ -254,4 +273,4 @@ function Details({ view: v }) {
   return html`<div class="summary"><${BetTable} view=${v} /></div>`;
 }
 
-export const pokdeng = { Center, Mine, Actions, Side, SeatExtra, Summary, Details, afterState };
+export const pokdeng = { Center, Mine, Actions, Side, SeatExtra, Summary, Details, afterState, revealOrder };

@@ -7,6 +7,7 @@ import { t, lang, has } from "../i18n/index.js";
 import { money } from "../ui/format.js";
 import { Tile } from "../ui/tile.js";
 import { Badge, Net, legal, seatName } from "./common.js";
+import { useShowdown } from "../ui/showdown.js";
 
 /**
  * @typedef {import("../protocol.js").TienGowView} TienGowViewG the view as docs/schema/tiengow.view.json types it
@@ -64,13 +65,14 @@ export function selectionStatus(st, picked) {
 
 /** @param {{ st: any, seat: string }} props */
 function SeatExtra({ st, seat }) {
+  const done = useShowdown().done;  // the nets come with the result, after the last trick (ui/showdown.js)
   const v = st.round && st.round.view;
   if (!v || !v.hand_counts) return null;
   return html`<div class="seat-info">
     ${v.banker === seat ? html`<${Badge} text=${`${t("banker")} · ${t("streak")} ${v.banker_streak}`} cls="banker" />` : null}
     <${Badge} text=${`${v.dong[seat] || 0} ${t("dong")}`} cls="dong" />
     <span class="tile-backs" aria-label=${t("tiles_in_hand", { n: v.hand_counts[seat] || 0 })}>${Array.from({ length: v.hand_counts[seat] || 0 }, (_, i) => html`<i key=${i} class="tb"></i>`)}</span>
-    ${v.result ? html`<${Net} n=${v.result.net[seat]} />` : null}
+    ${done && v.result ? html`<${Net} n=${v.result.net[seat]} />` : null}
   </div>`;
 }
 
@@ -90,6 +92,7 @@ function Trick({ trick, st, cls }) {
 /** @param {{ st: Live }} props */
 function Center({ st }) {
   const v = st.round.view;
+  const done = useShowdown().done;
   const lastDone = v.tricks && v.tricks.length ? v.tricks[v.tricks.length - 1] : null;
   const showing = v.trick && v.trick.entries && v.trick.entries.length ? v.trick : null;
   return html`<div class="tg-table">
@@ -102,7 +105,7 @@ function Center({ st }) {
       <div class="muted small">${t("tg_trick_won", { n: lastDone.number, seat: seatName(st, lastDone.winner), dong: lastDone.dong ?? "" })}</div>
       <${Trick} trick=${lastDone} st=${st} cls="done" /></div>` : html`<div class="tg-trick"></div>`}
     ${v.zun && v.zun.length ? html`<div class="small">${v.zun.map((/** @type {any} */ z, /** @type {number} */ i) => html`<${Badge} key=${i} text=${`${lang() === "zh" ? z.zh || z.name || t("zun") : z.en || z.name_en || t("tg_kind_supreme")} ${seatName(st, z.seat)} +${z.units}`} cls="zun" />`)}</div>` : null}
-    ${v.result ? html`<${Breakdown} v=${v} st=${st} />` : null}
+    ${done && v.result ? html`<${Breakdown} v=${v} st=${st} />` : null}
   </div>`;
 }
 

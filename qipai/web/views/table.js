@@ -2,7 +2,7 @@
 // The table screen: seats around the felt, the game's own drawing in the middle, my hand and my
 // actions together in the dock (so neither can cover the other), the side panels, and an
 // overlay that blocks input while the connection is down.
-import { useEffect } from "../vendor/hooks.module.js";
+import { useEffect, useRef } from "../vendor/hooks.module.js";
 import { html, cx } from "../ui/html.js";
 import { t, named, has } from "../i18n/index.js";
 import { money, signed, list } from "../ui/format.js";
@@ -14,6 +14,7 @@ import { errorText } from "../api/errors.js";
 import { FairnessPanel } from "./fairness.js";
 import { HelpPanel, offerOf } from "./help.js";
 import { memo } from "../ui/memo.js";
+import { Showdown, useShowdown } from "../ui/showdown.js";
 
 /** Where the other seats go (after mine, in the table's seat order), by how many there are. */
 const SLOTS = /** @type {Record<number, string[]>} */ ({
@@ -81,6 +82,26 @@ export function statusText(status) {
  *   actions: act, setUi, note, pushChip, standUp, sitDialog, fillBots, back, toggleHelp, imBack
  */
 export function TableView({ s, actions }) {
+  // the showdown of a round I saw in play is staged (ui/showdown.js): its hands are turned in
+  // the game's order, drawn until then as they were in the round's last state before its end
+  const seen = useRef(/** @type {any} */ (null));
+  const st = s.state;
+  const round = st && st.round;
+  let id = null;
+  let before = null;
+  let order = /** @type {string[]} */ ([]);
+  if (st && round && !round.finished) seen.current = st;
+  else if (st && round && st.result && seen.current && seen.current.table.id === st.table.id && seen.current.round.number === round.number) {
+    const R = renderer(st.table.game);
+    id = `${st.table.id}#${round.number}`;
+    before = seen.current.round.view;
+    order = R.revealOrder ? R.revealOrder(round.view) : [];
+  }
+  return html`<${Showdown} id=${id} order=${order} before=${before}><${TableBody} s=${s} actions=${actions} /></${Showdown}>`;
+}
+
+/** @param {{ s: import("../app.js").AppState, actions: any }} props */
+function TableBody({ s, actions }) {
   const st = s.state;
   const R = st ? renderer(st.table.game) : null;
   const busy = s.pending.length > 0 || s.conn !== "open";
@@ -132,8 +153,7 @@ export function TableView({ s, actions }) {
           <div class="timer-slot"><${Timer} until=${until} total=${total} /></div>
           <div class="seat-slot slot-left">${slot("left")}</div>
           <div class=${cx("felt", `felt-${table.game}`)} id="felt">
-            <div class="felt-head">${myNet !== undefined ? html`<div class=${cx("banner", myNet > 0 ? "win" : myNet < 0 ? "lose" : "push")} id="banner" role="status" data-net=${myNet}>
-              ${myNet > 0 ? t("win") : myNet < 0 ? t("lose") : t("tie")} ${signed(myNet)}</div>` : null}</div>
+            <div class="felt-head">${myNet !== undefined ? html`<${Banner} net=${myNet} />` : null}</div>
             <div class="center" id="center">${round ? html`<${R.Center} st=${st} ctx=${ctx} />` : html`<div class="waiting-msg">${waitingText(st, status)}</div>`}</div>
           </div>
           <div class="seat-slot slot-right">${slot("right")}</div>
@@ -164,6 +184,13 @@ export function TableView({ s, actions }) {
     ${s.help ? html`<${HelpPanel} st=${st} info=${info} offer=${offerOf(s.offers, table)} game=${s.games[table.game]} onClose=${actions.toggleHelp} />` : null}
     ${s.conn !== "open" ? html`<${Overlay} s=${s} />` : null}
   </section>`;
+}
+
+/** My result on the felt, once the showdown has turned every hand. @param {{ net: number }} props */
+function Banner({ net }) {
+  if (!useShowdown().done) return null;
+  return html`<div class=${cx("banner", net > 0 ? "win" : net < 0 ? "lose" : "push")} id="banner" role="status" data-net=${net}>
+    ${net > 0 ? t("win") : net < 0 ? t("lose") : t("tie")} ${signed(net)}</div>`;
 }
 
 /** @param {any} st @param {{state: string, reason: any}} status */
@@ -241,7 +268,10 @@ const Results = memo("Results", ResultsPanel, (/** @type {{ st: any, R: any }} *
 
 /** @param {{ st: any, R: any }} props */
 function ResultsPanel({ st, R }) {
-  const list = [...(st.results || [])].reverse().slice(0, 8);
+  // the round being shown down joins the list with its result, after its hands
+  const done = useShowdown().done;
+  const held = !done && st.result ? st.result.number : null;
+  const list = [...(st.results || [])].filter((r) => r.number !== held).reverse().slice(0, 8);
   const names = (/** @type {string} */ seat) => seatName(st, seat);
   const seat = st.you && st.you.seat;
   return html`<div class="panel"><h4>${t("results")}</h4><div class="results" id="results">
@@ -250,7 +280,7 @@ function ResultsPanel({ st, R }) {
       <summary class="kv"><span>${t("round")} ${r.number}</span>${seat && r.nets[seat] !== undefined ? html`<${Net} n=${r.nets[seat]} />` : html`<span class="muted small">${t("spectating")}</span>`}</summary>
       <div class="result-nets">${Object.entries(r.nets).map(([k, n]) => html`<div key=${k} class="kv small"><span class="muted">${names(k)}</span><${Net} n=${n} /></div>`)}</div>
     </details>`)}
-    ${st.round && st.round.finished && R.Details ? html`<div class="last-hand"><${R.Details} view=${st.round.view} seat=${seat} st=${st} /></div>` : null}
+    ${done && st.round && st.round.finished && R.Details ? html`<div class="last-hand"><${R.Details} view=${st.round.view} seat=${seat} st=${st} /></div>` : null}
   </div></div>`;
 }
 

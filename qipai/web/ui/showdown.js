@@ -1,0 +1,122 @@
+// @ts-check
+// The showdown, staged as a card room does it. When a round I watched ends, its hands are not all
+// turned over in one go: the banker's (dealer's) hand first, then each hand against it in seat
+// order, and the result — the banner, my net, the results panel's new row — after them. Each
+// stage is a small change drawn on a frame of its own, so no frame has to create the whole
+// showdown at once (issue 21, "rendering a state takes ≤ 4 ms").
+//
+// Nothing is held back for long: the whole showdown lasts at most SHOWDOWN_MS, actions are never
+// delayed (the table's buttons and the next round do not wait for it), a table drawn for the first
+// time on a finished round (a reload, a spectator arriving) shows everything at once, and with
+// `prefers-reduced-motion: reduce` everything is shown on the first frame.
+import { Component, createContext, h } from "../vendor/preact.module.js";
+import { useContext } from "../vendor/hooks.module.js";
+
+/** The longest a showdown takes, first stage to result (ms). */
+export const SHOWDOWN_MS = 500;
+/** The longest pause between two stages (ms): short showdowns are not stretched. */
+export const STEP_MS = 110;
+
+/**
+ * When the next stage is drawn: after a timer. The benchmark and the unit tests replace `after`
+ * to draw each stage when they choose (and measure each one as a frame of its own).
+ * @type {{ after: (ms: number, fn: () => void) => () => void, reduced: () => boolean }}
+ */
+export const pace = {
+  after(ms, fn) {
+    const id = setTimeout(fn, ms);
+    return () => clearTimeout(id);
+  },
+  reduced() {
+    return typeof matchMedia === "function" && matchMedia("(prefers-reduced-motion: reduce)").matches;
+  },
+};
+
+/** The pause between stages of a showdown of `stages` stages. @param {number} stages */
+export function stepMs(stages) {
+  return Math.min(STEP_MS, Math.floor(SHOWDOWN_MS / Math.max(1, stages)));
+}
+
+/**
+ * A showdown in progress: `before`, the round's view as it was drawn before it ended (a hand not
+ * yet turned is drawn from it); `order`, the hands in the order they are turned; `shown`, how
+ * many stages are drawn (hand i is turned once shown > i; the result once shown > order.length).
+ * @typedef {{ before: any, order: string[], shown: number }} Stage
+ */
+
+/** @type {Stage} */
+const ALL = { before: null, order: [], shown: Infinity };
+const Ctx = createContext(ALL);
+
+/**
+ * What a piece of the table may show now: whether hand `id` is turned, whether the result is
+ * shown (`done`), and the view before the round ended.
+ * @returns {{ turned: (id: string) => boolean, done: boolean, before: any }}
+ */
+export function useShowdown() {
+  const s = /** @type {Stage} */ (useContext(Ctx));
+  return {
+    turned: (id) => {
+      const i = s.order.indexOf(id);
+      return i < 0 || i < s.shown;
+    },
+    done: s.shown > s.order.length,
+    before: s.before,
+  };
+}
+
+/**
+ * Stages the showdown of round `id` (null: no showdown, everything shown) for its children.
+ * The children are one component element, which a stage does not redraw: only the pieces that
+ * read `useShowdown()` are.
+ * @extends {Component<{ id: string | null, order: string[], before: any, children: any }>}
+ */
+export class Showdown extends Component {
+  /** @param {{ id: string | null, order: string[], before: any, children: any }} props */
+  constructor(props) {
+    super(props);
+    // a table first drawn on a finished round shows it whole
+    /** @type {Stage & { id: string | null }} */
+    this.at = { id: props.id, before: null, order: [], shown: Infinity };
+    /** @type {(() => void) | null} */
+    this.cancel = null;
+  }
+
+  /** @param {{ id: string | null, order: string[], before: any, children: any }} props */
+  render({ id, order, before, children }) {
+    if (id !== this.at.id) {
+      this.stop();
+      this.at = id === null || pace.reduced() ? { id, before: null, order: [], shown: Infinity } : { id, before, order, shown: 0 };
+    }
+    return h(Ctx.Provider, { value: this.at }, children);
+  }
+
+  componentDidMount() {
+    this.next();
+  }
+
+  componentDidUpdate() {
+    this.next();
+  }
+
+  componentWillUnmount() {
+    this.stop();
+  }
+
+  /** Arm the next stage, if one is due and none is armed. */
+  next() {
+    const at = this.at;
+    if (this.cancel || at.shown > at.order.length) return;
+    this.cancel = pace.after(stepMs(at.order.length + 1), () => {
+      this.cancel = null;
+      if (this.at !== at) return;
+      this.at = { ...at, shown: at.shown + 1 };  // a new value: the readers are redrawn
+      this.setState({});
+    });
+  }
+
+  stop() {
+    if (this.cancel) this.cancel();
+    this.cancel = null;
+  }
+}
