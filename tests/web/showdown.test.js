@@ -73,7 +73,11 @@ describe.each(["pokdeng", "niuniu", "paigow", "holdem-bonus", "tiengow"])("%s", 
     cleanup();
     const root = mount(html`<${TableView} s=${appState(last)} actions=${ACTIONS} />`);
     const seats = [...root.querySelectorAll(".seat")];
+    const money = () => [...root.querySelectorAll("#balances b, .seat-stack")].map((e) => (e.textContent.match(/[-\d,]+/) || [""])[0]);
+    const stacks = money();
     mount(html`<${TableView} s=${appState(done)} actions=${ACTIONS} />`, root);
+    // the stacks after the settlement do not give the result away before the hands
+    expect(money()).toEqual(stacks);
     const order = renderer(game).revealOrder ? renderer(game).revealOrder(done.round.view) : [];
     // the first frame: no result yet, not every hand turned
     expect(root.querySelector("#banner")).toBeNull();

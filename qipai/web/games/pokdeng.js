@@ -7,7 +7,7 @@ import { money, signed, chipText } from "../ui/format.js";
 import { CardRow } from "../ui/card.js";
 import { Chip } from "../ui/chip.js";
 import { Badge, Net, legal, netClass } from "./common.js";
-import { useShowdown } from "../ui/showdown.js";
+import { useHeld, useShowdown } from "../ui/showdown.js";
 
 /**
  * @typedef {import("../protocol.js").PokDengView} PokDengViewG the view as docs/schema/pokdeng.view.json types it
@@ -135,14 +135,16 @@ function Mine({ st }) {
   const v = /** @type {PokDengView} */ (st.round.view);
   const sd = useShowdown();  // a bet's result shows once its hand is turned
   const me = v.me;
-  if (!me) return null;
+  // my stack after the round comes with the showdown's result (ui/showdown.js)
+  const held = useHeld(me ? { stack: me.stack, taken: me.taken, available: me.available } : null);
+  if (!me || !held) return null;
   const bets = Object.entries(me.bets || {});
   const results = betResults(v, me.id);
   return html`<div class="my-hand pd-mine">
     <div class="kv-row">
-      <span>${t("stack")} <b>${money(me.stack)}</b></span>
-      <span title=${t("held_note")}>${t("held")} <b>${money(me.taken)}</b></span>
-      <span class="muted">${t("available")} <b data-available=${me.available}>${money(me.available)}</b></span>
+      <span>${t("stack")} <b>${money(held.stack)}</b></span>
+      <span title=${t("held_note")}>${t("held")} <b>${money(held.taken)}</b></span>
+      <span class="muted">${t("available")} <b data-available=${held.available}>${money(held.available)}</b></span>
     </div>
     ${bets.length ? html`<div class="my-bets">${bets.map(([spot, amount]) => {
       const r = sd.turned(v.spots[spot] ? v.spots[spot].hand : spot) ? results.get(spot) : null;

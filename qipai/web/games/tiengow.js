@@ -7,7 +7,7 @@ import { t, lang, has } from "../i18n/index.js";
 import { money } from "../ui/format.js";
 import { Tile } from "../ui/tile.js";
 import { Badge, Net, legal, seatName } from "./common.js";
-import { useShowdown } from "../ui/showdown.js";
+import { useDone } from "../ui/showdown.js";
 
 /**
  * @typedef {import("../protocol.js").TienGowView} TienGowViewG the view as docs/schema/tiengow.view.json types it
@@ -65,7 +65,7 @@ export function selectionStatus(st, picked) {
 
 /** @param {{ st: any, seat: string }} props */
 function SeatExtra({ st, seat }) {
-  const done = useShowdown().done;  // the nets come with the result, after the last trick (ui/showdown.js)
+  const done = useDone();  // the nets come with the result, after the last trick (ui/showdown.js)
   const v = st.round && st.round.view;
   if (!v || !v.hand_counts) return null;
   return html`<div class="seat-info">
@@ -92,7 +92,7 @@ function Trick({ trick, st, cls }) {
 /** @param {{ st: Live }} props */
 function Center({ st }) {
   const v = st.round.view;
-  const done = useShowdown().done;
+  const done = useDone();
   const lastDone = v.tricks && v.tricks.length ? v.tricks[v.tricks.length - 1] : null;
   const showing = v.trick && v.trick.entries && v.trick.entries.length ? v.trick : null;
   return html`<div class="tg-table">

@@ -4,15 +4,17 @@ import { t } from "../i18n/index.js";
 import { money } from "./format.js";
 import { displayName } from "../games/common.js";
 import { memo } from "./memo.js";
+import { useHeld } from "./showdown.js";
 
 /** The seat's own part (who, stack, whose turn): redrawn only when one of them changed. */
 const SeatCore = memo(
   "SeatCore",
   (/** @type {{ seat: any, active: boolean, me: boolean, leaving: boolean }} */ { seat: s, active, me, leaving }) => {
     const name = displayName(s);
+    const stack = useHeld(s.stack);  // the stack after the round comes with the showdown's result
     return html`<div class="avatar" aria-hidden="true">${s.occupied ? (s.bot ? t("bot_avatar") : (s.name || "?").slice(0, 1).toUpperCase()) : "+"}</div>
     <div class="seat-name" title=${name}>${me ? `${name} (${t("you")})` : name}</div>
-    <div class="seat-stack">${s.occupied ? money(s.stack) : ""}${active ? html`<span class="seat-turn"> · ${t("acting")}</span>` : null}
+    <div class="seat-stack">${s.occupied ? money(stack) : ""}${active ? html`<span class="seat-turn"> · ${t("acting")}</span>` : null}
       ${s.away ? html`<span class="badge away" data-away="">${t("away")}</span>` : null}
       ${leaving ? html`<span class="badge leaving">${t("leaving")}</span>` : null}</div>`;
   },

@@ -10,7 +10,7 @@
 // time on a finished round (a reload, a spectator arriving) shows everything at once, and with
 // `prefers-reduced-motion: reduce` everything is shown on the first frame.
 import { Component, createContext, h } from "../vendor/preact.module.js";
-import { useContext } from "../vendor/hooks.module.js";
+import { useContext, useRef } from "../vendor/hooks.module.js";
 
 /** The longest a showdown takes, first stage to result (ms). */
 export const SHOWDOWN_MS = 500;
@@ -47,6 +47,9 @@ export function stepMs(stages) {
 /** @type {Stage} */
 const ALL = { before: null, order: [], shown: Infinity };
 const Ctx = createContext(ALL);
+// whether the result is shown: a context of its own, so that the pieces that wait only for the
+// result (the banner, the results panel, the stacks) are not redrawn at every hand's stage
+const Done = createContext(true);
 
 /**
  * What a piece of the table may show now: whether hand `id` is turned, whether the result is
@@ -60,9 +63,26 @@ export function useShowdown() {
       const i = s.order.indexOf(id);
       return i < 0 || i < s.shown;
     },
-    done: s.shown > s.order.length,
+    done: s.shown > s.order.length,  // (useDone() when nothing else is needed)
     before: s.before,
   };
+}
+
+/** Whether the showdown's result is shown (true when there is no showdown). @returns {boolean} */
+export function useDone() {
+  return /** @type {boolean} */ (useContext(Done));
+}
+
+/**
+ * A value that the showdown must not give away before its result (a stack after the round's
+ * settlement): while the showdown is on, the value drawn before it began; then the current one.
+ * @template T @param {T} value @returns {T}
+ */
+export function useHeld(value) {
+  const done = useDone();
+  const held = useRef(value);
+  if (done) held.current = value;
+  return held.current;
 }
 
 /**
@@ -88,7 +108,8 @@ export class Showdown extends Component {
       this.stop();
       this.at = id === null || pace.reduced() ? { id, before: null, order: [], shown: Infinity } : { id, before, order, shown: 0 };
     }
-    return h(Ctx.Provider, { value: this.at }, children);
+    const at = this.at;
+    return h(Ctx.Provider, { value: at }, h(Done.Provider, { value: at.shown > at.order.length }, children));
   }
 
   componentDidMount() {

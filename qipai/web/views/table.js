@@ -14,7 +14,7 @@ import { errorText } from "../api/errors.js";
 import { FairnessPanel } from "./fairness.js";
 import { HelpPanel, offerOf } from "./help.js";
 import { memo } from "../ui/memo.js";
-import { Showdown, useShowdown } from "../ui/showdown.js";
+import { Showdown, useDone, useHeld } from "../ui/showdown.js";
 
 /** Where the other seats go (after mine, in the table's seat order), by how many there are. */
 const SLOTS = /** @type {Record<number, string[]>} */ ({
@@ -188,7 +188,7 @@ function TableBody({ s, actions }) {
 
 /** My result on the felt, once the showdown has turned every hand. @param {{ net: number }} props */
 function Banner({ net }) {
-  if (!useShowdown().done) return null;
+  if (!useDone()) return null;
   return html`<div class=${cx("banner", net > 0 ? "win" : net < 0 ? "lose" : "push")} id="banner" role="status" data-net=${net}>
     ${net > 0 ? t("win") : net < 0 ? t("lose") : t("tie")} ${signed(net)}</div>`;
 }
@@ -238,11 +238,15 @@ const namesKey = (st) => st.table.seats.map((/** @type {any} */ x) => [x.seat, x
 /** My wallet and every stack at the table. */
 const Balances = memo(
   "Balances",
-  (/** @type {{ wallet: any, seats: any[], mine: string | null }} */ { wallet, seats, mine }) => html`<div class="panel"><h4>${t("balances")}</h4><div id="balances">
+  (/** @type {{ wallet: any, seats: any[], mine: string | null }} */ { wallet, seats, mine }) => {
+    // the stacks after the round's settlement come with the showdown's result (ui/showdown.js)
+    const stacks = useHeld(Object.fromEntries(seats.map((x) => [x.seat, x.stack])));
+    return html`<div class="panel"><h4>${t("balances")}</h4><div id="balances">
     <div class="kv wallet-line"><span>${t("wallet")}</span><b data-wallet=${wallet ?? ""}>${money(wallet)}</b></div>
     ${seats.filter((x) => x.occupied).map((/** @type {any} */ x) => html`<div key=${x.seat} class=${cx("kv", x.seat === mine && "me")} data-seat=${x.seat}>
-      <span class="name">${displayName(x)}</span><b>${money(x.stack)}</b></div>`)}
-  </div></div>`,
+      <span class="name">${displayName(x)}</span><b>${money(x.seat in stacks ? stacks[x.seat] : x.stack)}</b></div>`)}
+  </div></div>`;
+  },
   (p) => [p.wallet, p.seats, p.mine],
 );
 
@@ -269,7 +273,7 @@ const Results = memo("Results", ResultsPanel, (/** @type {{ st: any, R: any }} *
 /** @param {{ st: any, R: any }} props */
 function ResultsPanel({ st, R }) {
   // the round being shown down joins the list with its result, after its hands
-  const done = useShowdown().done;
+  const done = useDone();
   const held = !done && st.result ? st.result.number : null;
   const list = [...(st.results || [])].filter((r) => r.number !== held).reverse().slice(0, 8);
   const names = (/** @type {string} */ seat) => seatName(st, seat);
