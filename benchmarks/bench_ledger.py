@@ -74,19 +74,56 @@ def setup_table(ledger: Ledger, table: str) -> dict[str, str]:
     return players
 
 
-def play(ledger: Ledger, table: str, players: dict[str, str], rounds: int, rng: Rng) -> None:
+def play(ledger: Ledger, table: str, players: dict[str, str], rounds: int, rng: Rng) -> float:
+    """Play `rounds` rounds; returns the CPU this thread spent simulating them (bets, seeds,
+    results: the benchmark's own work, not the ledger's), so that it can be reported apart."""
+    own = 0.0
     for _ in range(rounds):
+        t0 = time.thread_time()
         bets = {seat: 10 + rng.randbelow(491) for seat in SEATS}
+        seats, seed = [Seat(s, 0) for s in SEATS], new_seed()
+        own += time.thread_time() - t0
         rid = ledger.open_round(
             table_id=table,
             game="bench",
             config={},
-            seats=[Seat(s, 0) for s in SEATS],
+            seats=seats,
             players=players,
-            seed=new_seed(),
+            seed=seed,
             holds=bets,
         )
-        ledger.settle_round(rid, result_for(rng, bets))
+        t0 = time.thread_time()
+        result = result_for(rng, bets)
+        own += time.thread_time() - t0
+        ledger.settle_round(rid, result)
+    return own
+
+
+def server_pids(ledger: Ledger) -> list[int]:
+    """PostgreSQL: the server processes (backends) of this benchmark's connections, found by
+    their `application_name` (`run_backend` sets it); SQLite runs in this process."""
+    if ledger.dialect != "postgresql":
+        return []
+    with ledger.engine.connect() as conn:
+        name = conn.exec_driver_sql("SHOW application_name").scalar()
+        rows = conn.exec_driver_sql(
+            "SELECT pid FROM pg_stat_activity WHERE application_name = %s", (name,)
+        ).all()
+    return [int(r[0]) for r in rows]
+
+
+def server_cpu(pids: list[int]) -> dict[int, float]:
+    """CPU seconds (user + system) each of these server processes has used so far (from
+    /proc: the database server runs on this machine); a process gone is left out."""
+    tick = os.sysconf("SC_CLK_TCK")
+    out: dict[int, float] = {}
+    for pid in pids:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        out[pid] = (int(fields[11]) + int(fields[12])) / tick
+    return out
 
 
 Figures = dict[str, float]
@@ -100,20 +137,26 @@ def measure(ledger: Ledger, rounds: int, threads: int) -> Figures:
     per = rounds // threads
     for t in tables:  # warm: the first round of a table reads what later rounds know
         play(ledger, t, players[t], 1, Rng(new_seed(), t))
+    pids = server_pids(ledger)
     before = ledger.stats()
+    server_before = server_cpu(pids)
     start, cpu = time.perf_counter(), time.process_time()
     with ThreadPoolExecutor(max_workers=threads) as pool:
         jobs = [pool.submit(play, ledger, t, players[t], per, Rng(new_seed(), t)) for t in tables]
-        for job in jobs:
-            job.result()
+        own = sum(job.result() for job in jobs)
     elapsed, cpu = time.perf_counter() - start, time.process_time() - cpu
+    server_after = server_cpu(pids)
     after = ledger.stats()
     n = per * threads
+    server = sum(server_after[p] - server_before[p] for p in server_after if p in server_before)
     return {
         "rounds/s": n / elapsed,
         "statements": (after["statements"] - before["statements"]) / n,
         "commits": (after["commits"] - before["commits"]) / n,
         "cpu_ms": cpu / n * 1000,
+        "bench_ms": own / n * 1000,
+        "ledger_ms": (cpu - own) / n * 1000,
+        "server_ms": server / n * 1000 if pids else float("nan"),
         "load": os.getloadavg()[0],
     }
 
@@ -146,6 +189,8 @@ def run_backend(
     for k, v in settings.items():
         if v is not None:
             os.environ[k] = v
+    if url.startswith("postgresql"):  # names the benchmark's server processes (`server_pids`)
+        url += ("&" if "?" in url else "?") + f"application_name=qipai_bench_{os.getpid()}"
     try:
         ledger = Ledger.open(url, schema=schema)
     finally:
@@ -226,13 +271,25 @@ def main() -> None:
             for n in names
         ]
         print(f"{mode:10}" + "".join(f"{c:>22}" for c in cells))
-    print("statements / commits per round, CPU ms per round (this process)")
+    print("statements / commits per round, CPU ms per round (this process, all threads)")
     for mode in ("1 table", "4 tables"):
         cells = [
             f"{results[n][mode]['statements']:5.1f} / {results[n][mode]['commits']:4.2f}, "
             f"{results[n][mode]['cpu_ms']:4.2f} ms"
             for n in names
         ]
+        print(f"{mode:10}" + "".join(f"{c:>22}" for c in cells))
+    print(
+        "CPU ms per round: the ledger's (this process minus the benchmark's own round simulation)"
+        " / the simulation's / the database server's (PostgreSQL's backends; SQLite works inside"
+        " the ledger's share)"
+    )
+    for mode in ("1 table", "4 tables"):
+        cells = []
+        for n in names:
+            f = results[n][mode]
+            server = "-" if f["server_ms"] != f["server_ms"] else f"{f['server_ms']:.2f}"
+            cells.append(f"{f['ledger_ms']:.2f} / {f['bench_ms']:.3f} / {server}")
         print(f"{mode:10}" + "".join(f"{c:>22}" for c in cells))
 
 
