@@ -26,7 +26,8 @@ caller rolls the transaction back.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import functools
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from sqlalchemy import Connection
@@ -48,59 +49,105 @@ from qipai.ledger.posting import FaultHook, account_rows, no_fault
 
 
 class _Sql:
-    """One statement being built: CTEs and their parameters, in order."""
+    """One statement being built: CTEs and their parameters, in order. The text depends only on
+    the batch's *shape* (how many rows of each kind, which parts and checks it has), so it is
+    kept per shape (`_TEXTS`): a batch of a shape seen before only gathers its parameters, in
+    the same order, and each part's text is not built at all (`body` is a callable for that)."""
 
-    def __init__(self) -> None:
+    def __init__(self, shape: tuple[Any, ...]) -> None:
+        self.shape = shape
+        self.cached = _TEXTS.get(shape)
+        self.build = self.cached is None or VERIFY_TEXTS
         self.ctes: list[str] = []
+        self.names: list[str] = []
         self.params: list[Any] = []
         self.selects: list[str] = []
 
-    def cte(self, name: str, body: str, params: Sequence[Any]) -> None:
-        self.ctes.append(f"{name} AS ({body})")
+    def cte(self, name: str, body: Callable[[], str], params: Sequence[Any]) -> None:
+        self.names.append(name)
+        if self.build:
+            self.ctes.append(f"{name} AS ({body()})")
         self.params.extend(params)
 
+    def has(self, name: str) -> bool:
+        return name in self.names
+
     def out(self, select: str) -> None:
-        self.selects.append(select)
+        if self.build:
+            self.selects.append(select)
 
     def text(self) -> str:
+        if not self.build:
+            assert self.cached is not None
+            return self.cached
         selects = " UNION ALL ".join(self.selects) if self.selects else "SELECT NULL, NULL, NULL"
-        return f"WITH {', '.join(self.ctes)} {selects}"
+        text = f"WITH {', '.join(self.ctes)} {selects}"
+        if self.cached is not None:  # VERIFY_TEXTS
+            if text != self.cached:
+                raise AssertionError(
+                    f"two statements of shape {self.shape}: {self.cached} / {text}"
+                )
+            return self.cached
+        if len(_TEXTS) >= 1024:  # bounded (batches of up to 64 operations have many shapes)
+            _TEXTS.clear()
+        _TEXTS[self.shape] = text
+        return text
 
 
-def _rows(width: int, count: int, casts: Sequence[str] = ()) -> str:
+_TEXTS: dict[tuple[Any, ...], str] = {}
+"""A batch's shape → its statement's text (`_Sql`)."""
+
+VERIFY_TEXTS = False
+"""Also build the text of a statement whose shape was seen before and check that it is the one
+kept (the ledger's tests turn this on: a shape that left out something the text depends on
+fails them); the kept text is sent either way."""
+
+
+@functools.cache
+def _rows(width: int, count: int, casts: tuple[str, ...] = ()) -> str:
     cells = [f"%s{casts[i] if i < len(casts) else ''}" for i in range(width)]
     row = "(" + ", ".join(cells) + ")"
     return ", ".join([row] * count)
 
 
-def _heads(
-    sql: _Sql,
-    moved: dict[str, tuple[tuple[int, str], tuple[int, str]]],
-    new_chains: set[str],
-    raw: Raw,
-    now: Any,
-) -> int:
-    """Add the chain heads' compare-and-set (and the first head of new chains); returns how
-    many rows must come back."""
+Heads = tuple[list[tuple[str, tuple[int, str]]], list[tuple[str, tuple[int, str], tuple[int, str]]]]
+
+
+def _head_moves(
+    moved: dict[str, tuple[tuple[int, str], tuple[int, str]]], new_chains: set[str]
+) -> Heads:
+    """The chains a batch starts (chain, head after) and those it moves (chain, before, after)."""
     fresh = [(c, after) for c, (_, after) in sorted(moved.items()) if c in new_chains]
     old = [
         (c, before, after) for c, (before, after) in sorted(moved.items()) if c not in new_chains
     ]
+    return fresh, old
+
+
+def _heads(sql: _Sql, heads: Heads, now: Any) -> int:
+    """Add the chain heads' compare-and-set (and the first head of new chains); returns how
+    many rows must come back."""
+    fresh, old = heads
     if fresh:
         sql.cte(
             "hn",
-            "INSERT INTO chain_heads (chain, seq, mac, updated_at) VALUES "
-            f"{_rows(4, len(fresh))} ON CONFLICT (chain) DO NOTHING RETURNING chain",
+            lambda: (
+                "INSERT INTO chain_heads (chain, seq, mac, updated_at) VALUES "
+                f"{_rows(4, len(fresh))} ON CONFLICT (chain) DO NOTHING RETURNING chain"
+            ),
             [v for c, (s, m) in fresh for v in (c, s, m, now)],
         )
         sql.out("SELECT 'h', chain, 0::bigint FROM hn")
     if old:
         sql.cte(
             "h",
-            "UPDATE chain_heads AS c SET seq = v.new_seq, mac = v.new_mac, updated_at = v.at "
-            f"FROM (VALUES {_rows(5, len(old), ('::text', '::bigint', '::bigint', '::text', '::timestamptz'))})"
-            " AS v(chain, old_seq, new_seq, new_mac, at) "
-            "WHERE c.chain = v.chain AND c.seq = v.old_seq RETURNING c.chain",
+            lambda: (
+                "UPDATE chain_heads AS c SET seq = v.new_seq, mac = v.new_mac, "
+                "updated_at = v.at "
+                f"FROM (VALUES {_rows(5, len(old), ('::text', '::bigint', '::bigint', '::text', '::timestamptz'))})"
+                " AS v(chain, old_seq, new_seq, new_mac, at) "
+                "WHERE c.chain = v.chain AND c.seq = v.old_seq RETURNING c.chain"
+            ),
             [v for c, before, after in old for v in (c, before[0], after[0], after[1], now)],
         )
         sql.out("SELECT 'h', chain, 0::bigint FROM h")
@@ -121,9 +168,11 @@ def _check(sql: _Sql, conditions: list[str], params: Sequence[Any]) -> None:
     be sent together with its COMMIT: a refused batch never commits."""
     if not conditions:
         return
-    sql.out(
-        f"SELECT 'k', '', (1 / (CASE WHEN {' AND '.join(conditions)} THEN 1 ELSE 0 END))::bigint"
-    )
+    if sql.build:
+        sql.out(
+            f"SELECT 'k', '', (1 / (CASE WHEN {' AND '.join(conditions)} THEN 1 ELSE 0 END))"
+            "::bigint"
+        )
     sql.params.extend(params)
 
 
@@ -143,9 +192,11 @@ def _round_ctes(sql: _Sql, rounds: Sequence[NewRound], raw: Raw) -> None:
     """The round headers and their players (sealed already)."""
     sql.cte(
         "r",
-        "INSERT INTO rounds (id, table_id, game, config, seats, context, meta, "
-        "seed_commitment, seed, opened_at, chain, chain_seq, mac) VALUES "
-        f"{_rows(13, len(rounds))} RETURNING 1",
+        lambda: (
+            "INSERT INTO rounds (id, table_id, game, config, seats, context, meta, "
+            "seed_commitment, seed, opened_at, chain, chain_seq, mac) VALUES "
+            f"{_rows(13, len(rounds))} RETURNING 1"
+        ),
         [
             v
             for r in rounds
@@ -170,8 +221,10 @@ def _round_ctes(sql: _Sql, rounds: Sequence[NewRound], raw: Raw) -> None:
     if players:
         sql.cte(
             "p",
-            "INSERT INTO round_players (round_id, seat, user_id, account, start_balance, "
-            f"opened_at) VALUES {_rows(6, len(players))} RETURNING 1",
+            lambda: (
+                "INSERT INTO round_players (round_id, seat, user_id, account, start_balance, "
+                f"opened_at) VALUES {_rows(6, len(players))} RETURNING 1"
+            ),
             [
                 v
                 for r, seat, user, stack in players
@@ -297,37 +350,73 @@ def execute_pg(
         + [g.created_at for g in logs]
         + [v.revealed_at for v in reveals]
     )
-    sql = _Sql()
     fences = sorted({p.fence[0] for p in writing if p.fence is not None})
+    fenced = [p.fence for p in writing if p.fence is not None]
+    held = [t for t in txs if t.hold is not None]
+    closes = [(t, c) for t in txs for c in t.closes]
+    ends = [t for t in txs if t.end is not None]
+    guarded = sorted({aid for _, name, aid, _ in order if not found[name][1]})
+    first_heads = not rounds or guessed is not None
+    head_moves = _head_moves(sealer.moved(), new_chains) if first_heads else ([], [])
+    commit_now = one_shot and first_heads
+    # everything the statement's text depends on (`_Sql`); what is not here is a parameter
+    shape = (
+        bool(fences),
+        len(fenced) if commit_now else 0,
+        len(moved),
+        bool(read_only),
+        len(txs),
+        len(order),
+        bool(guarded) and commit_now,
+        len(held),
+        len(closes),
+        len(ends),
+        len(logs),
+        len(reveals),
+        (len(rounds), sum(len(r.players) for r in rounds)) if guessed is not None else None,
+        len(guessed) if guessed is not None and commit_now else 0,
+        len(head_moves[0]),
+        len(head_moves[1]),
+        commit_now,
+    )
+    sql = _Sql(shape)
     if fences:
         sql.cte(
             "f",
-            "SELECT table_id, epoch FROM table_leases WHERE table_id = ANY(%s) FOR KEY SHARE",
+            lambda: (
+                "SELECT table_id, epoch FROM table_leases WHERE table_id = ANY(%s) FOR KEY SHARE"
+            ),
             [fences],
         )
         sql.out("SELECT 'f', table_id, epoch FROM f")
     if moved:
         ids_moved = sorted(moved)
         sql.cte(
-            "l", "SELECT id FROM accounts WHERE id = ANY(%s) ORDER BY id FOR UPDATE", [ids_moved]
+            "l",
+            lambda: "SELECT id FROM accounts WHERE id = ANY(%s) ORDER BY id FOR UPDATE",
+            [ids_moved],
         )
         sql.cte(
             "u",
-            "UPDATE accounts AS a SET balance = a.balance + d.delta "
-            f"FROM (VALUES {_rows(2, len(ids_moved), ('::integer', '::bigint'))}) AS d(id, delta), l "
-            "WHERE a.id = d.id AND a.id = l.id AND (a.allow_negative OR a.balance + d.delta >= 0) "
-            "RETURNING a.id, a.balance",
+            lambda: (
+                "UPDATE accounts AS a SET balance = a.balance + d.delta "
+                f"FROM (VALUES {_rows(2, len(ids_moved), ('::integer', '::bigint'))}) AS d(id, delta), l "
+                "WHERE a.id = d.id AND a.id = l.id AND (a.allow_negative OR a.balance + d.delta >= 0) "
+                "RETURNING a.id, a.balance"
+            ),
             [v for aid in ids_moved for v in (aid, moved[aid])],
         )
         sql.out("SELECT 'u', id::text, balance FROM u")
     if read_only:
-        sql.cte("b", "SELECT id, balance FROM accounts WHERE id = ANY(%s)", [read_only])
+        sql.cte("b", lambda: "SELECT id, balance FROM accounts WHERE id = ANY(%s)", [read_only])
         sql.out("SELECT 'b', id::text, balance FROM b")
     if txs:
         sql.cte(
             "t",
-            "INSERT INTO transactions (key, kind, body_hash, round_id, reverses, memo, detail, "
-            f"created_at, chain, chain_seq, mac) VALUES {_rows(11, len(txs))} RETURNING id, key",
+            lambda: (
+                "INSERT INTO transactions (key, kind, body_hash, round_id, reverses, memo, detail, "
+                f"created_at, chain, chain_seq, mac) VALUES {_rows(11, len(txs))} RETURNING id, key"
+            ),
             [
                 v
                 for t in txs
@@ -360,11 +449,13 @@ def execute_pg(
             joins += " LEFT JOIN b ON b.id = v.a"
         sql.cte(
             "e",
-            "INSERT INTO entries (tx_id, account_id, amount, balance_after, created_at) "
-            f"SELECT t.id, v.a, v.m, {balances} - v.o, v.c FROM (VALUES "
-            f"{_rows(5, len(order), ('::text', '::integer', '::bigint', '::bigint', '::timestamptz'))})"
-            f" AS v(k, a, m, o, c) JOIN t ON t.key = v.k{joins}"
-            f" WHERE {balances} IS NOT NULL RETURNING account_id, balance_after",  # (a refused debit: checked below)
+            lambda: (
+                "INSERT INTO entries (tx_id, account_id, amount, balance_after, created_at) "
+                f"SELECT t.id, v.a, v.m, {balances} - v.o, v.c FROM (VALUES "
+                f"{_rows(5, len(order), ('::text', '::integer', '::bigint', '::bigint', '::timestamptz'))})"
+                f" AS v(k, a, m, o, c) JOIN t ON t.key = v.k{joins}"
+                f" WHERE {balances} IS NOT NULL RETURNING account_id, balance_after"
+            ),  # (a refused debit: checked below)
             [
                 v
                 for (t, _, aid, amount), o in zip(order, later, strict=True)
@@ -372,14 +463,15 @@ def execute_pg(
             ],
         )
         sql.out("SELECT 'e', '', count(*) FROM e")
-    held = [t for t in txs if t.hold is not None]
     if held:
         sql.cte(
             "hd",
-            "INSERT INTO holds (source_account_id, hold_account_id, amount, round_id, seat, "
-            "purpose, authorize_tx, created_at) SELECT v.s, v.h, v.m, v.r, v.st, v.p, t.id, v.c "
-            f"FROM (VALUES {_rows(8, len(held), ('::text', '::integer', '::integer', '::bigint', '::text', '::text', '::text', '::timestamptz'))})"
-            " AS v(k, s, h, m, r, st, p, c) JOIN t ON t.key = v.k RETURNING id, authorize_tx",
+            lambda: (
+                "INSERT INTO holds (source_account_id, hold_account_id, amount, round_id, seat, "
+                "purpose, authorize_tx, created_at) SELECT v.s, v.h, v.m, v.r, v.st, v.p, t.id, v.c "
+                f"FROM (VALUES {_rows(8, len(held), ('::text', '::integer', '::integer', '::bigint', '::text', '::text', '::text', '::timestamptz'))})"
+                " AS v(k, s, h, m, r, st, p, c) JOIN t ON t.key = v.k RETURNING id, authorize_tx"
+            ),
             [
                 v
                 for t in held
@@ -397,25 +489,27 @@ def execute_pg(
             ],
         )
         sql.out("SELECT 'hd', t.key, hd.id::bigint FROM hd JOIN t ON t.id = hd.authorize_tx")
-    closes = [(t, c) for t in txs for c in t.closes]
     if closes:
         sql.cte(
             "hc",
-            "INSERT INTO hold_closures (hold_id, tx_id, status, captured, closed_at) "
-            "SELECT v.h, t.id, v.s, v.m, v.c FROM (VALUES "
-            f"{_rows(5, len(closes), ('::text', '::integer', '::text', '::bigint', '::timestamptz'))})"
-            " AS v(k, h, s, m, c) JOIN t ON t.key = v.k RETURNING 1",
+            lambda: (
+                "INSERT INTO hold_closures (hold_id, tx_id, status, captured, closed_at) "
+                "SELECT v.h, t.id, v.s, v.m, v.c FROM (VALUES "
+                f"{_rows(5, len(closes), ('::text', '::integer', '::text', '::bigint', '::timestamptz'))})"
+                " AS v(k, h, s, m, c) JOIN t ON t.key = v.k RETURNING 1"
+            ),
             [v for t, c in closes for v in (t.key, c.hold_id, c.status, c.captured, t.created_at)],
         )
         sql.out("SELECT 'hc', '', count(*) FROM hc")
-    ends = [t for t in txs if t.end is not None]
     if ends:
         sql.cte(
             "re",
-            "INSERT INTO round_ends (round_id, status, tx_id, result, accounts, reason, closed_at) "
-            "SELECT v.r, v.s, t.id, v.res, v.acc, v.why, v.c FROM (VALUES "
-            f"{_rows(7, len(ends), ('::text', '::text', '::text', '::json', '::json', '::text', '::timestamptz'))})"
-            " AS v(k, r, s, res, acc, why, c) JOIN t ON t.key = v.k RETURNING 1",
+            lambda: (
+                "INSERT INTO round_ends (round_id, status, tx_id, result, accounts, reason, closed_at) "
+                "SELECT v.r, v.s, t.id, v.res, v.acc, v.why, v.c FROM (VALUES "
+                f"{_rows(7, len(ends), ('::text', '::text', '::text', '::json', '::json', '::text', '::timestamptz'))})"
+                " AS v(k, r, s, res, acc, why, c) JOIN t ON t.key = v.k RETURNING 1"
+            ),
             [
                 v
                 for t in ends
@@ -435,8 +529,10 @@ def execute_pg(
     if logs:
         sql.cte(
             "lg",
-            "INSERT INTO round_log (round_id, seq, kind, seat, payload, visible_to, client_id, "
-            f"created_at, chain, chain_seq, mac) VALUES {_rows(11, len(logs))} RETURNING 1",
+            lambda: (
+                "INSERT INTO round_log (round_id, seq, kind, seat, payload, visible_to, client_id, "
+                f"created_at, chain, chain_seq, mac) VALUES {_rows(11, len(logs))} RETURNING 1"
+            ),
             [
                 v
                 for g in logs
@@ -459,8 +555,10 @@ def execute_pg(
     if reveals:
         sql.cte(
             "rv",
-            "INSERT INTO seed_reveals (seed_commitment, seed, revealed_at, chain, chain_seq, mac) "
-            f"VALUES {_rows(6, len(reveals))} RETURNING 1",
+            lambda: (
+                "INSERT INTO seed_reveals (seed_commitment, seed, revealed_at, chain, chain_seq, mac) "
+                f"VALUES {_rows(6, len(reveals))} RETURNING 1"
+            ),
             [
                 x
                 for v in reveals
@@ -470,17 +568,15 @@ def execute_pg(
         sql.out("SELECT 'rv', '', count(*) FROM rv")
     if guessed is not None:
         _round_ctes(sql, rounds, raw)
-    want_heads = 0
-    if not rounds or guessed is not None:
-        want_heads = _heads(sql, sealer.moved(), new_chains, raw, now)
-    commit_now = one_shot and (not rounds or guessed is not None) and bool(sql.ctes)
+    want_heads = _heads(sql, head_moves, now) if first_heads else 0
+    commit_now = commit_now and bool(sql.names)
     if commit_now:
         # everything checked below, checked by the statement itself
         conditions: list[str] = []
         params: list[Any] = []
         if guessed:
             # the players' balances before this batch are the ones the headers were sealed with
-            parts = [p for p in ("u", "b") if any(c.startswith(f"{p} AS (") for c in sql.ctes)]
+            parts = [p for p in ("u", "b") if sql.has(p)]
             if not parts:
                 raise AssertionError("a round's players have no balance to check")
             joins = " ".join(f"LEFT JOIN {p} ON {p}.id = x.a" for p in parts)
@@ -494,7 +590,6 @@ def execute_pg(
                 for aid, before in sorted(guessed.items())
                 for v in (aid, before + total.get(aid, 0))
             ]
-        fenced = [p.fence for p in writing if p.fence is not None]
         if fenced:
             conditions.append(
                 f"NOT EXISTS (SELECT 1 FROM (VALUES {_rows(2, len(fenced), ('::text', '::bigint'))})"
@@ -507,7 +602,6 @@ def execute_pg(
         if order:
             conditions.append("(SELECT count(*) FROM e) = %s")
             params.append(len(order))
-            guarded = sorted({aid for _, name, aid, _ in order if not found[name][1]})
             if guarded:
                 conditions.append(
                     "NOT EXISTS (SELECT 1 FROM e WHERE e.balance_after < 0 "
@@ -524,15 +618,11 @@ def execute_pg(
                 conditions.append(f"(SELECT count(*) FROM {part}) = %s")
                 params.append(n)
         if want_heads:
-            parts = [
-                f"(SELECT count(*) FROM {h})"
-                for h in ("hn", "h")
-                if any(c.startswith(f"{h} AS (") for c in sql.ctes)
-            ]
+            parts = [f"(SELECT count(*) FROM {h})" for h in ("hn", "h") if sql.has(h)]
             conditions.append(f"{' + '.join(parts)} = %s")
             params.append(want_heads)
         _check(sql, conditions, params)
-    answer = _send(raw, sql, begin=True, commit=commit_now) if sql.ctes else []
+    answer = _send(raw, sql, begin=True, commit=commit_now) if sql.names else []
 
     got: dict[str, dict[str, int]] = {}
     for part, key, value in answer:
@@ -599,16 +689,22 @@ def execute_pg(
     if rounds and guessed is None:
         for r in rounds:
             _seal(sealer, r)
-        sql = _Sql()
+        head_moves = _head_moves(sealer.moved(), new_chains)
+        sql = _Sql(
+            (
+                "headers",
+                len(rounds),
+                sum(len(r.players) for r in rounds),
+                len(head_moves[0]),
+                len(head_moves[1]),
+                one_shot,
+            )
+        )
         _round_ctes(sql, rounds, raw)
-        want_heads = _heads(sql, sealer.moved(), new_chains, raw, now)
+        want_heads = _heads(sql, head_moves, now)
         commit_now = one_shot
         if commit_now and want_heads:
-            parts = [
-                f"(SELECT count(*) FROM {h})"
-                for h in ("hn", "h")
-                if any(c.startswith(f"{h} AS (") for c in sql.ctes)
-            ]
+            parts = [f"(SELECT count(*) FROM {h})" for h in ("hn", "h") if sql.has(h)]
             _check(sql, [f"{' + '.join(parts)} = %s"], [want_heads])
         answer = _send(raw, sql, begin=False, commit=commit_now)
         got = {}
