@@ -97,8 +97,10 @@ def hold_account(source: str) -> str:
 
 
 @functools.lru_cache(maxsize=65_536)
+@functools.lru_cache(maxsize=65_536)
 def parse(name: str) -> AccountSpec:
-    """Kind, owner and table of an account from its name; UnknownAccount for a malformed name."""
+    """Kind, owner and table of an account from its name; UnknownAccount for a malformed name
+    (kept per name: a plan parses each account it moves, and the answer is frozen)."""
     if name in {HOUSE, COMMISSION, ROUNDING, EXTERNAL}:
         return AccountSpec(name, name)
     if name in {BOTS, JACKPOT_FUND}:

@@ -208,3 +208,14 @@ def test_reopening_runs_no_migration_and_keeps_data(ledger_factory: object) -> N
     first.deposit("alice", 42, "k")
     second = factory()
     assert second.wallet("alice") == 42
+
+
+def test_account_names_parse_the_same_each_time_and_malformed_ones_stay_refused() -> None:
+    from qipai.ledger import accounts as acct
+
+    first = acct.parse("stack:alice:t1")
+    assert acct.parse("stack:alice:t1") == first
+    assert (first.kind, first.owner, first.table_id) == ("stack", "alice", "t1")
+    for _ in range(2):  # a refusal is not remembered as an answer
+        with pytest.raises(UnknownAccount):
+            acct.parse("stack:alice:bad:name")
