@@ -1,5 +1,6 @@
 // The staged showdown (qipai/web/ui/showdown.js): when a round I watched ends, its hands are
-// turned one at a time (banker or dealer first) and the result comes after them, each stage a
+// turned one at a time (banker or dealer first) and the result comes after them (on the table,
+// then in the results panel), each stage a
 // small change on a frame of its own. It must end with everything the finished state holds, keep
 // the seats' and hands' elements (updated in place, not rebuilt), last no longer than
 // SHOWDOWN_MS, and show everything at once for a player who asks for reduced motion.
@@ -93,7 +94,10 @@ describe.each(["pokdeng", "niuniu", "paigow", "holdem-bonus", "tiengow"])("%s", 
       fn();
       seen.push(shown(root));
     }
-    expect(seen.length).toBe(order.length + 2);
+    // the first frame, one per hand, the result on the table, then in the results panel
+    expect(seen.length).toBe(order.length + 3);
+    expect(seen.at(-2).banner).toBe(whole.banner);
+    expect(seen.at(-2).results).not.toBe(whole.results);
     expect(total).toBeLessThanOrEqual(SHOWDOWN_MS);
     for (let k = 1; k < seen.length; k++) expect(seen[k].pieces.length).toBeGreaterThanOrEqual(seen[k - 1].pieces.length);
     // the end is exactly the whole finished state

@@ -1,9 +1,9 @@
 // @ts-check
 // The showdown, staged as a card room does it. When a round I watched ends, its hands are not all
 // turned over in one go: the banker's (dealer's) hand first, then each hand against it in seat
-// order, and the result — the banner, my net, the results panel's new row — after them. Each
-// stage is a small change drawn on a frame of its own, so no frame has to create the whole
-// showdown at once (issue 21, "rendering a state takes ≤ 4 ms").
+// order, and the result after them — the banner, my net and the stacks, then the results panel's
+// new row. Each stage is a small change drawn on a frame of its own, so no frame has to create
+// the whole showdown at once (issue 21, "rendering a state takes ≤ 4 ms").
 //
 // Nothing is held back for long: the whole showdown lasts at most SHOWDOWN_MS, actions are never
 // delayed (the table's buttons and the next round do not wait for it), a table drawn for the first
@@ -40,16 +40,18 @@ export function stepMs(stages) {
 /**
  * A showdown in progress: `before`, the round's view as it was drawn before it ended (a hand not
  * yet turned is drawn from it); `order`, the hands in the order they are turned; `shown`, how
- * many stages are drawn (hand i is turned once shown > i; the result once shown > order.length).
+ * many stages are drawn (hand i is turned once shown > i; the result is on the table once
+ * shown > order.length, and in the results panel once shown > order.length + 1).
  * @typedef {{ before: any, order: string[], shown: number }} Stage
  */
 
 /** @type {Stage} */
 const ALL = { before: null, order: [], shown: Infinity };
 const Ctx = createContext(ALL);
-// whether the result is shown: a context of its own, so that the pieces that wait only for the
-// result (the banner, the results panel, the stacks) are not redrawn at every hand's stage
-const Done = createContext(true);
+// how far the result is shown (0: not yet; 1: on the table — the banner, my net, the stacks;
+// 2: recorded in the results panel too, a stage later): a context of its own, so that the pieces
+// that wait only for the result are not redrawn at every hand's stage
+const Done = createContext(2);
 
 /**
  * What a piece of the table may show now: whether hand `id` is turned, whether the result is
@@ -68,9 +70,14 @@ export function useShowdown() {
   };
 }
 
-/** Whether the showdown's result is shown (true when there is no showdown). @returns {boolean} */
+/** Whether the showdown's result is shown on the table (true when there is no showdown). @returns {boolean} */
 export function useDone() {
-  return /** @type {boolean} */ (useContext(Done));
+  return /** @type {number} */ (useContext(Done)) >= 1;
+}
+
+/** Whether the showdown's result is in the results panel too (its last stage). @returns {boolean} */
+export function useRecorded() {
+  return /** @type {number} */ (useContext(Done)) >= 2;
 }
 
 /**
@@ -109,7 +116,8 @@ export class Showdown extends Component {
       this.at = id === null || pace.reduced() ? { id, before: null, order: [], shown: Infinity } : { id, before, order, shown: 0 };
     }
     const at = this.at;
-    return h(Ctx.Provider, { value: at }, h(Done.Provider, { value: at.shown > at.order.length }, children));
+    const result = Math.max(0, Math.min(2, at.shown - at.order.length));
+    return h(Ctx.Provider, { value: at }, h(Done.Provider, { value: result }, children));
   }
 
   componentDidMount() {
@@ -127,8 +135,8 @@ export class Showdown extends Component {
   /** Arm the next stage, if one is due and none is armed. */
   next() {
     const at = this.at;
-    if (this.cancel || at.shown > at.order.length) return;
-    this.cancel = pace.after(stepMs(at.order.length + 1), () => {
+    if (this.cancel || at.shown >= at.order.length + 2) return;
+    this.cancel = pace.after(stepMs(at.order.length + 2), () => {
       this.cancel = null;
       if (this.at !== at) return;
       this.at = { ...at, shown: at.shown + 1 };  // a new value: the readers are redrawn

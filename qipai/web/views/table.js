@@ -14,7 +14,7 @@ import { errorText } from "../api/errors.js";
 import { FairnessPanel } from "./fairness.js";
 import { HelpPanel, offerOf } from "./help.js";
 import { memo } from "../ui/memo.js";
-import { Showdown, useDone, useHeld } from "../ui/showdown.js";
+import { Showdown, useDone, useHeld, useRecorded } from "../ui/showdown.js";
 
 /** Where the other seats go (after mine, in the table's seat order), by how many there are. */
 const SLOTS = /** @type {Record<number, string[]>} */ ({
@@ -272,8 +272,8 @@ const Results = memo("Results", ResultsPanel, (/** @type {{ st: any, R: any }} *
 
 /** @param {{ st: any, R: any }} props */
 function ResultsPanel({ st, R }) {
-  // the round being shown down joins the list with its result, after its hands
-  const done = useDone();
+  // the round being shown down joins the list after its result is on the table
+  const done = useRecorded();
   const held = !done && st.result ? st.result.number : null;
   const list = [...(st.results || [])].filter((r) => r.number !== held).reverse().slice(0, 8);
   const names = (/** @type {string} */ seat) => seatName(st, seat);
