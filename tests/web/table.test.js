@@ -283,3 +283,23 @@ describe("a finished round is drawn once", () => {
     }
   });
 });
+
+describe("Tien Gow trick in place", () => {
+  it("keeps a trick's plays (their elements) when its last play completes it", () => {
+    const moments = GOLDEN.tiengow || [];
+    const open = moments.find((x) => x.message.you.seat && x.message.round && x.message.round.view.trick
+      && (x.message.round.view.trick.entries || []).length);
+    const after = moments.find((x) => x.message.you.seat && x.message.round && !x.message.round.finished
+      && (x.message.round.view.tricks || []).some((tr) => tr.number === open.message.round.view.trick.number)
+      && !(x.message.round.view.trick.entries || []).length);
+    expect(open && after).toBeTruthy();
+    setLang("zh");
+    const root = mount(html`<${TableView} s=${appState(open.message)} actions=${ACTIONS} />`);
+    const plays = [...root.querySelectorAll("#felt .tg-play")];
+    expect(plays.length).toBe(open.message.round.view.trick.entries.length);
+    mount(html`<${TableView} s=${appState(after.message)} actions=${ACTIONS} />`, root);
+    // the completed trick is shown with its winner, drawn on the same elements plus its last play
+    expect(root.querySelector("#felt .tg-trick.done")).not.toBeNull();
+    for (const e of plays) expect(root.querySelector(`#felt .tg-play[data-seat="${e.dataset.seat}"]`)).toBe(e);
+  });
+});

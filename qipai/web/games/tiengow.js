@@ -91,19 +91,22 @@ function Trick({ trick, st, cls }) {
 
 /** @param {{ st: Live }} props */
 function Center({ st }) {
+  // the trick on the table keeps its place (and its elements, keyed by its number) when its last
+  // play completes it: only the new play and the winner's line are drawn
   const v = st.round.view;
   const done = useDone();
   const lastDone = v.tricks && v.tricks.length ? v.tricks[v.tricks.length - 1] : null;
   const showing = v.trick && v.trick.entries && v.trick.entries.length ? v.trick : null;
+  const trick = showing || lastDone;
   return html`<div class="tg-table">
     <div class="pg-meta">
       <${Badge} text=${`${t("banker")}: ${seatName(st, v.banker)} · ${t("streak")} ${v.banker_streak} · ×${v.multiplier}`} cls="banker" />
       ${v.trick ? html`<${Badge} text=${`${t("trick")} ${v.trick.number}${v.last_trick ? ` · ${t("last_trick")}` : ""}`} />` : null}
       ${v.turn ? html`<${Badge} text=${`${t("waiting_for")} ${seatName(st, v.turn)}`} cls="live" />` : null}
     </div>
-    ${showing ? html`<${Trick} trick=${showing} st=${st} />` : lastDone ? html`<div class="tg-last">
-      <div class="muted small">${t("tg_trick_won", { n: lastDone.number, seat: seatName(st, lastDone.winner), dong: lastDone.dong ?? "" })}</div>
-      <${Trick} trick=${lastDone} st=${st} cls="done" /></div>` : html`<div class="tg-trick"></div>`}
+    ${trick ? html`<div class="tg-last">
+      ${showing ? null : html`<div class="muted small">${t("tg_trick_won", { n: trick.number, seat: seatName(st, trick.winner), dong: trick.dong ?? "" })}</div>`}
+      <${Trick} key=${trick.number} trick=${trick} st=${st} cls=${showing ? undefined : "done"} /></div>` : html`<div class="tg-trick"></div>`}
     ${v.zun && v.zun.length ? html`<div class="small">${v.zun.map((/** @type {any} */ z, /** @type {number} */ i) => html`<${Badge} key=${i} text=${`${lang() === "zh" ? z.zh || z.name || t("zun") : z.en || z.name_en || t("tg_kind_supreme")} ${seatName(st, z.seat)} +${z.units}`} cls="zun" />`)}</div>` : null}
     ${done && v.result ? html`<${Breakdown} v=${v} st=${st} />` : null}
   </div>`;
