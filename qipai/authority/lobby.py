@@ -4,7 +4,9 @@ lobby lists and shows. The server's lobby router calls these; they take the `Roo
 * A player opens a table of a template (`{"template", "name"?, "private"?}`; `{"game"}` alone
   means that game's first offered template), never with settings; within the quota of tables open at once (tables they opened that are not closed) and
   the room's cap. Private tables are listed only to their owner and the players seated there.
-* Automatch takes a template id (or a game, meaning its first active template).
+* Automatch takes a template id (or a game, meaning its first active template). Joining a
+  table runs side by side with other requests; opening one holds `_OPENING` (the room's cap):
+  `qipai/server/automatch.py`.
 * Every table reply carries its template version's facts (`facts`): pay table, limits,
   buy-in range, exact return of every bet.
 * A table a player opened closes once no person has sat at it for the operator's
@@ -13,10 +15,11 @@ lobby lists and shows. The server's lobby router calls these; they take the `Roo
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -90,10 +93,17 @@ def automatch(authority: Authority, room: Any, player: str, body: object) -> Any
     parsed: AutomatchIn = parse_model(AutomatchIn, body, InvalidBody)
     authority.check_player(player)
     terms = authority.terms_for(_template_id(authority, parsed.template, parsed.game))
-    with _OPENING:  # automatch may open a table of the house (owner None): the room's cap
-        if len(room.tables) >= authority.settings.max_tables:
-            authority.quotas.check_open_table(player, 0, len(room.tables))
-        return room.automatch(player, player, terms, parsed.buy_in, parsed.client_seed)
+
+    @contextlib.contextmanager
+    def opening() -> Iterator[None]:
+        # automatch may open a table of the house (owner None): the room's cap, checked in
+        # the same step as the opening (joining a table needs neither: qipai/server/automatch.py)
+        with _OPENING:
+            if len(room.tables) >= authority.settings.max_tables:
+                authority.quotas.check_open_table(player, 0, len(room.tables))
+            yield
+
+    return room.automatch(player, player, terms, parsed.buy_in, parsed.client_seed, opening)
 
 
 def visible(table: Any, player: str | None) -> bool:

@@ -98,6 +98,13 @@ class HostAdapter(LedgerAdapter):
             self._refused()
             raise
 
+    def bot_buy_ins(self, *args: Any, **kwargs: Any) -> None:
+        try:
+            super().bot_buy_ins(*args, **kwargs)
+        except LeaseLost:
+            self._refused()
+            raise
+
     def bot_cash_out(self, bot: str, table_id: str, key: str) -> int:
         try:
             return super().bot_cash_out(bot, table_id, key)

@@ -432,6 +432,38 @@ class Ledger:
             fence_table=table_id,
         )
 
+    def bot_buy_ins(
+        self,
+        table_id: str,
+        amounts: Mapping[str, int],
+        key: str,
+        *,
+        fence: Fence | None = None,
+        also: Callable[[Connection], None] | None = None,
+    ) -> TxResult:
+        """`bot_buy_in` for several bots of one table in ONE transaction (a new table's bots,
+        issue 19): the house bot bankroll → each bot's table stack. The bots are users already
+        (`claim_table(users=…)` or `create_user`). `also(conn)` runs in the same transaction
+        (the table's layout, so a table is never saved without its bots' money or the money
+        moved without the table). `fence` as for `buy_in`."""
+        legs: dict[str, int] = {acct.BOTS: 0}
+        for bot_id, amount in amounts.items():
+            positive(amount)
+            legs[acct.stack(bot_id, table_id)] = amount
+            legs[acct.BOTS] -= amount
+        body = {"kind": "bot_buy_in", "table": table_id, "stacks": sorted(amounts.items())}
+        op = book.Move(
+            key=f"botbuyins:{table_id}:{key}",
+            kind="bot_buy_in",
+            body=body,
+            legs=legs,
+            fence=fence,
+            fence_table=table_id,
+            also=also,
+        )
+        result: TxResult = self.writer.run(op)
+        return result
+
     def bot_cash_out(
         self,
         bot_id: str,
@@ -732,12 +764,22 @@ class Ledger:
         return tx
 
     # ----- table leases (one owner per table; fencing) ---------------------------------------
-    def claim_table(self, table_id: str, host: str, ttl_s: float) -> int | None:
+    def claim_table(
+        self, table_id: str, host: str, ttl_s: float, *, users: Sequence[str] = ()
+    ) -> int | None:
         """Take table `table_id` for `host` for `ttl_s` seconds if it is free, released, lapsed
         or already this host's: returns the new, higher epoch to pass as `fence=(table_id,
         epoch)`; None while another host holds a live lease. A host that claims a table it
-        holds gets a new epoch too (a restarted host fences its earlier self)."""
-        return self._write(lambda c: leases_mod.claim(c, table_id, host, ttl_s))
+        holds gets a new epoch too (a restarted host fences its earlier self). `users` are
+        created (as `create_user`) in the same transaction: a new table's bots."""
+
+        def work(conn: Connection) -> int | None:
+            for user_id in users:
+                ensure_user(conn, user_id, user_id)
+                ensure_account(conn, acct.wallet(user_id))
+            return leases_mod.claim(conn, table_id, host, ttl_s)
+
+        return self._write(work)
 
     def renew(self, table_id: str, host: str, epoch: int, ttl_s: float) -> bool:
         """Extend `host`'s lease of the table for `ttl_s` seconds from now, same epoch;

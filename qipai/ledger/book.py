@@ -376,8 +376,11 @@ class Move(Op):
         reverses: int | None = None,
         fence: Fence | None = None,
         fence_table: str | None = None,
+        also: Callable[[Connection], None] | None = None,
     ) -> None:
         self.key, self.kind, self.body = key, kind, dict(body)
+        self.also = also
+        """Runs in the same transaction after the rows (a new table's layout with its bots)."""
         self.fence, self.fence_table = fence, fence_table
         """A table's lease (table id, epoch), checked in the transaction that writes (a buy-in
         or cash-out of a stale table host is refused: `Fenced`, nothing moved)."""
@@ -433,6 +436,7 @@ class Move(Op):
             reverses=None if original is None else (original.tx_id, original.key),
         )
         plan.fence, plan.fence_table = self.fence, self.fence_table
+        plan.extra = self.also
         return _one(t, plan)
 
 

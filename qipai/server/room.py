@@ -37,13 +37,14 @@ from typing import Any, Protocol, TypeVar
 from qipai.core.errors import InvalidInput
 from qipai.core.protocol import JSON
 from qipai.core.rng import new_seed
-from qipai.fairness import check_client_seed
+from qipai.server import automatch as automatch_mod
+from qipai.server.automatch import Gate
 from qipai.tables import games as games_mod
 from qipai.tables import interrupt, recovery
 from qipai.tables.errors import HostDraining
 from qipai.tables.journal import Journal
 from qipai.tables.ports import Clock, LedgerPort, TableRepo
-from qipai.tables.table import MOVED_MESSAGE, GameInProgress, NotSeated, Table, TableMoved, Timing
+from qipai.tables.table import MOVED_MESSAGE, Table, TableMoved, Timing
 from qipai.tables.terms import TableTerms, default_terms
 from qipai.tables.units import DealUnits
 
@@ -202,8 +203,14 @@ class Room:
 
     # ----- tables ---------------------------------------------------------------------------
     def _make(self, table_id: str, terms: TableTerms, name: str, owner: str | None = None) -> Table:
+        table = self.build(table_id, terms, name, owner)
+        self.register(table)
+        return table
+
+    def build(self, table_id: str, terms: TableTerms, name: str, owner: str | None = None) -> Table:
+        """A table of this room, not in it yet (`register` puts it in)."""
         info = games_mod.get(terms.game)
-        table = Table(
+        return Table(
             table_id,
             info,
             self.ledger,
@@ -216,9 +223,10 @@ class Room:
             send=functools.partial(self._deliver, table_id),
             seed_source=self.seed_source,
         )
-        self.tables[table_id] = table
-        self.moved.pop(table_id, None)
-        return table
+
+    def register(self, table: Table) -> None:
+        self.tables[table.id] = table
+        self.moved.pop(table.id, None)
 
     def create_table(
         self,
@@ -311,73 +319,14 @@ class Room:
         game: TableTerms | str,
         buy_in: int,
         client_seed: str | None = None,
+        opening: Gate | None = None,
     ) -> Table:
         """自动配桌: seat the player at the liveliest table of the game (or of the same template
         when `game` is a template's terms) with a free seat, moving them from a table where they
         sit alone with bots, or open a new table with bots. `client_seed`: the player's client
-        seed there (docs/fairness.md#keys), taken with the seat so that it keys the first deal."""
-        if not self.accepting:
-            raise HostDraining("this table host is being drained; find a table elsewhere")
-        if client_seed is not None:
-            check_client_seed(client_seed)  # refused before anything changes
-        if isinstance(game, str):
-            games_mod.get(game)
-
-        def same(t: Table) -> bool:
-            if t.status().state in ("suspended", "closed") or t.terms.private:
-                return False
-            if isinstance(game, str):
-                return t.game.name == game
-            return (t.terms.template_id, t.terms.template_version) == (
-                game.template_id,
-                game.template_version,
-            ) and t.terms.game == game.game
-
-        current = [t for t in self.tables.values() if same(t) and t.seating.seat_of(player)]
-        candidates = [
-            t
-            for t in self.tables.values()
-            if same(t) and t.seating.free_seats() and not t.seating.seat_of(player)
-        ]
-        candidates.sort(
-            key=lambda t: (
-                -len(t.seating.humans()),
-                -len(t.seating.seats) + len(t.seating.free_seats()),
-            )
-        )
-        if current:
-            here = current[0]
-            better = [
-                t for t in candidates if len(t.seating.humans()) > len(here.seating.humans()) - 1
-            ]
-            if not better or len(here.seating.humans()) > 1:
-                if client_seed is not None and here.terms.client_seeds:
-                    here.set_client_seed(player, client_seed)
-                return here
-            target = better[0]
-            try:
-                here.leave(player)
-            except GameInProgress:
-                return here  # docs/rules/paigow.md#the-game: not between a game's two rounds
-            except NotSeated:
-                pass
-        elif candidates and candidates[0].seating.humans():
-            target = candidates[0]
-        else:
-            target = self.create_table(game)
-        target.sit(player, name, buy_in, client_seed=client_seed)
-        if (
-            target.terms.bot_policy
-            and target.seating.free_seats()
-            and len(target.seating.humans()) == 1
-        ):
-            # alone: fill all but one seat with bots so another person can still join
-            for _ in range(max(0, len(target.seating.free_seats()) - 1)):
-                target.add_bot()
-            if len(target.eligible()) < target.game.min_players:
-                target.fill_with_bots()
-        self.wake(target.id)
-        return target
+        seed there (docs/fairness.md#keys), taken with the seat so that it keys the first deal.
+        Many people at once: `qipai/server/automatch.py` (`opening` guards opening a table)."""
+        return automatch_mod.automatch(self, player, name, game, buy_in, client_seed, opening)
 
     # ----- running table work -----------------------------------------------------------------
     async def call(self, table_id: str, fn: Callable[[Table], T]) -> T:
@@ -697,6 +646,14 @@ class Room:
         return table
 
     _adopt = adopt
+
+    def release_lease(self, table_id: str) -> None:
+        """Give up the lease of a table that did not open (`opening.py`)."""
+        self._release(table_id)
+
+    def start_runner(self, table: Table) -> None:
+        """Tick a newly opened table (`opening.py`)."""
+        self._start_runner(table)
 
     def _release(self, table_id: str) -> None:
         if self.leasing:

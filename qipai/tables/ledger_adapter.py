@@ -17,7 +17,7 @@ from sqlalchemy import Connection, select
 
 from qipai.core.protocol import JSON, Event, RecordedAction, RoundResult, Seat
 from qipai.ledger import InsufficientFunds as LedgerFunds
-from qipai.ledger import Ledger, UnknownRound
+from qipai.ledger import Ledger, UnknownAccount, UnknownRound
 from qipai.ledger.accounts import HOUSE
 from qipai.ledger.accounts import stack as stack_account
 from qipai.ledger.errors import Fenced, RoundStateError
@@ -68,14 +68,19 @@ class LedgerAdapter:
         self._users: set[str] = set()
 
     # ----- owner leases -----------------------------------------------------------------------
-    def claim(self, table_id: str, ttl_s: float) -> bool:
-        """Claim (or re-claim) the lease of a table; False while another live owner holds it."""
+    def claim(self, table_id: str, ttl_s: float, users: Sequence[str] = ()) -> bool:
+        """Claim (or re-claim) the lease of a table; False while another live owner holds it.
+        `users` (a new table's bots) are made ledger users in the claim's own transaction."""
+        fresh = [u for u in users if u not in self._users]
         if self.host is None:
+            for user in fresh:
+                self.ensure_user(user, user)
             return True
-        epoch = self.ledger.claim_table(table_id, self.host, ttl_s)
+        epoch = self.ledger.claim_table(table_id, self.host, ttl_s, users=fresh)
         if epoch is None:
             self.epochs.pop(table_id, None)
             return False
+        self._users.update(fresh)
         self.epochs[table_id] = epoch
         return True
 
@@ -130,10 +135,15 @@ class LedgerAdapter:
     # writes: the lease epoch is checked inside the transfer's own transaction (`LeaseLost`,
     # nothing moved, when another host owns the table now).
     def buy_in(self, player: str, table_id: str, amount: int, key: str) -> None:
-        self.ensure_user(player)
         fence = self._fence(table_id)
         try:
-            _fenced(lambda: self.ledger.buy_in(player, table_id, amount, key, fence=fence))
+            try:
+                _fenced(lambda: self.ledger.buy_in(player, table_id, amount, key, fence=fence))
+            except UnknownAccount:
+                # a person new to the ledger: made a user only then (one commit per buy-in
+                # less for everyone else, issue 19), and the same buy-in (same key) again
+                self.ensure_user(player)
+                _fenced(lambda: self.ledger.buy_in(player, table_id, amount, key, fence=fence))
         except LedgerFunds as exc:
             raise InsufficientFunds(str(exc)) from None
 
@@ -147,6 +157,24 @@ class LedgerAdapter:
         self.ensure_user(bot, bot)
         fence = self._fence(table_id)
         _fenced(lambda: self.ledger.bot_buy_in(bot, table_id, amount, key, fence=fence))
+
+    def bot_buy_ins(
+        self, table_id: str, amounts: Mapping[str, int], key: str, layout: JSON | None = None
+    ) -> None:
+        """A new table's bots bought in from the house bot bankroll in ONE transaction, with
+        the table's `layout` saved in it (so neither exists without the other); the bots are
+        users already (`claim(users=…)`)."""
+        fence = self._fence(table_id)
+        also = None
+        if layout is not None:
+            if self.layouts is None:
+                raise ValueError("this ledger adapter keeps no table layouts")
+            layouts, data = self.layouts, layout
+
+            def also(conn: Connection) -> None:
+                layouts.save_table_in(conn, table_id, data)
+
+        _fenced(lambda: self.ledger.bot_buy_ins(table_id, amounts, key, fence=fence, also=also))
 
     def bot_cash_out(self, bot: str, table_id: str, key: str) -> int:
         self.ensure_user(bot, bot)

@@ -89,15 +89,19 @@ def add_bot(table: Table, level: str | None, seat: str | None) -> str:
     free = table.seating.free_seats()
     if not free:
         raise SeatTaken("the table is full")
-    seat = seat or free[0]
-    level = rules.bot_level(table.game, table.terms, level)
-    player = f"bot.{table.id}.{seat}"
-    fund_bot(table, player)
-    table.seating.place(SeatState(seat, player, f"{level} bot {seat}", bot=level))
+    state = bot_state(table, seat or free[0], rules.bot_level(table.game, table.terms, level))
+    assert state.player is not None
+    fund_bot(table, state.player)
+    table.seating.place(state)
     table.save()
     table.wake()
     table.broadcast()
-    return seat
+    return state.seat
+
+
+def bot_state(table: Table, seat: str, level: str) -> SeatState:
+    """The seat of a bot of `level` at `table` (its player id is the table's and the seat's)."""
+    return SeatState(seat, f"bot.{table.id}.{seat}", f"{level} bot {seat}", bot=level)
 
 
 def fund_bot(table: Table, player: str) -> None:
@@ -236,6 +240,7 @@ def stand_up_away(table: Table, now: float) -> None:
 __all__ = [
     "add_bot",
     "announce_away",
+    "bot_state",
     "eligible",
     "fund_bot",
     "in_round",
