@@ -62,6 +62,9 @@ def test_a_new_tables_bots_are_bought_in_with_its_layout_in_one_transaction(
     for bot in bots:
         want = table.money.stack(str(bot.player))
         assert a.ledger.stack(str(bot.player), table.id) == want > 0
+    report = a.ledger.audit(replay=False)
+    assert report.ok, report.violations
+    assert report.house["bots"]["at_tables"] >= len(bots) * want
 
 
 def test_a_failed_opening_leaves_no_half_opened_table(
