@@ -406,6 +406,8 @@ def test_a_flooder_that_reconnects_is_refused_before_any_database_work(
                 again.receive_json()  # no hello: closed at once
             assert info.value.code == 1008
     assert lookups == []  # refused on the token alone
+    door = client.app.state.door  # type: ignore[attr-defined]
+    assert door.shut("testclient")  # its address's next connections: reset at accept
     now[0] += 2.5  # the back-off (2 s after one closing) has passed
     ws, session = ws_open(client, token)
     still_alive(session)
