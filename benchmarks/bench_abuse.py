@@ -337,6 +337,7 @@ async def phase(
         before = lag_histogram((await http.get("/metrics")).text)
         rss0 = rss_kb(pid)
         cpu0, loop0, t0 = cpu_s(pid), cpu_s(pid, pid), time.perf_counter()
+        abuser0 = cpu_s(abuse.proc.pid) if abuse is not None else 0.0
         sw0 = switches(pid)
         probe = Probe(url, probe_token)
         stop = asyncio.Event()
@@ -345,6 +346,7 @@ async def phase(
         stop.set()
         await runner
         cpu1, loop1, t1 = cpu_s(pid), cpu_s(pid, pid), time.perf_counter()
+        abuser1 = cpu_s(abuse.proc.pid) if abuse is not None else 0.0
         sw1 = switches(pid)
         after = lag_histogram((await http.get("/metrics")).text)
         rss1 = rss_kb(pid)
@@ -362,6 +364,7 @@ async def phase(
         "rss_mb": max(rss0, rss1) / 1024,
         "cpu_pct": 100 * (cpu1 - cpu0) / (t1 - t0),
         "loop_pct": 100 * (loop1 - loop0) / (t1 - t0),
+        "abuser_pct": 100 * (abuser1 - abuser0) / (t1 - t0),
         "vol_s": (sw1[0] - sw0[0]) / (t1 - t0),
         "invol_s": (sw1[1] - sw0[1]) / (t1 - t0),
         "rss_gain_kb": max(rss0, rss1) - base_rss,
@@ -536,7 +539,7 @@ async def main_async(seconds: float, only: set[str], profile: str | None) -> Non
     print(
         f"{'phase':32} {'GET p50':>8} {'GET p99':>8} {'x base':>7} {'ping p50':>9} "
         f"{'ping p99':>9} {'x base':>7} {'lag p99':>8} {'lag max':>8} {'RSS MB':>7} "
-        f"{'CPU%':>5} {'loop%':>5} {'cs/s':>5} {'pre/s':>5}  notes"
+        f"{'CPU%':>5} {'loop%':>5} {'cs/s':>5} {'pre/s':>5} {'ab%':>4}  notes"
     )
     for r in results:
         ratio_h = r["http_p99"] / base["http_p99"]
@@ -554,7 +557,8 @@ async def main_async(seconds: float, only: set[str], profile: str | None) -> Non
             f"{r['name']:32} {r['http_p50']:7.1f}ms {r['http_p99']:7.1f}ms {ratio_h:6.1f}x "
             f"{r['ping_p50']:8.1f}ms {r['ping_p99']:8.1f}ms {ratio_p:6.1f}x "
             f"{r['lag_p99']:6.0f}ms {r['lag_max']:6.1f}ms {r['rss_mb']:7.0f} "
-            f"{r['cpu_pct']:5.0f} {r['loop_pct']:5.0f} {r['vol_s']:5.0f} {r['invol_s']:5.0f}  "
+            f"{r['cpu_pct']:5.0f} {r['loop_pct']:5.0f} {r['vol_s']:5.0f} {r['invol_s']:5.0f} "
+            f"{r['abuser_pct']:4.0f}  "
             f"{', '.join(notes)}"
         )
     print(
@@ -564,7 +568,9 @@ async def main_async(seconds: float, only: set[str], profile: str | None) -> Non
         f"far less on the machine's load than the latencies; cs/s and pre/s are the loop "
         f"thread's context switches per second, voluntary (it waited: epoll, the GIL, a lock) "
         f"and involuntary (preempted: other runnable threads and processes, i.e. the "
-        f"machine's load); server log tracebacks: {tracebacks})"
+        f"machine's load); ab% is the abuse process's own CPU on the same cores (the probe and "
+        f"the server compete with it: a reconnecting flooder takes a core whatever the server "
+        f"does); server log tracebacks: {tracebacks})"
     )
     print("goals (issue 15):")
     for line in goals(results):
