@@ -490,8 +490,7 @@ function onState(m) {
   if (newRound && v && v.game === "pokdeng" && v.shoe && v.shoe.new_shoe) sound.play("shoe");
   if (m.round && !m.round.finished && m.legal && m.legal.length && (!prev || !prev.legal || !prev.legal.length)) sound.play("turn");
   if (m.round && m.round.finished && m.result && m.you && m.you.seat && (!prev || !prev.round || !prev.round.finished || newRound)) {
-    const n = m.result.nets[m.you.seat];
-    if (n !== undefined) sound.play(n > 0 ? "win" : n < 0 ? "lose" : "push");
+    // (my result's sound plays with the banner, once the showdown has turned the hands: views/table.js)
     refreshMe();
   } else if (events.some((/** @type {any} */ e) => e.type === "deal" || e.type === "tiles" || e.type === "hole")) sound.play("deal");
   renewClientSeed(m, prev);

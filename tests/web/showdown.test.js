@@ -13,6 +13,7 @@ import { TableView } from "../../qipai/web/views/table.js";
 import { setLang } from "../../qipai/web/i18n/index.js";
 import { renderer } from "../../qipai/web/games/index.js";
 import { pace, stepMs, SHOWDOWN_MS } from "../../qipai/web/ui/showdown.js";
+import { sound } from "../../qipai/web/ui/sound.js";
 import { cleanup, mount } from "./render.js";
 
 const dir = inject("goldenDir");
@@ -74,6 +75,8 @@ describe.each(["pokdeng", "niuniu", "paigow", "holdem-bonus", "tiengow"])("%s", 
     cleanup();
     const root = mount(html`<${TableView} s=${appState(last)} actions=${ACTIONS} />`);
     const seats = [...root.querySelectorAll(".seat")];
+    sound.played.length = 0;
+    const results = () => sound.played.filter((x) => ["win", "lose", "push"].includes(x));
     const money = () => [...root.querySelectorAll("#balances b, .seat-stack")].map((e) => (e.textContent.match(/[-\d,]+/) || [""])[0]);
     const stacks = money();
     mount(html`<${TableView} s=${appState(done)} actions=${ACTIONS} />`, root);
@@ -89,11 +92,14 @@ describe.each(["pokdeng", "niuniu", "paigow", "holdem-bonus", "tiengow"])("%s", 
     const seen = [first];
     let total = 0;
     while (queue.length) {
+      // my result's sound comes with the banner, never before the hands are turned
+      expect(results().length).toBe(seen.at(-1).banner ? 1 : 0);
       const { ms, fn } = queue.shift();
       total += ms;
       fn();
       seen.push(shown(root));
     }
+    expect(results().length).toBe(whole.banner ? 1 : 0);
     // the first frame, one per hand, the result on the table, then in the results panel
     expect(seen.length).toBe(order.length + 3);
     expect(seen.at(-2).banner).toBe(whole.banner);

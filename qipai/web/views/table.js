@@ -2,7 +2,7 @@
 // The table screen: seats around the felt, the game's own drawing in the middle, my hand and my
 // actions together in the dock (so neither can cover the other), the side panels, and an
 // overlay that blocks input while the connection is down.
-import { useEffect, useRef } from "../vendor/hooks.module.js";
+import { useEffect, useLayoutEffect, useRef } from "../vendor/hooks.module.js";
 import { html, cx } from "../ui/html.js";
 import { t, named, has } from "../i18n/index.js";
 import { money, signed, list } from "../ui/format.js";
@@ -15,6 +15,7 @@ import { FairnessPanel } from "./fairness.js";
 import { HelpPanel, offerOf } from "./help.js";
 import { memo } from "../ui/memo.js";
 import { Showdown, useDone, useHeld, useRecorded } from "../ui/showdown.js";
+import { sound } from "../ui/sound.js";
 
 /** Where the other seats go (after mine, in the table's seat order), by how many there are. */
 const SLOTS = /** @type {Record<number, string[]>} */ ({
@@ -189,6 +190,12 @@ function TableBody({ s, actions }) {
 /** My result on the felt, once the showdown has turned every hand. @param {{ net: number }} props */
 function Banner({ net }) {
   if (!useDone()) return null;
+  return html`<${Shown} net=${net} />`;
+}
+
+/** The banner itself: its sound plays when it appears (not before the hands are turned). @param {{ net: number }} props */
+function Shown({ net }) {
+  useLayoutEffect(() => sound.play(net > 0 ? "win" : net < 0 ? "lose" : "push"), []);
   return html`<div class=${cx("banner", net > 0 ? "win" : net < 0 ? "lose" : "push")} id="banner" role="status" data-net=${net}>
     ${net > 0 ? t("win") : net < 0 ? t("lose") : t("tie")} ${signed(net)}</div>`;
 }
