@@ -103,6 +103,12 @@ kept (the ledger's tests turn this on: a shape that left out something the text 
 fails them); the kept text is sent either way."""
 
 
+def _ids(ids: Sequence[int]) -> str:
+    """Account ids as one PostgreSQL array literal (`{1,2,3}`, cast to `integer[]` in the
+    statement): psycopg dumps a Python list element by element in Python, a string in C."""
+    return "{" + ",".join([str(int(i)) for i in ids]) + "}"
+
+
 @functools.cache
 def _rows(width: int, count: int, casts: tuple[str, ...] = ()) -> str:
     cells = [f"%s{casts[i] if i < len(casts) else ''}" for i in range(width)]
@@ -393,8 +399,8 @@ def execute_pg(
         ids_moved = sorted(moved)
         sql.cte(
             "l",
-            lambda: "SELECT id FROM accounts WHERE id = ANY(%s) ORDER BY id FOR UPDATE",
-            [ids_moved],
+            lambda: "SELECT id FROM accounts WHERE id = ANY(%s::integer[]) ORDER BY id FOR UPDATE",
+            [_ids(ids_moved)],
         )
         sql.cte(
             "u",
@@ -408,7 +414,11 @@ def execute_pg(
         )
         sql.out("SELECT 'u', id::text, balance FROM u")
     if read_only:
-        sql.cte("b", lambda: "SELECT id, balance FROM accounts WHERE id = ANY(%s)", [read_only])
+        sql.cte(
+            "b",
+            lambda: "SELECT id, balance FROM accounts WHERE id = ANY(%s::integer[])",
+            [_ids(read_only)],
+        )
         sql.out("SELECT 'b', id::text, balance FROM b")
     if txs:
         sql.cte(
@@ -605,9 +615,9 @@ def execute_pg(
             if guarded:
                 conditions.append(
                     "NOT EXISTS (SELECT 1 FROM e WHERE e.balance_after < 0 "
-                    "AND e.account_id = ANY(%s))"
+                    "AND e.account_id = ANY(%s::integer[]))"
                 )
-                params.append(guarded)
+                params.append(_ids(guarded))
         for part, n in (
             ("hc", len(closes)),
             ("re", len(ends)),
