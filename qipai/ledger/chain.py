@@ -332,14 +332,15 @@ def tx_bytes(
     closes: Sequence[tuple[str, str, int]],
     end: Mapping[str, Any] | None,
 ) -> bytes:
-    """`canonical(tx_record(...))` with the same arguments."""
+    """`canonical(tx_record(...))` with the same arguments (an empty list is written `[]`
+    without the encoder: a stake's hold closes nothing, a settlement opens no hold)."""
     return (
         f'{{"at":"{_ts(created_at)}","body":{_s(body_hash)},"chain":{_s(chain)},'
-        f'"closes":{_ENCODE(sorted([k, s, int(c)] for k, s, c in closes))},'
+        f'"closes":{_ENCODE(sorted([k, s, int(c)] for k, s, c in closes)) if closes else "[]"},'
         f'"detail":{_encode(detail)},'
         f'"end":{"null" if end is None else _encode(dict(end))},'
         f'"entries":{_ENCODE(sorted([str(a), int(n)] for a, n in entries))},'
-        f'"holds":{_ENCODE(sorted([s, h, int(n), r, t, p] for s, h, n, r, t, p in holds))},'
+        f'"holds":{_ENCODE(sorted([s, h, int(n), r, t, p] for s, h, n, r, t, p in holds)) if holds else "[]"},'
         f'"key":{_s(key)},"kind":{_s(kind)},"memo":{_s(memo)},"r":"tx",'
         f'"reverses":{_s(reverses)},"round":{_s(round_id)},"seq":{_encode(seq)}}}'
     ).encode("ascii")
