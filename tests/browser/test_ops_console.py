@@ -265,8 +265,8 @@ def test_operator_inspects_verifies_and_watches_the_numbers(
         assert ops.locator(f"{row} .observed").inner_text() != "" and observed_before
         ops.click("[data-tab=house]")
         ops.click("#house-refresh")
-        ops.wait_for_function(
-            "Number(document.querySelector('#house-total [data-col=turnover]').textContent"
+        ops.wait_for_function(  # (the table is absent while the tab's first report loads)
+            "Number(document.querySelector('#house-total [data-col=turnover]')?.textContent"
             f".replace(/,/g, '')) > {turnover_before}",
             timeout=30000,
         )

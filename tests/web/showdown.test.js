@@ -53,17 +53,18 @@ function shown(root) {
 }
 
 let queue = [];
-const saved = { after: pace.after, reduced: pace.reduced, debounce: options.debounceRendering };
+const saved = { after: pace.after, reduced: pace.reduced, hidden: pace.hidden, now: pace.now, debounce: options.debounceRendering };
 beforeEach(() => {
   queue = [];
   pace.after = (ms, fn) => { queue.push({ ms, fn }); return () => { queue = queue.filter((x) => x.fn !== fn); }; };
   pace.reduced = () => false;
+  pace.hidden = () => false;
   options.debounceRendering = (run) => run();  // a stage's redraw happens when the stage fires
   setLang("zh");
 });
 afterEach(() => {
   cleanup();
-  Object.assign(pace, { after: saved.after, reduced: saved.reduced });
+  Object.assign(pace, { after: saved.after, reduced: saved.reduced, hidden: saved.hidden, now: saved.now });
   options.debounceRendering = saved.debounce;
 });
 
@@ -138,6 +139,31 @@ describe("the showdown's pace", () => {
   });
   it("never lasts longer than SHOWDOWN_MS, however many hands", () => {
     for (let n = 1; n <= 9; n++) expect(stepMs(n) * n).toBeLessThanOrEqual(SHOWDOWN_MS);
+  });
+  it("is not staged in a hidden page, and a late stage (a page hidden meanwhile: slowed timers) ends it at once", () => {
+    const { last, done } = ending("pokdeng");
+    const whole = shown(mount(html`<${TableView} s=${appState(done)} actions=${ACTIONS} />`));
+    cleanup();
+    pace.hidden = () => true;
+    let root = mount(html`<${TableView} s=${appState(last)} actions=${ACTIONS} />`);
+    mount(html`<${TableView} s=${appState(done)} actions=${ACTIONS} />`, root);
+    expect(queue).toEqual([]);
+    expect(shown(root)).toEqual(whole);
+    cleanup();
+    pace.hidden = () => false;
+    let now = 1000;
+    pace.now = () => now;
+    root = mount(html`<${TableView} s=${appState(last)} actions=${ACTIONS} />`);
+    mount(html`<${TableView} s=${appState(done)} actions=${ACTIONS} />`, root);
+    queue.shift().fn();  // the first hand, in time
+    expect(root.querySelector("#banner")).toBeNull();
+    now += 5000;  // the next stage five seconds late
+    queue.shift().fn();
+    expect(queue).toEqual([]);
+    expect(shown(root)).toEqual(whole);
+  });
+  it("reads the page's visibility", () => {
+    expect(saved.hidden()).toBe(document.visibilityState === "hidden");
   });
   it("a new round during a showdown ends it: the new round is drawn whole, no stage is left armed", () => {
     const { last, done } = ending("pokdeng");

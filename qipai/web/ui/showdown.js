@@ -5,7 +5,8 @@
 // new row. Each stage is a small change drawn on a frame of its own, so no frame has to create
 // the whole showdown at once (issue 21, "rendering a state takes ≤ 4 ms").
 //
-// Nothing is held back for long: the whole showdown lasts at most SHOWDOWN_MS, actions are never
+// Nothing is held back for long: the whole showdown lasts at most SHOWDOWN_MS (a stage that comes
+// late ends it at once, and a hidden page gets no staging), actions are never
 // delayed (the table's buttons and the next round do not wait for it), a table drawn for the first
 // time on a finished round (a reload, a spectator arriving) shows everything at once, and with
 // `prefers-reduced-motion: reduce` everything is shown on the first frame.
@@ -19,8 +20,11 @@ export const STEP_MS = 110;
 
 /**
  * When the next stage is drawn: after a timer. The benchmark and the unit tests replace `after`
- * to draw each stage when they choose (and measure each one as a frame of its own).
- * @type {{ after: (ms: number, fn: () => void) => () => void, reduced: () => boolean }}
+ * to draw each stage when they choose (and measure each one as a frame of its own); `staged`
+ * says whether a showdown is staged at all (not with reduced motion, nor in a hidden page, whose
+ * timers the browser slows to one a second); `now` is the clock a late stage is judged by.
+ * @type {{ after: (ms: number, fn: () => void) => () => void, reduced: () => boolean,
+ *          hidden: () => boolean, now: () => number }}
  */
 export const pace = {
   after(ms, fn) {
@@ -29,6 +33,12 @@ export const pace = {
   },
   reduced() {
     return typeof matchMedia === "function" && matchMedia("(prefers-reduced-motion: reduce)").matches;
+  },
+  hidden() {
+    return typeof document !== "undefined" && document.visibilityState === "hidden";
+  },
+  now() {
+    return performance.now();
   },
 };
 
@@ -103,8 +113,8 @@ export class Showdown extends Component {
   constructor(props) {
     super(props);
     // a table first drawn on a finished round shows it whole
-    /** @type {Stage & { id: string | null }} */
-    this.at = { id: props.id, before: null, order: [], shown: Infinity };
+    /** @type {Stage & { id: string | null, started: number }} */
+    this.at = { id: props.id, before: null, order: [], shown: Infinity, started: 0 };
     /** @type {(() => void) | null} */
     this.cancel = null;
   }
@@ -113,7 +123,8 @@ export class Showdown extends Component {
   render({ id, order, before, children }) {
     if (id !== this.at.id) {
       this.stop();
-      this.at = id === null || pace.reduced() ? { id, before: null, order: [], shown: Infinity } : { id, before, order, shown: 0 };
+      this.at = id === null || pace.reduced() || pace.hidden() ? { id, before: null, order: [], shown: Infinity, started: 0 }
+        : { id, before, order, shown: 0, started: pace.now() };
     }
     const at = this.at;
     const result = Math.max(0, Math.min(2, at.shown - at.order.length));
@@ -139,7 +150,10 @@ export class Showdown extends Component {
     this.cancel = pace.after(stepMs(at.order.length + 2), () => {
       this.cancel = null;
       if (this.at !== at) return;
-      this.at = { ...at, shown: at.shown + 1 };  // a new value: the readers are redrawn
+      // a stage that comes late (the page was hidden, its timers slowed) ends the showdown at once:
+      // nothing is held back much longer than SHOWDOWN_MS
+      const late = pace.now() - at.started > SHOWDOWN_MS + STEP_MS;
+      this.at = { ...at, shown: late ? Infinity : at.shown + 1 };  // a new value: the readers are redrawn
       this.setState({});
     });
   }
