@@ -6,9 +6,9 @@
 // the whole showdown at once (issue 21, "rendering a state takes ≤ 4 ms").
 //
 // Nothing is held back for long: the whole showdown lasts at most SHOWDOWN_MS (a stage that comes
-// late ends it at once, and a hidden page gets no staging), actions are never
-// delayed (the table's buttons and the next round do not wait for it), a table drawn for the first
-// time on a finished round (a reload, a spectator arriving) shows everything at once, and with
+// late ends it at once, and a hidden page gets no staging), actions are never delayed (the
+// table's buttons and the next round do not wait for it), a table drawn for the first time on a
+// finished round (a reload, a spectator arriving) shows everything at once, and with
 // `prefers-reduced-motion: reduce` everything is shown on the first frame.
 import { Component, createContext, h } from "../vendor/preact.module.js";
 import { useContext, useRef } from "../vendor/hooks.module.js";
@@ -20,9 +20,9 @@ export const STEP_MS = 110;
 
 /**
  * When the next stage is drawn: after a timer. The benchmark and the unit tests replace `after`
- * to draw each stage when they choose (and measure each one as a frame of its own); `staged`
- * says whether a showdown is staged at all (not with reduced motion, nor in a hidden page, whose
- * timers the browser slows to one a second); `now` is the clock a late stage is judged by.
+ * to draw each stage when they choose (and measure each one as a frame of its own). A showdown
+ * is not staged with reduced motion (`reduced`) nor in a hidden page (`hidden`: the browser slows
+ * its timers to one a second); `now` is the clock a late stage is judged by.
  * @type {{ after: (ms: number, fn: () => void) => () => void, reduced: () => boolean,
  *          hidden: () => boolean, now: () => number }}
  */
