@@ -5,8 +5,8 @@ lobby lists and shows. The server's lobby router calls these; they take the `Roo
   means that game's first offered template), never with settings; within the quota of tables open at once (tables they opened that are not closed) and
   the room's cap. Private tables are listed only to their owner and the players seated there.
 * Automatch takes a template id (or a game, meaning its first active template). Joining a
-  table runs side by side with other requests; opening one holds `_OPENING` (the room's cap):
-  `qipai/server/automatch.py`.
+  table runs side by side with other requests; at most `OPENERS` tables are opened at once,
+  each counted toward the room's cap while it opens (`_Openings`): `qipai/server/automatch.py`.
 * Every table reply carries its template version's facts (`facts`): pay table, limits,
   buy-in range, exact return of every bet.
 * A table a player opened closes once no person has sat at it for the operator's
@@ -32,6 +32,37 @@ from qipai.server.inputs import StoredStr
 
 _OPENING = threading.Lock()  # quota check and table creation are one step
 log = logging.getLogger("qipai.authority.lobby")
+
+OPENERS = 4
+"""Tables automatch opens side by side (each is a few commits of its own, issue 19)."""
+
+
+class _Openings:
+    """The tables automatch is opening now: at most `OPENERS` at once, and each counts toward
+    the room's table cap from the moment it is asked for (checked under `_OPENING`, like a
+    player's `open_table`; one waiting for a slot counts too), so openings side by side never
+    take the room past its cap."""
+
+    def __init__(self, side_by_side: int) -> None:
+        self.slots = threading.BoundedSemaphore(side_by_side)
+        self.now = 0  # guarded by _OPENING
+
+    @contextlib.contextmanager
+    def one(self, authority: Authority, room: Any, player: str) -> Iterator[None]:
+        with _OPENING:
+            tables = len(room.tables) + self.now
+            if tables >= authority.settings.max_tables:
+                authority.quotas.check_open_table(player, 0, tables)
+            self.now += 1
+        try:
+            with self.slots:
+                yield
+        finally:
+            with _OPENING:
+                self.now -= 1
+
+
+_OPENINGS = _Openings(OPENERS)
 
 
 class Strict(BaseModel):
@@ -83,7 +114,9 @@ def open_table(authority: Authority, room: Any, player: str, body: object) -> An
         _template_id(authority, parsed.template, parsed.game), parsed.private
     )
     with _OPENING:
-        authority.quotas.check_open_table(player, open_now(room, player), len(room.tables))
+        authority.quotas.check_open_table(
+            player, open_now(room, player), len(room.tables) + _OPENINGS.now
+        )
         return room.create_table(terms, parsed.name, owner=player)
 
 
@@ -94,14 +127,10 @@ def automatch(authority: Authority, room: Any, player: str, body: object) -> Any
     authority.check_player(player)
     terms = authority.terms_for(_template_id(authority, parsed.template, parsed.game))
 
-    @contextlib.contextmanager
-    def opening() -> Iterator[None]:
-        # automatch may open a table of the house (owner None): the room's cap, checked in
-        # the same step as the opening (joining a table needs neither: qipai/server/automatch.py)
-        with _OPENING:
-            if len(room.tables) >= authority.settings.max_tables:
-                authority.quotas.check_open_table(player, 0, len(room.tables))
-            yield
+    def opening() -> contextlib.AbstractContextManager[None]:
+        # automatch may open a table of the house (owner None): the room's cap, counted with
+        # the openings in flight (joining a table needs neither: qipai/server/automatch.py)
+        return _OPENINGS.one(authority, room, player)
 
     return room.automatch(player, player, terms, parsed.buy_in, parsed.client_seed, opening)
 

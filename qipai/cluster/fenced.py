@@ -77,9 +77,11 @@ class HostAdapter(LedgerAdapter):
             self.on_fenced()
 
     # buy-in and cash-out are fenced by the ledger adapter inside the transfer's transaction
-    def buy_in(self, player: str, table_id: str, amount: int, key: str) -> None:
+    def buy_in(
+        self, player: str, table_id: str, amount: int, key: str, layout: JSON | None = None
+    ) -> None:
         try:
-            super().buy_in(player, table_id, amount, key)
+            super().buy_in(player, table_id, amount, key, layout)
         except LeaseLost:
             self._refused()
             raise

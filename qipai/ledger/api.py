@@ -290,6 +290,7 @@ class Ledger:
         need_user: str | None = None,
         fence: Fence | None = None,
         fence_table: str | None = None,
+        also: Callable[[Connection], None] | None = None,
     ) -> TxResult:
         positive(amount)
         acct.parse(src), acct.parse(dst)
@@ -303,6 +304,7 @@ class Ledger:
             need_user=need_user,
             fence=fence,
             fence_table=fence_table,
+            also=also,
         )
         result: TxResult = self.writer.run(op)
         return result
@@ -330,11 +332,20 @@ class Ledger:
         )
 
     def buy_in(
-        self, user_id: str, table_id: str, amount: int, key: str, *, fence: Fence | None = None
+        self,
+        user_id: str,
+        table_id: str,
+        amount: int,
+        key: str,
+        *,
+        fence: Fence | None = None,
+        also: Callable[[Connection], None] | None = None,
     ) -> TxResult:
         """Wallet → table stack. `fence=(table_id, epoch)`: refused with `Fenced` (nothing
         moved) unless that is the table's lease epoch, checked inside the transfer's own
-        transaction (the lease row held `FOR KEY SHARE` until it commits, as for `open_round`)."""
+        transaction (the lease row held `FOR KEY SHARE` until it commits, as for `open_round`).
+        `also(conn)` runs in the same transaction (the card room saves the table's layout with
+        the seat the buy-in pays for)."""
         return self._move(
             key=f"buyin:{user_id}:{key}",
             kind="buy_in",
@@ -344,6 +355,7 @@ class Ledger:
             need_user=user_id,
             fence=fence,
             fence_table=table_id,
+            also=also,
         )
 
     def cash_out(

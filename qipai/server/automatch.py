@@ -13,10 +13,10 @@ liveliest table with a free seat and a person at it, else a new table with bots
   one table host under its lease, and every buy-in and layout save is fenced by the lease's
   epoch, so two processes never seat people at the same table either: the one that is not the
   owner is refused (`table_moved`) and its person is seated elsewhere.
-* **Opening a table is one at a time per process** (`opening`: the caller's gate, which also
-  checks the room's table cap), and the choice is made again inside it, so that of two people
-  who found no table at once the second joins the table the first opened instead of opening
-  another.
+* **Opening a table goes through the caller's gate** (`opening`; the authority's lets a few
+  openings run side by side and counts them toward the room's table cap, one at a time without
+  a gate), and the choice is made again inside it, so that a person who waited there joins a
+  table opened meanwhile instead of opening another.
 * **One automatch per person at a time** (a lock per person, striped): the same person asking
   twice at once is never seated twice.
 """
@@ -140,7 +140,7 @@ def automatch(
             seated = _join(room, choice, player, name, buy_in, client_seed)
             if seated is not None:
                 return seated
-        with gate():  # nobody of this process opens a table meanwhile
+        with gate():
             for _ in range(ATTEMPTS):
                 choice = choose(room, player, game)  # someone may have opened one meanwhile
                 if choice.stay and choice.here is not None:

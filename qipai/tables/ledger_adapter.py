@@ -134,18 +134,44 @@ class LedgerAdapter:
     # With a host id, money between a wallet and a table stack is fenced like the round
     # writes: the lease epoch is checked inside the transfer's own transaction (`LeaseLost`,
     # nothing moved, when another host owns the table now).
-    def buy_in(self, player: str, table_id: str, amount: int, key: str) -> None:
+    def buy_in(
+        self, player: str, table_id: str, amount: int, key: str, layout: JSON | None = None
+    ) -> None:
+        """Wallet → table stack; with `layout`, the table's layout (the seat it pays for
+        taken) is saved in the buy-in's own transaction."""
         fence = self._fence(table_id)
+        also = self._layout_writer(table_id, layout)
+
+        def move() -> None:
+            _fenced(
+                lambda: self.ledger.buy_in(player, table_id, amount, key, fence=fence, also=also)
+            )
+
         try:
             try:
-                _fenced(lambda: self.ledger.buy_in(player, table_id, amount, key, fence=fence))
+                move()
             except UnknownAccount:
                 # a person new to the ledger: made a user only then (one commit per buy-in
                 # less for everyone else, issue 19), and the same buy-in (same key) again
                 self.ensure_user(player)
-                _fenced(lambda: self.ledger.buy_in(player, table_id, amount, key, fence=fence))
+                move()
         except LedgerFunds as exc:
             raise InsufficientFunds(str(exc)) from None
+
+    def _layout_writer(
+        self, table_id: str, layout: JSON | None
+    ) -> Callable[[Connection], None] | None:
+        """`also` for a ledger write that saves the table's `layout` in its transaction."""
+        if layout is None:
+            return None
+        if self.layouts is None:
+            raise ValueError("this ledger adapter keeps no table layouts")
+        layouts = self.layouts
+
+        def also(conn: Connection) -> None:
+            layouts.save_table_in(conn, table_id, layout)
+
+        return also
 
     def cash_out(self, player: str, table_id: str, key: str) -> int:
         fence = self._fence(table_id)
@@ -165,15 +191,7 @@ class LedgerAdapter:
         the table's `layout` saved in it (so neither exists without the other); the bots are
         users already (`claim(users=…)`)."""
         fence = self._fence(table_id)
-        also = None
-        if layout is not None:
-            if self.layouts is None:
-                raise ValueError("this ledger adapter keeps no table layouts")
-            layouts, data = self.layouts, layout
-
-            def also(conn: Connection) -> None:
-                layouts.save_table_in(conn, table_id, data)
-
+        also = self._layout_writer(table_id, layout)
         _fenced(lambda: self.ledger.bot_buy_ins(table_id, amounts, key, fence=fence, also=also))
 
     def bot_cash_out(self, bot: str, table_id: str, key: str) -> int:

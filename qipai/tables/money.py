@@ -11,6 +11,7 @@ from __future__ import annotations
 import uuid
 from collections.abc import Mapping
 
+from qipai.core.protocol import JSON
 from qipai.tables.ports import InsufficientFunds, LedgerPort, RoundRecord
 
 
@@ -42,10 +43,14 @@ class TableMoney:
             if player in self.cache:
                 self.cache[player] += held + nets.get(seat, 0)
 
-    def buy_in(self, player: str, amount: int, key: str) -> None:
-        """Wallet -> table stack; InsufficientFunds if the wallet holds less."""
+    def buy_in(self, player: str, amount: int, key: str, layout: JSON | None = None) -> None:
+        """Wallet -> table stack; InsufficientFunds if the wallet holds less. `layout`: saved
+        in the same transaction (only for a ledger that keeps the layouts, `LayoutSaver`)."""
         try:
-            self.ledger.buy_in(player, self.table_id, amount, key)
+            if layout is None:
+                self.ledger.buy_in(player, self.table_id, amount, key)
+            else:
+                self.ledger.buy_in(player, self.table_id, amount, key, layout=layout)  # type: ignore[call-arg]
         finally:
             self.cache.pop(player, None)  # only this stack moved
 

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from qipai.core.errors import InvalidInput
 from qipai.core.protocol import JSON, Round
 from qipai.fairness import check_client_seed
-from qipai.tables import lobby
+from qipai.tables import layout, lobby
 from qipai.tables import seating as rules
 from qipai.tables.errors import Funds, GameInProgress, NotSeated, SeatTaken
 from qipai.tables.ports import InsufficientFunds, RoundRecord
@@ -54,9 +54,15 @@ def sit(
         return existing
     seat = rules.free_seat(seating, seat)
     rules.check_buy_in(table.terms, table.money.stack(player), buy_in)
+    key = key or f"buyin:{uuid.uuid4().hex}"
+    if buy_in > 0 and table.saver.in_ledger(table.ledger) and not table.lost:
+        paid_with_layout(table, SeatState(seat, player, name), buy_in, key, client_seed)
+        table.wake()
+        table.broadcast()
+        return seat
     if buy_in > 0:
         try:
-            table.money.buy_in(player, buy_in, key or f"buyin:{uuid.uuid4().hex}")
+            table.money.buy_in(player, buy_in, key)
         except InsufficientFunds as exc:
             raise Funds(str(exc)) from None
     seating.place(SeatState(seat, player, name))
@@ -66,6 +72,33 @@ def sit(
     table.wake()
     table.broadcast()
     return seat
+
+
+def paid_with_layout(
+    table: Table, state: SeatState, buy_in: int, key: str, client_seed: str | None
+) -> None:
+    """Take the seat and pay for it in ONE transaction: the buy-in and the layout that seats
+    the player (issue 19: one commit less per person, and never a stack that no saved layout
+    seats). Nothing changes if the ledger refuses."""
+    player = str(state.player)
+    alone_since, seed = table.alone_since, table.client_seed_of.get(player)
+    table.seating.place(state)
+    take_client_seed(table, player, client_seed)
+    table.alone_since = None
+    data = layout.build(table)
+    try:
+        table.money.buy_in(player, buy_in, key, layout=data)
+    except BaseException as exc:
+        table.seating.free(state.seat)
+        table.alone_since = alone_since
+        if seed is None:
+            table.client_seed_of.pop(player, None)
+        else:
+            table.client_seed_of[player] = seed
+        if isinstance(exc, InsufficientFunds):
+            raise Funds(str(exc)) from None
+        raise
+    table.saver.saved(layout.canonical(data))
 
 
 def take_client_seed(table: Table, player: str, seed: str | None) -> None:
@@ -247,6 +280,7 @@ __all__ = [
     "leave",
     "listen",
     "note_silence",
+    "paid_with_layout",
     "refuse_mid_game",
     "remove_bot",
     "set_client_seed",

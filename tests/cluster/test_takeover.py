@@ -12,7 +12,6 @@ import pytest
 
 from qipai.server.room import Room
 from qipai.tables.errors import TableMoved
-from qipai.tables.ports import LeaseLost
 from qipai.tables.table import Table
 from tests.cluster.hosts import wait_for
 from tests.cluster.inproc import TwoHosts, lapse
@@ -67,32 +66,21 @@ def test_renewals_never_wait_behind_resumes_and_resumes_run_in_parallel(
     assert b.metrics.takeovers._value.get() == 3
 
 
-def test_a_buy_in_whose_seat_was_refused_goes_back_to_the_wallet_on_takeover(
+def test_a_stack_no_layout_seats_goes_back_to_the_wallet_on_takeover(
     two_hosts: TwoHosts,
 ) -> None:
-    """Host a seats bob: the buy-in commits, then host b takes the table over before a saves
-    the seat, so a's layout save is refused (`LeaseLost`: bob gets `table_moved`). b's layout
-    has no bob; b returns bob's stack to his wallet at once (a cash-out in the ledger, fenced
-    by b's lease); alice, seated before, keeps her seat and her stack."""
+    """Money in a table stack that no saved layout seats (a buy-in committed without its seat:
+    a ledger that saves layouts apart from buy-ins, or a host that died in between) goes back
+    to the player's wallet when another host takes the table over (a cash-out in the ledger,
+    fenced by the new owner's lease); alice, seated, keeps her seat and her stack."""
     a, b, ledger, _clock = two_hosts
     for player in ("alice", "bob"):
         a.adapter.deposit(player, 1000, f"d-{player}")
     table = a.room.create_table("toy")
     table.sit("alice", "alice", 100)
-    save = a.layouts.save_table
-    taken: list[str] = []
-
-    def taken_over_first(table_id: str, data: Any) -> None:
-        """The takeover lands between the buy-in's commit and the layout's save."""
-        if not taken and any(s.get("player") == "bob" for s in data.get("seats", [])):
-            lapse(ledger, table_id)
-            taken.extend(b.ownership.take_over())
-        save(table_id, data)
-
-    a.layouts.save_table = taken_over_first  # type: ignore[method-assign]
-    with pytest.raises((LeaseLost, TableMoved)):
-        table.sit("bob", "bob", 300)
-    assert taken == [table.id]
+    a.adapter.buy_in("bob", table.id, 300, "bob-without-a-seat")  # no layout with it
+    lapse(ledger, table.id)
+    assert b.ownership.take_over() == [table.id]
     moved = b.room.tables[table.id]
     assert moved.seating.seat_of("bob") is None and moved.seating.seat_of("alice") == "A"
     assert ledger.stack("bob", table.id) == 0
@@ -102,6 +90,48 @@ def test_a_buy_in_whose_seat_was_refused_goes_back_to_the_wallet_on_takeover(
     assert b.metrics.stray_cashouts._value.get() == 1
     # idempotent: the same table taken over again by the same epoch returns nothing twice
     assert b.ownership.return_strays(table.id) == {}
+    assert ledger.audit(replay=False).ok
+
+
+def test_a_seat_and_its_buy_in_are_one_transaction_so_a_takeover_leaves_no_stray(
+    two_hosts: TwoHosts,
+) -> None:
+    """The buy-in and the layout that seats the player are one transaction
+    (`seat_flows.paid_with_layout`), fenced by the lease: there is no layout save after the
+    buy-in for a takeover to fall before (before, the buy-in committed, b took over, a's
+    layout save was refused and bob's 300 sat in a stack no layout seated until b returned
+    it). A takeover before the transaction refuses both: bob keeps his money, no stray."""
+    a, b, ledger, _clock = two_hosts
+    for player in ("alice", "bob", "carol"):
+        a.adapter.deposit(player, 1000, f"d-{player}")
+    table = a.room.create_table("toy")
+    table.sit("alice", "alice", 100)
+    save = a.layouts.save_table
+    taken: list[str] = []
+
+    def taken_over_first(table_id: str, data: Any) -> None:
+        """A takeover between the buy-in's commit and a separate save of the layout."""
+        if not taken and any(s.get("player") == "bob" for s in data.get("seats", [])):
+            lapse(ledger, table_id)
+            taken.extend(b.ownership.take_over())
+        save(table_id, data)
+
+    a.layouts.save_table = taken_over_first  # type: ignore[method-assign]
+    assert table.sit("bob", "bob", 300) == "B"
+    assert taken == []  # no layout saved apart from the buy-in
+    saved = a.layouts.load_table(table.id)
+    assert saved is not None and {s.get("player") for s in saved["seats"]} >= {"alice", "bob"}
+    assert ledger.stack("bob", table.id) == 300 and ledger.wallet("bob") == 700
+    # a takeover before the transaction: nothing of carol's seat is written, her money stays
+    lapse(ledger, table.id)
+    assert b.ownership.take_over() == [table.id]  # a does not know yet
+    with pytest.raises(TableMoved):
+        table.sit("carol", "carol", 300)
+    assert table.seating.seat_of("carol") is None  # a's table did not keep the seat either
+    moved = b.room.tables[table.id]
+    assert moved.seating.seat_of("carol") is None and moved.seating.seat_of("bob") == "B"
+    assert ledger.stack("carol", table.id) == 0 and ledger.wallet("carol") == 1000
+    assert b.ownership.strays == {}
     assert ledger.audit(replay=False).ok
 
 
