@@ -30,6 +30,7 @@ abuse <= 3 x the baseline p99 and <= 50 ms; memory per never-reading socket <= 2
     uv run python benchmarks/bench_abuse.py                 # every scenario, 10 s each
     uv run python benchmarks/bench_abuse.py --seconds 5 --only a,b
     uv run python benchmarks/bench_abuse.py --only a --profile /tmp/a.prof   # server under cProfile
+    uv run python benchmarks/bench_abuse.py --refusal-cost 20000   # CPU per refused reconnection
 """
 
 from __future__ import annotations
@@ -421,6 +422,82 @@ async def abuser_main(kind: str, url: str, port: int, tokens: list[str]) -> None
     print(json.dumps(result), flush=True)
 
 
+UPGRADE = (
+    b"GET /ws HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+    b"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
+)
+
+
+def reconnect_once(port: int) -> str:
+    """One reconnection of a refused client by hand (cheap, so that the client's own speed
+    does not set the rate): connect from the flooder's address, send a WebSocket upgrade, read
+    until the status line or the end. The status line, "closed" or "reset"."""
+    raw = socket.socket()
+    raw.bind((FLOODER, 0))
+    try:
+        raw.connect(("127.0.0.1", port))
+        raw.sendall(UPGRADE)
+        head = b""
+        while b"\r\n" not in head:
+            got = raw.recv(4096)
+            if not got:
+                return "closed"
+            head += got
+        return head.split(b"\r\n", 1)[0].decode()
+    except OSError:
+        return "reset"
+    finally:
+        raw.close()
+
+
+def refusal_cost(n: int) -> None:
+    """The server's CPU per refused reconnection: its door shut for the flooder's address
+    (a connection limit of 2/s), then `n` reconnections by hand; the event-loop thread's CPU
+    time over them divided by `n` (CPU time: far less dependent on the machine's load)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        port = 18700 + os.getpid() % 200
+        env = {**os.environ, "QIPAI_CONNECT_RATE": "2/second;4/minute"}
+        serve = ["serve", "--port", str(port), "--db", str(Path(tmp) / "refusals.db")]
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "qipai.cli", *serve],
+            cwd=ROOT,
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        try:
+            url = f"http://127.0.0.1:{port}"
+            for _ in range(3000):
+                with contextlib.suppress(httpx.HTTPError):
+                    if re.search(r"^qipai_warming 0", httpx.get(url + "/metrics").text, re.M):
+                        break
+                time.sleep(0.2)
+            outcomes: dict[str, int] = {}
+            for i in range(n + 6):
+                if i == 6:  # over its limit by now: the door is shut
+                    loop0, cpu0, t0 = (
+                        cpu_s(proc.pid, proc.pid),
+                        cpu_s(proc.pid),
+                        time.perf_counter(),
+                    )
+                    outcomes = {}
+                got = reconnect_once(port)
+                outcomes[got] = outcomes.get(got, 0) + 1
+            loop1, cpu1, t1 = cpu_s(proc.pid, proc.pid), cpu_s(proc.pid), time.perf_counter()
+        finally:
+            proc.send_signal(signal.SIGTERM)
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                proc.wait(30)
+            if proc.poll() is None:
+                proc.kill()
+    print(
+        f"refused reconnections: {n} in {t1 - t0:.1f} s ({n / (t1 - t0):.0f}/s); server CPU "
+        f"per reconnection: event-loop thread {(loop1 - loop0) * 1e6 / n:.0f} us, process "
+        f"{(cpu1 - cpu0) * 1e6 / n:.0f} us; outcomes {outcomes}; load average "
+        f"{os.getloadavg()[0]:.2f} ({os.cpu_count()} cores)"
+    )
+
+
 PROFILED = """
 import cProfile, runpy, signal, sys
 out = sys.argv.pop(1)
@@ -582,6 +659,12 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=10.0, help="measured seconds per phase")
     parser.add_argument("--only", default="a,b,c,d", help="scenarios to run (a,b,c,d)")
     parser.add_argument("--profile", help="run the server under cProfile, stats to this file")
+    parser.add_argument(
+        "--refusal-cost",
+        type=int,
+        metavar="N",
+        help="only measure the server's CPU per refused reconnection, over N of them",
+    )
     parser.add_argument("--abuser", help=argparse.SUPPRESS)  # the abuse process (internal)
     parser.add_argument("--url", help=argparse.SUPPRESS)
     parser.add_argument("--port", type=int, help=argparse.SUPPRESS)
@@ -592,6 +675,9 @@ def main() -> None:
         resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, 20_000), hard))
         tokens = json.loads(Path(args.tokens).read_text())
         asyncio.run(abuser_main(args.abuser, args.url, args.port, tokens))
+        return
+    if args.refusal_cost:
+        refusal_cost(args.refusal_cost)
         return
     asyncio.run(main_async(args.seconds, set(args.only.split(",")), args.profile))
 
