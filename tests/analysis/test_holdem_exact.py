@@ -246,7 +246,13 @@ def _oracle(hole: tuple[int, int], acc: np.ndarray) -> tuple[np.ndarray, ...]:
     return hist, turns, rivers, np.array([n_flops]), table
 
 
-@pytest.mark.parametrize(("hole", "seed"), [("Kc 9d", 1), ("7h 6h", 2)])
+@pytest.mark.parametrize(
+    ("hole", "seed"),
+    [
+        pytest.param("Kc 9d", 1, marks=pytest.mark.slow),
+        ("7h 6h", 2),
+    ],  # the first: ~20 s, slow suite
+)
 def test_flop_values_match_an_independent_oracle(hole: str, seed: int) -> None:
     """`flop_values` (numba) equals a plain re-computation for one hole pair over all 19,600
     flops: every strategy's net histogram, turn-bet and river-bet counts; and the kernel's

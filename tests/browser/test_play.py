@@ -229,7 +229,18 @@ def _play_step(page: Any, game: str) -> None:
         buttons.first.click(timeout=3000)
 
 
-@pytest.mark.parametrize("game", ["pokdeng", "paigow", "niuniu", "tiengow", "holdem-bonus"])
+# Pok Deng plays in the default suite; the other four games (20-27 s each in a real browser
+# with a real server) play in the slow suite, which CI also runs.
+@pytest.mark.parametrize(
+    "game",
+    [
+        "pokdeng",
+        *(
+            pytest.param(game, marks=pytest.mark.slow)
+            for game in ("paigow", "niuniu", "tiengow", "holdem-bonus")
+        ),
+    ],
+)
 def test_play_a_full_round_by_clicking(page: Any, server: Server, game: str) -> None:
     if game not in games_available(server):
         pytest.skip(f"the {game} package is not built yet")

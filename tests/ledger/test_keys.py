@@ -147,6 +147,7 @@ def test_the_server_does_not_start_without_its_key(tmp_path: Path) -> None:
     assert path.read_bytes() == before and not (tmp_path / "room.sqlite3.key").exists()
 
 
+@pytest.mark.slow  # two server starts in subprocesses; the missing-key start stays in the default suite
 def test_the_server_does_not_start_with_a_wrong_key(tmp_path: Path) -> None:
     """`qipai serve` with a QIPAI_KEY that is not the database's: one clear line, a non-zero
     exit, nothing written (no new chain over the old one)."""

@@ -23,6 +23,7 @@ from roomserver import ROOT, Server, free_port
 from qipai.ledger import Ledger
 
 
+@pytest.mark.slow  # three server starts / a minute of logging: the slow suite (CI runs it)
 def test_a_second_server_on_the_same_sqlite_file_refuses_to_start(tmp_path: Path) -> None:
     db = tmp_path / "room.db"
     first = Server(db)
@@ -158,6 +159,7 @@ def test_a_socket_that_never_reads_is_dropped(tmp_path: Path) -> None:
         server.stop()
 
 
+@pytest.mark.slow  # three server starts / a minute of logging: the slow suite (CI runs it)
 def test_a_server_that_logs_a_lot_is_never_blocked_by_the_test_helpers_pipe(
     tmp_path: Path,
 ) -> None:
