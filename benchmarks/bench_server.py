@@ -135,25 +135,27 @@ async def client(
     r.raise_for_status()
     table_id = r.json()["table_id"]
     ws_url = url.replace("http", "ws") + "/ws"
-    first = True
+    ready = [False]  # counted once, at the first subscription that got through (a client
+    # whose first connection failed under load was never counted, and the warm-up waited out
+    # its whole patience for it)
     while not stop.is_set():
         try:
-            await _play(ws_url, token, table_id, stats, stop, first)
+            await _play(ws_url, token, table_id, stats, stop, ready)
         except (OSError, websockets.ConnectionClosed):
             stats.reconnects += 1  # its server died: connect again (another worker answers)
             await asyncio.sleep(0.2)
-        first = False
 
 
 async def _play(
-    ws_url: str, token: str, table_id: str, stats: Stats, stop: asyncio.Event, first: bool
+    ws_url: str, token: str, table_id: str, stats: Stats, stop: asyncio.Event, ready: list[bool]
 ) -> None:
     async with websockets.connect(
         ws_url, max_queue=None, open_timeout=None, ping_interval=None, close_timeout=1
     ) as ws:
         await ws.send(json.dumps({"type": "auth", "token": token}))
         await ws.send(json.dumps({"type": "subscribe", "table_id": table_id}))
-        if first:
+        if not ready[0]:
+            ready[0] = True
             stats.ready += 1
         sent_at: float | None = None
         acted_round: str | None = None
@@ -229,8 +231,8 @@ async def run_load(
         tasks.append(asyncio.create_task(client(http, url, token, stats, stop)))
         await asyncio.sleep(0.002)
     ramp = time.perf_counter()
-    # seating is serial on the server (automatch opens and fills tables one at a time: several
-    # commits each on PostgreSQL), so 4,000 people take many minutes: wait up to 1 s each
+    # seating takes a few commits per person on PostgreSQL while the seated tables play
+    # (docs/scaling.md "Seating"), so 4,000 people take minutes: wait up to 1 s each
     patience = max(600.0, 1.0 * len(tokens))
     while (
         stats.ready + sum(1 for t in tasks if t.done()) < len(tokens)

@@ -101,7 +101,12 @@ class Ownership:
         self.update_gauges()
 
     def renew(self) -> None:
-        epochs = {t: e for t, e in list(self.adapter.epochs.items()) if t in self.room.tables}
+        room = self.room
+        epochs = {
+            t: e
+            for t, e in list(self.adapter.epochs.items())
+            if t in room.tables or t in room.opening  # a table being opened is ours too
+        }
         if not epochs:
             return
         kept = self.ledger.renew_many(self.host, epochs, self.ttl_s)
@@ -124,7 +129,9 @@ class Ownership:
         if self.draining:
             return []
         found = [
-            (t, s) for t, s in self.lapsed() if t not in self.room.tables and t not in self.ignored
+            (t, s)
+            for t, s in self.lapsed()
+            if t not in self.room.tables and t not in self.room.opening and t not in self.ignored
         ]
         if not found:
             return []

@@ -62,20 +62,26 @@ def open_with_bots(room: Room, terms: TableTerms, name: str = "") -> Table:
     states = [bot_state(table, seat, level) for seat in table.seating.free_seats()[1 : 1 + count]]
     players = [str(s.player) for s in states]
     claim = getattr(ledger, "claim", None)
-    if claim is not None and not claim(table_id, room.lease_ttl_s, users=players):
-        raise InvalidInput("the new table could not be claimed; try again")
-    want, _floor = rules.bot_stack(table.game, terms)
+    room.opening.add(table_id)  # its lease is renewed from the claim on (the writes may wait)
     try:
-        for state in states:
-            table.seating.place(state)
-        data = layout.build(table)
-        ledger.bot_buy_ins(table_id, dict.fromkeys(players, want), uuid.uuid4().hex, layout=data)
-    except BaseException:
-        room.release_lease(table_id)
-        raise
-    table.money.cache.update(dict.fromkeys(players, want))
-    table.saver.saved(layout.canonical(data))
-    room.register(table)
+        if claim is not None and not claim(table_id, room.lease_ttl_s, users=players):
+            raise InvalidInput("the new table could not be claimed; try again")
+        want, _floor = rules.bot_stack(table.game, terms)
+        try:
+            for state in states:
+                table.seating.place(state)
+            data = layout.build(table)
+            ledger.bot_buy_ins(
+                table_id, dict.fromkeys(players, want), uuid.uuid4().hex, layout=data
+            )
+        except BaseException:
+            room.release_lease(table_id)
+            raise
+        table.money.cache.update(dict.fromkeys(players, want))
+        table.saver.saved(layout.canonical(data))
+        room.register(table)
+    finally:
+        room.opening.discard(table_id)
     room.start_runner(table)
     return table
 

@@ -181,6 +181,9 @@ class Room:
         """The cluster this room is a table host of (it keeps the leases then)."""
         self.accepting = True
         """False once an operator drains this host: no new table opens here, nobody is placed."""
+        self.opening: set[str] = set()
+        """Tables being opened here (`opening.py`): claimed, not in `tables` yet. Their leases
+        are renewed like the others' and never taken over as lapsed."""
         self.handing_over: set[str] = set()
         """Tables to give up at their next round boundary (a drain): see `hand_over`."""
         self.on_handed_over: Callable[[str], None] = lambda _table_id: None

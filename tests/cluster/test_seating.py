@@ -145,3 +145,29 @@ def test_two_hosts_seating_many_at_once_never_double_book_a_seat(two_hosts: TwoH
             if table.lost:
                 continue
             assert len(table.seating.occupied()) <= len(table.seating.seats)
+
+
+def test_a_table_being_opened_keeps_its_lease_while_its_writes_wait(
+    two_hosts: TwoHosts, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Between the claim and the bots' transaction a loaded host may wait longer than the
+    lease (seen in the 1,000-client run: 6 openings refused `LeaseLost`, the host's own
+    takeover pass had claimed them as lapsed). A table being opened is renewed like the
+    host's others and never taken over as lapsed."""
+    a, ledger = two_hosts.a, two_hosts.ledger
+    a.adapter.deposit("dora", DEPOSIT, "seed-dora")
+    bot_buy_ins = a.adapter.bot_buy_ins
+    seen: list[bool] = []
+
+    def slow(table_id: str, *args: Any, **kwargs: Any) -> None:
+        lapse(ledger, table_id)  # the writes waited past the lease
+        assert a.ownership.take_over() == []  # not claimed again as lapsed
+        a.ownership.renew()
+        lease = ledger.lease(table_id)
+        seen.append(lease is not None and lease.held and lease.owner == "host-a")
+        bot_buy_ins(table_id, *args, **kwargs)
+
+    monkeypatch.setattr(a.adapter, "bot_buy_ins", slow)
+    table = a.room.automatch("dora", "dora", "toy", BUY_IN)
+    assert seen == [True]
+    assert table.seating.seat_of("dora") is not None and not table.lost
