@@ -37,6 +37,7 @@ from qipai.server.dblock import DatabaseLock
 from qipai.server.deps import RoleLookup, Services, ServicesDep, no_roles
 from qipai.server.edge import BodyLimit, SecurityHeaders
 from qipai.server.errors import ErrorResponse
+from qipai.server.gate import Tarpit
 from qipai.server.metrics import Metrics
 from qipai.server.models import HealthOut
 from qipai.server.passwords import Hasher
@@ -259,6 +260,8 @@ def create_app(
     app.state.before_shutdown = before_shutdown
     # addresses over their connection limit: reset at accept (gate.py), each refusal counted
     app.state.door = Door(refused=svc.metrics.refused.labels("connect_door").inc)
+    # … held unread until their window ends, a few per address (gate.Tarpit), then reset
+    app.state.tarpit = Tarpit(settings.held_per_address, settings.held_total)
     # compatibility for code written against the single-function app
     app.state.room = room
     app.state.store = store

@@ -109,6 +109,16 @@ class Settings(BaseSettings):
     connect_rate: str = Field(
         default="10/second;300/minute", description="WebSocket connections per address"
     )
+    held_per_address: int = Field(
+        default=4,
+        ge=0,
+        le=64,
+        description="refused connections of a shut address held unread until its window ends"
+        " (0: reset at once)",
+    )
+    held_total: int = Field(
+        default=1024, ge=0, le=65_536, description="refused connections held unread, in all"
+    )
     abuse_strikes: int = Field(
         default=50, ge=1, description="refused frames in a row before the socket is closed"
     )

@@ -193,8 +193,8 @@ class Backoff:
 
 class Door:
     """Addresses over their WebSocket connection limit, refused at the door for a while: the
-    server's first protocol (`gate.GateProtocol`) resets their new connections at accept, before
-    any request is read (a client reconnecting in a loop cost the event loop an HTTP parse, a
+    server's first protocol (`gate.GateProtocol`) refuses their new connections at accept (held
+    unread until the window ends, then reset: `gate.Tarpit`), before any request is read (a client reconnecting in a loop cost the event loop an HTTP parse, a
     handshake and a request each); `serving.QipaiWebSocketProtocol` drops an upgrade that was
     accepted before the door shut. An address is shut for the time its limiter window needs,
     but never longer than `max_s` at a time (the door shuts plain HTTP too: a bounded window,
@@ -221,6 +221,11 @@ class Door:
             if len(self._until) >= self.max_keys:
                 return  # full of live refusals: the limiter still refuses them one by one
         self._until[address] = self.clock() + min(seconds, self.max_s)
+
+    def remaining(self, address: str) -> float:
+        """Seconds until `address`'s door opens again (0.0 when it is open); not a refusal."""
+        until = self._until.get(address)
+        return 0.0 if until is None else max(0.0, until - self.clock())
 
     def shut(self, address: str) -> bool:
         """Whether `address` is refused now (a refusal: counted)."""
