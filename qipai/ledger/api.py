@@ -70,6 +70,14 @@ if TYPE_CHECKING:
 
 T = TypeVar("T")
 
+
+def _new_user(conn: Connection, user_id: str, name: str | None) -> str:
+    """A user and their wallet (idempotent), in `conn`'s transaction; the wallet's name."""
+    ensure_user(conn, user_id, name)
+    ensure_account(conn, acct.wallet(user_id))
+    return acct.wallet(user_id)
+
+
 __all__ = ["Entry", "Fence", "Hold", "Keys", "Lease", "Ledger", "TxResult"]
 
 _RETRYABLE_SQLSTATES = {"40001", "40P01"}  # serialization failure, deadlock detected
@@ -182,12 +190,7 @@ class Ledger:
     def create_user(self, user_id: str, name: str | None = None) -> str:
         """Create a user and their wallet (idempotent); returns the wallet account name."""
 
-        def work(conn: Connection) -> str:
-            ensure_user(conn, user_id, name)
-            ensure_account(conn, acct.wallet(user_id))
-            return acct.wallet(user_id)
-
-        return self._write(work)
+        return self._write(lambda conn: _new_user(conn, user_id, name))
 
     def balance(self, account: str) -> int:
         """The balance of any account by name (0 for a well-formed account never used).
@@ -787,8 +790,7 @@ class Ledger:
 
         def work(conn: Connection) -> int | None:
             for user_id in users:
-                ensure_user(conn, user_id, user_id)
-                ensure_account(conn, acct.wallet(user_id))
+                _new_user(conn, user_id, user_id)
             return leases_mod.claim(conn, table_id, host, ttl_s)
 
         return self._write(work)
