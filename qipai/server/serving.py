@@ -1,7 +1,7 @@
 """Running the app under uvicorn: settings → uvicorn's config, a WebSocket protocol that
 can drop a socket whose reader stays behind, and a server that lets the app close its own
-sockets at SIGTERM. (Every connection first meets `gate.GateProtocol`, which resets an address
-the door has shut before uvicorn's HTTP protocol is made.)
+sockets at SIGTERM. (Every connection first meets `gate.GateProtocol`, which refuses an address
+the door has shut — held unread, then reset — before uvicorn's HTTP protocol is made.)
 
 At SIGTERM uvicorn stops listening, queues a disconnect behind whatever each socket has not
 read yet, and cancels (with a logged traceback each) every handler still running after its
@@ -37,7 +37,7 @@ class QipaiWebSocketProtocol(WebSocketsSansIOProtocol):
         door = getattr(state, "door", None)
         if door is not None and self.client is not None and door.shut(self.client[0]):
             # over its connection limit (`throttle.Door`, which counts it): accepted before
-            # the door shut (`gate.GateProtocol` resets the later ones at accept), dropped
+            # the door shut (`gate.GateProtocol` refuses the later ones at accept), dropped
             # before the handshake
             self.refused_at_door = True
             transport.abort()

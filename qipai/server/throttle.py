@@ -194,8 +194,9 @@ class Backoff:
 class Door:
     """Addresses over their WebSocket connection limit, refused at the door for a while: the
     server's first protocol (`gate.GateProtocol`) refuses their new connections at accept (held
-    unread until the window ends, then reset: `gate.Tarpit`), before any request is read (a client reconnecting in a loop cost the event loop an HTTP parse, a
-    handshake and a request each); `serving.QipaiWebSocketProtocol` drops an upgrade that was
+    unread until the window ends, then reset: `gate.Tarpit`), before any request is read (a
+    client reconnecting in a loop cost the event loop an HTTP parse, a handshake and a request
+    each); `serving.QipaiWebSocketProtocol` drops an upgrade that was
     accepted before the door shut. An address is shut for the time its limiter window needs,
     but never longer than `max_s` at a time (the door shuts plain HTTP too: a bounded window,
     after which the limiter looks at one connection again). `refused` is called once per

@@ -81,7 +81,7 @@ async def _authenticate(ws: WebSocket, svc: Services) -> tuple[str, str] | None:
 async def _refuse_abuser(ws: WebSocket, svc: Services, wait: float) -> None:
     """A socket of a session or player whose last socket was closed for flooding, during the
     back-off: closed at once (1008), nothing else looked at. A client reconnecting during its
-    back-off is looping: its address's next connections are reset at accept for the rest of
+    back-off is looping: its address's next connections are refused at accept for the rest of
     the back-off (`throttle.Door`, at most its `max_s`), instead of costing a handshake and an
     auth message each (issue 15's flood got ten of those a second under the connection
     limit)."""
