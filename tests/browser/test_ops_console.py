@@ -270,7 +270,9 @@ def test_operator_inspects_verifies_and_watches_the_numbers(
             f".replace(/,/g, '')) > {turnover_before}",
             timeout=30000,
         )
-        assert ops.locator("#house-chart canvas").count() == 1  # uPlot drew the chart
+        # uPlot draws the chart after the report's numbers are in the table: wait for it
+        ops.wait_for_selector("#house-chart canvas", timeout=30000)
+        assert ops.locator("#house-chart canvas").count() == 1  # uPlot drew the chart, once
         ops.screenshot(path=str(OUT / "ops-house.png"))
         # both languages, no key missing
         ops.click("#ops-lang")
