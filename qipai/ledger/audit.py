@@ -41,6 +41,8 @@ from qipai.ledger import records as records_mod
 from qipai.ledger.accounts import EXTERNAL
 from qipai.ledger.schema import (
     APPEND_ONLY,
+    NEVER_DELETED,
+    WRITER_CHECKED_REFERENCES,
     accounts,
     chain_heads,
     entries,
@@ -162,8 +164,26 @@ def check_books(conn: Connection, report: AuditReport) -> None:
     if went_negative:
         report.violations.append(f"{went_negative} entries left a non-negative account below 0")
 
+    check_references(conn, report)
     _check_conservation(conn, report)
     _check_holds(conn, report)
+
+
+def check_references(conn: Connection, report: AuditReport) -> None:
+    """Every reference that PostgreSQL no longer checks with a foreign key (the writer's
+    statement does, migration 0004; SQLite still has the keys) names a row that exists."""
+    for table, column, parent, parent_column in WRITER_CHECKED_REFERENCES:
+        rows = conn.execute(
+            text(
+                f"SELECT c.{column} FROM {table} c WHERE c.{column} IS NOT NULL AND NOT EXISTS "
+                f"(SELECT 1 FROM {parent} p WHERE p.{parent_column} = c.{column}) "
+                f"ORDER BY c.{column} LIMIT 21"
+            )
+        ).all()
+        missing = sorted({str(r[0]) for r in rows})
+        if missing:
+            shown = ", ".join(missing[:20]) + (" …" if len(rows) > 20 else "")
+            report.violations.append(f"{table}.{column} names {parent} that do not exist: {shown}")
 
 
 def _check_conservation(conn: Connection, report: AuditReport) -> None:
@@ -225,7 +245,7 @@ def _check_holds(conn: Connection, report: AuditReport) -> None:
     ).all()
     report.violations += [f"hold {h} is still open in {s} round {r}" for h, r, s in stale]
 
-    names = {int(i): str(n) for i, n in conn.execute(select(accounts.c.id, accounts.c.name))}
+    names = records_mod.account_names(conn)
     legs: dict[int, dict[str, int]] = {}
     for tx_id, aid, amount in conn.execute(
         select(entries.c.tx_id, entries.c.account_id, entries.c.amount)
@@ -291,7 +311,7 @@ def _check_rounds(conn: Connection, report: AuditReport) -> None:
         per_round.setdefault(str(round_id), {}).setdefault(str(kind), []).append(int(tx_id))
     ends = {str(r["round_id"]): r for r in conn.execute(select(round_ends)).mappings()}
     all_rounds = {str(r) for (r,) in conn.execute(select(rounds.c.id))}
-    names = {int(i): str(n) for i, n in conn.execute(select(accounts.c.id, accounts.c.name))}
+    names = records_mod.account_names(conn)
     legs: dict[int, dict[str, int]] = {}
     for tx_id, aid, amount in conn.execute(
         select(entries.c.tx_id, entries.c.account_id, entries.c.amount).where(
@@ -512,6 +532,10 @@ def check_triggers(conn: Connection, report: AuditReport) -> None:
         wanted = {f"{t}_append_only_{v}" for t in APPEND_ONLY for v in ("update", "delete")}
     for name in sorted(wanted - present):
         report.violations.append(f"append-only trigger {name} is missing (or disabled)")
+    for name in sorted({f"{t}_no_delete" for t in NEVER_DELETED} - present):
+        report.violations.append(
+            f"trigger {name} is missing (or disabled): its rows can be deleted"
+        )
 
 
 def check_privileges(conn: Connection, report: AuditReport, role: str | None) -> None:
@@ -533,8 +557,16 @@ def check_privileges(conn: Connection, report: AuditReport, role: str | None) ->
             "(run the card room as a role without the owner's rights)"
         )
         return
+    schema = conn.execute(text("SELECT current_schema()")).scalar_one()
+    for table in NEVER_DELETED:
+        for privilege in ("DELETE", "TRUNCATE"):
+            if conn.execute(
+                text("SELECT has_table_privilege(:r, :t, :p)"),
+                {"r": who, "t": f"{schema}.{table}", "p": privilege},
+            ).scalar_one():
+                report.violations.append(f"application role {who!r} may {privilege} {table}")
     for table in APPEND_ONLY:
-        qualified = f"{conn.execute(text('SELECT current_schema()')).scalar_one()}.{table}"
+        qualified = f"{schema}.{table}"
         for privilege in ("UPDATE", "DELETE", "TRUNCATE"):
             if conn.execute(
                 text("SELECT has_table_privilege(:r, :t, :p)"),

@@ -238,7 +238,7 @@ def grant_app(engine: Engine, role: str) -> None:
     table of `schema.APPEND_ONLY`, none with an `…append_only…` trigger: the ledger's caches
     and leases, the card room's sessions and layouts); no TRUNCATE, no ownership, no CREATE.
     Run as the owner (the role that migrates)."""
-    from qipai.ledger.schema import APPEND_ONLY
+    from qipai.ledger.schema import APPEND_ONLY, NEVER_DELETED
 
     if not _ROLE.match(role):
         raise ValueError(f"invalid role name {role!r}")
@@ -267,7 +267,7 @@ def grant_app(engine: Engine, role: str) -> None:
             conn.execute(text(f'REVOKE ALL ON "{schema}"."{table}" FROM "{role}"'))
             verbs = "SELECT, INSERT"
             if table not in APPEND_ONLY and table not in guarded:
-                verbs += ", UPDATE, DELETE"
+                verbs += ", UPDATE" if table in NEVER_DELETED else ", UPDATE, DELETE"
             conn.execute(text(f'GRANT {verbs} ON "{schema}"."{table}" TO "{role}"'))
         conn.execute(text(f'GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA "{schema}" TO "{role}"'))
 

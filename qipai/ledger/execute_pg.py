@@ -160,6 +160,16 @@ def _heads(sql: _Sql, heads: Heads, now: Any) -> int:
     return len(fresh) + len(old)
 
 
+def _wrote(got: dict[str, dict[str, int]], expected: dict[str, int]) -> None:
+    """Each part wrote the rows it was given: one that did not lost a row to a join — a
+    reference to a row that is not there (the statement checks what PostgreSQL's foreign keys
+    checked before migration 0004) or a refused debit."""
+    for part, n in expected.items():
+        wrote = got.get(part, {}).get("", 0)
+        if n and wrote != n:
+            raise AssertionError(f"{part}: wrote {wrote} rows, not {n}")
+
+
 class OneShotRefused(StaleHead):
     """A batch sent with its COMMIT was refused by its own checks (nothing was written): the
     writer runs it again the careful way, which names the reason (Fenced, InsufficientFunds, a
@@ -201,7 +211,7 @@ def _round_ctes(sql: _Sql, rounds: Sequence[NewRound], raw: Raw) -> None:
         lambda: (
             "INSERT INTO rounds (id, table_id, game, config, seats, context, meta, "
             "seed_commitment, seed, opened_at, chain, chain_seq, mac) VALUES "
-            f"{_rows(13, len(rounds))} RETURNING 1"
+            f"{_rows(13, len(rounds))} RETURNING id"
         ),
         [
             v
@@ -229,14 +239,18 @@ def _round_ctes(sql: _Sql, rounds: Sequence[NewRound], raw: Raw) -> None:
             "p",
             lambda: (
                 "INSERT INTO round_players (round_id, seat, user_id, account, start_balance, "
-                f"opened_at) VALUES {_rows(6, len(players))} RETURNING 1"
-            ),
+                "opened_at) SELECT v.r, v.s, v.u, v.a, v.b, v.o FROM (VALUES "
+                f"{_rows(6, len(players), ('::text', '::text', '::text', '::text', '::bigint', '::timestamptz'))})"
+                " AS v(r, s, u, a, b, o) JOIN r ON r.id = v.r JOIN users ON users.id = v.u"
+                " RETURNING 1"
+            ),  # (the references PostgreSQL's foreign keys checked: migration 0004)
             [
                 v
                 for r, seat, user, stack in players
                 for v in (r.id, seat, user, stack, r.starts[seat], r.opened_at)
             ],
         )
+        sql.out("SELECT 'p', '', count(*) FROM p")
 
 
 def _guess_starts(
@@ -362,6 +376,7 @@ def execute_pg(
     closes = [(t, c) for t in txs for c in t.closes]
     ends = [t for t in txs if t.end is not None]
     guarded = sorted({aid for _, name, aid, _ in order if not found[name][1]})
+    seated = sum(len(r.players) for r in rounds)
     first_heads = not rounds or guessed is not None
     head_moves = _head_moves(sealer.moved(), new_chains) if first_heads else ([], [])
     commit_now = one_shot and first_heads
@@ -506,7 +521,8 @@ def execute_pg(
                 "INSERT INTO hold_closures (hold_id, tx_id, status, captured, closed_at) "
                 "SELECT v.h, t.id, v.s, v.m, v.c FROM (VALUES "
                 f"{_rows(5, len(closes), ('::text', '::integer', '::text', '::bigint', '::timestamptz'))})"
-                " AS v(k, h, s, m, c) JOIN t ON t.key = v.k RETURNING 1"
+                " AS v(k, h, s, m, c) JOIN t ON t.key = v.k JOIN holds ON holds.id = v.h"
+                " RETURNING 1"
             ),
             [v for t, c in closes for v in (t.key, c.hold_id, c.status, c.captured, t.created_at)],
         )
@@ -518,7 +534,8 @@ def execute_pg(
                 "INSERT INTO round_ends (round_id, status, tx_id, result, accounts, reason, closed_at) "
                 "SELECT v.r, v.s, t.id, v.res, v.acc, v.why, v.c FROM (VALUES "
                 f"{_rows(7, len(ends), ('::text', '::text', '::text', '::json', '::json', '::text', '::timestamptz'))})"
-                " AS v(k, r, s, res, acc, why, c) JOIN t ON t.key = v.k RETURNING 1"
+                " AS v(k, r, s, res, acc, why, c) JOIN t ON t.key = v.k"
+                " JOIN rounds ON rounds.id = v.r RETURNING 1"
             ),
             [
                 v
@@ -541,7 +558,10 @@ def execute_pg(
             "lg",
             lambda: (
                 "INSERT INTO round_log (round_id, seq, kind, seat, payload, visible_to, client_id, "
-                f"created_at, chain, chain_seq, mac) VALUES {_rows(11, len(logs))} RETURNING 1"
+                "created_at, chain, chain_seq, mac) SELECT v.r, v.n, v.k, v.s, v.p, v.t, v.c, v.at, "
+                "v.ch, v.q, v.m FROM (VALUES "
+                f"{_rows(11, len(logs), ('::text', '::integer', '::text', '::text', '::json', '::json', '::text', '::timestamptz', '::text', '::bigint', '::text'))})"
+                " AS v(r, n, k, s, p, t, c, at, ch, q, m) JOIN rounds ON rounds.id = v.r RETURNING 1"
             ),
             [
                 v
@@ -623,6 +643,7 @@ def execute_pg(
             ("re", len(ends)),
             ("lg", len(logs)),
             ("rv", len(reveals)),
+            ("p", seated if guessed is not None else 0),
         ):
             if n:
                 conditions.append(f"(SELECT count(*) FROM {part}) = %s")
@@ -683,17 +704,17 @@ def execute_pg(
         t.id = tx_ids[t.key]
         if t.hold is not None:
             t.hold.id = hold_ids[t.key]
-    counts = {k: v.get("", 0) for k, v in got.items() if k in ("e", "hc", "re", "lg", "rv")}
-    expected = {
-        "e": len(order),
-        "hc": len(closes),
-        "re": len(ends),
-        "lg": len(logs),
-        "rv": len(reveals),
-    }
-    for part, n in expected.items():
-        if n and counts.get(part, 0) != n:
-            raise AssertionError(f"{part}: wrote {counts.get(part, 0)} rows, not {n}")
+    _wrote(
+        got,
+        {
+            "e": len(order),
+            "hc": len(closes),
+            "re": len(ends),
+            "lg": len(logs),
+            "rv": len(reveals),
+            "p": seated if guessed is not None else 0,
+        },
+    )
     fault("after_holds_closed")
 
     if rounds and guessed is None:
@@ -713,14 +734,22 @@ def execute_pg(
         _round_ctes(sql, rounds, raw)
         want_heads = _heads(sql, head_moves, now)
         commit_now = one_shot
-        if commit_now and want_heads:
-            parts = [f"(SELECT count(*) FROM {h})" for h in ("hn", "h") if sql.has(h)]
-            _check(sql, [f"{' + '.join(parts)} = %s"], [want_heads])
+        if commit_now:
+            conditions, params = [], []
+            if seated:
+                conditions.append("(SELECT count(*) FROM p) = %s")
+                params.append(seated)
+            if want_heads:
+                parts = [f"(SELECT count(*) FROM {h})" for h in ("hn", "h") if sql.has(h)]
+                conditions.append(f"{' + '.join(parts)} = %s")
+                params.append(want_heads)
+            _check(sql, conditions, params)
         answer = _send(raw, sql, begin=False, commit=commit_now)
         got = {}
         for part, key, value in answer:
             if part is not None:
                 got.setdefault(str(part), {})[str(key)] = int(value)
+        _wrote(got, {"p": seated})
     if len(got.get("h", {})) != want_heads:
         raise StaleHead("a chain moved since this write read it")
     for plan in writing:

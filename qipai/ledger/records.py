@@ -46,12 +46,27 @@ class Record:
     order: int
 
 
+class AccountNames(dict[int, str]):
+    """Account id → name; an id with no account (a reference no foreign key checks on
+    PostgreSQL, migration 0004) reads as a name no account has, so the record it is part of
+    fails its MAC and the check naming it (`audit.check_references`) says why."""
+
+    def __missing__(self, key: int) -> str:
+        return f"#missing-account-{key}"
+
+
+def account_names(conn: Connection) -> AccountNames:
+    return AccountNames(
+        (int(i), str(n)) for i, n in conn.execute(select(accounts.c.id, accounts.c.name))
+    )
+
+
 def load(conn: Connection) -> list[Record]:
     """Every record of every chain (and every row that should be in one), unsorted."""
     table_of_round = {
         str(r): str(t) for r, t in conn.execute(select(rounds.c.id, rounds.c.table_id))
     }
-    names = {int(i): str(n) for i, n in conn.execute(select(accounts.c.id, accounts.c.name))}
+    names = account_names(conn)
     keys = {int(i): str(k) for i, k in conn.execute(select(transactions.c.id, transactions.c.key))}
 
     legs: dict[int, list[tuple[str, int]]] = {}

@@ -41,9 +41,9 @@ def tampering(ledger: Ledger, *, keep_triggers_off: bool = False) -> Iterator[Co
 
 
 @contextlib.contextmanager
-def triggers_dropped(ledger: Ledger, table: str) -> Iterator[None]:
-    """A table's append-only trigger(s) removed (and put back afterwards: a PostgreSQL test
-    schema outlives the test)."""
+def triggers_dropped(ledger: Ledger, table: str, kind: str = "append_only") -> Iterator[None]:
+    """A table's trigger(s) `<table>_<kind>…` removed (and put back afterwards: a PostgreSQL
+    test schema outlives the test)."""
     if ledger.dialect == "postgresql":
         from tests.ledger.conftest import PG_URL
 
@@ -56,9 +56,9 @@ def triggers_dropped(ledger: Ledger, table: str) -> Iterator[None]:
                         "JOIN pg_class c ON c.oid = t.tgrelid WHERE t.tgname = :n "
                         "AND c.relnamespace = current_schema()::regnamespace"
                     ),
-                    {"n": f"{table}_append_only"},
+                    {"n": f"{table}_{kind}"},
                 ).scalar_one()
-                conn.execute(text(f"DROP TRIGGER {table}_append_only ON {table}"))
+                conn.execute(text(f"DROP TRIGGER {table}_{kind} ON {table}"))
             yield
         finally:
             with engine.begin() as conn:
@@ -66,16 +66,16 @@ def triggers_dropped(ledger: Ledger, table: str) -> Iterator[None]:
             engine.dispose()
         return
     with ledger.engine.begin() as conn:
-        saved = (
-            conn.execute(
-                text("SELECT sql FROM sqlite_master WHERE type = 'trigger' AND tbl_name = :t"),
-                {"t": table},
-            )
-            .scalars()
-            .all()
-        )
-        for verb in ("update", "delete"):
-            conn.execute(text(f"DROP TRIGGER {table}_append_only_{verb}"))
+        found = conn.execute(
+            text(
+                "SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND tbl_name = :t "
+                "AND name LIKE :n"
+            ),
+            {"t": table, "n": f"{table}_{kind}%"},
+        ).all()
+        saved = [str(sql) for _, sql in found]
+        for name, _ in found:
+            conn.execute(text(f'DROP TRIGGER "{name}"'))
     try:
         yield
     finally:
