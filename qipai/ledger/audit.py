@@ -257,13 +257,32 @@ def _check_holds(conn: Connection, report: AuditReport) -> None:
             select(transactions.c.id, transactions.c.kind, transactions.c.round_id)
         )
     }
-    for row in conn.execute(select(holds)).mappings():
-        src, dst = names[int(row["source_account_id"])], names[int(row["hold_account_id"])]
-        amount = int(row["amount"])
-        if legs.get(int(row["authorize_tx"]), {}) != {src: -amount, dst: amount}:
+    # each authorizing transaction moved exactly its holds' amounts, from each hold's source to
+    # its hold account (one hold, or a round's stakes: one hold per seat)
+    opened: dict[int, list[Any]] = {}
+    for row in conn.execute(select(holds).order_by(holds.c.id)).mappings():
+        opened.setdefault(int(row["authorize_tx"]), []).append(row)
+    for tx_id, rows in opened.items():
+        want: dict[str, int] = {}
+        for row in rows:
+            src, dst = names[int(row["source_account_id"])], names[int(row["hold_account_id"])]
+            want[src] = want.get(src, 0) - int(row["amount"])
+            want[dst] = want.get(dst, 0) + int(row["amount"])
+        if legs.get(tx_id, {}) != {k: v for k, v in want.items() if v}:
+            what = ", ".join(
+                f"{r['amount']} from {names[int(r['source_account_id'])]} "
+                f"to {names[int(r['hold_account_id'])]}"
+                for r in rows
+            )
+            ids = ", ".join(str(r["id"]) for r in rows)
+            report.violations.append(f"hold {ids}'s authorization did not move exactly {what}")
+        if len(rows) > 1 and (
+            txs.get(tx_id, ("?", None))[0] != chain_mod.STAKES
+            or len({r["seat"] for r in rows}) != len(rows)
+        ):
             report.violations.append(
-                f"hold {row['id']}'s authorization did not move exactly {amount} "
-                f"from {src} to {dst}"
+                f"transaction {tx_id} opened {len(rows)} holds but is not a round's stakes "
+                "(one hold per seat)"
             )
     hold_rows = {int(r["id"]): r for r in conn.execute(select(holds)).mappings()}
     allowed = {

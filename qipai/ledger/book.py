@@ -20,6 +20,7 @@ import time
 import zlib
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import Connection, bindparam, select
@@ -109,7 +110,8 @@ class OpenHold:
     hold_account: str
     amount: int
     key: str
-    """The authorize transaction's idempotency key (a hold's identity in the chain)."""
+    """The hold's identity in the chain: its authorizing transaction's idempotency key, with
+    `#<seat>` for a round's stakes (`chain.hold_ref`)."""
     seat: str | None
     purpose: str
 
@@ -219,8 +221,8 @@ def tx_result(t: NewTx, *, replayed: bool = False) -> TxResult:
 
 
 def hold_of(t: NewTx) -> Hold:
-    h = t.hold
-    assert h is not None and h.id is not None and t.id is not None
+    h = t.holds[0]
+    assert len(t.holds) == 1 and h.id is not None and t.id is not None
     return Hold(
         id=h.id,
         account=h.source,
@@ -486,9 +488,16 @@ class Authorize(Op):
             round_id=self.round_id,
             detail={"seat": self.seat, "purpose": self.purpose},
         )
-        t.hold = NewHold(
-            self.account, self.hold_account, self.amount, self.round_id, self.seat, self.purpose
-        )
+        t.holds = [
+            NewHold(
+                self.account,
+                self.hold_account,
+                self.amount,
+                self.round_id,
+                self.seat,
+                self.purpose,
+            )
+        ]
         plan.items.append(t)
         plan.result = lambda: hold_of(t)
         round_id = self.round_id
@@ -496,8 +505,8 @@ class Authorize(Op):
         def after() -> None:
             cached = ctx.cache.tables.get(chain)
             state = None if cached is None or round_id is None else cached.rounds.get(round_id)
-            h = t.hold
-            if state is not None and h is not None and h.id is not None:
+            h = t.holds[0]
+            if state is not None and h.id is not None:
                 state.holds[h.id] = OpenHold(
                     h.id, h.source, h.hold_account, h.amount, t.key, h.seat, h.purpose
                 )
@@ -554,11 +563,12 @@ class CloseHold(Op):
         hold = holds_mod.get(conn, self.hold_id)
         if hold.status != "open":
             raise HoldClosed(f"hold {self.hold_id} is already {hold.status}")
-        authorize_key = str(
-            conn.execute(
-                select(transactions.c.key).where(transactions.c.id == hold.authorize_tx)
-            ).scalar_one()
-        )
+        authorize = conn.execute(
+            select(transactions.c.key, transactions.c.kind).where(
+                transactions.c.id == hold.authorize_tx
+            )
+        ).one()
+        authorize_key = chain_mod.hold_ref(str(authorize[0]), str(authorize[1]), hold.seat)
         if self.withdraw:
             if hold.round_id is not None or acct.parse(hold.account).kind != "wallet":
                 raise HoldClosed(f"hold {self.hold_id} is not a wallet's hold outside rounds")
@@ -669,54 +679,33 @@ class OpenRound(Op):
             chain=self.home,
         )
         plan.fence, plan.fence_table = self.fence, self.table_id
-        stake_txs: list[NewTx] = []
-        for seat, amount in self.stakes.items():
-            source = self.stacks[seat]
-            body = {
-                "op": "authorize",
-                "account": source,
-                "amount": amount,
-                "round_id": self.round_id,
-                "seat": seat,
-                "purpose": "stake",
-            }
-            t = _tx(
-                key=seat_key(self.round_id, seat, "stake"),
-                kind="hold",
-                body=body,
-                legs={source: -amount, acct.hold_account(source): amount},
-                chain=self.home,
-                memo="hold stake",
-                round_id=self.round_id,
-                detail={"seat": seat, "purpose": "stake"},
-            )
-            t.created_at = now
-            t.hold = NewHold(
-                source, acct.hold_account(source), amount, self.round_id, seat, "stake"
-            )
-            stake_txs.append(t)
-        plan.items.extend(stake_txs)
+        stakes = self._stakes_tx(now)
+        if stakes is not None:
+            plan.items.append(stakes)
         plan.items.append(header)  # last: its players' start balances are read as it is written
         plan.result = lambda: self.round_id
 
         def after() -> None:
+            held: dict[int, OpenHold] = {}
+            if stakes is not None:
+                held = {
+                    h.id: OpenHold(
+                        h.id,
+                        h.source,
+                        h.hold_account,
+                        h.amount,
+                        chain_mod.hold_ref(stakes.key, stakes.kind, h.seat),
+                        h.seat,
+                        h.purpose,
+                    )
+                    for h in stakes.holds
+                    if h.id is not None
+                }
             state = RoundState(
                 id=self.round_id,
                 table_id=self.table_id,
                 players=dict(self.players),
-                holds={
-                    t.hold.id: OpenHold(
-                        t.hold.id,
-                        t.hold.source,
-                        t.hold.hold_account,
-                        t.hold.amount,
-                        t.key,
-                        t.hold.seat,
-                        t.hold.purpose,
-                    )
-                    for t in stake_txs
-                    if t.hold is not None and t.hold.id is not None
-                },
+                holds=held,
                 last_seq=0,
                 commitment=commitment,
                 sealed_seed=sealed,
@@ -727,6 +716,42 @@ class OpenRound(Op):
 
         plan.after = after
         return plan
+
+    def _stakes_body(self) -> dict[str, Any]:
+        return {
+            "op": "stakes",
+            "round_id": self.round_id,
+            "stakes": {seat: [self.stacks[seat], n] for seat, n in self.stakes.items()},
+        }
+
+    def _stakes_tx(self, now: datetime) -> NewTx | None:
+        """The round's stakes: ONE transaction moving each staking seat's stake from its stack
+        to the stack's hold account and opening a hold per seat (the chain names each hold
+        `<key>#<seat>`, `chain.hold_ref`) — one record, MAC and transaction row for the round's
+        stakes instead of one per seat."""
+        if not self.stakes:
+            return None
+        legs: dict[str, int] = {}
+        holds_: list[NewHold] = []
+        for seat, amount in sorted(self.stakes.items()):
+            source = self.stacks[seat]
+            held = acct.hold_account(source)
+            legs[source] = legs.get(source, 0) - amount
+            legs[held] = legs.get(held, 0) + amount
+            holds_.append(NewHold(source, held, amount, self.round_id, seat, "stake"))
+        t = _tx(
+            key=stakes_key(self.round_id),
+            kind=chain_mod.STAKES,
+            body=self._stakes_body(),
+            legs=legs,
+            chain=self.home,
+            memo="hold stakes",
+            round_id=self.round_id,
+            detail={"purpose": "stake"},
+        )
+        t.created_at = now
+        t.holds = holds_
+        return t
 
     def fast(self, ctx: Context) -> Plan:
         table = ctx.cache.table(self.home)
@@ -742,19 +767,10 @@ class OpenRound(Op):
         if conn.execute(select(rounds.c.id).where(rounds.c.id == self.round_id)).first():
             raise RoundStateError(f"round {self.round_id!r} already exists")
         account_rows(conn, [*self.stacks.values()])  # refuses a player who is no user
-        keys = [seat_key(self.round_id, seat, "stake") for seat in self.stakes]
-        if keys and any_key_used(conn, keys):
-            for seat, amount in self.stakes.items():
-                body = {
-                    "op": "authorize",
-                    "account": self.stacks[seat],
-                    "amount": amount,
-                    "round_id": self.round_id,
-                    "seat": seat,
-                    "purpose": "stake",
-                }
-                if find_tx(conn, seat_key(self.round_id, seat, "stake"), body) is not None:
-                    raise RoundStateError(f"round {self.round_id!r}'s stakes are already held")
+        key = stakes_key(self.round_id)
+        # (the key used by another request: IdempotencyConflict; by this very one: refused)
+        if self.stakes and any_key_used(conn, [key]) and find_tx(conn, key, self._stakes_body()):
+            raise RoundStateError(f"round {self.round_id!r}'s stakes are already held")
         new = bool(plan.new_chains)
         self.revealed = False if new else _revealed(conn, commit(self.seed))
         plan = self._build(ctx, plan)
@@ -771,6 +787,11 @@ class OpenRound(Op):
 def seat_key(round_id: str, seat: str, purpose: str) -> str:
     """The idempotency key of a seat's money movement in a round (a bet hold, a top-up…)."""
     return f"round:{round_id}:seat:{seat}:{purpose}"
+
+
+def stakes_key(round_id: str) -> str:
+    """The idempotency key of a round's stakes (`OpenRound`: one transaction for every seat)."""
+    return f"round:{round_id}:stakes"
 
 
 def settle_key(round_id: str) -> str:
@@ -790,6 +811,7 @@ _OPEN_HOLDS = (
         transactions.c.key,
         holds.c.source_account_id,
         holds.c.hold_account_id,
+        transactions.c.kind,
     )
     .join(transactions, transactions.c.id == holds.c.authorize_tx)
     .where(holds.c.round_id == bindparam("r"))
@@ -833,8 +855,16 @@ def load_round(conn: Connection, round_id: str) -> tuple[RoundState, str | None]
         )
     }
     open_holds = {
-        int(i): OpenHold(int(i), names[int(src)], names[int(dst)], int(a), str(k), s, str(p))
-        for i, a, s, p, k, src, dst in conn.execute(_OPEN_HOLDS, {"r": round_id})
+        int(i): OpenHold(
+            int(i),
+            names[int(src)],
+            names[int(dst)],
+            int(a),
+            chain_mod.hold_ref(str(k), str(kind), s),
+            s,
+            str(p),
+        )
+        for i, a, s, p, k, src, dst, kind in conn.execute(_OPEN_HOLDS, {"r": round_id})
     }
     last = conn.execute(
         select(round_log.c.seq)
@@ -1472,4 +1502,5 @@ __all__ = [
     "seat_key",
     "settle_key",
     "settlement_legs",
+    "stakes_key",
 ]

@@ -52,6 +52,18 @@ def table_chain(table_id: str) -> str:
     return f"table:{table_id}"
 
 
+STAKES = "stakes"
+"""The kind of a round's stakes transaction: one transaction opening a hold for every seat that
+staked (before, one `hold` transaction per seat)."""
+
+
+def hold_ref(authorize_key: str, authorize_kind: str, seat: str | None) -> str:
+    """How a closing transaction's record names a hold it closes (`closes`): the key of the
+    transaction that opened it — and, when that transaction is a round's stakes (one hold per
+    seat), `<key>#<seat>`."""
+    return f"{authorize_key}#{seat}" if authorize_kind == STAKES else authorize_key
+
+
 def normal(value: Any) -> Any:
     """A JSON value as the database gives it back (tuples → lists, int keys → strings)."""
     if value is None or isinstance(value, str | int | bool):

@@ -260,8 +260,8 @@ def account_names(plans: Sequence[Plan]) -> set[str]:
         for item in plan.items:
             if isinstance(item, NewTx):
                 names.update(item.legs)
-                if item.hold is not None:
-                    names.update((item.hold.source, item.hold.hold_account))
+                for h in item.holds:
+                    names.update((h.source, h.hold_account))
             elif isinstance(item, NewRound):
                 names.update(stack for _, _, stack in item.players)
     return names
@@ -552,10 +552,10 @@ def execute(
             for name, amount in sorted(t.legs.items(), key=lambda kv: found[kv[0]][0])
         ],
     )
-    with_hold = [t for t in txs if t.hold is not None]
+    with_hold = [(t, h) for t in txs for h in t.holds]
     hold_ids = {
-        int(tx): int(i)
-        for i, tx in _insert(
+        (int(tx), seat): int(i)
+        for i, tx, seat in _insert(
             raw,
             "holds",
             (
@@ -570,24 +570,23 @@ def execute(
             ),
             [
                 (
-                    found[t.hold.source][0],
-                    found[t.hold.hold_account][0],
-                    t.hold.amount,
-                    t.hold.round_id,
-                    t.hold.seat,
-                    t.hold.purpose,
+                    found[h.source][0],
+                    found[h.hold_account][0],
+                    h.amount,
+                    h.round_id,
+                    h.seat,
+                    h.purpose,
                     t.id,
                     raw.ts(t.created_at),
                 )
-                for t in with_hold
-                if t.hold is not None
+                for t, h in with_hold
             ],
-            returning="id, authorize_tx",
+            returning="id, authorize_tx, seat",
         )
     }
-    for t in with_hold:
-        assert t.hold is not None and t.id is not None
-        t.hold.id = hold_ids[t.id]
+    for t, h in with_hold:  # (a transaction's holds differ by seat: one per seat, or just one)
+        assert t.id is not None
+        h.id = hold_ids[(t.id, h.seat)]
     _insert(
         raw,
         "hold_closures",
@@ -684,17 +683,9 @@ def _seal(sealer: chain_mod.Sealer, item: Any) -> None:
             detail=item.detail,
             created_at=item.created_at,
             entries=list(item.legs.items()),
-            holds=[]
-            if item.hold is None
-            else [
-                (
-                    item.hold.source,
-                    item.hold.hold_account,
-                    item.hold.amount,
-                    item.hold.round_id,
-                    item.hold.seat,
-                    item.hold.purpose,
-                )
+            holds=[
+                (h.source, h.hold_account, h.amount, h.round_id, h.seat, h.purpose)
+                for h in item.holds
             ],
             closes=[(c.authorize_key, c.status, c.captured) for c in item.closes],
             end=None

@@ -9,7 +9,7 @@ write of the batch is one statement of data-modifying CTEs:
          b  AS (SELECT id, balance FROM accounts WHERE id = ANY(…))        -- balances read only
          t  AS (INSERT INTO transactions … RETURNING id, key)
          e  AS (INSERT INTO entries SELECT t.id, …, u.balance - later … JOIN t JOIN u)
-         hd AS (INSERT INTO holds … JOIN t RETURNING id, authorize_tx)
+         hd AS (INSERT INTO holds … JOIN t RETURNING id, authorize_tx, seat)
          hc, re, lg, rv AS (INSERT INTO hold_closures / round_ends / round_log / seed_reveals …)
          h  AS (UPDATE chain_heads … WHERE seq = <head built on> RETURNING chain)
     SELECT what each part returned
@@ -372,7 +372,7 @@ def execute_pg(
     )
     fences = sorted({p.fence[0] for p in writing if p.fence is not None})
     fenced = [p.fence for p in writing if p.fence is not None]
-    held = [t for t in txs if t.hold is not None]
+    held = [(t, h) for t in txs for h in t.holds]
     closes = [(t, c) for t in txs for c in t.closes]
     ends = [t for t in txs if t.end is not None]
     guarded = sorted({aid for _, name, aid, _ in order if not found[name][1]})
@@ -495,25 +495,27 @@ def execute_pg(
                 "INSERT INTO holds (source_account_id, hold_account_id, amount, round_id, seat, "
                 "purpose, authorize_tx, created_at) SELECT v.s, v.h, v.m, v.r, v.st, v.p, t.id, v.c "
                 f"FROM (VALUES {_rows(8, len(held), ('::text', '::integer', '::integer', '::bigint', '::text', '::text', '::text', '::timestamptz'))})"
-                " AS v(k, s, h, m, r, st, p, c) JOIN t ON t.key = v.k RETURNING id, authorize_tx"
+                " AS v(k, s, h, m, r, st, p, c) JOIN t ON t.key = v.k RETURNING id, authorize_tx, seat"
             ),
             [
                 v
-                for t in held
-                if t.hold is not None
+                for t, h in held
                 for v in (
                     t.key,
-                    found[t.hold.source][0],
-                    found[t.hold.hold_account][0],
-                    t.hold.amount,
-                    t.hold.round_id,
-                    t.hold.seat,
-                    t.hold.purpose,
+                    found[h.source][0],
+                    found[h.hold_account][0],
+                    h.amount,
+                    h.round_id,
+                    h.seat,
+                    h.purpose,
                     t.created_at,
                 )
             ],
         )
-        sql.out("SELECT 'hd', t.key, hd.id::bigint FROM hd JOIN t ON t.id = hd.authorize_tx")
+        sql.out(
+            "SELECT 'hd', t.key || '#' || COALESCE(hd.seat, ''), hd.id::bigint FROM hd "
+            "JOIN t ON t.id = hd.authorize_tx"
+        )
     if closes:
         sql.cte(
             "hc",
@@ -702,8 +704,8 @@ def execute_pg(
     hold_ids = got.get("hd", {})
     for t in txs:
         t.id = tx_ids[t.key]
-        if t.hold is not None:
-            t.hold.id = hold_ids[t.key]
+    for t, h in held:  # (a transaction's holds differ by seat: one per seat, or just one)
+        h.id = hold_ids[f"{t.key}#{h.seat or ''}"]
     _wrote(
         got,
         {

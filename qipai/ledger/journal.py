@@ -19,7 +19,7 @@ from sqlalchemy import Connection, and_, func, select
 
 from qipai.ledger import holds as holds_mod
 from qipai.ledger import sealing
-from qipai.ledger.book import seat_key, settle_key, void_key
+from qipai.ledger.book import seat_key, settle_key, stakes_key, void_key
 from qipai.ledger.errors import RoundStateError, UnknownRound
 from qipai.ledger.schema import (
     accounts,
@@ -165,4 +165,13 @@ def _player(p: Any, ended: bool, net: int) -> dict[str, Any]:
     }
 
 
-__all__ = ["check_meta", "fetch", "log_of", "results_of", "seat_key", "settle_key", "void_key"]
+__all__ = [
+    "check_meta",
+    "fetch",
+    "log_of",
+    "results_of",
+    "seat_key",
+    "settle_key",
+    "stakes_key",
+    "void_key",
+]

@@ -51,6 +51,7 @@ class NewHold:
 class NewClose:
     hold_id: int
     authorize_key: str
+    """How the chain names the hold (`chain.hold_ref`)."""
     status: str  # captured | voided
     captured: int
 
@@ -81,7 +82,8 @@ class NewTx:
     reverses_key: str | None = None
     detail_value: Any = None
     """`detail` as a value (it is stored as canonical text)."""
-    hold: NewHold | None = None
+    holds: list[NewHold] = field(default_factory=list)
+    """The holds it opens: one (an authorization), one per seat (a round's stakes) or none."""
     closes: list[NewClose] = field(default_factory=list)
     end: NewEnd | None = None
     # filled in by `execute`

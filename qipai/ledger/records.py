@@ -67,7 +67,12 @@ def load(conn: Connection) -> list[Record]:
         str(r): str(t) for r, t in conn.execute(select(rounds.c.id, rounds.c.table_id))
     }
     names = account_names(conn)
-    keys = {int(i): str(k) for i, k in conn.execute(select(transactions.c.id, transactions.c.key))}
+    keys: dict[int, str] = {}
+    kinds: dict[int, str] = {}
+    for i, k, kind in conn.execute(
+        select(transactions.c.id, transactions.c.key, transactions.c.kind)
+    ):
+        keys[int(i)], kinds[int(i)] = str(k), str(kind)
 
     legs: dict[int, list[tuple[str, int]]] = {}
     for tx_id, aid, amount in conn.execute(
@@ -76,8 +81,10 @@ def load(conn: Connection) -> list[Record]:
         legs.setdefault(int(tx_id), []).append((names[int(aid)], int(amount)))
     opened: dict[int, list[tuple[str, str, int, str | None, str | None, str]]] = {}
     authorize_of: dict[int, int] = {}
+    seat_of: dict[int, str | None] = {}
     for row in conn.execute(select(holds)).mappings():
         authorize_of[int(row["id"])] = int(row["authorize_tx"])
+        seat_of[int(row["id"])] = row["seat"]
         opened.setdefault(int(row["authorize_tx"]), []).append(
             (
                 names[int(row["source_account_id"])],
@@ -90,10 +97,13 @@ def load(conn: Connection) -> list[Record]:
         )
     closed: dict[int, list[tuple[str, str, int]]] = {}
     for row in conn.execute(select(hold_closures)).mappings():
-        authorize = authorize_of.get(int(row["hold_id"]))
+        hold_id = int(row["hold_id"])
+        authorize = authorize_of.get(hold_id)
         closed.setdefault(int(row["tx_id"]), []).append(
             (
-                keys.get(authorize, f"#missing-hold-{row['hold_id']}") if authorize else "",
+                chain_mod.hold_ref(keys[authorize], kinds[authorize], seat_of[hold_id])
+                if authorize in keys
+                else f"#missing-hold-{hold_id}",
                 str(row["status"]),
                 int(row["captured"]),
             )

@@ -191,12 +191,14 @@ holds = Table(
     Column("round_id", String(64), nullable=True),
     Column("seat", String(64), nullable=True),
     Column("purpose", String(64), nullable=False),
-    Column("authorize_tx", Integer, ForeignKey("transactions.id"), nullable=False, unique=True),
+    Column("authorize_tx", Integer, ForeignKey("transactions.id"), nullable=False),
     Column("created_at", UtcDateTime(), nullable=False),
     CheckConstraint("amount > 0", name="positive"),
     Index("ix_holds_round", "round_id"),
+    Index("ix_holds_authorize_tx", "authorize_tx"),
 )
-"""A hold as authorized (immutable); it is open until it has a closure."""
+"""A hold as authorized (immutable); it is open until it has a closure. Its authorizing
+transaction opened it alone, or (a round's stakes, migration 0005) with one hold per seat."""
 
 hold_closures = Table(
     "hold_closures",

@@ -213,10 +213,10 @@ def test_round_ids_and_game_names_are_validated(funded: Ledger) -> None:
         funded.open_round(game="g" * 33, seed=new_seed(), **kwargs)  # type: ignore[arg-type]
 
 
-def test_open_round_holds_every_seat_and_respects_a_used_seat_key(funded: Ledger) -> None:
-    """The batched stake path (one key and account look-up for all seats) holds exactly the
-    stakes; a stake key already used for another request is refused and nothing changes."""
-    from qipai.ledger.journal import seat_key
+def test_open_round_holds_every_seat_and_respects_a_used_stakes_key(funded: Ledger) -> None:
+    """The stakes path (one key and account look-up for all seats) holds exactly the stakes;
+    a round's stakes key already used by another request is refused and nothing changes."""
+    from qipai.ledger.journal import stakes_key
 
     kwargs = dict(
         table_id="t1", game="coin", config={}, seats=[Seat("P1", 0), Seat("P2", 0)], seed=new_seed()
@@ -230,7 +230,7 @@ def test_open_round_holds_every_seat_and_respects_a_used_seat_key(funded: Ledger
     assert funded.balance("stack:alice:t1") == 700 and funded.balance("hold:stack:alice:t1") == 300
     assert funded.balance("stack:bob:t1") == 960 and funded.balance("hold:stack:bob:t1") == 40
 
-    funded.authorize("stack:bob:t1", 5, key=seat_key("r-used", "P2", "stake"))
+    funded.authorize("stack:bob:t1", 5, key=stakes_key("r-used"))
     before = state(funded)
     with pytest.raises(IdempotencyConflict):
         funded.open_round(
@@ -242,9 +242,10 @@ def test_open_round_holds_every_seat_and_respects_a_used_seat_key(funded: Ledger
     assert state(funded) == before
 
 
-def test_batched_stake_holds_write_what_one_hold_at_a_time_writes(funded: Ledger) -> None:
-    """open_round writes all seats' holds in a few statements: still one balanced transaction
-    per hold, entries with the right balance after, and all or nothing when a stack is short."""
+def test_a_rounds_stakes_are_one_transaction_with_a_hold_per_seat(funded: Ledger) -> None:
+    """open_round holds every seat's stake in ONE balanced `stakes` transaction (migration
+    0005: one record and MAC for the round's stakes, not one per seat) that opens a hold per
+    seat, entries with the right balance after, and all or nothing when a stack is short."""
     kwargs = dict(
         table_id="t1", game="coin", config={}, seats=[Seat("P1", 0), Seat("P2", 0)], seed=new_seed()
     )
@@ -257,16 +258,17 @@ def test_batched_stake_holds_write_what_one_hold_at_a_time_writes(funded: Ledger
     rid = funded.open_round(players=PLAYERS, holds={"P1": 300, "P2": 1_000}, **kwargs)  # type: ignore[arg-type]
     holds = funded.holds_of_round(rid)
     assert sorted((h.seat, h.amount) for h in holds) == [("P1", 300), ("P2", 1_000)]
-    for hold in holds:
-        tx = funded.transaction(hold.authorize_tx)
-        assert tx.kind == "hold" and tx.round_id == rid and tx.detail["seat"] == hold.seat
-        assert {(e.account, e.amount) for e in tx.entries} == {
-            (hold.account, -hold.amount),
-            (hold.hold_account, hold.amount),
-        }
-        assert sum(e.amount for e in tx.entries) == 0
-        for e in tx.entries:
-            assert e.balance_after == funded.balance(e.account)
+    assert len({h.authorize_tx for h in holds}) == 1
+    tx = funded.transaction(holds[0].authorize_tx)
+    assert tx.kind == "stakes" and tx.round_id == rid and tx.key == f"round:{rid}:stakes"
+    assert {(e.account, e.amount) for e in tx.entries} == {
+        (acct, sign * h.amount)
+        for h in holds
+        for acct, sign in ((h.account, -1), (h.hold_account, 1))
+    }
+    assert sum(e.amount for e in tx.entries) == 0
+    for e in tx.entries:
+        assert e.balance_after == funded.balance(e.account)
     assert funded.balance("stack:bob:t1") == 0  # down to exactly zero is allowed
     funded.settle_round(rid, RoundResult((Posting("P1", 50), Posting(HOUSE, -50))))
     assert funded.balance("stack:alice:t1") == 1_050 and funded.balance("stack:bob:t1") == 1_000
@@ -315,3 +317,33 @@ def test_recall_pages_with_a_cursor(funded: Ledger) -> None:
     assert funded.recall("alice", limit=2, before=first[-1]["cursor"]) == second
     with pytest.raises(UnknownRound, match="cursor"):
         funded.recall("alice", before="not-a-cursor")
+
+
+def test_a_settled_round_is_four_records_and_two_transactions(funded: Ledger) -> None:
+    """Whatever the number of seats, a round adds four records besides its journal to its
+    table's chain — its stakes, its header, its settlement and its seed's reveal — two of them
+    transactions (before migration 0005, one stakes record and transaction per seat: seven
+    records for a 4-seat round)."""
+    for user in ("carol", "dave"):
+        funded.create_user(user)
+        funded.deposit(user, 1_000, "seed")
+        funded.buy_in(user, "t1", 500, "seed")
+    players = {"P1": "alice", "P2": "bob", "P3": "carol", "P4": "dave"}
+
+    def counts() -> tuple[int, int]:
+        with funded.engine.connect() as conn:
+            chained = [
+                int(
+                    conn.execute(
+                        text(f"SELECT count(*) FROM {t} WHERE chain = 'table:t1'")
+                    ).scalar_one()
+                )
+                for t in ("transactions", "rounds", "seed_reveals")
+            ]
+        return sum(chained), chained[0]
+
+    before = counts()
+    play_coin(funded, {"P1": 10, "P2": 20, "P3": 30, "P4": 40}, players)
+    after = counts()
+    assert (after[0] - before[0], after[1] - before[1]) == (4, 2)
+    assert funded.audit(replay=False).ok

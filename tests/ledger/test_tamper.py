@@ -390,7 +390,7 @@ CASES: list[tuple[Edit, str]] = [
     (deleted_record, "is missing"),
     (reordered_records, "chain table:t1 breaks at record"),
     (moved_to_other_chain, "void'"),
-    (deleted_transaction, "chain table:t1: record 21 is missing (20 is followed by 22"),
+    (deleted_transaction, "chain table:t1: record 19 is missing (18 is followed by 20"),
     (reordered_transactions, "chain ledger breaks at record 1 (transaction"),
     (void_without_reason, "voided round {voided} has no reason"),
     (void_kept_the_refund, "not the refund of its holds"),
