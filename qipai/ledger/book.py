@@ -17,7 +17,6 @@ import contextlib
 import os
 import threading
 import time
-import zlib
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -1445,15 +1444,53 @@ class Lanes:
     """PostgreSQL with `QIPAI_PG_WRITERS=n` > 1: n writers, each with its own connection and its
     own group commit, so that one lane's commit (its WAL flush, with `synchronous_commit=on`)
     does not hold up the others' — the server flushes commits that arrive together in one
-    fsync. Every operation of a chain goes to the same lane (chosen by the chain's name), so a
+    fsync. Every operation of a chain goes to the same lane (`lane_of`: the lane with the fewest
+    chains when the chain is first seen), so a
     table's writes keep their order and batch as before (a round's append or settlement by its
     round's chain, `Op.route`, from the cache); an operation whose chain is known only once it
     reads goes to lane 0 and, like any writer, meets the others at the chain heads'
     compare-and-set and the balances' row locks (a loser retries from fresh reads)."""
 
+    MAX_CHAINS = 65_536
+    """Chains whose lane is remembered; past it, the idle ones are forgotten (a chain with an
+    operation in flight keeps its lane: its writes stay in order)."""
+
     def __init__(self, ledger: Any, count: int) -> None:
         self.ledger = ledger
         self.lanes = [Writer(ledger, grouped=True) for _ in range(max(1, count))]
+        self._lock = threading.Lock()
+        self._lane_of: dict[str, int] = {}
+        self._in_flight: dict[str, int] = {}
+        self._chains_on = [0] * len(self.lanes)
+
+    def lane_of(self, chain: str) -> int:
+        """A chain's lane: the one it has, else the lane with the fewest chains (so that a
+        handful of tables spread over the lanes: hashing their names had put all four of the
+        benchmark's tables on one lane of two)."""
+        with self._lock:
+            lane = self._lane_of.get(chain)
+            if lane is None:
+                if len(self._lane_of) >= self.MAX_CHAINS:
+                    for idle in [c for c in self._lane_of if c not in self._in_flight]:
+                        self._chains_on[self._lane_of.pop(idle)] -= 1
+                lane = min(range(len(self.lanes)), key=self._chains_on.__getitem__)
+                self._lane_of[chain] = lane
+                self._chains_on[lane] += 1
+            self._in_flight[chain] = self._in_flight.get(chain, 0) + 1
+            return lane
+
+    def assigned(self, chain: str) -> int | None:
+        """The lane a chain goes to, if it has one yet."""
+        with self._lock:
+            return self._lane_of.get(chain)
+
+    def _done(self, chain: str) -> None:
+        with self._lock:
+            left = self._in_flight[chain] - 1
+            if left:
+                self._in_flight[chain] = left
+            else:
+                del self._in_flight[chain]
 
     def run(self, op: Op) -> Any:
         # a journal append's or a settlement's chain is its round's table's, known from the
@@ -1462,7 +1499,11 @@ class Lanes:
         chain = op.route(self.ledger)
         if chain is None or len(self.lanes) == 1:
             return self.lanes[0].run(op)
-        return self.lanes[zlib.crc32(chain.encode()) % len(self.lanes)].run(op)
+        lane = self.lane_of(chain)
+        try:
+            return self.lanes[lane].run(op)
+        finally:
+            self._done(chain)
 
     def close(self) -> None:
         for lane in self.lanes:
