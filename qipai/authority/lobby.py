@@ -33,7 +33,7 @@ from qipai.server.inputs import StoredStr
 _OPENING = threading.Lock()  # quota check and table creation are one step
 log = logging.getLogger("qipai.authority.lobby")
 
-OPENERS = 4
+OPENERS = 16
 """Tables automatch opens side by side (each is a few commits of its own, issue 19)."""
 
 

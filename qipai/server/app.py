@@ -230,6 +230,7 @@ def create_app(
             if node is not None:
                 await node.close()
         finally:
+            svc.seating.shutdown(wait=False, cancel_futures=True)
             svc.hasher.close()
             ledger.close()
             lock.release()

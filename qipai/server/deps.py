@@ -17,9 +17,12 @@ thread, `Services.at_table(table_id, fn)` where that table's work runs.
 from __future__ import annotations
 
 import asyncio
+import contextvars
+import functools
 import inspect
 import time
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Annotated, Any, TypeVar
 
@@ -74,6 +77,10 @@ class OfferCache:
         return value
 
 
+SEATING_THREADS = 16
+"""Automatch requests served side by side by one process (`Services.seat`)."""
+
+
 @dataclass
 class Services:
     """Everything one app runs on (built by `create_app`, on `app.state.services`)."""
@@ -102,9 +109,26 @@ class Services:
     offer: OfferCache = field(default_factory=OfferCache)
     """The lobby's offer (`GET /api/games`), rebuilt at most once a second."""
 
+    seating: ThreadPoolExecutor = field(
+        default_factory=lambda: ThreadPoolExecutor(
+            SEATING_THREADS, thread_name_prefix="qipai-seating"
+        )
+    )
+    """Automatch's threads (`seat`), apart from every other request's blocking work."""
+
     async def db(self, fn: Callable[..., T], *args: Any) -> T:
         """Run blocking work (the database, a replay) in a worker thread."""
         return await asyncio.to_thread(fn, *args)
+
+    async def seat(self, fn: Callable[..., T], *args: Any) -> T:
+        """Run automatch's blocking work in a thread of `seating` (issue 19). A seating mostly
+        waits: for the chosen table's lock (held while the table's own journal write commits)
+        and for its buy-in's commit. In asyncio's default pool (min(32, CPUs + 4) threads: 6
+        on 2 cores) six of them at a time filled it, so 1,000 people seated at ≈ 6 per second
+        of wait, and every sign-in of a socket (a session read) queued behind them."""
+        loop = asyncio.get_running_loop()
+        context = contextvars.copy_context()
+        return await loop.run_in_executor(self.seating, functools.partial(context.run, fn, *args))
 
     async def at_table(self, table_id: str, fn: Callable[[Table], T]) -> T:
         """Run `fn(table)` where the table's work runs (the room's `call` once it has one,

@@ -224,7 +224,7 @@ async def automatch(body: JSONObject, svc: ServicesDep, player: Player) -> Autom
     The reply's `table.facts` shows the pay table and exact returns of where you sit.
     `client_seed` (docs/fairness.md) as for sitting down."""
     authority = _authority(svc)
-    table = await svc.db(authority_lobby.automatch, authority, svc.room, player, body)
+    table = await svc.seat(authority_lobby.automatch, authority, svc.room, player, body)
     return AutomatchOut(
         table_id=table.id,
         seat=table.seating.seat_of(player),
