@@ -795,6 +795,12 @@ class Ledger:
 
         return self._write(work)
 
+    def claim_tables(self, table_ids: Sequence[str], host: str, ttl_s: float) -> dict[str, int]:
+        """`claim_table` for many lapsed tables in one transaction (one statement on
+        PostgreSQL: a takeover of hundreds of tables, issue 19): table id -> new epoch for
+        each table won; the others (held by another host, claimed first) are left out."""
+        return self._write(lambda c: leases_mod.claim_many(c, table_ids, host, ttl_s))
+
     def renew(self, table_id: str, host: str, epoch: int, ttl_s: float) -> bool:
         """Extend `host`'s lease of the table for `ttl_s` seconds from now, same epoch;
         False if that epoch is no longer the table's (stop writing: another host took it)."""
