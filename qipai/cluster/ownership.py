@@ -65,7 +65,7 @@ class Ownership:
         renew_s: float = 1.0,
         hosts_alive: Callable[[], int] = lambda: 1,
         on_adopted: Callable[[str], None] = lambda _table_id: None,
-        resume_threads: int = 8,
+        resume_threads: int = 16,
     ) -> None:
         if adapter.host is None:
             raise ValueError("ownership needs a ledger adapter with a host id")
@@ -85,6 +85,8 @@ class Ownership:
         self.adopted: dict[str, float] = {}
         """Table id -> seconds its lease had been lapsed when this host resumed it."""
         self.resume_threads = max(1, resume_threads)
+        self._stacks: dict[str, list[tuple[str, int]]] = {}
+        """The stacks of the tables of the takeover pass in progress (`_stacks_of`)."""
         self.strays: dict[str, dict[str, int]] = {}
         """Table id -> player -> the stray stack this host returned when it took the table over."""
         self._stop = threading.Event()
@@ -138,23 +140,36 @@ class Ownership:
         share = max(1, math.ceil(len(found) / max(1, self.hosts_alive())))
         self._rng.shuffle(found)
         chosen = found[:share]
-        if len(chosen) == 1 or self.resume_threads == 1:
-            done = [self._take(t, s) for t, s in chosen]
-        else:
-            with ThreadPoolExecutor(
-                min(self.resume_threads, len(chosen)), thread_name_prefix="qipai-resume"
-            ) as pool:
-                done = list(pool.map(lambda found: self._take(*found), chosen))
+        if self._stop.is_set():
+            return []
+        # every table of the pass claimed in ONE statement (the epochs raised, fenced as one
+        # claim each: `Ledger.claim_tables`); before, one claim transaction per table, in the
+        # resume threads (issue 19: a takeover of hundreds of tables)
+        won = self.adapter.claim_many([t for t, _ in chosen], self.ttl_s)
+        chosen = [(t, s) for t, s in chosen if t in won]  # the others: another host was first
+        # claimed and not resumed yet: renewed as a table being opened here is (the pass may
+        # outlast a lease), never taken for lapsed by this host's next pass
+        self.room.opening.update(t for t, _ in chosen)
+        try:
+            # the stacks of every claimed table in one read (before, one read per table)
+            self._stacks = self._stacks_of([t for t, _ in chosen])
+            if len(chosen) <= 1 or self.resume_threads == 1:
+                done = [self._resume(t, s) for t, s in chosen]
+            else:
+                with ThreadPoolExecutor(
+                    min(self.resume_threads, len(chosen)), thread_name_prefix="qipai-resume"
+                ) as pool:
+                    done = list(pool.map(lambda found: self._resume(*found), chosen))
+        finally:
+            self.room.opening.difference_update(t for t, _ in chosen)
         return [t for t in done if t is not None]
 
-    def _take(self, table_id: str, lapsed_for: float) -> str | None:
-        """Claim one lapsed table and resume it here; its id, or None (another host was first,
-        or the table is closed, gone or could not be rebuilt)."""
+    def _resume(self, table_id: str, lapsed_for: float) -> str | None:
+        """Resume one lapsed table this host has just claimed; its id, or None (the table is
+        closed, gone or could not be rebuilt)."""
         if self._stop.is_set():
-            return None
+            return None  # stopping: its claimed lease lapses, another host takes it
         try:
-            if not self.adapter.claim(table_id, self.ttl_s):
-                return None  # another host was first
             table = self.room.adopt(table_id)
         except Exception:
             log.exception("table %s: could not be taken over", table_id)
@@ -169,7 +184,7 @@ class Ownership:
         self.room.elsewhere.discard(table_id)
         log.warning("table %s: taken over (its lease had lapsed %.2f s ago)", table_id, lapsed_for)
         try:
-            self.return_strays(table_id)
+            self.return_strays(table_id, self._stacks.get(table_id, []))
         except Exception:
             log.exception(
                 "table %s: its stray stacks could not be returned (next takeover)", table_id
@@ -177,22 +192,36 @@ class Ownership:
         self.on_adopted(table_id)
         return table_id
 
-    def return_strays(self, table_id: str) -> dict[str, int]:
-        """Cash out every stack of `table_id` whose player no seat of the table holds (a
-        buy-in whose seat was refused when the lease was lost: module docstring, 3); under
-        the table's lock, so nobody sits down meanwhile. Player -> amount returned."""
-        table = self.room.tables.get(table_id)
-        epoch = self.adapter.epochs.get(table_id)
-        if table is None or epoch is None:
+    def _stacks_of(self, table_ids: list[str]) -> dict[str, list[tuple[str, int]]]:
+        """Table id -> (account name, balance) of its stacks holding money, for many tables in
+        one read (the tables of a takeover pass, claimed: nobody else moves their money)."""
+        if not table_ids:
             return {}
+        found: dict[str, list[tuple[str, int]]] = {t: [] for t in table_ids}
         with self.ledger.engine.connect() as conn:
             rows = conn.execute(
-                select(accounts.c.name, accounts.c.balance).where(
-                    accounts.c.table_id == table_id,
+                select(accounts.c.table_id, accounts.c.name, accounts.c.balance).where(
+                    accounts.c.table_id.in_(table_ids),
                     accounts.c.kind == "stack",
                     accounts.c.balance > 0,
                 )
             ).all()
+        for table_id, name, balance in rows:
+            found.setdefault(str(table_id), []).append((str(name), int(balance)))
+        return found
+
+    def return_strays(
+        self, table_id: str, stacks: list[tuple[str, int]] | None = None
+    ) -> dict[str, int]:
+        """Cash out every stack of `table_id` whose player no seat of the table holds (a
+        buy-in whose seat was refused when the lease was lost: module docstring, 3); under
+        the table's lock, so nobody sits down meanwhile. `stacks`: the table's stacks with
+        money as read since its claim (read here when not given). Player -> amount returned."""
+        table = self.room.tables.get(table_id)
+        epoch = self.adapter.epochs.get(table_id)
+        if table is None or epoch is None:
+            return {}
+        rows = stacks if stacks is not None else self._stacks_of([table_id]).get(table_id, [])
         returned: dict[str, int] = {}
         with table.lock:
             for name, balance in rows:

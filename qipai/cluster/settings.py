@@ -58,7 +58,7 @@ class ClusterSettings(BaseModel):
         " QIPAI_PG_WRITERS, when set, wins): each its own connection and group commit",
     )
     resume_threads: int = Field(
-        default=8, ge=1, le=64, description="tables of a dead host resumed side by side"
+        default=16, ge=1, le=64, description="tables of a dead host resumed side by side"
     )
     advertise: str | None = Field(
         default=None,

@@ -84,6 +84,14 @@ class LedgerAdapter:
         self.epochs[table_id] = epoch
         return True
 
+    def claim_many(self, table_ids: Sequence[str], ttl_s: float) -> set[str]:
+        """Claim the leases of many tables at once (a takeover); the ids won."""
+        if self.host is None:
+            return set(table_ids)
+        won = self.ledger.claim_tables(table_ids, self.host, ttl_s)
+        self.epochs.update(won)
+        return set(won)
+
     def renew(self, table_id: str, ttl_s: float) -> bool:
         """Renew our lease; False if it was lost (taken over after it lapsed)."""
         if self.host is None:

@@ -161,3 +161,52 @@ def test_a_table_host_shares_commits_with_more_table_threads_and_writer_lanes(
         assert isinstance(ledger.writer, Writer)
     finally:
         ledger.close()
+
+
+def test_a_pass_claims_its_tables_in_one_statement_and_renews_them_until_resumed(
+    two_hosts: TwoHosts, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The lapsed tables of a pass are claimed in ONE statement (`Ledger.claim_tables`: each
+    epoch raised, as one claim each raised it; before, one claim transaction per table), and
+    a table claimed but not resumed yet is renewed with the host's own (a pass of hundreds of
+    tables outlasts a lease): while the first resume is held, every claimed table is among
+    the leases the host renews, and the old owner's writes are fenced."""
+    a, b, ledger, _clock = two_hosts
+    dead = [a.room.create_table("toy") for _ in range(4)]
+    epochs = {t.id: a.adapter.epochs[t.id] for t in dead}
+    for table in dead:
+        lapse(ledger, table.id)
+    one_by_one: list[str] = []
+    claim_table = b.ledger.claim_table
+    monkeypatch.setattr(
+        b.ledger,
+        "claim_table",
+        lambda table_id, *args, **kw: (
+            one_by_one.append(table_id),
+            claim_table(table_id, *args, **kw),
+        )[1],
+    )
+    renewing: list[set[str]] = []
+    adopt = b.room.adopt
+
+    def adopt_seeing_renewals(self: Room, table_id: str) -> Table | None:
+        if not renewing:  # the first resume: what would the renewal renew now?
+            renewing.append(
+                {t for t in b.adapter.epochs if t in b.room.tables or t in b.room.opening}
+            )
+            b.ownership.renew()
+        return adopt(table_id)
+
+    monkeypatch.setattr(b.room, "adopt", adopt_seeing_renewals.__get__(b.room))
+    b.ownership.resume_threads = 1
+    taken = b.ownership.take_over()
+    assert sorted(taken) == sorted(t.id for t in dead)
+    assert one_by_one == []  # no claim of its own per table
+    assert renewing[0] >= {t.id for t in dead}
+    for table in dead:
+        lease = ledger.lease(table.id)
+        assert lease is not None and lease.owner == "host-b" and lease.held
+        assert lease.epoch == epochs[table.id] + 1
+    assert b.room.opening == set()
+    with pytest.raises(TableMoved):  # the old owner is fenced
+        dead[0].add_bot()
