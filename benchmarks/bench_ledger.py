@@ -1,21 +1,22 @@
 """Settled rounds per second on SQLite and PostgreSQL, side by side, with the MAC chain on.
 
-A round = open the round in the journal with a hold for each of 4 seats, then settle it: capture
+A round = open the round in the journal with its stakes (one transaction holding each of 4
+seats' stake), then settle it: capture
 the holds and post the 4 seats' results, house, commission and rounding, and reveal its seed.
 Sequential (one table) and with 4 tables settling from 4 threads at once (their writes commit
 together: group commit). Statements and commits per round are the ledger's own counts.
 
     uv run python benchmarks/bench_ledger.py [--rounds 400] [--pg URL] [--pg-sync on,off]
-        [--pg-writers 1,4] [--no-sqlite | --no-pg]
+        [--pg-writers 1,2] [--no-sqlite | --no-pg]
 
 PostgreSQL: `QIPAI_BENCH_PG_URL` or 127.0.0.1:5432/test; it runs in a temporary schema that is
 dropped afterwards, once per `synchronous_commit` level (`QIPAI_PG_SYNC`; `on` = each commit's
 WAL flushed to disk before it returns, `off` = the WAL writer flushes within ~0.6 s: a killed
 card room loses nothing, a crashed database server or machine may lose the last commits — the
-class of SQLite's WAL + NORMAL), and once per number of writer lanes (`QIPAI_PG_WRITERS`, default 1:
-one writer committing every table's operations together; n: n writers with their own
+class of SQLite's WAL + NORMAL), and once per number of writer lanes (`QIPAI_PG_WRITERS`, default 1 and 2:
+1 = one writer committing every table's operations together; n: n writers with their own
 connections, a table always on the same one, so one lane's WAL flush does not hold up the
-others'). SQLite: a temporary file in WAL mode with `QIPAI_SQLITE_SYNC` (default NORMAL: commits
+others' and one lane's tables build their next operations while the other lane's commit). SQLite: a temporary file in WAL mode with `QIPAI_SQLITE_SYNC` (default NORMAL: commits
 survive a killed process, the last ones may be lost on power failure; FULL = fsync per commit).
 """
 
@@ -222,9 +223,10 @@ def main() -> None:
     )
     parser.add_argument(
         "--pg-writers",
-        default="1",
+        default="1,2",
         help="PostgreSQL writer lanes to measure, comma-separated (QIPAI_PG_WRITERS; 1 = one "
-        "writer, group commit across all tables)",
+        "writer, group commit across all tables; 2 = the 4 tables two by two on two lanes, so "
+        "that one lane's tables build their next operations while the other's commit)",
     )
     parser.add_argument("--no-pg", action="store_true", help="SQLite only")
     parser.add_argument("--no-sqlite", action="store_true", help="PostgreSQL only")

@@ -49,6 +49,7 @@ from qipai.ledger.schema import (
     hold_closures,
     holds,
     round_ends,
+    round_players,
     rounds,
     transactions,
 )
@@ -312,6 +313,55 @@ def _check_holds(conn: Connection, report: AuditReport) -> None:
                 f"hold {row['hold_id']} of round {hold['round_id']} was closed by round "
                 f"{round_id}'s {kind}"
             )
+
+
+def check_start_balances(conn: Connection, report: AuditReport) -> None:
+    """A round's header says what each player's stack held when it opened (MACed, and what
+    players' history shows as their balance before the round); for every seat that staked at
+    the opening, that is what the stack held just before its stake left it: the stake's entry
+    (in the round's stakes transaction, or in the seat's own `hold` transaction of a round
+    written before migration 0005) has balance after − amount = the header's start balance. A
+    seat that staked nothing at the opening moved no money then, so has no entry to check."""
+    stake_tx = and_(
+        transactions.c.id == holds.c.authorize_tx,
+        transactions.c.round_id == round_players.c.round_id,
+        (transactions.c.kind == chain_mod.STAKES)
+        | (
+            transactions.c.key
+            == "round:" + round_players.c.round_id + ":seat:" + round_players.c.seat + ":stake"
+        ),
+    )
+    wrong = conn.execute(
+        select(
+            round_players.c.round_id,
+            round_players.c.seat,
+            round_players.c.start_balance,
+            entries.c.balance_after - entries.c.amount,
+        )
+        .select_from(round_players)
+        .join(accounts, accounts.c.name == round_players.c.account)
+        .join(
+            holds,
+            and_(
+                holds.c.round_id == round_players.c.round_id,
+                holds.c.seat == round_players.c.seat,
+                holds.c.source_account_id == accounts.c.id,
+            ),
+        )
+        .join(transactions, stake_tx)
+        .join(
+            entries,
+            and_(entries.c.tx_id == transactions.c.id, entries.c.account_id == accounts.c.id),
+        )
+        .where(round_players.c.start_balance != entries.c.balance_after - entries.c.amount)
+        .order_by(round_players.c.round_id, round_players.c.seat)
+        .limit(50)
+    ).all()
+    report.violations += [
+        f"round {r} seat {seat}: its header says the stack held {start} at the opening, "
+        f"but it held {held} before the stake"
+        for r, seat, start, held in wrong
+    ]
 
 
 def _check_rounds(conn: Connection, report: AuditReport) -> None:
@@ -693,6 +743,7 @@ def audit(
         check_chains(conn, ledger.keys.mac_key, report, expect_heads)
         check_books(conn, report)
         _check_rounds(conn, report)
+        check_start_balances(conn, report)
         check_triggers(conn, report)
         check_privileges(conn, report, app_role)
         report.house = house_report(conn)

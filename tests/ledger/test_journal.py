@@ -347,3 +347,42 @@ def test_a_settled_round_is_four_records_and_two_transactions(funded: Ledger) ->
     after = counts()
     assert (after[0] - before[0], after[1] - before[1]) == (4, 2)
     assert funded.audit(replay=False).ok
+
+
+def test_audit_names_a_header_whose_start_balance_is_not_the_stacks(
+    funded: Ledger, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A writer that sealed a wrong start balance into a round's header (its MAC is then
+    valid: only the money can contradict it) is named by the audit, which compares each
+    staking seat's start balance with what its stack held just before the stake left it."""
+    from qipai.ledger import execute, execute_pg
+    from qipai.ledger.plan import NewRound
+
+    play_coin(funded, {"P1": 10, "P2": 20}, PLAYERS)
+    assert funded.audit(replay=False).ok  # the negative control: every header agrees
+    seal = execute._seal
+
+    def lying(sealer: object, item: object) -> None:
+        if isinstance(item, NewRound) and item.starts:
+            item.starts["P2"] += 7
+        seal(sealer, item)  # type: ignore[arg-type]
+
+    held = funded.balance("stack:bob:t1")  # P2's stack before the next round
+    monkeypatch.setattr(execute, "_seal", lying)
+    monkeypatch.setattr(execute_pg, "_seal", lying)
+    try:
+        play_coin(funded, {"P1": 10, "P2": 20}, PLAYERS)
+    except AssertionError:
+        # PostgreSQL's one-shot writer compares what it sealed with what it read — after the
+        # statement committed: the round is in the books either way
+        assert funded.dialect == "postgresql"
+    monkeypatch.undo()
+    with funded.engine.connect() as conn:
+        rid = conn.execute(
+            text("SELECT id FROM rounds ORDER BY opened_at DESC LIMIT 1")
+        ).scalar_one()
+    report = funded.audit(replay=False)
+    assert [v for v in report.violations if "header says" in v] == [
+        f"round {rid} seat P2: its header says the stack held {held + 7} at the opening, "
+        f"but it held {held} before the stake"
+    ], report.violations
