@@ -18,7 +18,7 @@ from sqlalchemy.exc import DBAPIError
 from qipai.ledger import accounts as acct
 from qipai.ledger import chain as chain_mod
 from qipai.ledger.errors import Fenced, InsufficientFunds
-from qipai.ledger.plan import NewLog, NewReveal, NewRound, NewTx, Plan, StaleHead
+from qipai.ledger.plan import NewHold, NewLog, NewReveal, NewRound, NewTx, Plan, StaleHead
 from qipai.ledger.posting import Entry, FaultHook, account_rows, no_fault
 
 
@@ -251,6 +251,13 @@ def read_balances(raw: Raw, ids: Sequence[int]) -> dict[int, int]:
     marks = ", ".join([raw.mark] * len(ids))
     found = raw.rows(f"SELECT id, balance FROM accounts WHERE id IN ({marks})", list(ids))
     return {int(i): int(b) for i, b in found}
+
+
+def hold_values(
+    h: NewHold, found: Mapping[str, tuple[int, bool]]
+) -> tuple[int, int, int, str | None, str | None, str]:
+    """A hold row's source account id, hold account id, amount, round, seat and purpose."""
+    return (found[h.source][0], found[h.hold_account][0], h.amount, h.round_id, h.seat, h.purpose)
 
 
 def account_names(plans: Sequence[Plan]) -> set[str]:
@@ -568,19 +575,7 @@ def execute(
                 "authorize_tx",
                 "created_at",
             ),
-            [
-                (
-                    found[h.source][0],
-                    found[h.hold_account][0],
-                    h.amount,
-                    h.round_id,
-                    h.seat,
-                    h.purpose,
-                    t.id,
-                    raw.ts(t.created_at),
-                )
-                for t, h in with_hold
-            ],
+            [(*hold_values(h, found), t.id, raw.ts(t.created_at)) for t, h in with_hold],
             returning="id, authorize_tx, seat",
         )
     }

@@ -42,6 +42,7 @@ from qipai.ledger.execute import (
     Raw,
     _seal,
     account_names,
+    hold_values,
     read_balances,
 )
 from qipai.ledger.plan import NewLog, NewReveal, NewRound, NewTx, Plan, StaleHead
@@ -168,6 +169,14 @@ def _wrote(got: dict[str, dict[str, int]], expected: dict[str, int]) -> None:
         wrote = got.get(part, {}).get("", 0)
         if n and wrote != n:
             raise AssertionError(f"{part}: wrote {wrote} rows, not {n}")
+
+
+def _heads_moved(sql: _Sql, want: int, conditions: list[str], params: list[Any]) -> None:
+    """The condition that every chain head of the statement moved (`_heads`)."""
+    if want:
+        parts = [f"(SELECT count(*) FROM {h})" for h in ("hn", "h") if sql.has(h)]
+        conditions.append(f"{' + '.join(parts)} = %s")
+        params.append(want)
 
 
 class OneShotRefused(StaleHead):
@@ -497,20 +506,7 @@ def execute_pg(
                 f"FROM (VALUES {_rows(8, len(held), ('::text', '::integer', '::integer', '::bigint', '::text', '::text', '::text', '::timestamptz'))})"
                 " AS v(k, s, h, m, r, st, p, c) JOIN t ON t.key = v.k RETURNING id, authorize_tx, seat"
             ),
-            [
-                v
-                for t, h in held
-                for v in (
-                    t.key,
-                    found[h.source][0],
-                    found[h.hold_account][0],
-                    h.amount,
-                    h.round_id,
-                    h.seat,
-                    h.purpose,
-                    t.created_at,
-                )
-            ],
+            [v for t, h in held for v in (t.key, *hold_values(h, found), t.created_at)],
         )
         sql.out(
             "SELECT 'hd', t.key || '#' || COALESCE(hd.seat, ''), hd.id::bigint FROM hd "
@@ -650,10 +646,7 @@ def execute_pg(
             if n:
                 conditions.append(f"(SELECT count(*) FROM {part}) = %s")
                 params.append(n)
-        if want_heads:
-            parts = [f"(SELECT count(*) FROM {h})" for h in ("hn", "h") if sql.has(h)]
-            conditions.append(f"{' + '.join(parts)} = %s")
-            params.append(want_heads)
+        _heads_moved(sql, want_heads, conditions, params)
         _check(sql, conditions, params)
     answer = _send(raw, sql, begin=True, commit=commit_now) if sql.names else []
 
@@ -741,10 +734,7 @@ def execute_pg(
             if seated:
                 conditions.append("(SELECT count(*) FROM p) = %s")
                 params.append(seated)
-            if want_heads:
-                parts = [f"(SELECT count(*) FROM {h})" for h in ("hn", "h") if sql.has(h)]
-                conditions.append(f"{' + '.join(parts)} = %s")
-                params.append(want_heads)
+            _heads_moved(sql, want_heads, conditions, params)
             _check(sql, conditions, params)
         answer = _send(raw, sql, begin=False, commit=commit_now)
         got = {}
