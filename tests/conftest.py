@@ -9,6 +9,19 @@ import pytest
 
 IN_CI = os.environ.get("CI", "").lower() in {"1", "true", "yes"}
 
+# Every PostgreSQL batch of the ledger, in every test and in the processes tests start, also
+# builds its statement's text afresh and checks it against the text kept for its shape
+# (`qipai.ledger.execute_pg._Sql`): a shape that leaves out something the text depends on fails
+# the test that meets it (it was on for tests/ledger only).
+os.environ["QIPAI_LEDGER_VERIFY_TEXTS"] = "1"
+
+
+@pytest.fixture(autouse=True)
+def verify_statement_texts(monkeypatch: pytest.MonkeyPatch) -> None:
+    from qipai.ledger import execute_pg
+
+    monkeypatch.setattr(execute_pg, "VERIFY_TEXTS", True)
+
 
 def require_service(available: bool, what: str) -> None:
     """Skip a test whose service is missing, with a clear reason; under CI=true, fail instead."""

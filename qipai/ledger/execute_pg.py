@@ -27,6 +27,7 @@ caller rolls the transaction back.
 from __future__ import annotations
 
 import functools
+import os
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -98,10 +99,10 @@ class _Sql:
 _TEXTS: dict[tuple[Any, ...], str] = {}
 """A batch's shape → its statement's text (`_Sql`)."""
 
-VERIFY_TEXTS = False
+VERIFY_TEXTS = os.environ.get("QIPAI_LEDGER_VERIFY_TEXTS") == "1"
 """Also build the text of a statement whose shape was seen before and check that it is the one
-kept (the ledger's tests turn this on: a shape that left out something the text depends on
-fails them); the kept text is sent either way."""
+kept (the test suite turns this on for every test and the processes its tests start: a shape
+that left out something the text depends on fails them); the kept text is sent either way."""
 
 
 def _ids(ids: Sequence[int]) -> str:

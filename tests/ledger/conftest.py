@@ -156,13 +156,3 @@ def funded(ledger: Ledger) -> Ledger:
         ledger.deposit(user, 10_000, "seed")
         ledger.buy_in(user, "t1", 1_000, "seed")
     return ledger
-
-
-@pytest.fixture(autouse=True)
-def verify_statement_texts(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Every PostgreSQL batch in these tests also builds its statement's text afresh and checks
-    it against the text kept for its shape (`execute_pg._Sql`): a shape that leaves out
-    something the text depends on fails the test that meets it."""
-    from qipai.ledger import execute_pg
-
-    monkeypatch.setattr(execute_pg, "VERIFY_TEXTS", True)

@@ -1,6 +1,6 @@
 """PostgreSQL statement texts kept per batch shape (`execute_pg._Sql`): a batch of a shape seen
 before sends the kept text with its own parameters, and the check the tests run with
-(`VERIFY_TEXTS`, turned on in `conftest.py`) catches a kept text that differs from a fresh one."""
+(`VERIFY_TEXTS`, turned on in `tests/conftest.py` for every test) catches a kept text that differs from a fresh one."""
 
 from __future__ import annotations
 
