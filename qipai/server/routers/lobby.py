@@ -224,9 +224,16 @@ async def automatch(body: JSONObject, svc: ServicesDep, player: Player) -> Autom
     The reply's `table.facts` shows the pay table and exact returns of where you sit.
     `client_seed` (docs/fairness.md) as for sitting down."""
     authority = _authority(svc)
-    table = await svc.seat(authority_lobby.automatch, authority, svc.room, player, body)
-    return AutomatchOut(
-        table_id=table.id,
-        seat=table.seating.seat_of(player),
-        table=authority_lobby.with_facts(authority, table, table.public_info()),
-    )
+
+    def seat_and_describe() -> AutomatchOut:
+        # the reply is built in the seating thread too: `public_info` takes the table's lock,
+        # which the table holds while its own journal write commits (~0.1 s under load), and
+        # on the event loop that stalled every socket (issue 19, docs/scaling.md "Session 8")
+        table = authority_lobby.automatch(authority, svc.room, player, body)
+        return AutomatchOut(
+            table_id=table.id,
+            seat=table.seating.seat_of(player),
+            table=authority_lobby.with_facts(authority, table, table.public_info()),
+        )
+
+    return await svc.seat(seat_and_describe)

@@ -150,6 +150,11 @@ async def play(ws: WebSocket) -> None:
     if svc.stopping_at is not None:  # SIGTERM: `before_shutdown` has closed the others
         await _close(ws, GOING_AWAY, "the server is stopping")
         return
+    if svc.authority is not None:
+        # the player's limits, read in a thread when not cached: a database read on the event
+        # loop for every new socket stalled all the others (issue 19, docs/scaling.md
+        # "Session 8"); the check and the attach below stay together on the loop
+        await svc.db(svc.authority.players.get, player)
     refusal = _over_connection_quota(svc, player)
     if refusal is not None:  # issue 14: per-player quota of connections
         await ws.send_text(json.dumps(refusal))
