@@ -58,7 +58,7 @@ def serve_worker(settings: Settings, sockets: list[socket.socket], *, quiet: boo
     import uvicorn
 
     from qipai.server.app import create_app
-    from qipai.server.serving import QipaiWebSocketProtocol
+    from qipai.server.serving import uvicorn_options
 
     own = sockets[-1].getsockname()
     cluster = settings.cluster
@@ -69,9 +69,7 @@ def serve_worker(settings: Settings, sockets: list[socket.socket], *, quiet: boo
     config = uvicorn.Config(
         app,
         log_level=settings.log_level,
-        ws=QipaiWebSocketProtocol,
-        ws_max_size=4 * settings.max_frame_bytes,
-        timeout_graceful_shutdown=int(settings.shutdown_timeout_s + 0.999),
+        **uvicorn_options(settings),
         access_log=settings.log_level in ("info", "debug") and not quiet,
     )
     server = uvicorn.Server(config)

@@ -18,7 +18,7 @@ def run(settings: Settings | None = None) -> None:
     from qipai.server.app import create_app
     from qipai.server.dblock import DatabaseInUse
     from qipai.server.gate import GateProtocol
-    from qipai.server.serving import QipaiServer, QipaiWebSocketProtocol
+    from qipai.server.serving import QipaiServer, uvicorn_options
 
     settings = settings or Settings()
     try:
@@ -39,9 +39,7 @@ def run(settings: Settings | None = None) -> None:
         port=port,
         log_level=settings.log_level,
         http=GateProtocol,  # an address the door has shut is reset at accept
-        ws=QipaiWebSocketProtocol,
-        ws_max_size=4 * settings.max_frame_bytes,
-        timeout_graceful_shutdown=int(settings.shutdown_timeout_s + 0.999),
+        **uvicorn_options(settings),
         # uvicorn's access log would print every path; no token is ever in one (the
         # WebSocket authenticates by its first message), but the log stays opt-in
         access_log=settings.log_level in ("info", "debug"),

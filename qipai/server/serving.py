@@ -28,6 +28,18 @@ from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIO
 from qipai.server.sockets import SLOW
 
 
+def uvicorn_options(settings: Any) -> dict[str, Any]:
+    """What the card room's uvicorn servers share (one process, `qipai.server.run`, or the
+    table hosts of `qipai.cluster.launcher`): the WebSocket protocol, its frame limit and
+    compression, and the graceful shutdown's bound."""
+    return {
+        "ws": QipaiWebSocketProtocol,
+        "ws_max_size": 4 * settings.max_frame_bytes,
+        "ws_per_message_deflate": settings.ws_compression,
+        "timeout_graceful_shutdown": int(settings.shutdown_timeout_s + 0.999),
+    }
+
+
 class QipaiWebSocketProtocol(WebSocketsSansIOProtocol):
     refused_at_door = False
 
