@@ -85,8 +85,6 @@ class Ownership:
         self.adopted: dict[str, float] = {}
         """Table id -> seconds its lease had been lapsed when this host resumed it."""
         self.resume_threads = max(1, resume_threads)
-        self._stacks: dict[str, list[tuple[str, int]]] = {}
-        """The stacks of the tables of the takeover pass in progress (`_stacks_of`)."""
         self.strays: dict[str, dict[str, int]] = {}
         """Table id -> player -> the stray stack this host returned when it took the table over."""
         self._stop = threading.Event()
@@ -152,21 +150,25 @@ class Ownership:
         self.room.opening.update(t for t, _ in chosen)
         try:
             # the stacks of every claimed table in one read (before, one read per table)
-            self._stacks = self._stacks_of([t for t, _ in chosen])
-            if len(chosen) <= 1 or self.resume_threads == 1:
-                done = [self._resume(t, s) for t, s in chosen]
+            stacks = self._stacks_of([t for t, _ in chosen])
+            jobs = [(t, s, stacks.get(t, [])) for t, s in chosen]
+            if len(jobs) <= 1 or self.resume_threads == 1:
+                done = [self._resume(*job) for job in jobs]
             else:
                 with ThreadPoolExecutor(
-                    min(self.resume_threads, len(chosen)), thread_name_prefix="qipai-resume"
+                    min(self.resume_threads, len(jobs)), thread_name_prefix="qipai-resume"
                 ) as pool:
-                    done = list(pool.map(lambda found: self._resume(*found), chosen))
+                    done = list(pool.map(lambda job: self._resume(*job), jobs))
         finally:
             self.room.opening.difference_update(t for t, _ in chosen)
         return [t for t in done if t is not None]
 
-    def _resume(self, table_id: str, lapsed_for: float) -> str | None:
-        """Resume one lapsed table this host has just claimed; its id, or None (the table is
-        closed, gone or could not be rebuilt)."""
+    def _resume(
+        self, table_id: str, lapsed_for: float, stacks: list[tuple[str, int]]
+    ) -> str | None:
+        """Resume one lapsed table this host has just claimed (`stacks`: its stacks with money,
+        read with the pass's others); its id, or None (the table is closed, gone or could not
+        be rebuilt)."""
         if self._stop.is_set():
             return None  # stopping: its claimed lease lapses, another host takes it
         try:
@@ -184,7 +186,7 @@ class Ownership:
         self.room.elsewhere.discard(table_id)
         log.warning("table %s: taken over (its lease had lapsed %.2f s ago)", table_id, lapsed_for)
         try:
-            self.return_strays(table_id, self._stacks.get(table_id, []))
+            self.return_strays(table_id, stacks)
         except Exception:
             log.exception(
                 "table %s: its stray stacks could not be returned (next takeover)", table_id

@@ -627,21 +627,15 @@ def check_privileges(conn: Connection, report: AuditReport, role: str | None) ->
         )
         return
     schema = conn.execute(text("SELECT current_schema()")).scalar_one()
-    for table in NEVER_DELETED:
-        for privilege in ("DELETE", "TRUNCATE"):
-            if conn.execute(
-                text("SELECT has_table_privilege(:r, :t, :p)"),
-                {"r": who, "t": f"{schema}.{table}", "p": privilege},
-            ).scalar_one():
-                report.violations.append(f"application role {who!r} may {privilege} {table}")
+    refused = [(t, p) for t in NEVER_DELETED for p in ("DELETE", "TRUNCATE")]
+    refused += [(t, p) for t in APPEND_ONLY for p in ("UPDATE", "DELETE", "TRUNCATE")]
+    for table, privilege in refused:
+        if conn.execute(
+            text("SELECT has_table_privilege(:r, :t, :p)"),
+            {"r": who, "t": f"{schema}.{table}", "p": privilege},
+        ).scalar_one():
+            report.violations.append(f"application role {who!r} may {privilege} {table}")
     for table in APPEND_ONLY:
-        qualified = f"{schema}.{table}"
-        for privilege in ("UPDATE", "DELETE", "TRUNCATE"):
-            if conn.execute(
-                text("SELECT has_table_privilege(:r, :t, :p)"),
-                {"r": who, "t": qualified, "p": privilege},
-            ).scalar_one():
-                report.violations.append(f"application role {who!r} may {privilege} {table}")
         owner = conn.execute(
             text(
                 "SELECT tableowner FROM pg_tables WHERE schemaname = current_schema() AND tablename = :t"

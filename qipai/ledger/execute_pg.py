@@ -599,6 +599,16 @@ def execute_pg(
         _round_ctes(sql, rounds, raw)
     want_heads = _heads(sql, head_moves, now) if first_heads else 0
     commit_now = commit_now and bool(sql.names)
+    # the rows each part must write (a part short of them lost a row to a join or a guard):
+    # checked by the statement itself when it commits, by `_wrote` after it otherwise
+    rows_of = {
+        "e": len(order),
+        "hc": len(closes),
+        "re": len(ends),
+        "lg": len(logs),
+        "rv": len(reveals),
+        "p": seated if guessed is not None else 0,
+    }
     if commit_now:
         # everything checked below, checked by the statement itself
         conditions: list[str] = []
@@ -637,14 +647,8 @@ def execute_pg(
                     "AND e.account_id = ANY(%s::integer[]))"
                 )
                 params.append(_ids(guarded))
-        for part, n in (
-            ("hc", len(closes)),
-            ("re", len(ends)),
-            ("lg", len(logs)),
-            ("rv", len(reveals)),
-            ("p", seated if guessed is not None else 0),
-        ):
-            if n:
+        for part, n in rows_of.items():
+            if n and part != "e":  # (the entries' count is checked above)
                 conditions.append(f"(SELECT count(*) FROM {part}) = %s")
                 params.append(n)
         _heads_moved(sql, want_heads, conditions, params)
@@ -700,17 +704,7 @@ def execute_pg(
         t.id = tx_ids[t.key]
     for t, h in held:  # (a transaction's holds differ by seat: one per seat, or just one)
         h.id = hold_ids[f"{t.key}#{h.seat or ''}"]
-    _wrote(
-        got,
-        {
-            "e": len(order),
-            "hc": len(closes),
-            "re": len(ends),
-            "lg": len(logs),
-            "rv": len(reveals),
-            "p": seated if guessed is not None else 0,
-        },
-    )
+    _wrote(got, rows_of)
     fault("after_holds_closed")
 
     if rounds and guessed is None:
