@@ -42,6 +42,7 @@ from qipai.cluster.metrics import ClusterMetrics
 from qipai.ledger import Ledger
 from qipai.ledger import accounts as acct
 from qipai.ledger.schema import accounts
+from qipai.server.adoption import Prepared
 from qipai.server.room import Room
 from qipai.tables.ledger_adapter import LedgerAdapter
 
@@ -151,7 +152,11 @@ class Ownership:
         try:
             # the stacks of every claimed table in one read (before, one read per table)
             stacks = self._stacks_of([t for t, _ in chosen])
-            jobs = [(t, s, stacks.get(t, [])) for t, s in chosen]
+            # and what each adoption reads (layout, client ids, open rounds and journals):
+            # one statement per kind for the whole pass, not ~9 per table (docs/scaling.md,
+            # "Session 9": 1.1 s of wall per table for 15-20 ms of CPU in session 8)
+            prepared = self._prepare([t for t, _ in chosen])
+            jobs = [(t, s, stacks.get(t, []), prepared.get(t)) for t, s in chosen]
             if len(jobs) <= 1 or self.resume_threads == 1:
                 done = [self._resume(*job) for job in jobs]
             else:
@@ -163,16 +168,29 @@ class Ownership:
             self.room.opening.difference_update(t for t, _ in chosen)
         return [t for t in done if t is not None]
 
+    def _prepare(self, table_ids: list[str]) -> dict[str, Prepared]:
+        """`Room.adopt`'s reads for the pass's tables at once; empty (each table read on its
+        own by `adopt`) when the ports cannot batch or the read failed."""
+        try:
+            return self.room.prepare_adoptions(table_ids) or {}
+        except Exception:
+            log.exception("the claimed tables could not be read at once: one by one")
+            return {}
+
     def _resume(
-        self, table_id: str, lapsed_for: float, stacks: list[tuple[str, int]]
+        self,
+        table_id: str,
+        lapsed_for: float,
+        stacks: list[tuple[str, int]],
+        prepared: Prepared | None = None,
     ) -> str | None:
         """Resume one lapsed table this host has just claimed (`stacks`: its stacks with money,
-        read with the pass's others); its id, or None (the table is closed, gone or could not
-        be rebuilt)."""
+        `prepared`: what `Room.adopt` reads, both read with the pass's others); its id, or None
+        (the table is closed, gone or could not be rebuilt)."""
         if self._stop.is_set():
             return None  # stopping: its claimed lease lapses, another host takes it
         try:
-            table = self.room.adopt(table_id)
+            table = self.room.adopt(table_id, prepared)
         except Exception:
             log.exception("table %s: could not be taken over", table_id)
             return None

@@ -37,7 +37,9 @@ from typing import Any, Protocol, TypeVar
 from qipai.core.errors import InvalidInput
 from qipai.core.protocol import JSON
 from qipai.core.rng import new_seed
+from qipai.server import adoption
 from qipai.server import automatch as automatch_mod
+from qipai.server.adoption import Prepared
 from qipai.server.automatch import Gate
 from qipai.tables import games as games_mod
 from qipai.tables import interrupt, recovery
@@ -628,25 +630,39 @@ class Room:
                 self.moved.popitem(last=False)
             self._submit(table_id, table.lose)
 
-    def adopt(self, table_id: str) -> Table | None:
+    def adopt(self, table_id: str, prepared: Prepared | None = None) -> Table | None:
         """Take over a table another process ran (its lease is claimed already): its layout
         as last saved, then its open rounds from the journal. None (lease released) if the
-        table is closed, gone or cannot be rebuilt."""
-        load_one = getattr(self.repo, "load_table", None)
-        if load_one is not None:
-            data = load_one(table_id)
+        table is closed, gone or cannot be rebuilt. `prepared`: what to read, already read
+        with the other tables of a takeover pass (`adoption.prepare`: a few statements for
+        the whole pass instead of ~9 per table); without it each is read here."""
+        if prepared is not None:
+            data = prepared.layout
         else:
-            data = next((d for d in self.repo.load_tables() if d.get("table_id") == table_id), None)
+            load_one = getattr(self.repo, "load_table", None)
+            if load_one is not None:
+                data = load_one(table_id)
+            else:
+                data = next(
+                    (d for d in self.repo.load_tables() if d.get("table_id") == table_id), None
+                )
         if data is None or data.get("closed"):
             self._release(table_id)
             return None
-        table = self._restore(data)
+        table = self._restore(data, None if prepared is None else prepared.client_ids)
         if table is None:
             return None
-        for open_round in self.ledger.open_rounds(table_id):
+        open_rounds = (
+            self.ledger.open_rounds(table_id) if prepared is None else prepared.open_rounds
+        )
+        for open_round in open_rounds:
             self._recover_round(table, open_round)
         self._start_runner(table)
         return table
+
+    def prepare_adoptions(self, table_ids: list[str]) -> dict[str, Prepared] | None:
+        """`adopt`'s reads for all of `table_ids` at once (None: the ports read per table)."""
+        return adoption.prepare(self.ledger, self.repo, table_ids)
 
     _adopt = adopt
 
@@ -664,7 +680,9 @@ class Room:
                 self.ledger.release(table_id)  # type: ignore[attr-defined]
 
     # ----- recovery -------------------------------------------------------------------------
-    def _restore(self, data: Mapping[str, Any]) -> Table | None:
+    def _restore(
+        self, data: Mapping[str, Any], client_ids: list[tuple[str, str]] | None = None
+    ) -> Table | None:
         table_id = str(data.get("table_id"))
         try:
             info = games_mod.get(str(data["game"]))
@@ -682,9 +700,9 @@ class Room:
             log.error("table %s cannot be restored: %s", table_id, exc)
             return None
         try:  # a client id seen before the restart is never applied again (docs/protocol.md)
-            table.remember_client_ids(
-                self.ledger.recent_client_ids(table_id, Journal.CLIENT_IDS_KEPT)
-            )
+            if client_ids is None:
+                client_ids = self.ledger.recent_client_ids(table_id, Journal.CLIENT_IDS_KEPT)
+            table.remember_client_ids(client_ids)
         except Exception:
             log.exception("table %s: its recent client ids could not be read", table_id)
         return table
@@ -704,23 +722,27 @@ class Room:
         Never raises because of what is in the database: a layout that cannot be rebuilt is
         listed in `unrestorable`; a table whose open round cannot be resumed or settled is
         suspended with the reason (`Table.recover`); every other table plays on."""
-        for data in self.repo.load_tables():
+        saved = [d for d in self.repo.load_tables() if not d.get("closed")]  # closed: cashed out
+        won = self._claim_at_start([str(d.get("table_id")) for d in saved])
+        client_ids: dict[str, list[tuple[str, str]]] = {}
+        read_many = getattr(self.ledger, "recent_client_ids_of", None)
+        if read_many is not None and won:
+            try:  # one read for all (issue 19: a replacement host recovers hundreds)
+                client_ids = read_many(sorted(won), Journal.CLIENT_IDS_KEPT)
+            except Exception:
+                log.exception("the tables' recent client ids could not be read")
+        for data in saved:
             table_id = str(data.get("table_id"))
-            if data.get("closed"):
-                continue  # closed for good: every seat was cashed out
-            try:
-                claimed = self._claim(table_id)
-            except Exception as exc:
-                log.exception("table %s: its lease cannot be claimed", table_id)
-                self.unrestorable[table_id] = f"lease: {type(exc).__name__}: {exc}"
-                continue
-            if not claimed:
+            if table_id in self.unrestorable:
+                continue  # its lease could not be claimed
+            if table_id not in won:
                 self.elsewhere.add(table_id)  # another live process runs it
                 continue
-            self._restore(data)
+            self._restore(data, client_ids.get(table_id))
         outcome: dict[str, str] = {}
         try:
-            open_rounds = self.ledger.open_rounds()
+            all_open = getattr(self.ledger, "open_rounds_of", None)
+            open_rounds = self.ledger.open_rounds() if all_open is None else all_open(None)
         except Exception as exc:
             log.exception("the open rounds cannot be read")
             for table in self.tables.values():
@@ -752,6 +774,27 @@ class Room:
                 outcome[round_id] = "failed"
         self.recovery = outcome
         return outcome
+
+    def _claim_at_start(self, table_ids: list[str]) -> set[str]:
+        """The tables of `table_ids` this room holds now: claimed all at once when the ledger
+        port can (`claim_all`: one statement for those with a lease row), else one by one; a
+        table whose claim failed is listed in `unrestorable`."""
+        claim_all = getattr(self.ledger, "claim_all", None)
+        if self.leasing and claim_all is not None and table_ids:
+            try:
+                won: set[str] = claim_all(table_ids, self.lease_ttl_s)
+                return won
+            except Exception:
+                log.exception("the tables' leases cannot be claimed at once: one by one")
+        won = set()
+        for table_id in table_ids:
+            try:
+                if self._claim(table_id):
+                    won.add(table_id)
+            except Exception as exc:
+                log.exception("table %s: its lease cannot be claimed", table_id)
+                self.unrestorable[table_id] = f"lease: {type(exc).__name__}: {exc}"
+        return won
 
     def void_gone(
         self, open_round: Any, reason: str, ledger: LedgerPort | None = None

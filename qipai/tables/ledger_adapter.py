@@ -22,6 +22,7 @@ from qipai.ledger.accounts import HOUSE
 from qipai.ledger.accounts import stack as stack_account
 from qipai.ledger.errors import Fenced, RoundStateError
 from qipai.ledger.schema import round_log, round_players, rounds
+from qipai.tables import batch_reads
 from qipai.tables.ports import (
     InsufficientFunds,
     JournalEntry,
@@ -91,6 +92,17 @@ class LedgerAdapter:
         won = self.ledger.claim_tables(table_ids, self.host, ttl_s)
         self.epochs.update(won)
         return set(won)
+
+    def claim_all(self, table_ids: Sequence[str], ttl_s: float) -> set[str]:
+        """`claim` for every table of `table_ids` (a host's start-up recovery): one batch
+        claim for those with a lease row, one `claim` each for the rest (never claimed
+        before); the ids won (the others are held live by another host)."""
+        if self.host is None:
+            return set(table_ids)
+        fresh = batch_reads.unleased(self.ledger, table_ids)
+        won = self.claim_many([t for t in table_ids if t not in fresh], ttl_s)
+        won.update(t for t in sorted(fresh) if self.claim(t, ttl_s))
+        return won
 
     def renew(self, table_id: str, ttl_s: float) -> bool:
         """Renew our lease; False if it was lost (taken over after it lapsed)."""
@@ -307,6 +319,22 @@ class LedgerAdapter:
         for item in out:
             self._table_of[item.record.round_id] = item.record.table_id
         return out
+
+    def open_rounds_of(self, table_ids: Sequence[str] | None) -> list[OpenRound]:
+        """`open_rounds` of many tables (None: all) in three statements however many
+        (`batch_reads.open_rounds_of`: a takeover pass or a start-up recovery), oldest first."""
+        out = [
+            self._open_round(info) for info in batch_reads.open_rounds_of(self.ledger, table_ids)
+        ]
+        for item in out:
+            self._table_of[item.record.round_id] = item.record.table_id
+        return out
+
+    def recent_client_ids_of(
+        self, table_ids: Sequence[str], limit: int
+    ) -> dict[str, list[tuple[str, str]]]:
+        """`recent_client_ids` of many tables in one statement."""
+        return batch_reads.recent_client_ids_of(self.ledger, table_ids, limit)
 
     @staticmethod
     def _open_round(info: Mapping[str, Any]) -> OpenRound:

@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from qipai.server.adoption import Prepared
 from qipai.server.room import Room
 from qipai.tables.errors import TableMoved
 from qipai.tables.table import Table
@@ -32,11 +33,11 @@ def test_renewals_never_wait_behind_resumes_and_resumes_run_in_parallel(
     resuming: list[str] = []
     adopt = b.room.adopt
 
-    def slow_adopt(self: Room, table_id: str) -> Table | None:
+    def slow_adopt(self: Room, table_id: str, prepared: Prepared | None = None) -> Table | None:
         in_flight.wait()  # a resume waits for the others: they must run side by side
         resuming.append(table_id)
         go_on.wait(60)  # ... and takes long (a journal replay of a busy table)
-        return adopt(table_id)
+        return adopt(table_id, prepared)
 
     monkeypatch.setattr(b.room, "adopt", slow_adopt.__get__(b.room))
     renewed: list[int] = []
@@ -189,13 +190,15 @@ def test_a_pass_claims_its_tables_in_one_statement_and_renews_them_until_resumed
     renewing: list[set[str]] = []
     adopt = b.room.adopt
 
-    def adopt_seeing_renewals(self: Room, table_id: str) -> Table | None:
+    def adopt_seeing_renewals(
+        self: Room, table_id: str, prepared: Prepared | None = None
+    ) -> Table | None:
         if not renewing:  # the first resume: what would the renewal renew now?
             renewing.append(
                 {t for t in b.adapter.epochs if t in b.room.tables or t in b.room.opening}
             )
             b.ownership.renew()
-        return adopt(table_id)
+        return adopt(table_id, prepared)
 
     monkeypatch.setattr(b.room, "adopt", adopt_seeing_renewals.__get__(b.room))
     b.ownership.resume_threads = 1

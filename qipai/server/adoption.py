@@ -1,0 +1,64 @@
+"""What `Room.adopt` reads about a table it takes over, read for many tables in one go.
+
+A takeover pass claims up to hundreds of tables at once (`qipai.cluster.ownership`); adopting
+each reads its layout, its recent client ids and its open rounds with their journals. One
+table at a time that is ~9 statements per table (session 8: ≈ 1.1 s of wall per table on a
+busy host for 15–20 ms of CPU; docs/scaling.md, "Session 9"). `prepare` reads each kind once
+for all the pass's tables when the ports can (`load_tables_of`, `recent_client_ids_of`,
+`open_rounds_of`: `qipai.tables.batch_reads`); a port that cannot is read per table by
+`Room.adopt` as before (SQLite, tests' memory repos).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from qipai.core.protocol import JSON
+from qipai.tables.journal import Journal
+from qipai.tables.ports import OpenRound
+
+
+@dataclass(frozen=True)
+class Prepared:
+    """One table's reads for `Room.adopt`: its saved layout (None: none saved), its recent
+    (client id, player) pairs, oldest first, and its open rounds, oldest first."""
+
+    layout: JSON | None
+    client_ids: list[tuple[str, str]] = field(default_factory=list)
+    open_rounds: list[OpenRound] = field(default_factory=list)
+
+
+def batched(ledger: Any, repo: Any) -> bool:
+    """Whether these ports read many tables at once."""
+    return all(
+        callable(getattr(port, name, None))
+        for port, name in (
+            (repo, "load_tables_of"),
+            (ledger, "recent_client_ids_of"),
+            (ledger, "open_rounds_of"),
+        )
+    )
+
+
+def prepare(ledger: Any, repo: Any, table_ids: Sequence[str]) -> dict[str, Prepared] | None:
+    """Table id -> its `Prepared` reads for every table of `table_ids`, in three reads (plus
+    the open rounds' players and journals: five statements in all, whatever the count); None
+    when the ports cannot batch (`Room.adopt` then reads per table)."""
+    if not batched(ledger, repo):
+        return None
+    ids = list(dict.fromkeys(table_ids))
+    if not ids:
+        return {}
+    layouts: dict[str, JSON] = repo.load_tables_of(ids)
+    client_ids: dict[str, list[tuple[str, str]]] = ledger.recent_client_ids_of(
+        ids, Journal.CLIENT_IDS_KEPT
+    )
+    rounds: dict[str, list[OpenRound]] = {t: [] for t in ids}
+    for item in ledger.open_rounds_of(ids):
+        rounds.setdefault(item.record.table_id, []).append(item)
+    return {t: Prepared(layouts.get(t), client_ids.get(t, []), rounds.get(t, [])) for t in ids}
+
+
+__all__ = ["Prepared", "batched", "prepare"]
