@@ -111,6 +111,12 @@ class Stats:
         self.killed_at: float | None = None
         self.after_kill: list[float] = []
         self.takeover_s: float | None = None
+        self.cpu_s: float | None = None
+        """CPU seconds the server's processes used in the measured time (None: not measured)."""
+        self.pg_cpu_s: float | None = None
+        """... and PostgreSQL's processes (all of them: the machine's one PostgreSQL)."""
+        self.bench_cpu_s: float | None = None
+        """... and this benchmark's own process (the simulated clients)."""
 
 
 async def client(
@@ -218,6 +224,7 @@ async def run_load(
     tokens: list[str],
     seconds: float,
     kill: Any = None,
+    cpu: Any = None,
 ) -> Stats:
     stats = Stats()
     stop = asyncio.Event()
@@ -246,6 +253,8 @@ async def run_load(
     )
     await asyncio.sleep(2.0)
     stats.measuring = True
+    cpu_before = None if cpu is None else cpu()
+    pg_before, bench_before = _cpu_seconds(_postgres_pids()), time.process_time()
     start = time.perf_counter()
     if kill is None:
         await asyncio.sleep(seconds)
@@ -256,6 +265,10 @@ async def run_load(
         await asyncio.sleep(max(0.0, seconds - (time.perf_counter() - start)))
     stats.measuring = False
     elapsed = time.perf_counter() - start
+    if cpu is not None and cpu_before is not None and kill is None:
+        stats.cpu_s = cpu() - cpu_before  # (a killed worker's CPU is gone with it)
+    stats.pg_cpu_s = _cpu_seconds(_postgres_pids()) - pg_before
+    stats.bench_cpu_s = time.process_time() - bench_before
     stop.set()
     done = await asyncio.gather(*tasks, return_exceptions=True)
     await http.aclose()
@@ -339,6 +352,12 @@ def _summary(stats: Stats, n: int) -> dict[str, Any]:
         "errors": stats.errors,
         "reconnects": stats.reconnects,
         "takeover_s": stats.takeover_s,
+        "cpu_ms_per_round": (
+            1000 * stats.cpu_s / len(stats.rounds) if stats.cpu_s and stats.rounds else None
+        ),
+        "cores_busy": stats.cpu_s / elapsed if stats.cpu_s else None,
+        "pg_cores": (stats.pg_cpu_s or 0.0) / elapsed,
+        "bench_cores": (stats.bench_cpu_s or 0.0) / elapsed,
         "p99_after_kill_ms": (
             1000 * after[min(len(after) - 1, int(0.99 * len(after)))] if after else float("nan")
         ),
@@ -376,6 +395,32 @@ def _routed(name: str) -> dict[str, float]:
             re.M,
         ):
             found[m.group(1)] = found.get(m.group(1), 0.0) + float(m.group(2))
+    return found
+
+
+def _cpu_seconds(pids: list[int]) -> float:
+    """User + system CPU seconds of these processes so far (/proc/PID/stat; gone ones: 0)."""
+    tick = os.sysconf("SC_CLK_TCK")
+    total = 0.0
+    for pid in pids:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += (int(fields[11]) + int(fields[12])) / tick  # utime, stime
+    return total
+
+
+def _postgres_pids() -> list[int]:
+    """Every process of the machine's PostgreSQL (its backends, WAL writer, checkpointer)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                if (entry / "comm").read_text().startswith("postgres"):
+                    found.append(int(entry.name))
+            except OSError:
+                continue
     return found
 
 
@@ -469,13 +514,24 @@ def bench_cluster(n: int, seconds: float, processes: int, failover: bool) -> dic
                     except httpx.TransportError:
                         time.sleep(0.2)
                 time.sleep(3.0 if processes > 1 else 0.0)  # every worker up and announced
-                stats = asyncio.run(run_load(base, tokens, seconds, kill if failover else None))
+                stats = asyncio.run(
+                    run_load(
+                        base,
+                        tokens,
+                        seconds,
+                        kill if failover else None,
+                        lambda: _cpu_seconds([proc.pid, *_children(proc.pid)]),
+                    )
+                )
                 routed = _routed(schema) if processes > 1 else {}
             finally:
                 proc.terminate()
                 proc.wait()
                 log.close()
                 text_ = log_path.read_text(errors="replace")
+                keep = os.environ.get("QIPAI_BENCH_LOG")  # the server's log, kept to read
+                if keep:
+                    Path(f"{keep}.{processes}p.{n}").write_text(text_)
                 if "Traceback" in text_:
                     tail = "\n".join(text_.splitlines()[-15:])
                     print(
@@ -530,6 +586,13 @@ def main_cluster(args: argparse.Namespace) -> None:
                 line += f"  {r['takeover_s']:>10.2f}  {r['p99_after_kill_ms']:>17.1f}"
             line += f"  {load_before:.1f} / {load_after:.1f}"
             print(line, flush=True)
+            if r["cpu_ms_per_round"] is not None:
+                print(
+                    f"      CPU in the measured time: server {r['cpu_ms_per_round']:.1f} ms per "
+                    f"round, {r['cores_busy']:.2f} cores; PostgreSQL {r['pg_cores']:.2f} cores; "
+                    f"the benchmark's clients {r['bench_cores']:.2f} cores",
+                    flush=True,
+                )
             per = ", ".join(f"{k} {v:.1f}" for k, v in r["per_round"].items())
             print(f"      rows written per round (whole run): {per}", flush=True)
             if r["redis_per_round"]:

@@ -60,6 +60,10 @@ class CallFailed(Exception):
     """No reply in time (the owner is gone, or Redis is)."""
 
 
+REDIS_CONNECTIONS = 64
+"""Connections to Redis per host at most (calls, replies, the publisher, the directory)."""
+
+
 def _dumps(data: JSON) -> str:
     return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
 
@@ -70,7 +74,14 @@ class Bus:
         self.name = name
         self.host_id = host_id
         self.metrics = metrics
-        self.redis: aioredis.Redis = aioredis.Redis.from_url(url, decode_responses=True)
+        # a publish waits for a free connection instead of failing past the pool's size
+        # (redis-py's default pool raises "Too many connections" past 100: session 9 saw
+        # calls and replies lost that way under load, each one a `table_unavailable`)
+        self.redis: aioredis.Redis = aioredis.Redis.from_pool(
+            aioredis.BlockingConnectionPool.from_url(
+                url, decode_responses=True, max_connections=REDIS_CONNECTIONS, timeout=10
+            )
+        )
         self.mine = self.channel(host_id)
         self.everyone = f"{name}:all"
         self.on_call: CallHandler | None = None

@@ -141,6 +141,7 @@ class Node:
 
     async def close(self) -> None:
         """After the room stopped (its leases released): tell the others, leave the bus."""
+        await asyncio.to_thread(self.ownership.close)
         if self.bus is not None:
             released = list(self.adapter.epochs) + list(self.room.tables)
             for table_id in sorted(set(released)):

@@ -5,7 +5,8 @@ thread: a slow database delays only them). Renewal has a thread of its own, so t
 waits behind a takeover: resuming the hundreds of tables of a dead host takes far longer than a
 lease, and a host whose own leases lapsed meanwhile would lose them in turn (lease churn).
 
-1. **Renew** every lease of this host's tables in one UPDATE (`Ledger.renew_many`). A table
+1. **Renew** every lease of this host's tables in one UPDATE (`Ledger.renew_many`'s statement,
+   on connections of the lease work's own: `lease_line.py`). A table
    whose lease is no longer ours (we were paused or partitioned past `lease_ttl_s` and another
    host claimed it, raising the epoch) is dropped at once (`Room.drop`): it stops, and every
    write it might still attempt is refused by the ledger's fence anyway.
@@ -36,8 +37,9 @@ import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 
-from sqlalchemy import select, text
+from sqlalchemy import select
 
+from qipai.cluster.lease_line import LeaseLine
 from qipai.cluster.metrics import ClusterMetrics
 from qipai.ledger import Ledger
 from qipai.ledger import accounts as acct
@@ -47,11 +49,6 @@ from qipai.server.room import Room
 from qipai.tables.ledger_adapter import LedgerAdapter
 
 log = logging.getLogger("qipai.cluster.ownership")
-
-_LAPSED = text(
-    "SELECT table_id, EXTRACT(EPOCH FROM now() - expires_at) FROM table_leases "
-    "WHERE expires_at <= now() ORDER BY expires_at LIMIT 1000"
-)
 
 
 class Ownership:
@@ -90,6 +87,10 @@ class Ownership:
         """Table id -> player -> the stray stack this host returned when it took the table over."""
         self._stop = threading.Event()
         self._threads: list[threading.Thread] = []
+        self.line: LeaseLine | None = (
+            LeaseLine(ledger) if ledger.engine.dialect.name == "postgresql" else None
+        )
+        """The lease work's own connections (`lease_line.py`): never behind the tables'."""
         self._rng = (
             secrets.SystemRandom()
         )  # placement jitter; no seeded generator in qipai (tests/core/test_rng.py)
@@ -110,7 +111,7 @@ class Ownership:
         }
         if not epochs:
             return
-        kept = self.ledger.renew_many(self.host, epochs, self.ttl_s)
+        kept = (self.line or self.ledger).renew_many(self.host, epochs, self.ttl_s)
         self.metrics.renewals.inc(len(kept))
         for table_id in sorted(set(epochs) - kept):
             log.warning("table %s: lease lost to another host", table_id)
@@ -120,9 +121,9 @@ class Ownership:
 
     def lapsed(self) -> list[tuple[str, float]]:
         """(table id, seconds since its lease lapsed) of the lapsed leases, oldest first."""
-        with self.ledger.engine.connect() as conn:
-            rows = conn.execute(_LAPSED).all()
-        return [(str(t), float(s or 0.0)) for t, s in rows]
+        if self.line is None:
+            raise RuntimeError("table hosts run on PostgreSQL only")
+        return self.line.lapsed()
 
     def take_over(self) -> list[str]:
         """Claim and resume this host's share of the lapsed tables, in parallel; the ids
@@ -144,7 +145,7 @@ class Ownership:
         # every table of the pass claimed in ONE statement (the epochs raised, fenced as one
         # claim each: `Ledger.claim_tables`); before, one claim transaction per table, in the
         # resume threads (issue 19: a takeover of hundreds of tables)
-        won = self.adapter.claim_many([t for t, _ in chosen], self.ttl_s)
+        won = self._claim([t for t, _ in chosen])
         chosen = [(t, s) for t, s in chosen if t in won]  # the others: another host was first
         # claimed and not resumed yet: renewed as a table being opened here is (the pass may
         # outlast a lease), never taken for lapsed by this host's next pass
@@ -167,6 +168,14 @@ class Ownership:
         finally:
             self.room.opening.difference_update(t for t, _ in chosen)
         return [t for t in done if t is not None]
+
+    def _claim(self, table_ids: list[str]) -> set[str]:
+        """Claim the pass's tables in one statement, on the lease line when there is one."""
+        if self.line is None:
+            return self.adapter.claim_many(table_ids, self.ttl_s)
+        won = self.line.claim_tables(table_ids, self.host, self.ttl_s)
+        self.adapter.epochs.update(won)
+        return set(won)
 
     def _prepare(self, table_ids: list[str]) -> dict[str, Prepared]:
         """`Room.adopt`'s reads for the pass's tables at once; empty (each table read on its
@@ -325,6 +334,12 @@ class Ownership:
         threads, self._threads = self._threads, []
         for thread in threads:
             thread.join(self.renew_s + 5.0)
+
+    def close(self) -> None:
+        """Stop, and close the lease line's connections."""
+        self.stop()
+        if self.line is not None:
+            self.line.close()
 
 
 __all__ = ["Ownership"]

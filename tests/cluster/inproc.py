@@ -50,6 +50,7 @@ class Host:
         self.room.host = _Alone()  # leases kept by `ownership` (no routing: one test process)
 
     def close(self) -> None:
+        self.ownership.close()
         self.ledger.close()
 
 

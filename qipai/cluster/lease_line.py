@@ -1,0 +1,77 @@
+"""The lease work of a table host on database connections of its own.
+
+A host's renewals must never wait behind its tables' work: a renewal that comes late by more
+than the lease (3 s) hands the host's own tables to another host (lease churn). The renewal
+already has a thread of its own (`ownership.py`), but it took its connection from the ledger's
+pool (10 + 20 per process: `qipai.ledger.db.create`), which 32 table threads, 16 seating
+threads, 16 resume threads and the front door's lookups share. Under load every connection
+is busy and a checkout waits: session 9 counted 318 "lease lost" lines in one 2-process
+failover run, most of them during seating, before any host was killed (docs/scaling.md,
+"Session 9"). Here the renewals, the lapsed-lease look-ups and the takeover claims go over
+a small engine of their own (two connections), using the ledger's own lease statements
+(`qipai.ledger.leases`), so the fencing and epoch semantics are those of `Ledger.renew_many`
+and `Ledger.claim_tables` exactly.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Mapping, Sequence
+from typing import TypeVar
+
+from sqlalchemy import Connection, Engine, text
+from sqlalchemy.exc import OperationalError
+
+from qipai.ledger import Ledger
+from qipai.ledger import db as dbm
+from qipai.ledger import leases as leases_mod
+
+_LAPSED = text(
+    "SELECT table_id, EXTRACT(EPOCH FROM now() - expires_at) FROM table_leases "
+    "WHERE expires_at <= now() ORDER BY expires_at LIMIT 1000"
+)
+
+
+T = TypeVar("T")
+_RACES = {"40001", "40P01"}  # serialization failure, deadlock: the database asks to retry
+
+
+class LeaseLine:
+    """`renew_many`, `claim_tables` and `lapsed` as the ledger has them, on an engine of their
+    own (PostgreSQL only: table hosts exist only there)."""
+
+    def __init__(self, ledger: Ledger, connections: int = 2) -> None:
+        self.engine: Engine = dbm.create(ledger.url, schema=ledger.schema, pool_size=connections)
+
+    def renew_many(self, host: str, epochs: Mapping[str, int], ttl_s: float) -> set[str]:
+        """`Ledger.renew_many`: the table ids whose lease (same owner, same epoch) was
+        extended."""
+        return self._write(lambda conn: leases_mod.renew_many(conn, host, epochs, ttl_s))
+
+    def claim_tables(self, table_ids: Sequence[str], host: str, ttl_s: float) -> dict[str, int]:
+        """`Ledger.claim_tables`: table id -> new epoch of each lapsed table won."""
+        return self._write(lambda conn: leases_mod.claim_many(conn, table_ids, host, ttl_s))
+
+    def lapsed(self) -> list[tuple[str, float]]:
+        """(table id, seconds since its lease lapsed) of the lapsed leases, oldest first."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(_LAPSED).all()
+        return [(str(t), float(s or 0.0)) for t, s in rows]
+
+    def _write(self, work: Callable[[Connection], T]) -> T:
+        """One transaction; a race the database reports is retried (as `Ledger._write`)."""
+        for attempt in range(5):
+            try:
+                with self.engine.begin() as conn:
+                    return work(conn)
+            except OperationalError as exc:
+                if getattr(exc.orig, "sqlstate", None) not in _RACES or attempt == 4:
+                    raise
+                threading.Event().wait(0.005 * (attempt + 1))
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+
+__all__ = ["LeaseLine"]
