@@ -51,7 +51,7 @@ def prepare(ledger: Any, repo: Any, table_ids: Sequence[str]) -> dict[str, Prepa
     ids = list(dict.fromkeys(table_ids))
     if not ids:
         return {}
-    layouts: dict[str, JSON] = repo.load_tables_of(ids)
+    layouts = with_chain_heads(ledger, repo.load_tables_of(ids))
     client_ids: dict[str, list[tuple[str, str]]] = ledger.recent_client_ids_of(
         ids, Journal.CLIENT_IDS_KEPT
     )
@@ -61,4 +61,32 @@ def prepare(ledger: Any, repo: Any, table_ids: Sequence[str]) -> dict[str, Prepa
     return {t: Prepared(layouts.get(t), client_ids.get(t, []), rounds.get(t, [])) for t in ids}
 
 
-__all__ = ["Prepared", "batched", "prepare"]
+def with_chain_heads(ledger: Any, layouts: dict[str, JSON]) -> dict[str, JSON]:
+    """The layouts with their last result's chain head filled in from the ledger, for all of
+    them in one read (`chain_heads_of`): restoring a layout otherwise reads its last round's
+    whole journal for it, per table (`layout._restore_chain_head`). Layouts whose head is
+    known, or ports that cannot batch, are left as they are."""
+    read = getattr(ledger, "chain_heads_of", None)
+    if read is None:
+        return layouts
+    wanting: dict[str, str] = {}
+    for table_id, data in layouts.items():
+        results = data.get("results") or []
+        last = results[-1] if results else None
+        if isinstance(last, dict) and last.get("round_id") and not last.get("chain_head"):
+            wanting[table_id] = str(last["round_id"])
+    if not wanting:
+        return layouts
+    heads: dict[str, JSON] = read(sorted(set(wanting.values())))
+    out = dict(layouts)
+    for table_id, round_id in wanting.items():
+        head = heads.get(round_id)
+        if head:
+            data = out[table_id]
+            results = list(data["results"])
+            results[-1] = {**results[-1], "chain_head": head}
+            out[table_id] = {**data, "results": results}
+    return out
+
+
+__all__ = ["Prepared", "batched", "prepare", "with_chain_heads"]

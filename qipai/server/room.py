@@ -724,6 +724,12 @@ class Room:
         suspended with the reason (`Table.recover`); every other table plays on."""
         saved = [d for d in self.repo.load_tables() if not d.get("closed")]  # closed: cashed out
         won = self._claim_at_start([str(d.get("table_id")) for d in saved])
+        try:  # the last results' chain heads of the tables won, in one read
+            mine = {str(d.get("table_id")): d for d in saved if str(d.get("table_id")) in won}
+            headed = adoption.with_chain_heads(self.ledger, mine)
+            saved = [headed.get(str(d.get("table_id")), d) for d in saved]
+        except Exception:
+            log.exception("the tables' chain heads could not be read at once")
         client_ids: dict[str, list[tuple[str, str]]] = {}
         read_many = getattr(self.ledger, "recent_client_ids_of", None)
         if read_many is not None and won:

@@ -29,6 +29,7 @@ from qipai.ledger.schema import (
     rounds,
     seed_reveals,
     table_leases,
+    transactions,
 )
 
 
@@ -148,6 +149,28 @@ def recent_client_ids_of(
     return found
 
 
+def chain_heads_of(ledger: Ledger, round_ids: Sequence[str]) -> dict[str, dict[str, Any]]:
+    """Round id -> the chain head (`chain`, `seq`, `mac`) of the transaction that ended it, for
+    the ended rounds of `round_ids` (`journal.fetch`'s `chain_head`, one statement for all: a
+    restored table shows its last result's head, `layout._restore_chain_head`)."""
+    if not round_ids:
+        return {}
+    wanted = sorted(set(round_ids))
+    rows = ledger._read(
+        lambda conn: conn.execute(
+            select(
+                round_ends.c.round_id,
+                transactions.c.chain,
+                transactions.c.chain_seq,
+                transactions.c.mac,
+            )
+            .join(transactions, transactions.c.id == round_ends.c.tx_id)
+            .where(round_ends.c.round_id.in_(wanted))
+        ).all()
+    )
+    return {str(r): {"chain": c, "seq": q, "mac": m} for r, c, q, m in rows}
+
+
 def unleased(ledger: Ledger, table_ids: Sequence[str]) -> set[str]:
     """The tables of `table_ids` that have no lease row yet (never claimed: a batch claim,
     `Ledger.claim_tables`, only takes rows that exist)."""
@@ -162,4 +185,4 @@ def unleased(ledger: Ledger, table_ids: Sequence[str]) -> set[str]:
     return set(wanted) - {str(r[0]) for r in rows}
 
 
-__all__ = ["open_rounds_of", "recent_client_ids_of", "unleased"]
+__all__ = ["chain_heads_of", "open_rounds_of", "recent_client_ids_of", "unleased"]

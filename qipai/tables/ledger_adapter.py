@@ -336,6 +336,10 @@ class LedgerAdapter:
         """`recent_client_ids` of many tables in one statement."""
         return batch_reads.recent_client_ids_of(self.ledger, table_ids, limit)
 
+    def chain_heads_of(self, round_ids: Sequence[str]) -> dict[str, JSON]:
+        """Round id -> the chain head of its ending transaction, for many rounds at once."""
+        return batch_reads.chain_heads_of(self.ledger, round_ids)
+
     @staticmethod
     def _open_round(info: Mapping[str, Any]) -> OpenRound:
         players = {p["seat"]: p["user_id"] for p in info["players"]}

@@ -15,6 +15,7 @@ from sqlalchemy import Engine, event, text
 
 from qipai.server.adoption import prepare
 from qipai.tables.journal import Journal
+from qipai.tables.ports import ManualClock
 from qipai.tables.table import Table
 from tests.cluster.inproc import Host, TwoHosts, lapse
 
@@ -49,6 +50,22 @@ def mid_round_tables(host: Host, count: int, tag: str) -> list[Table]:
         table.sit(bob, bob, 100)
         table.tick()
         assert table.record is not None
+        first = table.record.round_id
+        # the first round played out: the layout then holds a last result (whose chain head
+        # the adoption reads with the other tables')
+        assert table.act(alice, {"type": "bet", "amount": 3}, f"p-{tag}{i}")["type"] == "ack"
+        assert table.act(bob, {"type": "bet", "amount": 3}, f"q-{tag}{i}")["type"] == "ack"
+        table.act(alice, {"type": "stand"}, f"r-{tag}{i}")
+        table.act(bob, {"type": "stand"}, f"s-{tag}{i}")
+        clock = host.room.clock
+        assert isinstance(clock, ManualClock)
+        for _ in range(20):
+            if table.record is not None and table.record.round_id != first:
+                break
+            clock.advance(0.5)
+            table.tick()
+        assert table.record is not None and table.record.round_id != first
+        assert table.last_result is not None
         assert table.act(alice, {"type": "bet", "amount": 3}, f"c-{tag}{i}")["type"] == "ack"
         tables.append(table)
     return tables
@@ -79,6 +96,7 @@ def test_a_takeover_pass_reads_in_a_constant_number_of_statements(two_hosts: Two
         assert moved.record.seed_hex == old.record.seed_hex
         assert moved.round is not None and moved.round.view(None)["bets"] == {"A": 3}
         assert [p for p in (moved.seating.seat_of(s) for s in old.seating.humans()) if p]
+        assert moved.last_result is not None and moved.last_result.get("chain_head")
     # the client id journaled before the takeover is a duplicate on the new owner
     first = dead[0]
     player = sorted(first.seating.humans())[0]
@@ -95,7 +113,15 @@ def test_the_batched_reads_are_the_per_table_reads(two_hosts: TwoHosts) -> None:
     assert prepared is not None
     for table in tables:
         got = prepared[table.id]
-        assert got.layout == b.layouts.load_table(table.id)
+        saved = b.layouts.load_table(table.id)
+        assert saved is not None and got.layout is not None
+        last = saved["results"][-1]
+        head = b.adapter.round_info(last["round_id"])
+        assert head is not None and head["chain_head"]
+        assert got.layout["results"][-1] == {**last, "chain_head": head["chain_head"]}
+        assert {k: v for k, v in got.layout.items() if k != "results"} == {
+            k: v for k, v in saved.items() if k != "results"
+        }
         assert got.open_rounds == b.adapter.open_rounds(table.id)
         assert got.client_ids == b.adapter.recent_client_ids(table.id, Journal.CLIENT_IDS_KEPT)
         assert got.client_ids  # the bet's client id is there
