@@ -36,6 +36,11 @@ T = TypeVar("T")
 _RACES = {"40001", "40P01"}  # serialization failure, deadlock: the database asks to retry
 
 
+_HOLDERS = text(
+    "SELECT DISTINCT owner FROM table_leases WHERE owner IS NOT NULL AND expires_at > now()"
+)
+
+
 class LeaseLine:
     """`renew_many`, `claim_tables` and `lapsed` as the ledger has them, on an engine of their
     own (PostgreSQL only: table hosts exist only there)."""
@@ -57,6 +62,12 @@ class LeaseLine:
         with self.engine.connect() as conn:
             rows = conn.execute(_LAPSED).all()
         return [(str(t), float(s or 0.0)) for t, s in rows]
+
+    def holders(self) -> set[str]:
+        """The hosts holding at least one live lease now (a dead host holds none once its
+        leases lapsed, whatever the host directory still says)."""
+        with self.engine.connect() as conn:
+            return {str(r[0]) for r in conn.execute(_HOLDERS)}
 
     def _write(self, work: Callable[[Connection], T]) -> T:
         """One transaction; a race the database reports is retried (as `Ledger._write`)."""

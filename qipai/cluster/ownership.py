@@ -85,6 +85,8 @@ class Ownership:
         self.resume_threads = max(1, resume_threads)
         self.strays: dict[str, dict[str, int]] = {}
         """Table id -> player -> the stray stack this host returned when it took the table over."""
+        self._resume_cpu: dict[str, float] = {}
+        """Table id -> CPU seconds its resume took (its thread's), reported per pass."""
         self._stop = threading.Event()
         self._threads: list[threading.Thread] = []
         self.line: LeaseLine | None = (
@@ -137,7 +139,7 @@ class Ownership:
         ]
         if not found:
             return []
-        share = max(1, math.ceil(len(found) / max(1, self.hosts_alive())))
+        share = max(1, math.ceil(len(found) / self._takers()))
         self._rng.shuffle(found)
         chosen = found[:share]
         if self._stop.is_set():
@@ -145,7 +147,9 @@ class Ownership:
         # every table of the pass claimed in ONE statement (the epochs raised, fenced as one
         # claim each: `Ledger.claim_tables`); before, one claim transaction per table, in the
         # resume threads (issue 19: a takeover of hundreds of tables)
+        began = time.monotonic()
         won = self._claim([t for t, _ in chosen])
+        claimed = time.monotonic()
         chosen = [(t, s) for t, s in chosen if t in won]  # the others: another host was first
         # claimed and not resumed yet: renewed as a table being opened here is (the pass may
         # outlast a lease), never taken for lapsed by this host's next pass
@@ -157,6 +161,7 @@ class Ownership:
             # one statement per kind for the whole pass, not ~9 per table (docs/scaling.md,
             # "Session 9": 1.1 s of wall per table for 15-20 ms of CPU in session 8)
             prepared = self._prepare([t for t, _ in chosen])
+            read = time.monotonic()
             jobs = [(t, s, stacks.get(t, []), prepared.get(t)) for t, s in chosen]
             if len(jobs) <= 1 or self.resume_threads == 1:
                 done = [self._resume(*job) for job in jobs]
@@ -167,7 +172,36 @@ class Ownership:
                     done = list(pool.map(lambda job: self._resume(*job), jobs))
         finally:
             self.room.opening.difference_update(t for t, _ in chosen)
+        if chosen:  # docs/scaling.md, "Session 9": where a takeover's time goes
+            log.warning(
+                "takeover pass: %d tables claimed of %d lapsed (share %d); claim %.0f ms, "
+                "reads %.0f ms, resumes %.0f ms (%.0f ms of their threads' CPU)",
+                len(chosen),
+                len(found),
+                share,
+                1000 * (claimed - began),
+                1000 * (read - claimed),
+                1000 * (time.monotonic() - read),
+                1000 * sum(self._resume_cpu.pop(t, 0.0) for t, _ in chosen),
+            )
         return [t for t in done if t is not None]
+
+    def _takers(self) -> int:
+        """How many hosts share the lapsed tables: the live hosts of the directory, but only
+        those that hold a live lease (and this one). A host killed a moment ago stays in the
+        directory for `lease_ttl_s + 2` s, longer than its leases take to lapse, and a
+        replacement that holds nothing yet takes no share: counting either halved this
+        host's first pass and left the rest to a second one (session 9: two passes of 3-4 s
+        each, takeover 7.0 s)."""
+        alive = max(1, self.hosts_alive())
+        if self.line is None or alive == 1:
+            return alive
+        try:
+            holders = self.line.holders() | {self.host}
+        except Exception:
+            log.exception("the lease holders could not be read")
+            return alive
+        return max(1, min(alive, len(holders)))
 
     def _claim(self, table_ids: list[str]) -> set[str]:
         """Claim the pass's tables in one statement, on the lease line when there is one."""
@@ -198,6 +232,19 @@ class Ownership:
         (the table is closed, gone or could not be rebuilt)."""
         if self._stop.is_set():
             return None  # stopping: its claimed lease lapses, another host takes it
+        cpu = time.thread_time()
+        try:
+            return self._resume_now(table_id, lapsed_for, stacks, prepared)
+        finally:
+            self._resume_cpu[table_id] = time.thread_time() - cpu
+
+    def _resume_now(
+        self,
+        table_id: str,
+        lapsed_for: float,
+        stacks: list[tuple[str, int]],
+        prepared: Prepared | None,
+    ) -> str | None:
         try:
             table = self.room.adopt(table_id, prepared)
         except Exception:

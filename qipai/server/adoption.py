@@ -11,6 +11,8 @@ for all the pass's tables when the ports can (`load_tables_of`, `recent_client_i
 
 from __future__ import annotations
 
+import logging
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -18,6 +20,8 @@ from typing import Any
 from qipai.core.protocol import JSON
 from qipai.tables.journal import Journal
 from qipai.tables.ports import OpenRound
+
+log = logging.getLogger("qipai.server.adoption")
 
 
 @dataclass(frozen=True)
@@ -51,13 +55,27 @@ def prepare(ledger: Any, repo: Any, table_ids: Sequence[str]) -> dict[str, Prepa
     ids = list(dict.fromkeys(table_ids))
     if not ids:
         return {}
+    began = time.monotonic()
     layouts = with_chain_heads(ledger, repo.load_tables_of(ids))
+    laid = time.monotonic()
     client_ids: dict[str, list[tuple[str, str]]] = ledger.recent_client_ids_of(
         ids, Journal.CLIENT_IDS_KEPT
     )
+    remembered = time.monotonic()
     rounds: dict[str, list[OpenRound]] = {t: [] for t in ids}
     for item in ledger.open_rounds_of(ids):
         rounds.setdefault(item.record.table_id, []).append(item)
+    slow = time.monotonic() - began > 0.5  # worth a line in the host's log (docs/scaling.md)
+    log.log(
+        logging.WARNING if slow else logging.DEBUG,
+        "adoption reads of %d tables: layouts %.0f ms, client ids %.0f ms (%d), open rounds "
+        "%.0f ms",
+        len(ids),
+        1000 * (laid - began),
+        1000 * (remembered - laid),
+        sum(len(v) for v in client_ids.values()),
+        1000 * (time.monotonic() - remembered),
+    )
     return {t: Prepared(layouts.get(t), client_ids.get(t, []), rounds.get(t, [])) for t in ids}
 
 

@@ -9,6 +9,7 @@ import threading
 from typing import Any
 
 import pytest
+from sqlalchemy import text
 
 from qipai.server.adoption import Prepared
 from qipai.server.room import Room
@@ -215,3 +216,22 @@ def test_a_pass_claims_its_tables_in_one_statement_and_renews_them_until_resumed
     assert b.room.opening == set()
     with pytest.raises(TableMoved):  # the old owner is fenced
         dead[0].add_bot()
+
+
+def test_a_host_still_in_the_directory_but_holding_no_lease_takes_no_share(
+    two_hosts: TwoHosts,
+) -> None:
+    """A host killed a moment ago stays in the host directory longer than its leases take to
+    lapse, and a replacement holds nothing yet: the share of the lapsed tables is counted over
+    the hosts that hold a live lease (and this one), so the survivor takes them all in one
+    pass instead of half now and half after the first half is resumed (docs/scaling.md,
+    "Session 9")."""
+    a, b, ledger, _clock = two_hosts
+    with ledger.engine.begin() as conn:  # the earlier tests' tables: held by nobody here
+        conn.execute(text("UPDATE table_leases SET owner = NULL WHERE owner = 'earlier-test'"))
+    b.room.create_table("toy")  # b holds a live lease
+    dead = [a.room.create_table("toy") for _ in range(4)]
+    for table in dead:
+        lapse(ledger, table.id)
+    b.ownership.hosts_alive = lambda: 3  # the directory: b, dead a, a replacement
+    assert sorted(b.ownership.take_over()) == sorted(t.id for t in dead)
