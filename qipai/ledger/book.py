@@ -38,7 +38,7 @@ from qipai.core.protocol import (
 from qipai.core.rng import commitment as commit
 from qipai.ledger import accounts as acct
 from qipai.ledger import chain as chain_mod
-from qipai.ledger import sealing
+from qipai.ledger import sealing, sqlite_wal
 from qipai.ledger.errors import (
     HoldClosed,
     IdempotencyConflict,
@@ -1214,15 +1214,19 @@ class Writer:
         self._conn: Connection | None = None
         """The writer's own connection (only the leader uses it): no pool checkout, liveness
         ping or reset per transaction."""
+        self.checkpointer: sqlite_wal.Checkpointer | None = None
+        """SQLite (a file): copies the WAL into the database off the writer's thread."""
 
     @contextlib.contextmanager
     def _transaction(self) -> Iterator[Connection]:
         conn = self._conn
         if conn is None or conn.closed or conn.invalidated:
-            conn = self._conn = self.ledger.engine.connect()
+            conn = self._conn = self._connect()
         try:
             with conn.begin():
                 yield conn
+            if self.checkpointer is not None:
+                self.checkpointer.committed()
         except DBAPIError as exc:
             if exc.connection_invalidated:
                 self.close()
@@ -1232,11 +1236,26 @@ class Writer:
                 self.close()
             raise
 
+    def _connect(self) -> Connection:
+        conn: Connection = self.ledger.engine.connect()
+        if conn.dialect.name == "sqlite":
+            sqlite_wal.tune_writer(conn.connection.driver_connection)
+            path = conn.engine.url.database
+            if self.checkpointer is None and path and path != ":memory:":
+                self.checkpointer = sqlite_wal.Checkpointer(path)
+        return conn
+
     def close(self) -> None:
         conn, self._conn = self._conn, None
         if conn is not None:
             with contextlib.suppress(Exception):
+                if conn.dialect.name == "sqlite" and not conn.invalidated:
+                    sqlite_wal.untune_writer(conn.connection.driver_connection)
+            with contextlib.suppress(Exception):
                 conn.close()
+        checkpointer, self.checkpointer = self.checkpointer, None
+        if checkpointer is not None:
+            checkpointer.close()
 
     # -- one operation, alone ----------------------------------------------------------------
     def run(self, op: Op) -> Any:
