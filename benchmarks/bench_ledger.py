@@ -127,6 +127,25 @@ def server_cpu(pids: list[int]) -> dict[int, float]:
     return out
 
 
+def buffer_pages(ledger: Ledger) -> float:
+    """PostgreSQL: pages of the ledger's tables and indexes its statements have touched so far
+    (`pg_statio_user_tables`, shared buffers hit or read), a count that does not depend on the
+    machine's load; NaN on SQLite. (A backend reports its counts when idle, within a second.)"""
+    if ledger.dialect != "postgresql":
+        return float("nan")
+    with ledger.engine.connect() as conn:
+        return float(
+            conn.exec_driver_sql(
+                "SELECT coalesce(sum(coalesce(heap_blks_hit, 0) + coalesce(heap_blks_read, 0)"
+                " + coalesce(idx_blks_hit, 0) + coalesce(idx_blks_read, 0)), 0)"
+                " FROM pg_statio_user_tables WHERE schemaname = current_schema()"
+            ).scalar_one()
+        )
+
+
+STATS_DELAY_S = 1.2
+"""PostgreSQL's backends flush their table statistics at most once a second."""
+
 Figures = dict[str, float]
 
 
@@ -139,6 +158,9 @@ def measure(ledger: Ledger, rounds: int, threads: int) -> Figures:
     for t in tables:  # warm: the first round of a table reads what later rounds know
         play(ledger, t, players[t], 1, Rng(new_seed(), t))
     pids = server_pids(ledger)
+    if ledger.dialect == "postgresql":
+        time.sleep(STATS_DELAY_S)
+    pages = buffer_pages(ledger)
     before = ledger.stats()
     server_before = server_cpu(pids)
     start, cpu = time.perf_counter(), time.process_time()
@@ -148,6 +170,10 @@ def measure(ledger: Ledger, rounds: int, threads: int) -> Figures:
     elapsed, cpu = time.perf_counter() - start, time.process_time() - cpu
     server_after = server_cpu(pids)
     after = ledger.stats()
+    load = os.getloadavg()[0]
+    if ledger.dialect == "postgresql":
+        time.sleep(STATS_DELAY_S)
+    pages = buffer_pages(ledger) - pages
     n = per * threads
     server = sum(server_after[p] - server_before[p] for p in server_after if p in server_before)
     return {
@@ -158,7 +184,8 @@ def measure(ledger: Ledger, rounds: int, threads: int) -> Figures:
         "bench_ms": own / n * 1000,
         "ledger_ms": (cpu - own) / n * 1000,
         "server_ms": server / n * 1000 if pids else float("nan"),
-        "load": os.getloadavg()[0],
+        "pages": pages / n,
+        "load": load,
     }
 
 
@@ -293,6 +320,15 @@ def main() -> None:
             server = "-" if f["server_ms"] != f["server_ms"] else f"{f['server_ms']:.2f}"
             cells.append(f"{f['ledger_ms']:.2f} / {f['bench_ms']:.3f} / {server}")
         print(f"{mode:10}" + "".join(f"{c:>22}" for c in cells))
+    pg = [n for n in names if results[n]["4 tables"]["pages"] == results[n]["4 tables"]["pages"]]
+    if pg:
+        print(
+            "PostgreSQL: table and index pages touched per round (shared buffers; does not "
+            "depend on the load)"
+        )
+        for mode in ("1 table", "4 tables"):
+            cells = [f"{results[n][mode]['pages']:.0f}" for n in pg]
+            print(f"{mode:10}" + "".join(f"{c:>22}" for c in cells) + "   (" + ", ".join(pg) + ")")
 
 
 if __name__ == "__main__":

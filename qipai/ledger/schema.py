@@ -119,6 +119,10 @@ users = Table(
     Column("created_at", UtcDateTime(), nullable=False),
 )
 
+UPDATED_IN_PLACE = {"fillfactor": "10"}
+"""PostgreSQL storage of the tables whose rows are updated in place (accounts, chain heads,
+leases): room in each page for a row's next versions (migration 0006)."""
+
 accounts = Table(
     "accounts",
     metadata,
@@ -137,6 +141,7 @@ accounts = Table(
         name="kind",
     ),
     Index("ix_accounts_owner", "owner"),
+    postgresql_with=UPDATED_IN_PLACE,
 )
 
 
@@ -296,6 +301,7 @@ chain_heads = Table(
     Column("seq", BigInteger, nullable=False),
     Column("mac", String(64), nullable=False),
     Column("updated_at", UtcDateTime(), nullable=False),
+    postgresql_with=UPDATED_IN_PLACE,
 )
 """Each chain's last record (a writers' cache; audit recomputes it from the records)."""
 
@@ -307,6 +313,7 @@ table_leases = Table(
     Column("epoch", BigInteger, nullable=False),
     Column("expires_at", UtcDateTime(), nullable=False),
     Column("claimed_at", UtcDateTime(), nullable=False),
+    postgresql_with=UPDATED_IN_PLACE,
 )
 """Which host owns a table, under which epoch, until when (`Ledger.claim_table`): a table's writes
 carry `fence=(table_id, epoch)` and are refused once another host claimed it."""
