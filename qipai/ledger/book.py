@@ -1206,7 +1206,13 @@ class Writer:
     def __init__(self, ledger: Any, *, grouped: bool = True) -> None:
         self.ledger = ledger
         self.grouped = grouped
-        self._cond = threading.Condition()
+        lock = threading.RLock()
+        self._cond = threading.Condition(lock)
+        """Its lock guards the queue and the leadership; followers wait on it for their
+        operation's batch to finish (the leader notifies it after each batch)."""
+        self._arrival = threading.Condition(lock)
+        """Same lock: a gathering leader waits on it for the tables it expects (`_gather`), so
+        that an operation arriving wakes the leader only, not every waiting follower."""
         self._queue: list[_Pending] = []
         self._leading = False
         self._recent: set[str] = set()
@@ -1270,7 +1276,7 @@ class Writer:
         with self._cond:
             self._queue.append(pending)
             if self._leading:
-                self._cond.notify_all()  # a leader may be gathering (`_gather`)
+                self._arrival.notify()  # a leader may be gathering (`_gather`)
             while not pending.done:
                 if self._leading:
                     self._cond.wait()
@@ -1306,7 +1312,7 @@ class Writer:
             left = deadline - time.monotonic()
             if left <= 0:
                 return
-            self._cond.wait(left)
+            self._arrival.wait(left)
 
     def _take(self) -> list[_Pending]:
         """The next batch: the oldest operation, and with it every queued operation on another
