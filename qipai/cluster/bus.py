@@ -88,6 +88,7 @@ class Bus:
         self.on_push: PushHandler | None = None
         self.on_broadcast: BroadcastHandler | None = None
         self._pending: dict[str, asyncio.Future[JSON]] = {}
+        self._callee: dict[str, str] = {}  # pending call id -> the host asked
         self._queue: collections.deque[tuple[str, str]] = collections.deque(maxlen=MAX_QUEUED)
         self._queue_lock = threading.Lock()
         self._wakeup: asyncio.Event | None = None
@@ -211,6 +212,7 @@ class Bus:
         call_id = secrets.token_hex(8)
         future: asyncio.Future[JSON] = loop.create_future()
         self._pending[call_id] = future
+        self._callee[call_id] = host_id
         started = time.perf_counter()
         payload = {"k": "call", "id": call_id, "from": self.host_id, "op": op, "args": args}
         try:
@@ -221,6 +223,7 @@ class Bus:
             raise CallFailed(f"no reply from {host_id} within {timeout:g} s") from None
         finally:
             self._pending.pop(call_id, None)
+            self._callee.pop(call_id, None)
         self.metrics.call_seconds.observe(time.perf_counter() - started)
         error = reply.get("error")
         if isinstance(error, dict):
@@ -228,6 +231,17 @@ class Bus:
             raise CallRefused(str(error.get("code")), str(error.get("message")), extra)
         value = reply.get("ok")
         return value if isinstance(value, dict) else {}
+
+    def fail_calls_to(self, host_id: str) -> int:
+        """Give up every pending call to `host_id` now (CallFailed): it left the host
+        directory (died), so no reply will come; the calls waited for it (a long timeout
+        lets a busy owner answer late). On the event loop; the number given up."""
+        gone = [c for c, h in self._callee.items() if h == host_id]
+        for call_id in gone:
+            future = self._pending.get(call_id)
+            if future is not None and not future.done():
+                future.set_exception(CallFailed(f"{host_id} left the room"))
+        return len(gone)
 
     async def broadcast(self, data: JSON) -> None:
         await self._publish(self.everyone, _dumps({**data, "from": self.host_id}), "broadcast")

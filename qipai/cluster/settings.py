@@ -29,6 +29,13 @@ class ClusterSettings(BaseModel):
     call_timeout_s: float = Field(
         default=3.0, gt=0, le=60, description="a forwarded call waits this long for the owner"
     )
+    play_timeout_s: float = Field(
+        default=15.0,
+        gt=0,
+        le=600,
+        description="a forwarded action or subscription waits this long for the table's owner"
+        " (a busy owner answers late; calls to a host that left the directory fail at once)",
+    )
     forward_timeout_s: float = Field(
         default=30.0,
         gt=0,

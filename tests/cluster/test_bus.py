@@ -85,3 +85,28 @@ def test_calls_pushes_and_broadcasts_between_two_hosts() -> None:
             await front.stop()
 
     run_in_fresh_loop(scenario)  # a loop of its own (tests/loops.py)
+
+
+def test_calls_to_a_host_that_left_the_room_fail_at_once() -> None:
+    """A forwarded action waits long for a busy owner (`play_timeout_s`), but not for a dead
+    one: when the owner leaves the host directory its pending calls fail (CallFailed) at
+    once, and calls to other hosts go on waiting."""
+    require_service(port_open("127.0.0.1", 6379), f"Redis ({REDIS_URL})")
+
+    async def scenario() -> None:
+        room = f"bus-{secrets.token_hex(4)}"
+        front = make_bus(room, "front")
+        await front.start()
+        try:
+            doomed = asyncio.create_task(front.call("dead", "act", {}, timeout=30))
+            other = asyncio.create_task(front.call("slow", "act", {}, timeout=30))
+            await asyncio.sleep(0.2)
+            assert front.fail_calls_to("dead") == 1
+            with pytest.raises(CallFailed):
+                await asyncio.wait_for(doomed, 1.0)
+            assert not other.done()
+            other.cancel()
+        finally:
+            await front.stop()
+
+    run_in_fresh_loop(scenario)
