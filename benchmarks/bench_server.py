@@ -27,6 +27,7 @@ import argparse
 import asyncio
 import json
 import os
+import re
 import statistics
 import subprocess
 import sys
@@ -40,6 +41,8 @@ import httpx
 import websockets
 
 ROOT = Path(__file__).resolve().parents[1]
+_TAKEN = re.compile(r"table ([0-9a-f]+): taken over")
+_RESTORED = re.compile(r"start-up recovery: \d+ tables restored: ([0-9a-f ]+)")
 GAME = "pokdeng"
 
 
@@ -111,6 +114,9 @@ class Stats:
         self.killed_at: float | None = None
         self.after_kill: list[float] = []
         self.takeover_s: float | None = None
+        """Seconds from the kill until every table of the killed worker was claimed."""
+        self.resumed_s: float | None = None
+        """... until every one of them was resumed (its new owner's log names it)."""
         self.cpu_s: float | None = None
         """CPU seconds the server's processes used in the measured time (None: not measured)."""
         self.pg_cpu_s: float | None = None
@@ -261,7 +267,7 @@ async def run_load(
     else:
         await asyncio.sleep(seconds / 2)
         stats.killed_at = time.perf_counter()
-        stats.takeover_s = await asyncio.to_thread(kill)
+        stats.takeover_s, stats.resumed_s = await asyncio.to_thread(kill)
         await asyncio.sleep(max(0.0, seconds - (time.perf_counter() - start)))
     stats.measuring = False
     elapsed = time.perf_counter() - start
@@ -352,6 +358,7 @@ def _summary(stats: Stats, n: int) -> dict[str, Any]:
         "errors": stats.errors,
         "reconnects": stats.reconnects,
         "takeover_s": stats.takeover_s,
+        "resumed_s": stats.resumed_s,
         "cpu_ms_per_round": (
             1000 * stats.cpu_s / len(stats.rounds) if stats.cpu_s and stats.rounds else None
         ),
@@ -487,8 +494,9 @@ def bench_cluster(n: int, seconds: float, processes: int, failover: bool) -> dic
             )
             base = f"http://127.0.0.1:{port}"
 
-            def kill() -> float:
-                """SIGKILL the worker owning the most tables; seconds until all are owned."""
+            def kill() -> tuple[float, float | None]:
+                """SIGKILL the worker owning the most tables; seconds until all are claimed,
+                and until all are resumed (None: not within 90 s)."""
                 owners = _lease_owners(engine)
                 workers = _children(proc.pid)
                 count = {
@@ -497,14 +505,30 @@ def bench_cluster(n: int, seconds: float, processes: int, failover: bool) -> dic
                 }
                 victim = max(count, key=lambda p: count[p])
                 doomed = [t for t, (o, _) in owners.items() if o and f"-{victim}-" in o]
+                log.flush()
+                offset = log_path.stat().st_size
                 os.kill(victim, signal.SIGKILL)
                 killed = time.perf_counter()
-                while time.perf_counter() - killed < 60:
-                    now = _lease_owners(engine)
-                    if all(now[t][1] and f"-{victim}-" not in str(now[t][0]) for t in doomed):
+                claimed_s: float | None = None
+                resumed: set[str] = set()
+                while time.perf_counter() - killed < 90:
+                    if claimed_s is None:
+                        now = _lease_owners(engine)
+                        if all(now[t][1] and f"-{victim}-" not in str(now[t][0]) for t in doomed):
+                            claimed_s = time.perf_counter() - killed
+                    # resumed: the new owner's log names the table (a takeover pass) or lists
+                    # it (the replacement's start-up recovery); a claim alone is not playable
+                    with log_path.open("rb") as f:
+                        f.seek(offset)
+                        text_ = f.read().decode(errors="replace")
+                    resumed.update(_TAKEN.findall(text_))
+                    for ids in _RESTORED.findall(text_):
+                        resumed.update(ids.split())
+                    if claimed_s is not None and set(doomed) <= resumed:
                         break
-                    time.sleep(0.05)
-                return time.perf_counter() - killed
+                    time.sleep(0.1)
+                resumed_s = time.perf_counter() - killed if set(doomed) <= resumed else None
+                return (claimed_s if claimed_s is not None else float("nan"), resumed_s)
 
             try:
                 for _ in range(900):
@@ -586,6 +610,14 @@ def main_cluster(args: argparse.Namespace) -> None:
                 line += f"  {r['takeover_s']:>10.2f}  {r['p99_after_kill_ms']:>17.1f}"
             line += f"  {load_before:.1f} / {load_after:.1f}"
             print(line, flush=True)
+            if r["takeover_s"] is not None:
+                resumed = r["resumed_s"]
+                print(
+                    "      the killed worker's tables: all claimed "
+                    f"{r['takeover_s']:.2f} s after the kill, all resumed "
+                    + ("(not within 90 s)" if resumed is None else f"{resumed:.2f} s after it"),
+                    flush=True,
+                )
             if r["cpu_ms_per_round"] is not None:
                 print(
                     f"      CPU in the measured time: server {r['cpu_ms_per_round']:.1f} ms per "

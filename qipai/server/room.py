@@ -745,6 +745,12 @@ class Room:
                 self.elsewhere.add(table_id)  # another live process runs it
                 continue
             self._restore(data, client_ids.get(table_id))
+        if self.leasing and self.tables:  # a table host's log says what it took at start-up
+            log.warning(  # (benchmarks/bench_server.py --failover reads it)
+                "start-up recovery: %d tables restored: %s",
+                len(self.tables),
+                " ".join(sorted(self.tables)),
+            )
         outcome: dict[str, str] = {}
         try:
             all_open = getattr(self.ledger, "open_rounds_of", None)
