@@ -235,3 +235,36 @@ def test_fast_row_code_equals_the_road_row(ids: list[int]) -> None:
         n: evaluate(Card.from_id(ids[i]), Card.from_id(ids[i + 6])) for i, n in enumerate(names)
     }
     assert row_code(hands) == road_row(hands).code()
+
+
+def test_road_counts_is_safe_from_many_threads(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The card room's table threads share the counts cache; evicting its oldest entry from
+    two threads at once raised KeyError and suspended a table (session 9, under load)."""
+    import sys
+    import threading
+
+    from qipai.games.pokdeng import road as road_mod
+
+    monkeypatch.setattr(road_mod, "_COUNTS_CACHE_SIZE", 1)
+    old = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)  # switch threads as often as possible
+    failures: list[BaseException] = []
+    rows = ["W,W,W,W,W,-", "L,L,L,L,L,p", "T,T,T,T,T,-", "Wr,Lr,W,L,T,-"]
+
+    def hammer(seed: int) -> None:
+        try:
+            for i in range(800):
+                text = ";".join(rows[(seed + i + k) % 4] for k in range(1 + (i % 7)))
+                road_mod.road_counts(text)
+        except BaseException as exc:
+            failures.append(exc)
+
+    try:
+        threads = [threading.Thread(target=hammer, args=(n,)) for n in range(8)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+    finally:
+        sys.setswitchinterval(old)
+    assert failures == []
