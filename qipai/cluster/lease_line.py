@@ -4,7 +4,7 @@ A host's renewals must never wait behind its tables' work: a renewal that comes 
 than the lease (3 s) hands the host's own tables to another host (lease churn). The renewal
 already has a thread of its own (`ownership.py`), but it took its connection from the ledger's
 pool (10 + 20 per process: `qipai.ledger.db.create`), which 32 table threads, 16 seating
-threads, 16 resume threads and the front door's lookups share. Under load every connection
+threads, the resume threads and the front door's lookups share. Under load every connection
 is busy and a checkout waits: session 9 counted 318 "lease lost" lines in one 2-process
 failover run, most of them during seating, before any host was killed (docs/scaling.md,
 "Session 9"). Here the renewals, the lapsed-lease look-ups and the takeover claims go over

@@ -65,7 +65,12 @@ class ClusterSettings(BaseModel):
         " QIPAI_PG_WRITERS, when set, wins): each its own connection and group commit",
     )
     resume_threads: int = Field(
-        default=16, ge=1, le=64, description="tables of a dead host resumed side by side"
+        default=64,
+        ge=1,
+        le=128,
+        # each resume is ~3 ms of CPU and one journal commit ("resumed"): more side by side
+        # share commits (session 9: 259 resumes took 3.5 s with 16, for 0.75 s of CPU)
+        description="tables of a dead host resumed side by side",
     )
     advertise: str | None = Field(
         default=None,
