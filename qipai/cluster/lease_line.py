@@ -15,16 +15,15 @@ and `Ledger.claim_tables` exactly.
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable, Mapping, Sequence
 from typing import TypeVar
 
 from sqlalchemy import Connection, Engine, text
-from sqlalchemy.exc import OperationalError
 
 from qipai.ledger import Ledger
 from qipai.ledger import db as dbm
 from qipai.ledger import leases as leases_mod
+from qipai.ledger.api import write_retrying
 
 _LAPSED = text(
     "SELECT table_id, EXTRACT(EPOCH FROM now() - expires_at) FROM table_leases "
@@ -33,7 +32,6 @@ _LAPSED = text(
 
 
 T = TypeVar("T")
-_RACES = {"40001", "40P01"}  # serialization failure, deadlock: the database asks to retry
 
 
 _HOLDERS = text(
@@ -70,16 +68,8 @@ class LeaseLine:
             return {str(r[0]) for r in conn.execute(_HOLDERS)}
 
     def _write(self, work: Callable[[Connection], T]) -> T:
-        """One transaction; a race the database reports is retried (as `Ledger._write`)."""
-        for attempt in range(5):
-            try:
-                with self.engine.begin() as conn:
-                    return work(conn)
-            except OperationalError as exc:
-                if getattr(exc.orig, "sqlstate", None) not in _RACES or attempt == 4:
-                    raise
-                threading.Event().wait(0.005 * (attempt + 1))
-        raise AssertionError("unreachable")  # pragma: no cover
+        """One transaction on the line's own engine, retried as `Ledger._write` retries."""
+        return write_retrying(self.engine, work)
 
     def close(self) -> None:
         self.engine.dispose()

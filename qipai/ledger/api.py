@@ -78,9 +78,27 @@ def _new_user(conn: Connection, user_id: str, name: str | None) -> str:
     return acct.wallet(user_id)
 
 
-__all__ = ["Entry", "Fence", "Hold", "Keys", "Lease", "Ledger", "TxResult"]
+__all__ = ["Entry", "Fence", "Hold", "Keys", "Lease", "Ledger", "TxResult", "write_retrying"]
 
-_RETRYABLE_SQLSTATES = {"40001", "40P01"}  # serialization failure, deadlock detected
+
+def write_retrying(engine: Engine, work: Callable[[Connection], T]) -> T:
+    """Run `work` in one write transaction on `engine` that writes no chained record (users,
+    leases), retrying only races the database reports (serialization failure, deadlock, SQLite
+    busy); a key refused three times is a `LedgerError`."""
+    for attempt in range(6):
+        try:
+            with engine.begin() as conn:
+                return work(conn)
+        except IntegrityError as exc:
+            if attempt >= 2:
+                raise LedgerError(f"database refused the write: {exc.orig}") from exc
+        except OperationalError as exc:
+            code = getattr(exc.orig, "sqlstate", None)
+            locked = "database is locked" in str(exc.orig)
+            if (code not in book._RETRYABLE_SQLSTATES and not locked) or attempt == 5:
+                raise
+            threading.Event().wait(0.005 * (attempt + 1))
+    raise AssertionError("unreachable")  # pragma: no cover
 
 
 class Ledger:
@@ -164,21 +182,8 @@ class Ledger:
 
     def _write(self, work: Callable[[Connection], T]) -> T:
         """Run `work` in one write transaction that writes no chained record (users, leases),
-        retrying only races the database reports."""
-        for attempt in range(6):
-            try:
-                with self.engine.begin() as conn:
-                    return work(conn)
-            except IntegrityError as exc:
-                if attempt >= 2:
-                    raise LedgerError(f"database refused the write: {exc.orig}") from exc
-            except OperationalError as exc:
-                code = getattr(exc.orig, "sqlstate", None)
-                locked = "database is locked" in str(exc.orig)
-                if (code not in book._RETRYABLE_SQLSTATES and not locked) or attempt == 5:
-                    raise
-                threading.Event().wait(0.005 * (attempt + 1))
-        raise AssertionError("unreachable")  # pragma: no cover
+        retrying only races the database reports (`write_retrying`)."""
+        return write_retrying(self.engine, work)
 
     def _read(self, work: Callable[[Connection], T]) -> T:
         with self.engine.connect() as conn:
