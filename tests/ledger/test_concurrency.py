@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import multiprocessing as mp
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from typing import Any
 
 import pytest
@@ -67,19 +67,22 @@ def test_processes_hammering_one_wallet(ledger_factory: Callable[[], Ledger]) ->
     ledger.create_user("bob")
     ledger.deposit("bob", 500, "d")
     amount, procs, per_proc = 40, 3, 6  # 18 attempts for ⌊500 / 40⌋ = 12 successes
-    ledger.engine.dispose()  # no pooled connection may be shared with the forked workers
-    ctx = mp.get_context("fork")
-    with ctx.Pool(procs) as pool:
+    url, schema = ledger.url, ledger.schema
+    # Fresh interpreters ("spawn"), not forks: a fork copies this process's threads' locks and
+    # open SQLite connections (the writer's own connection and its checkpointer's), which SQLite
+    # forbids carrying into a child; and a pool whose worker dies reports it (BrokenProcessPool)
+    # instead of waiting out the timeout.
+    ledger.close()
+    with ProcessPoolExecutor(procs, mp_context=mp.get_context("spawn")) as pool:
         results = [
-            pool.apply_async(
-                _debit_many, (ledger.url, ledger.schema, "bob", amount, per_proc, f"p{p}")
-            )
+            pool.submit(_debit_many, url, schema, "bob", amount, per_proc, f"p{p}")
             for p in range(procs)
         ]
-        successes = sum(r.get(timeout=240) for r in results)
-    assert successes == 500 // amount
-    assert ledger.wallet("bob") == 500 % amount
-    assert ledger.audit().ok
+        successes = sum(r.result(timeout=240) for r in results)
+    with Ledger.open(url, schema=schema, migrate=False) as reopened:
+        assert successes == 500 // amount
+        assert reopened.wallet("bob") == 500 % amount
+        assert reopened.audit().ok
 
 
 def test_tables_settling_at_once_share_the_house_safely(
