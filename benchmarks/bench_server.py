@@ -42,7 +42,7 @@ import httpx
 import websockets
 
 ROOT = Path(__file__).resolve().parents[1]
-_TAKEN = re.compile(r"table ([0-9a-f]+): taken over")
+_TAKEN = re.compile(r"takeover pass: .*; \d+ resumed: ([0-9a-f ]*)")
 _RESTORED = re.compile(r"start-up recovery: \d+ tables restored: ([0-9a-f ]+)")
 GAME = "pokdeng"
 
@@ -527,7 +527,8 @@ def bench_cluster(n: int, seconds: float, processes: int, failover: bool) -> dic
                     with log_path.open("rb") as f:
                         f.seek(offset)
                         text_ = f.read().decode(errors="replace")
-                    resumed.update(_TAKEN.findall(text_))
+                    for ids in _TAKEN.findall(text_):
+                        resumed.update(ids.split())
                     for ids in _RESTORED.findall(text_):
                         resumed.update(ids.split())
                     if claimed_s is not None and set(doomed) <= resumed:

@@ -34,6 +34,12 @@ _LAPSED = text(
 T = TypeVar("T")
 
 
+_NEXT_LAPSE = text(
+    "SELECT EXTRACT(EPOCH FROM min(expires_at) - now()) FROM table_leases "
+    "WHERE expires_at > now() AND owner IS DISTINCT FROM :host"
+)
+
+
 _HOLDERS = text(
     "SELECT DISTINCT owner FROM table_leases WHERE owner IS NOT NULL AND expires_at > now()"
 )
@@ -60,6 +66,14 @@ class LeaseLine:
         with self.engine.connect() as conn:
             rows = conn.execute(_LAPSED).all()
         return [(str(t), float(s or 0.0)) for t, s in rows]
+
+    def next_lapse(self, host: str) -> float | None:
+        """Seconds until the first live lease of another host than `host` lapses if it is not
+        renewed (None: there is none). A live host renews before that; a dead one does not,
+        and its tables lapse then."""
+        with self.engine.connect() as conn:
+            found = conn.execute(_NEXT_LAPSE, {"host": host}).scalar()
+        return None if found is None else float(found)
 
     def holders(self) -> set[str]:
         """The hosts holding at least one live lease now (a dead host holds none once its

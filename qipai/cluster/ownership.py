@@ -1,7 +1,9 @@
 """Table ownership by lease: renew this host's tables, take lapsed ones over, stop lost ones.
 
-Two threads per host, each every `renew_s` seconds (never the event loop's or a table's
-thread: a slow database delays only them). Renewal has a thread of its own, so that it never
+Two threads per host (never the event loop's or a table's thread: a slow database delays only
+them): renewals every `renew_s` seconds; take-over passes every `renew_s` seconds too, or
+sooner, when another host's lease is due to lapse before that (`LeaseLine.next_lapse`: the pass
+then comes as that lease lapses, not up to `renew_s` later). Renewal has a thread of its own, so that it never
 waits behind a takeover: resuming the hundreds of tables of a dead host takes far longer than a
 lease, and a host whose own leases lapsed meanwhile would lose them in turn (lease churn).
 
@@ -49,6 +51,19 @@ from qipai.server.room import Room
 from qipai.tables.ledger_adapter import LedgerAdapter
 
 log = logging.getLogger("qipai.cluster.ownership")
+
+LAPSE_MARGIN_S = 0.02
+"""A take-over pass timed to a lease's lapse comes this long after it (the database's clock
+must have passed the expiry for the lease to count as lapsed)."""
+
+
+def next_wait(every_s: float, took_s: float, sooner_s: float | None) -> float:
+    """How long a pass's thread sleeps: the rest of `every_s` after a pass that took `took_s`,
+    or `sooner_s` if that is shorter; never under 50 ms (a busy loop on a failing database)."""
+    wait = every_s - took_s
+    if sooner_s is not None:
+        wait = min(wait, sooner_s)
+    return max(0.05, wait)
 
 
 class Ownership:
@@ -175,7 +190,8 @@ class Ownership:
         if chosen:  # docs/scaling.md, "Session 9": where a takeover's time goes
             log.warning(
                 "takeover pass: %d tables claimed of %d lapsed (share %d); claim %.0f ms, "
-                "reads %.0f ms, resumes %.0f ms (%.0f ms of their threads' CPU)",
+                "reads %.0f ms, resumes %.0f ms (%.0f ms of their threads' CPU); "
+                "%d resumed: %s",
                 len(chosen),
                 len(found),
                 share,
@@ -183,6 +199,8 @@ class Ownership:
                 1000 * (read - claimed),
                 1000 * (time.monotonic() - read),
                 1000 * sum(self._resume_cpu.pop(t, 0.0) for t, _ in chosen),
+                sum(1 for t in done if t is not None),
+                " ".join(t for t in done if t is not None),
             )
         return [t for t in done if t is not None]
 
@@ -258,7 +276,11 @@ class Ownership:
         self.metrics.takeovers.inc()
         self.metrics.takeover_seconds.observe(waited)
         self.room.elsewhere.discard(table_id)
-        log.warning("table %s: taken over (its lease had lapsed %.2f s ago)", table_id, lapsed_for)
+        # one line per table only at DEBUG: the pass names its tables in one line (below). 64
+        # resume threads writing a line each queued on the log handler's lock and the GIL —
+        # more than half the resume threads' wall in a 1,000-client failover (docs/scaling.md,
+        # "Session 10")
+        log.debug("table %s: taken over (its lease had lapsed %.2f s ago)", table_id, lapsed_for)
         try:
             self.return_strays(table_id, stacks)
         except Exception:
@@ -363,17 +385,33 @@ class Ownership:
         self._renew_safely()
         self.update_gauges()
 
-    def _takeover_pass(self) -> None:
+    def _takeover_pass(self) -> float | None:
         try:
             self.take_over()
         except Exception:
             log.exception("taking over lapsed tables failed")
+        return self.next_pass_in()
 
-    def _every(self, work: Callable[[], None]) -> None:
+    def next_pass_in(self) -> float | None:
+        """Seconds until the next take-over pass should look, when sooner than `renew_s`: as
+        the first of another host's leases lapses if it is not renewed (a host killed just
+        after renewing loses its tables `lease_ttl_s` later; with a pass only every `renew_s`
+        they waited up to `renew_s` more: docs/scaling.md, "Session 10"). None: every
+        `renew_s` (SQLite has one host; a failing look-up waits the usual time)."""
+        if self.line is None or self.draining:
+            return None
+        try:
+            due = self.line.next_lapse(self.host)
+        except Exception:
+            log.exception("the next lease lapse could not be read")
+            return None
+        return None if due is None else due + LAPSE_MARGIN_S
+
+    def _every(self, work: Callable[[], float | None]) -> None:
         while not self._stop.is_set():
             started = time.monotonic()
-            work()
-            self._stop.wait(max(0.05, self.renew_s - (time.monotonic() - started)))
+            sooner = work()
+            self._stop.wait(next_wait(self.renew_s, time.monotonic() - started, sooner))
 
     def stop(self) -> None:
         """Stop renewing (the room's stop releases the leases, so others take over at once)."""

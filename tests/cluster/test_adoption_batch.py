@@ -6,6 +6,7 @@ room's tables in one statement and reads their client ids and open rounds at onc
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -103,6 +104,26 @@ def test_a_takeover_pass_reads_in_a_constant_number_of_statements(two_hosts: Two
     again = b.room.tables[first.id].act(player, {"type": "bet", "amount": 3}, "c-y0")
     assert again.get("duplicate") is True
     assert ledger.audit(replay=False).ok
+
+
+def test_a_takeover_pass_logs_one_line_naming_its_tables(
+    two_hosts: TwoHosts, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A pass's tables are named in its one summary line; nothing per table above DEBUG
+    (64 resume threads logging a line each queued on the handler's lock: more than half of
+    their wall in a 1,000-client failover, docs/scaling.md "Session 10")."""
+    a, b, _ledger, _clock = two_hosts
+    dead = mid_round_tables(a, 3, "w")
+    for table in dead:
+        lapse(two_hosts[2], table.id)
+    with caplog.at_level(logging.INFO, logger="qipai.cluster.ownership"):
+        taken = b.ownership.take_over()
+    assert sorted(taken) == sorted(t.id for t in dead)
+    lines = [r.getMessage() for r in caplog.records if r.name == "qipai.cluster.ownership"]
+    assert len(lines) == 1, lines
+    assert lines[0].startswith("takeover pass: 3 tables claimed")
+    named = lines[0].split("; 3 resumed: ", 1)[1].split()
+    assert sorted(named) == sorted(taken)
 
 
 def test_the_batched_reads_are_the_per_table_reads(two_hosts: TwoHosts) -> None:
