@@ -341,6 +341,17 @@ def _one(t: NewTx, chain_plan: Plan, result: Callable[[], Any] | None = None) ->
 
 
 # ----- operations --------------------------------------------------------------------------
+def fenced_chain(fence: Fence | None) -> str | None:
+    """The chain a fenced round operation writes, known before anything is read: its fence's
+    table's (a fence for another table than the round's is refused when it is planned:
+    `check_fence`). Without it a round operation on a cold cache ran alone on the first lane —
+    the settlements and "resumed" events of every table a host had just taken over, one
+    commit after another (docs/scaling.md, "Session 10")."""
+    if not isinstance(fence, tuple) or len(fence) != 2 or not isinstance(fence[0], str):
+        return None
+    return chain_mod.table_chain(fence[0])
+
+
 class Op:
     """One ledger operation. `chain` (if known up front) lets the writer batch operations on
     different chains; None runs it alone."""
@@ -936,10 +947,11 @@ class Append(Op):
                             None,
                         )
                     )
-        self.chain = None  # known from the cache (fast) or the round (careful)
+        # known from the cache (fast) or the round (careful); before either, from the fence
+        self.chain = fenced_chain(fence)
 
     def route(self, ctx: Context) -> str | None:
-        return ctx.cache.round_chain.get(self.round_id)
+        return ctx.cache.round_chain.get(self.round_id) or self.chain
 
     def _build(self, state: RoundState, plan: Plan) -> Plan:
         chain = chain_mod.table_chain(state.table_id)
@@ -1014,10 +1026,10 @@ class Settle(Op):
             "result": result.to_json(),
             "accounts": dict(accounts),
         }
-        self.chain = None
+        self.chain = fenced_chain(fence)
 
     def route(self, ctx: Context) -> str | None:
-        return ctx.cache.round_chain.get(self.round_id)
+        return ctx.cache.round_chain.get(self.round_id) or self.chain
 
     def _build(self, ctx: Context, state: RoundState, revealed: bool, plan: Plan) -> Plan:
         chain = chain_mod.table_chain(state.table_id)
@@ -1092,6 +1104,7 @@ class Settle(Op):
 class VoidRound(Op):
     def __init__(self, *, round_id: str, reason: str, fence: Fence | None) -> None:
         self.round_id, self.reason, self.fence = round_id, reason, fence
+        self.chain = fenced_chain(fence)
         self.key = void_key(round_id)
         self.body = {"op": "void_round", "round": round_id}
 
