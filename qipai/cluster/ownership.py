@@ -3,9 +3,10 @@
 Two threads per host (never the event loop's or a table's thread: a slow database delays only
 them): renewals every `renew_s` seconds; take-over passes every `renew_s` seconds too, or
 sooner, when another host's lease is due to lapse before that (`LeaseLine.next_lapse`: the pass
-then comes as that lease lapses, not up to `renew_s` later). Renewal has a thread of its own, so that it never
-waits behind a takeover: resuming the hundreds of tables of a dead host takes far longer than a
-lease, and a host whose own leases lapsed meanwhile would lose them in turn (lease churn).
+then comes as that lease lapses, not up to `renew_s` later). Renewal has a thread of its own,
+so that it never waits behind a takeover: resuming the hundreds of tables of a dead host takes
+far longer than a lease, and a host whose own leases lapsed meanwhile would lose them in turn
+(lease churn).
 
 1. **Renew** every lease of this host's tables in one UPDATE (`Ledger.renew_many`'s statement,
    on connections of the lease work's own: `lease_line.py`). A table
@@ -187,6 +188,7 @@ class Ownership:
                     done = list(pool.map(lambda job: self._resume(*job), jobs))
         finally:
             self.room.opening.difference_update(t for t, _ in chosen)
+        resumed = [t for t in done if t is not None]
         if chosen:  # docs/scaling.md, "Session 9": where a takeover's time goes
             log.warning(
                 "takeover pass: %d tables claimed of %d lapsed (share %d); claim %.0f ms, "
@@ -199,10 +201,10 @@ class Ownership:
                 1000 * (read - claimed),
                 1000 * (time.monotonic() - read),
                 1000 * sum(self._resume_cpu.pop(t, 0.0) for t, _ in chosen),
-                sum(1 for t in done if t is not None),
-                " ".join(t for t in done if t is not None),
+                len(resumed),
+                " ".join(resumed),
             )
-        return [t for t in done if t is not None]
+        return resumed
 
     def _takers(self) -> int:
         """How many hosts share the lapsed tables: the live hosts of the directory, but only

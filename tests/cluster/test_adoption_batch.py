@@ -112,10 +112,10 @@ def test_a_takeover_pass_logs_one_line_naming_its_tables(
     """A pass's tables are named in its one summary line; nothing per table above DEBUG
     (64 resume threads logging a line each queued on the handler's lock: more than half of
     their wall in a 1,000-client failover, docs/scaling.md "Session 10")."""
-    a, b, _ledger, _clock = two_hosts
+    a, b, ledger, _clock = two_hosts
     dead = mid_round_tables(a, 3, "w")
     for table in dead:
-        lapse(two_hosts[2], table.id)
+        lapse(ledger, table.id)
     with caplog.at_level(logging.INFO, logger="qipai.cluster.ownership"):
         taken = b.ownership.take_over()
     assert sorted(taken) == sorted(t.id for t in dead)
