@@ -32,13 +32,13 @@ Example::
 from __future__ import annotations
 
 import threading
-import uuid
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from sqlalchemy import Connection, Engine, func, or_, select
 from sqlalchemy.exc import IntegrityError, OperationalError
 
+from qipai.core.ids import new_round_id
 from qipai.core.protocol import JACKPOT, Event, Posting, RecordedAction, RoundResult, Seat
 from qipai.ledger import accounts as acct
 from qipai.ledger import book, journal, sealing
@@ -691,7 +691,7 @@ class Ledger:
         it unchanged. `fence=(table_id, epoch)`: refused with `Fenced` unless that is the table's
         current lease epoch (`claim_table`), checked in the same database transaction.
         """
-        rid = round_id or uuid.uuid4().hex
+        rid = round_id or new_round_id()
         op = book.OpenRound(
             round_id=rid,
             table_id=table_id,

@@ -11,11 +11,11 @@ that is unavailable is tried again by the tick, any other failure suspends the t
 from __future__ import annotations
 
 import dataclasses
-import uuid
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from qipai.core.errors import GameError
+from qipai.core.ids import new_round_id
 from qipai.core.protocol import JSON, Event, RoundResult, Seat
 from qipai.core.rng import Rng
 from qipai.tables import actions as journal_first
@@ -37,7 +37,7 @@ def opening_record(
     current = units.current()
     assert units.carry_seed is not None and current is not None
     return RoundRecord(
-        round_id=uuid.uuid4().hex,
+        round_id=new_round_id(),
         table_id=table.id,
         game=table.game.name,
         config=table.config.to_json(),

@@ -210,8 +210,14 @@ def test_players_books_and_the_round_inspector(
     found = client.get("/api/ops/rounds", params={"player": player}, headers=olga).json()
     assert len(found["rounds"]) == 2 and {r["status"] for r in found["rounds"]} == {"settled"}
     rid = found["rounds"][0]["id"]
-    by_prefix = client.get("/api/ops/rounds", params={"round_id": rid[:6]}, headers=olga).json()
-    assert [r["id"] for r in by_prefix["rounds"]] == [rid]
+    # the console shows a round by its last 12 characters (its first are the time it opened,
+    # shared by every round of the last hours): they find it, as its full id does
+    by_tail = client.get("/api/ops/rounds", params={"round_id": rid[-12:]}, headers=olga).json()
+    assert [r["id"] for r in by_tail["rounds"]] == [rid]
+    by_id = client.get("/api/ops/rounds", params={"round_id": rid}, headers=olga).json()
+    assert [r["id"] for r in by_id["rounds"]] == [rid]
+    by_start = client.get("/api/ops/rounds", params={"round_id": rid[:20]}, headers=olga).json()
+    assert rid in [r["id"] for r in by_start["rounds"]]
     opened = found["rounds"][0]["opened_at"]
     later = client.get("/api/ops/rounds", params={"since": opened}, headers=olga).json()
     assert rid in [r["id"] for r in later["rounds"]]

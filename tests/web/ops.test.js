@@ -9,6 +9,7 @@ import en from "../../qipai/web/ops/i18n/en.json" with { type: "json" };
 import { html } from "../../qipai/web/ui/html.js";
 import { renderer } from "../../qipai/web/games/index.js";
 import { stateFor } from "../../qipai/web/ops/views/rounds.js";
+import { roundRef } from "../../qipai/web/ops/views/common.js";
 import { missing as roomMissing, setLang } from "../../qipai/web/i18n/index.js";
 import { cleanup, mount } from "./render.js";
 import { api, setToken, whenUnauthorized } from "../../qipai/web/ops/api.js";
@@ -20,6 +21,17 @@ function sources(dir) {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? sources(join(dir, e.name))
     : e.name.endsWith(".js") ? [readFileSync(join(dir, e.name), "utf8")] : []));
 }
+
+describe("round references", () => {
+  it("shows a round by the random end of its id, not the time it starts with", () => {
+    // two version-7 ids opened in the same millisecond: the same first 12 digits
+    const a = "019ae0c4a1b27c3d8e9fa0b1c2d3e4f5";
+    const b = "019ae0c4a1b27a11b22c33d44e55f667";
+    expect(roundRef(a)).toBe("…a0b1c2d3e4f5");
+    expect(roundRef(a)).not.toBe(roundRef(b));
+    expect(roundRef("r-17")).toBe("r-17"); // a short id chosen by a caller is shown whole
+  });
+});
 
 describe("console texts", () => {
   it("has the same keys and placeholders in Chinese and English", () => {

@@ -25,7 +25,7 @@ from typing import Annotated, Any, TypeVar
 from fastapi import APIRouter, Depends, FastAPI, Header, Query
 from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
-from sqlalchemy import func, select
+from sqlalchemy import func, or_, select
 from starlette.requests import HTTPConnection, Request
 
 from qipai.authority import Authority
@@ -534,8 +534,8 @@ async def list_rounds(
     round_id: Annotated[str | None, Query(max_length=64)] = None,
     limit: Annotated[int, Query(ge=1, le=200)] = 50,
 ) -> dict[str, Any]:
-    """**An operator or auditor.** Rounds newest first, by id (or its first characters), table,
-    player, status (`open`, `settled`, `voided`) or time (`since`/`until`, ISO 8601, opened)."""
+    """**An operator or auditor.** Rounds newest first, by id (or its first or last
+    characters), table, player, status (`open`, `settled`, `voided`) or time (`since`/`until`, ISO 8601, opened)."""
     from qipai.ledger.schema import round_ends, round_players, rounds
 
     since, until = _aware(since, "since"), _aware(until, "until")
@@ -562,7 +562,14 @@ async def list_rounds(
             query = query.where(round_ends.c.status == status)
         if round_id:
             escaped = round_id.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
-            query = query.where(rounds.c.id.like(escaped + "%", escape="\\"))
+            # its first characters, or its last: the console shows a round by its last 12
+            # (a round id begins with the time it opened, `qipai/core/ids.py`)
+            query = query.where(
+                or_(
+                    rounds.c.id.like(escaped + "%", escape="\\"),
+                    rounds.c.id.like("%" + escaped, escape="\\"),
+                )
+            )
         if since is not None:
             query = query.where(rounds.c.opened_at >= since)
         if until is not None:

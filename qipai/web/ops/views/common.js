@@ -15,6 +15,16 @@ export function pct(x, digits = 4) {
   return x === null || x === undefined || Number.isNaN(x) ? "—" : `${(x * 100).toFixed(digits)} %`;
 }
 
+/**
+ * A round id as the console shows it: its last 12 characters. A round id starts with the time it
+ * opened (a version-7 UUID, `qipai/core/ids.py`), so its first characters are shared by every
+ * round of the same hours; its last ones are random, and the round search finds a round by them.
+ * @param {string} id
+ */
+export function roundRef(id) {
+  return id.length > 12 ? `…${id.slice(-12)}` : id;
+}
+
 /** An ISO time in the browser's zone. @param {string | null | undefined} iso */
 export function when(iso) {
   if (!iso) return "—";

@@ -5,7 +5,7 @@ import { html } from "../../ui/html.js";
 import { useState } from "../../vendor/hooks.module.js";
 import { api, query } from "../api.js";
 import { t } from "../i18n.js";
-import { amount, askReason, ErrorLine, Signed, when } from "./common.js";
+import { amount, askReason, ErrorLine, roundRef, Signed, when } from "./common.js";
 
 const LIMITS = ["max_open_tables", "max_connections", "max_watched", "demo_daily_limit"];
 
@@ -116,11 +116,11 @@ export function Players({ me, openRound }) {
       <table class="grid" id="player-entries"><thead><tr><th>${t("time")}</th><th>tx</th><th>${t("kind")}</th><th>${t("amount")}</th><th>${t("balance_after")}</th><th>${t("round")}</th></tr></thead>
         <tbody>${book.entries.map((/** @type {any} */ en) => html`<tr key=${en.entry_id ?? en.tx_id}><td>${when(en.at)}</td><td>${en.tx_id}</td><td>${en.kind}</td>
           <td class="num"><${Signed} n=${en.amount} /></td><td class="num">${amount(en.balance_after)}</td>
-          <td>${en.round_id ? html`<a href="#" class="mono small" onClick=${(/** @type {Event} */ e) => { e.preventDefault(); openRound(en.round_id); }}>${en.round_id.slice(0, 10)}</a>` : ""}</td></tr>`)}</tbody></table>
+          <td>${en.round_id ? html`<a href="#" class="mono small" title=${en.round_id} onClick=${(/** @type {Event} */ e) => { e.preventDefault(); openRound(en.round_id); }}>${roundRef(en.round_id)}</a>` : ""}</td></tr>`)}</tbody></table>
       ${book.next ? html`<button type="button" class="btn small" id="player-entries-more" onClick=${more}>${t("more_entries")}</button>` : null}` : null}
       <h4>${t("last_rounds")}</h4>
       <ul class="plain" id="player-rounds">${(player.rounds || []).map((/** @type {any} */ r) => html`<li key=${r.round_id}>
-        <a href="#" class="mono" data-round=${r.round_id} onClick=${(/** @type {Event} */ e) => { e.preventDefault(); openRound(r.round_id); }}>${r.round_id.slice(0, 12)}</a>
+        <a href="#" class="mono" data-round=${r.round_id} title=${r.round_id} onClick=${(/** @type {Event} */ e) => { e.preventDefault(); openRound(r.round_id); }}>${roundRef(r.round_id)}</a>
         ${r.game} <${Signed} n=${r.net} /></li>`)}</ul>
     </div>` : null}
   </section>`;

@@ -8,7 +8,7 @@ import { useEffect, useState } from "../../vendor/hooks.module.js";
 import { renderer } from "../../games/index.js";
 import { api, query } from "../api.js";
 import { t } from "../i18n.js";
-import { amount, askReason, ErrorLine, Signed, when } from "./common.js";
+import { amount, askReason, ErrorLine, roundRef, Signed, when } from "./common.js";
 
 /** A renderer that fails on a state it was not written for shows the raw view instead. */
 class Guard extends Component {
@@ -155,7 +155,7 @@ export function Rounds({ me, roundId, setRoundId }) {
     <${ErrorLine} error=${error} />
     ${list ? html`<table class="grid" id="round-list"><thead><tr><th>${t("round")}</th><th>${t("game")}</th><th>${t("table")}</th><th>${t("state")}</th><th>${t("opened")}</th></tr></thead>
       <tbody>${list.map((r) => html`<tr key=${r.id} class=${r.id === roundId ? "selected" : ""}>
-        <td><a href="#" class="mono" data-round=${r.id} onClick=${(/** @type {Event} */ e) => { e.preventDefault(); setRoundId(r.id); }}>${r.id.slice(0, 12)}</a></td>
+        <td><a href="#" class="mono" data-round=${r.id} title=${r.id} onClick=${(/** @type {Event} */ e) => { e.preventDefault(); setRoundId(r.id); }}>${roundRef(r.id)}</a></td>
         <td>${r.game}</td><td class="mono small">${r.table_id}</td><td>${t(`round_${r.status}`)}</td><td>${when(r.opened_at)}</td></tr>`)}</tbody></table>` : null}
     ${replay ? html`<div id="round-detail" data-round=${replay.round_id} data-status=${replay.status}>
       <div class="row"><h3 class="mono">${replay.round_id}</h3><span class="badge">${t(`round_${replay.status}`)}</span>
