@@ -18,6 +18,17 @@ import secrets
 import time
 import uuid
 
+ROUND_ID_LENGTH = 32
+"""Characters in a round id this module makes (hexadecimal digits)."""
+
+_HEX = frozenset("0123456789abcdef")
+
+
+def is_whole_round_id(text: str) -> bool:
+    """Whether `text` has the form of a whole id `new_round_id` makes (32 lowercase hex digits),
+    not a part of one (a search for it can use the key's index)."""
+    return len(text) == ROUND_ID_LENGTH and _HEX.issuperset(text)
+
 
 def new_round_id(now_ms: int | None = None) -> str:
     """A new round id: a version-7 UUID as 32 lowercase hex digits (the form `uuid4().hex`

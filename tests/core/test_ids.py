@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from qipai.core.ids import new_round_id
+from qipai.core.ids import is_whole_round_id, new_round_id
 
 
 @given(st.integers(0, (1 << 48) - 1), st.integers(0, (1 << 48) - 1))
@@ -48,3 +48,12 @@ def test_ids_made_one_after_another_sort_in_order() -> None:
         made.append(new_round_id())
     stamps = [rid[:12] for rid in made]
     assert stamps == sorted(stamps)
+
+
+def test_a_whole_id_is_told_from_a_part_of_one() -> None:
+    rid = new_round_id()
+    assert is_whole_round_id(rid)
+    assert not is_whole_round_id(rid[-12:])
+    assert not is_whole_round_id(rid[:-1] + "g")  # not hexadecimal
+    assert not is_whole_round_id(rid.upper())  # ids are lowercase
+    assert not is_whole_round_id(rid + "0")

@@ -41,6 +41,7 @@ from qipai.authority.errors import (
 )
 from qipai.authority.operators import Operator
 from qipai.cluster import directory
+from qipai.core.ids import is_whole_round_id
 from qipai.tables.ledger_adapter import LedgerAdapter
 
 T = TypeVar("T")
@@ -560,10 +561,13 @@ async def list_rounds(
             query = query.where(round_ends.c.status.is_(None))
         elif status is not None:
             query = query.where(round_ends.c.status == status)
-        if round_id:
+        if round_id and is_whole_round_id(round_id):
+            query = query.where(rounds.c.id == round_id)  # a whole id: the key's index
+        elif round_id:
             escaped = round_id.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
             # its first characters, or its last: the console shows a round by its last 12
-            # (a round id begins with the time it opened, `qipai/core/ids.py`)
+            # (a round id begins with the time it opened, `qipai/core/ids.py`); a part of an
+            # id is matched by reading the rounds (the time filters narrow it)
             query = query.where(
                 or_(
                     rounds.c.id.like(escaped + "%", escape="\\"),
