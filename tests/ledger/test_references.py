@@ -91,7 +91,7 @@ def test_the_statement_refuses_a_journal_record_of_a_round_that_is_not_there(
     funded: Ledger,
 ) -> None:
     """A process whose cache believes in a round the database does not have (a bug, or a row
-    gone) cannot journal into it: the statement's own join refuses (PostgreSQL; SQLite's foreign
+    gone) cannot journal into it: the statement's own check refuses (PostgreSQL; SQLite's foreign
     key does), the careful retry names it, and nothing is written."""
     ledger = funded
     rid, _ = play_coin(ledger, {"P1": 10}, {"P1": "alice"}, settle=False)
