@@ -243,7 +243,7 @@ class MoneyDesk:
     def release_decided(self) -> int:
         """Release every withdrawal hold whose request is no longer pending (a crash between
         a cancel or rejection and its release); at start. Returns how many were released."""
-        from qipai.ledger.schema import hold_closures, holds, transactions
+        from qipai.ledger.schema import hold_is_open, holds, transactions
 
         ledger = self._ledger()
         prefix = hold_key(0)[:-1]
@@ -255,7 +255,7 @@ class MoneyDesk:
                     holds.c.purpose == "withdrawal",
                     holds.c.round_id.is_(None),
                     transactions.c.key.like(f"{prefix}%"),
-                    ~holds.c.id.in_(select(hold_closures.c.hold_id)),
+                    hold_is_open(),
                 )
             ).scalars()
             ids = [int(k[len(prefix) :]) for k in keys if k[len(prefix) :].isdigit()]

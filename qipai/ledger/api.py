@@ -62,7 +62,13 @@ from qipai.ledger.posting import (
     no_fault,
     positive,
 )
-from qipai.ledger.schema import accounts, entries, round_ends, rounds, transactions
+from qipai.ledger.schema import (
+    accounts,
+    entries,
+    round_is_open,
+    rounds,
+    transactions,
+)
 
 if TYPE_CHECKING:
     from qipai.ledger.audit import AuditReport
@@ -865,7 +871,7 @@ class Ledger:
         """Every round neither settled nor voided (crash recovery), oldest first, with seeds."""
 
         def work(conn: Connection) -> list[dict[str, Any]]:
-            query = select(rounds.c.id).where(~rounds.c.id.in_(select(round_ends.c.round_id)))
+            query = select(rounds.c.id).where(round_is_open())
             if table_id is not None:
                 query = query.where(rounds.c.table_id == table_id)
             ids = [str(r[0]) for r in conn.execute(query.order_by(rounds.c.opened_at))]

@@ -47,6 +47,7 @@ from qipai.ledger.schema import (
     chain_heads,
     entries,
     hold_closures,
+    hold_is_open,
     holds,
     round_ends,
     round_players,
@@ -222,10 +223,9 @@ def _check_conservation(conn: Connection, report: AuditReport) -> None:
 
 
 def _check_holds(conn: Connection, report: AuditReport) -> None:
-    closed = select(hold_closures.c.hold_id)
     open_sum = (
         select(holds.c.hold_account_id, func.sum(holds.c.amount).label("held"))
-        .where(~holds.c.id.in_(closed))
+        .where(hold_is_open())
         .group_by(holds.c.hold_account_id)
         .subquery()
     )
@@ -242,7 +242,7 @@ def _check_holds(conn: Connection, report: AuditReport) -> None:
     stale = conn.execute(
         select(holds.c.id, round_ends.c.round_id, round_ends.c.status)
         .join(round_ends, round_ends.c.round_id == holds.c.round_id)
-        .where(~holds.c.id.in_(closed))
+        .where(hold_is_open())
     ).all()
     report.violations += [f"hold {h} is still open in {s} round {r}" for h, r, s in stale]
 

@@ -78,7 +78,7 @@ from qipai.ledger.posting import (
     positive,
 )
 from qipai.ledger.schema import (
-    hold_closures,
+    hold_is_open,
     holds,
     round_ends,
     round_log,
@@ -831,7 +831,7 @@ _OPEN_HOLDS = (
     )
     .join(transactions, transactions.c.id == holds.c.authorize_tx)
     .where(holds.c.round_id == bindparam("r"))
-    .where(~holds.c.id.in_(select(hold_closures.c.hold_id)))
+    .where(hold_is_open())
     .order_by(holds.c.id)
 )
 

@@ -29,7 +29,9 @@ from sqlalchemy import (
     Table,
     Text,
     UniqueConstraint,
+    exists,
 )
+from sqlalchemy.sql.elements import ColumnElement
 from sqlalchemy.types import TypeDecorator
 
 NAMING = {
@@ -325,3 +327,18 @@ ledger_meta = Table(
     Column("value", Text, nullable=False),
 )
 """Facts about this ledger database, written once (the id of the key its chains use)."""
+
+
+# ----- what "open" means, derived from the append-only rows ------------------------------------
+# Both are NOT EXISTS, never `NOT IN (SELECT …)`: PostgreSQL cannot turn NOT IN into an anti-join,
+# and once the closures or round ends outgrow `work_mem` it compares every row with every other
+# (measured on 600,000 rounds: NOT EXISTS 0.41 s; NOT IN had not finished after minutes), which
+# would stall a card room's start-up (open rounds, withdrawal holds) and `qipai audit` on big books.
+def hold_is_open() -> ColumnElement[bool]:
+    """A hold (`holds`, the enclosing query's row) that no closure has captured or released."""
+    return ~exists().where(hold_closures.c.hold_id == holds.c.id)
+
+
+def round_is_open() -> ColumnElement[bool]:
+    """A round (`rounds`, the enclosing query's row) neither settled nor voided."""
+    return ~exists().where(round_ends.c.round_id == rounds.c.id)
