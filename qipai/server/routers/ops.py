@@ -47,6 +47,11 @@ from qipai.tables.ledger_adapter import LedgerAdapter
 T = TypeVar("T")
 
 
+def _like_escaped(text: str) -> str:
+    """`text` matched literally inside a LIKE pattern (with `escape="\\"`)."""
+    return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+
+
 class TableElsewhere(Conflict):
     """The round's table is run by another table host (its live lease): an operator's act on
     it goes to that host (`/api/ops/tables/{id}/…` is forwarded there) or is refused here."""
@@ -341,7 +346,7 @@ async def search_players(
 
     def work() -> list[dict[str, Any]]:
         ledger = _ledger(request)
-        pattern = q.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+        pattern = _like_escaped(q) + "%"
         with ledger.engine.connect() as conn:
             names = conn.execute(
                 select(users.c.id)
@@ -536,7 +541,8 @@ async def list_rounds(
     limit: Annotated[int, Query(ge=1, le=200)] = 50,
 ) -> dict[str, Any]:
     """**An operator or auditor.** Rounds newest first, by id (or its first or last
-    characters), table, player, status (`open`, `settled`, `voided`) or time (`since`/`until`, ISO 8601, opened)."""
+    characters), table, player, status (`open`, `settled`, `voided`) or time (`since`/`until`,
+    ISO 8601, opened)."""
     from qipai.ledger.schema import round_ends, round_players, rounds
 
     since, until = _aware(since, "since"), _aware(until, "until")
@@ -564,7 +570,7 @@ async def list_rounds(
         if round_id and is_whole_round_id(round_id):
             query = query.where(rounds.c.id == round_id)  # a whole id: the key's index
         elif round_id:
-            escaped = round_id.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+            escaped = _like_escaped(round_id)
             # its first characters, or its last: the console shows a round by its last 12
             # (a round id begins with the time it opened, `qipai/core/ids.py`); a part of an
             # id is matched by reading the rounds (the time filters narrow it)
