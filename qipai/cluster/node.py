@@ -237,11 +237,16 @@ class Node:
             if op == "act":
                 action = args.get("action")
                 client_id = args.get("client_id")
-                if not isinstance(action, dict) or not isinstance(client_id, str):
-                    raise CallRefused("invalid_message", "an action and its client_id")
+                version = args.get("version")
+                if (
+                    not isinstance(action, dict)
+                    or not isinstance(client_id, str)
+                    or not isinstance(version, str)
+                ):
+                    raise CallRefused("invalid_message", "an action, its client_id and version")
 
                 def work(table: Table) -> JSON:
-                    reply: JSON = table.act(player, action, client_id)
+                    reply: JSON = table.act(player, action, client_id, version)
                     return reply
 
                 return await self.room.call(table_id, work)
@@ -529,10 +534,11 @@ class Node:
         with contextlib.suppress(CallFailed, CallRefused):
             await self._call(table_id, "unwatch", {"player": conn.player})
 
-    async def act(self, table_id: str, player: str, action: JSON, client_id: str) -> JSON:
-        return await self._call(
-            table_id, "act", {"player": player, "action": action, "client_id": client_id}
-        )
+    async def act(
+        self, table_id: str, player: str, action: JSON, client_id: str, version: str
+    ) -> JSON:
+        args = {"player": player, "action": action, "client_id": client_id, "version": version}
+        return await self._call(table_id, "act", args)
 
     def detach(self, conn: Connection) -> None:
         """A socket closed: its watches of other hosts' tables end there too."""

@@ -55,6 +55,12 @@ class ActionMessage(Message):
     type: Literal["action"]
     table_id: str
     client_id: ClientId
+    version: str = Field(
+        min_length=3,
+        max_length=81,
+        description="the `version` of the state message the action was built from "
+        "(docs/protocol.md, \"State versions\")",
+    )
     action: dict[str, Any] = Field(
         description="the game's action (docs/schema/<game>.actions.json)"
     )
@@ -106,6 +112,10 @@ class EventName(Message):
 class State(Message):
     type: Literal["state"]
     table_id: str
+    version: str = Field(
+        description="this state's version for your seat: send it with every action built "
+        "from this state (docs/protocol.md, \"State versions\")"
+    )
     table: dict[str, Any] = Field(description="the table's public facts (tables layer)")
     you: You
     round: RoundState | None
@@ -132,6 +142,12 @@ class Error(Message):
     field: str | None = None
     client_id: ClientId | None = None
     table_id: str | None = None
+    round_id: str | None = Field(
+        default=None, description="stale_action: the round running now (absent: none is)"
+    )
+    version: str | None = Field(
+        default=None, description="stale_action: the current state version of your seat"
+    )
 
 
 class Left(Message):

@@ -59,6 +59,26 @@ class GameInProgress(TableError):
     code = "game_in_progress"
 
 
+class StaleAction(TableError):
+    """docs/protocol.md, "State versions": the action was built from a state that is no longer
+    the current one (the round moved on, or the player's legal actions changed); nothing was
+    taken. Names the current round and version, so the client can show what happened."""
+
+    code = "stale_action"
+
+    def __init__(self, message: str, round_id: str | None, version: str) -> None:
+        super().__init__(message, "version")
+        self.round_id = round_id
+        self.version = version
+
+    def to_json(self) -> dict[str, str]:
+        out = super().to_json()
+        if self.round_id is not None:
+            out["round_id"] = self.round_id
+        out["version"] = self.version
+        return out
+
+
 __all__ = [
     "BotsNotAllowed",
     "BuyInRange",
@@ -67,6 +87,7 @@ __all__ = [
     "HostDraining",
     "NotSeated",
     "SeatTaken",
+    "StaleAction",
     "TableClosed",
     "TableError",
     "TableMoved",

@@ -16,18 +16,29 @@ from qipai.core.errors import GameError, WrongPhase
 from qipai.core.protocol import JSON, Event
 from qipai.tables import actions as journal_first
 from qipai.tables import bots as table_bots
-from qipai.tables import containment, rounds
+from qipai.tables import containment, rounds, versions
 from qipai.tables.actions import JournalUnavailable
-from qipai.tables.errors import NotSeated
+from qipai.tables.errors import NotSeated, StaleAction
 from qipai.tables.ports import LeaseLost
 
 if TYPE_CHECKING:
     from qipai.tables.table import Table
 
 
-def act(table: Table, player: str, action: Mapping[str, Any], client_id: str | None) -> JSON:
+def act(
+    table: Table,
+    player: str,
+    action: Mapping[str, Any],
+    client_id: str | None,
+    version: str | None = None,
+) -> JSON:
     """A player's action. Returns the reply for that client: an ack or a typed error; any
-    refusal (including a failed journal write) changes nothing."""
+    refusal (including a failed journal write) changes nothing.
+
+    `version` is the state version the action was built from (`versions.py`): a repeat of an
+    action already taken is a duplicate whatever the state now, and any other action whose
+    version is not the current one is refused as stale. Only in-process callers (bots' tools,
+    tests) leave it out; the socket requires it."""
     try:
         containment.require_open(table)
         if client_id is not None:
@@ -36,6 +47,8 @@ def act(table: Table, player: str, action: Mapping[str, Any], client_id: str | N
         if client_id is not None and table.journal.seen(client_id, player):
             return {"type": "ack", "client_id": client_id, "duplicate": True}
         seat = table.seating.seat_of(player)
+        if version is not None:
+            require_current(table, seat, version)
         if seat is None:
             raise NotSeated("you are not seated at this table")
         round_ = table.round
@@ -67,6 +80,25 @@ def act(table: Table, player: str, action: Mapping[str, Any], client_id: str | N
     except Exception as exc:  # journaled but not applied, or its settlement failed
         containment.fail(table, "action", exc)
     return {"type": "ack", "client_id": client_id, "duplicate": False}
+
+
+def require_current(table: Table, seat: str | None, version: str) -> None:
+    """StaleAction unless `version` is the seat's current state version (`versions.py`)."""
+    now = versions.current(table, seat)
+    if version == now:
+        return
+    current_round = versions.round_of(now)
+    running = table.round is not None and table.record is not None
+    if versions.round_of(version) != current_round:
+        where = (
+            f"round {table.record.number} is running now"
+            if running and table.record is not None
+            else "no round is running now"
+        )
+        message = f"not taken: the round had moved on ({where})"
+    else:
+        message = "not taken: your choices changed since this action was made; choose again"
+    raise StaleAction(message, current_round, now)
 
 
 def expire_if_due(table: Table) -> bool:
@@ -145,4 +177,12 @@ def update_timers(table: Table, force_timer: bool = False) -> None:
     table.timers.changed(table.round, bots, table.clock.now(), force_timer)
 
 
-__all__ = ["act", "after_change", "bot_move", "bots_act", "expire_if_due", "journal"]
+__all__ = [
+    "act",
+    "after_change",
+    "bot_move",
+    "bots_act",
+    "expire_if_due",
+    "journal",
+    "require_current",
+]

@@ -222,13 +222,20 @@ class Table:
             self.seating.connected.discard(player)
 
     # ----- moves (`play.py`) --------------------------------------------------------------------
-    def act(self, player: str, action: Mapping[str, Any], client_id: str | None = None) -> JSON:
+    def act(
+        self,
+        player: str,
+        action: Mapping[str, Any],
+        client_id: str | None = None,
+        version: str | None = None,
+    ) -> JSON:
         """A player's action. Returns the reply for that client: an ack or a typed error.
 
         Journal first: the action is made canonical, checked by the round, journaled, and only
-        then applied; any refusal (including a failed journal write) changes nothing."""
+        then applied; any refusal (including a failed journal write) changes nothing. An action
+        whose state `version` is not current is refused as stale (`play.require_current`)."""
         with self.lock:
-            return play.act(self, player, action, client_id)
+            return play.act(self, player, action, client_id, version)
 
     def catch_up(self) -> None:
         """Apply a countdown that ran out but was not yet expired (the room's scheduler is

@@ -28,6 +28,7 @@ from qipai.server.inputs import FrameError, parse_frame, storable
 from qipai.server.sockets import GOING_AWAY, SIGNED_OUT, SLOW, ClientConnection, Outbox
 from qipai.server.store import token_hash
 from qipai.tables.table import Table
+from qipai.tables.versions import well_formed
 
 router = APIRouter(tags=["play"])
 log = logging.getLogger("qipai.server.ws")
@@ -339,6 +340,24 @@ async def _act(
     if client_id is None:
         return error("invalid_message", "every action carries a client_id", field="client_id")
     storable(client_id)  # checked with the whole frame already; kept for clarity
+    version = msg.get("version")
+    if version is None:
+        return error(
+            "invalid_message",
+            "every action carries the version of the state it was built from",
+            field="version",
+            client_id=client_id,
+            table_id=table_id,
+        )
+    if not well_formed(version):
+        return error(
+            "invalid_message",
+            "'version' is the state message's version, unchanged",
+            field="version",
+            client_id=client_id,
+            table_id=table_id,
+        )
+    assert isinstance(version, str)
     if not svc.rates.hit("action", conn.player):
         svc.metrics.refused.labels("action").inc()
         return error(
@@ -347,13 +366,13 @@ async def _act(
     player = conn.player
     if remote:
         try:
-            reply = await svc.cluster.act(table_id, player, action, client_id)
+            reply = await svc.cluster.act(table_id, player, action, client_id, version)
         except Exception as exc:
             return _routing_error(exc, client_id, table_id)
         return {**reply, "table_id": table_id}
 
     def work(table: Table) -> JSON:
-        reply: JSON = table.act(player, action, client_id)
+        reply: JSON = table.act(player, action, client_id, version)
         return reply
 
     try:
