@@ -221,6 +221,7 @@ async def _play(
                             "type": "action",
                             "table_id": table_id,
                             "client_id": f"{token[:8]}-{rnd['round_id'][:8]}-{n}",
+                            "version": msg["version"],
                             "action": {
                                 "type": "bets",
                                 "bets": [{"spot": spot, "amount": amount}],

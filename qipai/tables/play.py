@@ -47,10 +47,10 @@ def act(
         if client_id is not None and table.journal.seen(client_id, player):
             return {"type": "ack", "client_id": client_id, "duplicate": True}
         seat = table.seating.seat_of(player)
-        if version is not None:
-            require_current(table, seat, version)
         if seat is None:
             raise NotSeated("you are not seated at this table")
+        if version is not None:
+            require_current(table, seat, version)
         round_ = table.round
         if round_ is None or table.record is None:
             raise WrongPhase("no round is running; the next one starts soon")

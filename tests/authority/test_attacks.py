@@ -166,6 +166,7 @@ def test_rounds_are_private_to_their_players(room: tuple[TestClient, Authority])
                         "type": "action",
                         "table_id": table_id,
                         "client_id": "b1",
+                        "version": msg["version"],
                         "action": {"type": "bet", "spot": "P1", "amount": 100},
                     }
                 )

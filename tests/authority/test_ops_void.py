@@ -51,6 +51,7 @@ def _bet_and_wait(client: TestClient, headers: dict[str, str], table_id: str) ->
                         "type": "action",
                         "table_id": table_id,
                         "client_id": "b1",
+                        "version": msg["version"],
                         "action": {"type": "bet", "spot": "P1", "amount": 100},
                     }
                 )

@@ -143,7 +143,13 @@ def play_until_revealed(
                 mine.add(str(msg["round"]["round_id"]))
                 ws.send(
                     json.dumps(
-                        {"type": "action", "table_id": tid, "client_id": f"c{n}", "action": action}
+                        {
+                            "type": "action",
+                            "table_id": tid,
+                            "client_id": f"c{n}",
+                            "version": msg["version"],
+                            "action": action,
+                        }
                     )
                 )
     raise AssertionError(f"{game}: the deal unit did not end in time")

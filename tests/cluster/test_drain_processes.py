@@ -94,6 +94,7 @@ def play(host: HostProcess, auth: dict[str, str], table_id: str, stop: threading
                     ws.send(json.dumps({
                         "type": "action", "table_id": table_id,
                         "client_id": f"{token[:6]}-{rnd['round_id'][:10]}",
+                        "version": msg["version"],
                         "action": {"type": "bets", "done": True,
                                    "bets": [{"spot": spot, "amount": bet["spots"][spot]["min"]}]},
                     }))  # fmt: skip

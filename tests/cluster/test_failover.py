@@ -119,6 +119,7 @@ def test_kill_9_one_of_three_hosts_and_its_tables_resume_elsewhere(
                     "type": "action",
                     "table_id": watched,
                     "client_id": "x1",
+                    "version": first["version"],
                     "action": {"type": "no-such"},
                 }
             )

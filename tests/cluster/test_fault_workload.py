@@ -28,6 +28,7 @@ from qipai.cluster.bus import CallFailed, CallRefused
 from qipai.cluster.node import Node
 from qipai.cluster.settings import ClusterSettings
 from qipai.ledger import Ledger
+from qipai.tables import versions
 from qipai.tables.ports import ManualClock
 from tests.cluster.faulty_bus import CLUSTER_REDIS_URL, FaultyBus, LoopThread, cut_connections
 from tests.cluster.inproc import Host, lapse
@@ -73,6 +74,16 @@ class World:
     def money(self) -> int:
         balances = self.ledger.balances() if hasattr(self, "ledger") else {}
         return sum(v for k, v in balances.items() if k != "external")
+
+    def version_at_owner(self, table_id: str, player: str) -> str:
+        """The state version the player's client would hold now (docs/protocol.md): the
+        workload's actions are random, so the table judges them, never their staleness."""
+        for host in self.live():
+            table = host.room.tables.get(table_id)
+            if table is not None:
+                with table.lock:
+                    return versions.current(table, table.seating.seat_of(player))
+        return "-.0000000000000000"
 
     def live(self) -> list[Host]:
         return [h for h in self.hosts if h.adapter.host not in self.paused]
@@ -308,7 +319,8 @@ class RoutedWorld(World):
                     reply = local.act(player, action, client_id)
                 else:
                     node = self.nodes[str(front.adapter.host)]
-                    reply = self.loop.run(node.act(table_id, player, action, client_id))
+                    version = self.version_at_owner(table_id, player)
+                    reply = self.loop.run(node.act(table_id, player, action, client_id, version))
             except CallFailed:
                 continue  # lost on the way there or back: resend the same id
             except CallRefused as exc:

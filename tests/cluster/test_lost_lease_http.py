@@ -93,6 +93,7 @@ def test_sit_leave_and_act_racing_a_lost_lease_are_409_table_moved(
                 "table_id": tid,
                 "action": {"type": "bet", "amount": 3},
                 "client_id": "c-1",
+                "version": "-.0000000000000000",  # well-formed: the table's move is what counts
             }
         )
         for _ in range(50):

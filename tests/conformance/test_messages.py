@@ -55,6 +55,7 @@ class Socket:
     def __init__(self, ws: Any) -> None:
         self.ws = ws
         self.seen: list[dict[str, Any]] = []
+        self.version = ""  # the last state's: every action is built from it
 
     def send(self, message: dict[str, Any]) -> None:
         assert not problems(CLIENT, message), problems(CLIENT, message)
@@ -70,6 +71,8 @@ class Socket:
             errors = list(validator(spec, "view").iter_errors(view))
             assert not errors, errors[0].message
         self.seen.append(message)
+        if message["type"] == "state":
+            self.version = message["version"]
         return message
 
     def until(self, kind: str, pred: Any = lambda m: True) -> dict[str, Any]:
@@ -106,20 +109,21 @@ def test_a_played_round_speaks_only_the_schema(client: TestClient) -> None:
         a.until("state", lambda m: bool(m["legal"]))
         b.until("state", lambda m: bool(m["legal"]))
         # refusals are messages of the schema too
-        a.send({"type": "action", "table_id": tid, "client_id": "x0", "action": {"type": "zz"}})
+        a.send({"type": "action", "table_id": tid, "client_id": "x0", "version": a.version,
+                "action": {"type": "zz"}})  # fmt: skip
         assert a.until("error")["field"] == "type"
         a.send({"type": "subscribe", "table_id": "no-such-table"})
         assert a.until("error")["code"] == "unknown_table"
-        a.send({"type": "action", "table_id": tid, "client_id": "a1",
+        a.send({"type": "action", "table_id": tid, "client_id": "a1", "version": a.version,
                 "action": {"type": "ante", "amount": 2}})  # fmt: skip
         assert a.until("ack")["duplicate"] is False
-        b.send({"type": "action", "table_id": tid, "client_id": "b1",
+        b.send({"type": "action", "table_id": tid, "client_id": "b1", "version": b.version,
                 "action": {"type": "ante", "amount": 3}})  # fmt: skip
         b.until("ack")
         for sock, seat, cid in ((a, "A", "a2"), (b, "B", "b2")):
             sock.until("state", lambda m, seat=seat: m["round"] is not None
                        and m["round"]["awaiting"] == [seat] and bool(m["legal"]))  # fmt: skip
-            sock.send({"type": "action", "table_id": tid, "client_id": cid,
+            sock.send({"type": "action", "table_id": tid, "client_id": cid, "version": sock.version,
                        "action": {"type": "keep"}})  # fmt: skip
         done = a.until("state", lambda m: m["result"] is not None)
         assert sorted(done["result"]["nets"].values()) in ([-3, 3], [-2, 2])
@@ -134,6 +138,7 @@ def test_the_client_schema_is_closed() -> None:
     for message in (
         {"type": "subscribe", "tabel_id": "t"},
         {"type": "action", "table_id": "t", "action": {"type": "keep"}},  # no client_id
+        {"type": "action", "table_id": "t", "client_id": "c", "action": {}},  # no version
         {"type": "action", "table_id": "t", "client_id": "", "action": {}},
         {"type": "ping", "client_id": 5},
         {"type": "dance"},

@@ -275,10 +275,15 @@ def seated(client: TestClient) -> Iterator[tuple[Any, str]]:
         for _ in range(400):  # until the round offers alice a bet
             msg = session.receive_json()
             if msg["type"] == "state" and msg["legal"]:
+                VERSIONS[id(session)] = msg["version"]
                 break
         yield session, tid
     finally:
         ws.__exit__(None, None, None)
+
+
+VERSIONS: dict[int, str] = {}
+"""The version of the state `seated` stopped at, per socket: its actions are built from it."""
 
 
 def reply_to(session: Any, text: str) -> dict[str, Any]:
@@ -336,6 +341,7 @@ def test_unstorable_text_in_a_frame_is_refused_naming_the_field(
                 "type": "action",
                 "table_id": tid,
                 "client_id": "c1",
+                "version": VERSIONS[id(session)],
                 "action": {"type": "bet", "amount": 5},
             }
         ),
@@ -425,7 +431,13 @@ def test_actions_are_limited_per_player_over_all_sockets(tmp_path: Path) -> None
             codes = []
             for i in range(8):
                 session = (s1, s2)[i % 2]
-                frame = {"type": "action", "table_id": tid, "client_id": f"a{i}", "action": {}}
+                frame = {
+                    "type": "action",
+                    "table_id": tid,
+                    "client_id": f"a{i}",
+                    "version": "-.0000000000000000",
+                    "action": {},
+                }
                 codes.append(reply_to(session, json.dumps(frame))["code"])
             assert codes.count("rate_limited") == 3 and "not_seated" in codes
         finally:

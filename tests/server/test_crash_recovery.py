@@ -73,6 +73,7 @@ def test_kill_9_mid_round_then_resume(tmp_path: Path) -> None:
                         "type": "action",
                         "table_id": tid,
                         "client_id": "a-1",
+                        "version": before["version"],
                         "action": {"type": "bet", "amount": 7},
                     }
                 )
@@ -107,17 +108,20 @@ def test_kill_9_mid_round_then_resume(tmp_path: Path) -> None:
                         "type": "action",
                         "table_id": tid,
                         "client_id": "a-1",
+                        "version": before["version"],
                         "action": {"type": "bet", "amount": 7},
                     }
                 )
             )
             assert until(wa, lambda m: m["type"] == "ack")["duplicate"] is True
+            bob_sees = until(wb, lambda m: m["type"] == "state" and m["legal"])
             wb.send(
                 json.dumps(
                     {
                         "type": "action",
                         "table_id": tid,
                         "client_id": "b-1",
+                        "version": bob_sees["version"],
                         "action": {"type": "bet", "amount": 3},
                     }
                 )
@@ -137,6 +141,7 @@ def test_kill_9_mid_round_then_resume(tmp_path: Path) -> None:
                             "type": "action",
                             "table_id": tid,
                             "client_id": f"{seat}-stand",
+                            "version": state["version"],
                             "action": {"type": "stand"},
                         }
                     )
@@ -227,13 +232,14 @@ def test_a_round_that_cannot_be_replayed_suspends_its_table_alone_at_start_up(
         with connect(f"{ws_url}/ws") as ws:  # the other table plays on
             ws.send(json.dumps({"type": "auth", "token": auth["carol"]["Authorization"][7:]}))
             ws.send(json.dumps({"type": "subscribe", "table_id": good}))
-            until(ws, lambda m: m["type"] == "state" and m["legal"])
+            carol_sees = until(ws, lambda m: m["type"] == "state" and m["legal"])
             ws.send(
                 json.dumps(
                     {
                         "type": "action",
                         "table_id": good,
                         "client_id": "c-1",
+                        "version": carol_sees["version"],
                         "action": {"type": "bet", "amount": 4},
                     }
                 )

@@ -64,9 +64,19 @@ def test_accounts_wallet_and_lobby(client: TestClient) -> None:
     assert client.get("/").status_code == 200
 
 
+LAST_STATE: dict[int, dict[str, Any]] = {}
+"""The last state each socket received: the version its next action is built from."""
+
+
+def version(ws: Any) -> str:
+    return str(LAST_STATE[id(ws)]["version"])
+
+
 def recv_until(ws: Any, pred: Any, limit: int = 400) -> dict[str, Any]:
     for _ in range(limit):
         msg = ws.receive_json()
+        if msg.get("type") == "state":
+            LAST_STATE[id(ws)] = msg
         if pred(msg):
             return msg  # type: ignore[no-any-return]
     raise AssertionError("message never came")
@@ -106,11 +116,24 @@ def test_play_a_round_over_the_websocket(client: TestClient) -> None:
             wa.send_text(bad)
             err = recv_until(wa, lambda m: m["type"] == "error")
             assert err["code"] in {"invalid_message", "unknown_table"}
+        # docs/protocol.md "State versions": an action without the version of the state it was
+        # built from, or with a malformed one, is refused naming the field; nothing is taken
+        # (the same client_id is a new action below)
+        bet5 = {"type": "action", "table_id": tid, "client_id": "a1"}
+        for bad_version in (None, 7, "", "not-a-version", st["version"] + "0"):
+            frame = {**bet5, "action": {"type": "bet", "amount": 5}}
+            if bad_version is not None:
+                frame["version"] = bad_version
+            wa.send_json(frame)
+            err = recv_until(wa, lambda m: m["type"] == "error")
+            assert err["code"] == "invalid_message" and err["field"] == "version", err
+            assert err["client_id"] == "a1"
         wa.send_json(
             {
                 "type": "action",
                 "table_id": tid,
                 "client_id": "a1",
+                "version": st["version"],
                 "action": {"type": "bet", "amount": 5},
             }
         )
@@ -121,6 +144,7 @@ def test_play_a_round_over_the_websocket(client: TestClient) -> None:
                 "type": "action",
                 "table_id": tid,
                 "client_id": "a1",
+                "version": st["version"],
                 "action": {"type": "bet", "amount": 5},
             }
         )
@@ -131,15 +155,18 @@ def test_play_a_round_over_the_websocket(client: TestClient) -> None:
                 "type": "action",
                 "table_id": tid,
                 "client_id": "a2",
+                "version": version(wa),
                 "action": {"type": "bet", "amount": 3},
             }
         )
         assert recv_until(wa, lambda m: m["type"] in ("ack", "error"))["code"] == "illegal_action"
+        recv_until(wb, lambda m: m["type"] == "state" and m["legal"])
         wb.send_json(
             {
                 "type": "action",
                 "table_id": tid,
                 "client_id": "b1",
+                "version": version(wb),
                 "action": {"type": "bet", "amount": 2},
             }
         )
@@ -194,6 +221,7 @@ def test_reconnecting_client_gets_its_private_view_back(client: TestClient) -> N
                 "type": "action",
                 "table_id": tid,
                 "client_id": "r1",
+                "version": first["version"],
                 "action": {"type": "bet", "amount": 4},
             }
         )

@@ -82,7 +82,13 @@ def _play(
                     continue
                 n += 1
                 ws.send_json(
-                    {"type": "action", "table_id": tid, "client_id": f"c{n}", "action": action}
+                    {
+                        "type": "action",
+                        "table_id": tid,
+                        "client_id": f"c{n}",
+                        "version": msg["version"],
+                        "action": action,
+                    }
                 )
     raise AssertionError("the game did not finish in time")
 
