@@ -76,6 +76,13 @@ class Settings(BaseSettings):
     ws_auth_timeout_s: float = Field(
         default=10.0, gt=0, description="time a new WebSocket has to send its auth message"
     )
+    ws_heartbeat_dead_s: float = Field(
+        default=8.0,
+        gt=0,
+        le=10.0,
+        description="a socket that signed in with the heartbeat and then said nothing this long "
+        "is dead and closed (docs/protocol.md, 'Heartbeat': within 10 s)",
+    )
 
     # ----- passwords and sign-in throttling ------------------------------------------------
     hash_workers: int = Field(

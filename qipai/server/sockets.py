@@ -29,6 +29,8 @@ SLOW = 4408
 """Close code of a socket that stays behind (its reader never catches up)."""
 SIGNED_OUT = 4401
 """Close code of a socket whose session ended (logout, expiry) or never began."""
+SILENT = 4410
+"""Close code of a socket that promised a heartbeat and went silent (docs/protocol.md)."""
 
 
 class Outbox:
@@ -129,6 +131,7 @@ class ClientConnection(Connection):
         self.closed = asyncio.Event()
         self.sending_since: float | None = None  # monotonic time the pending send began
         self.writer: asyncio.Task[None] | None = None  # the task sending the outbox
+        self.heartbeat = False  # it signed in promising a ping at least every second
 
     def push(self, message: JSON) -> None:
         self.outbox.put(message)
@@ -227,6 +230,7 @@ async def close_all(registry: SocketRegistry, wait_s: float, poll_s: float = 0.0
 __all__ = [
     "GOING_AWAY",
     "SIGNED_OUT",
+    "SILENT",
     "SLOW",
     "ClientConnection",
     "Outbox",

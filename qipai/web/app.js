@@ -517,5 +517,18 @@ export const socket = new TableSocket({
   onMessage,
   onStatus: (conn) => store.set({ conn, outdated: conn === "outdated" }),
   onPending: (pending) => store.set({ pending }),
+  onNotTaken: notTaken,
   onAuthFailed: () => signOut(),
 });
+
+/**
+ * An action the table refused as stale (docs/protocol.md, "State versions"): it was not taken
+ * and never will be. Said at once, and kept in the table's log.
+ * @param {import("./api/ws.js").Pending} p @param {import("./api/ws.js").NotTaken} why
+ */
+function notTaken(p, why) {
+  const bet = /bet/.test(String(p.action.type));
+  const type = why === "round_moved" ? (bet ? "not_placed_round" : "not_taken_round") : "not_taken_state";
+  note(t(`ev_${type}`), true);
+  store.set((s) => ({ log: [{ type, seat: null, id: ++logId }, ...s.log].slice(0, 40) }));
+}

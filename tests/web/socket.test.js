@@ -1,8 +1,10 @@
-// The table socket: reconnect with back-off, subscriptions restored, every pending action resent
-// exactly once per reconnect with its own client_id, answered actions forgotten, a server of
-// another protocol version refused.
-import { describe, expect, it } from "vitest";
-import { TableSocket, backoff, PROTOCOL } from "../../qipai/web/api/ws.js";
+// The table socket: reconnect with back-off, every pending action resent exactly once per
+// reconnect with its own client_id and the version of the state it was built from (before the
+// tables are subscribed again), answered actions forgotten, an action of a round that moved on
+// no longer blocking the player and reported when refused as stale, the heartbeat giving up a
+// silent connection, a server of another protocol version refused.
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { TableSocket, backoff, PROTOCOL, HELLO_TIMEOUT, STALL_AFTER } from "../../qipai/web/api/ws.js";
 
 class FakeWS {
   static all = [];
@@ -17,61 +19,142 @@ class FakeWS {
   open(protocol = PROTOCOL) { this.readyState = 1; this.onopen(); this.onmessage({ data: JSON.stringify({ type: "hello", player: "me", protocol }) }); }
   drop() { this.readyState = 3; this.onclose({ code: 1006 }); }
   reply(m) { this.onmessage({ data: JSON.stringify(m) }); }
+  state(round_id, version) { this.reply({ type: "state", table_id: "t1", version, round: { round_id } }); }
 }
 
 function make() {
   FakeWS.all = [];
   const timers = [];
   const statuses = [];
+  const notTaken = [];
   let n = 0;
   const sock = new TableSocket({
     url: () => "ws://x/ws", token: () => "tok", onMessage: () => {}, onStatus: (s) => statuses.push(s),
+    onNotTaken: (p, why) => notTaken.push([p.client_id, why]),
     WebSocket: /** @type {any} */ (FakeWS), newId: () => `c${++n}`,
     timers: { set: (fn, ms) => { timers.push({ fn, ms }); return timers.length; }, clear: () => {} },
   });
-  return { sock, timers, statuses };
+  return { sock, timers, statuses, notTaken };
 }
 
+afterEach(() => vi.restoreAllMocks());
+
 describe("TableSocket", () => {
-  it("resends a pending action once after a reconnect, with the same client_id", () => {
+  it("resends a pending action once after a reconnect, same client_id and version, before subscribing", () => {
     const { sock, timers, statuses } = make();
     sock.connect();
     FakeWS.all[0].open();
     sock.subscribe("t1");
+    FakeWS.all[0].state("r1", "r1.aaaa");
+    expect(statuses.at(-1)).toBe("open");
     const id = sock.act("t1", { type: "bet", spot: "P1", amount: 100 });
-    expect(FakeWS.all[0].sent.filter((m) => m.type === "action")).toHaveLength(1);
+    expect(FakeWS.all[0].sent.filter((m) => m.type === "action")).toEqual([
+      { type: "action", table_id: "t1", client_id: id, version: "r1.aaaa", action: { type: "bet", spot: "P1", amount: 100 } },
+    ]);
     FakeWS.all[0].drop();                      // no ack came back
     expect(statuses.at(-1)).toBe("reconnecting");
-    expect(timers.map((x) => x.ms > 0)).toEqual([true, true]);  // hello timeout (cleared by hello), back-off
-    expect(timers[0].ms).toBe(5000);
-    timers[1].fn();                            // back-off elapsed: reconnect
+    expect(timers[0].ms).toBe(HELLO_TIMEOUT);  // set when connecting
+    timers.at(-1).fn();                        // back-off elapsed: reconnect
     FakeWS.all[1].open();
     const sent = FakeWS.all[1].sent;
-    expect(sent[0]).toEqual({ type: "auth", token: "tok" });  // the first message, every time
-    expect(sent[1]).toEqual({ type: "subscribe", table_id: "t1" });
-    const resent = sent.filter((m) => m.type === "action");
-    expect(resent).toEqual([{ type: "action", table_id: "t1", client_id: id, action: { type: "bet", spot: "P1", amount: 100 } }]);
+    expect(sent[0]).toEqual({ type: "auth", token: "tok", heartbeat: true });  // the first message, every time
+    expect(sent[1]).toEqual({ type: "action", table_id: "t1", client_id: id, version: "r1.aaaa", action: { type: "bet", spot: "P1", amount: 100 } });
+    expect(sent[2]).toEqual({ type: "subscribe", table_id: "t1" });
+    expect(sent).toHaveLength(3);
+    expect(statuses.at(-1)).toBe("reconnecting");  // not "open" until the table's state is fresh
     expect(sock.pending.get(id).sends).toBe(2);
     FakeWS.all[1].reply({ type: "ack", client_id: id, duplicate: true });
     expect(sock.pending.size).toBe(0);
+    FakeWS.all[1].state("r1", "r1.bbbb");
+    expect(statuses.at(-1)).toBe("open");
     FakeWS.all[1].drop();
     timers.at(-1).fn();
     FakeWS.all[2].open();
     expect(FakeWS.all[2].sent.filter((m) => m.type === "action")).toEqual([]);  // answered: never again
   });
 
-  it("drops an open socket that says no hello in time, and tries again", () => {
+  it("builds no action before the table's state came", () => {
+    const { sock } = make();
+    sock.connect();
+    FakeWS.all[0].open();
+    sock.subscribe("t1");
+    expect(sock.act("t1", { type: "done" })).toBeNull();
+    expect(FakeWS.all[0].sent.filter((m) => m.type === "action")).toEqual([]);
+  });
+
+  it("an action of a round that moved on stops blocking the player and is reported when stale", () => {
+    const { sock, notTaken } = make();
+    sock.connect();
+    FakeWS.all[0].open();
+    sock.subscribe("t1");
+    FakeWS.all[0].state("r1", "r1.aaaa");
+    const id = sock.act("t1", { type: "bet", amount: 5 });
+    FakeWS.all[0].state("r2", "r2.cccc");      // the next round, and still no answer
+    expect(sock.pending.size).toBe(0);         // the player may act in round 2
+    expect(notTaken).toEqual([]);              // not yet known whether it was taken
+    FakeWS.all[0].reply({ type: "error", code: "stale_action", message: "x", client_id: id, round_id: "r2", version: "r2.cccc" });
+    expect(notTaken).toEqual([[id, "round_moved"]]);
+    expect(sock.asked.size).toBe(0);
+  });
+
+  it("an action taken in its round is not reported, even if its answer comes late", () => {
+    const { sock, notTaken } = make();
+    sock.connect();
+    FakeWS.all[0].open();
+    sock.subscribe("t1");
+    FakeWS.all[0].state("r1", "r1.aaaa");
+    const id = sock.act("t1", { type: "bet", amount: 5 });
+    FakeWS.all[0].state("r2", "r2.cccc");
+    FakeWS.all[0].reply({ type: "ack", client_id: id, duplicate: true });
+    expect(notTaken).toEqual([]);
+    expect(sock.asked.size).toBe(0);
+  });
+
+  it("a stale refusal in the same round says the choices changed", () => {
+    const { sock, notTaken } = make();
+    sock.connect();
+    FakeWS.all[0].open();
+    sock.subscribe("t1");
+    FakeWS.all[0].state("r1", "r1.aaaa");
+    const id = sock.act("t1", { type: "stand" });
+    FakeWS.all[0].reply({ type: "error", code: "stale_action", message: "x", client_id: id, round_id: "r1", version: "r1.dddd" });
+    expect(notTaken).toEqual([[id, "state_changed"]]);
+  });
+
+  it("pings, and gives up a connection that says nothing for too long", () => {
+    let now = 1_000_000;
+    vi.spyOn(Date, "now").mockImplementation(() => now);
+    const { sock, timers, statuses } = make();
+    sock.connect();
+    FakeWS.all[0].open();
+    const beat = () => timers.filter((x) => x.ms < HELLO_TIMEOUT && x.ms === 500).at(-1).fn();
+    now += 1000;
+    beat();
+    expect(FakeWS.all[0].sent.filter((m) => m.type === "ping")).toHaveLength(1);
+    FakeWS.all[0].reply({ type: "pong", client_id: null });
+    now += STALL_AFTER;                        // heard just now: not yet
+    beat();
+    expect(statuses.at(-1)).toBe("open");
+    now += 1;                                  // silent for longer than STALL_AFTER
+    beat();
+    expect(statuses.at(-1)).toBe("reconnecting");
+    expect(FakeWS.all[0].readyState).toBe(3);  // given up
+    timers.at(-1).fn();                        // back-off: a new connection
+    expect(FakeWS.all).toHaveLength(2);
+  });
+
+  it("drops a socket that says no hello in time, and tries again", () => {
     const { sock, timers, statuses } = make();
     sock.connect();
     const first = FakeWS.all[0];
     first.readyState = 1;
     first.onopen();                             // open, but the hello is lost
-    expect(first.sent).toEqual([{ type: "auth", token: "tok" }]);
+    expect(first.sent).toEqual([{ type: "auth", token: "tok", heartbeat: true }]);
     expect(timers).toHaveLength(1);             // the hello timeout
     timers[0].fn();
     expect(first.readyState).toBe(3);           // dropped
     expect(statuses.at(-1)).toBe("reconnecting");
-    timers[1].fn();                             // back-off, then a new connection
+    timers.at(-1).fn();                         // back-off, then a new connection
     FakeWS.all[1].open();
     expect(statuses.at(-1)).toBe("open");
   });
@@ -80,6 +163,8 @@ describe("TableSocket", () => {
     const { sock } = make();
     sock.connect();
     FakeWS.all[0].open();
+    sock.subscribe("t1");
+    FakeWS.all[0].state("r1", "r1.aaaa");
     const id = sock.act("t1", { type: "done" });
     FakeWS.all[0].reply({ type: "error", code: "wrong_phase", message: "x", client_id: id });
     expect(sock.pending.size).toBe(0);

@@ -7,6 +7,12 @@ and rate-limited per socket and, for actions, per player; refusals are typed err
 socket that keeps sending refused frames is closed (1008). Outgoing messages go through the
 socket's `Outbox` (newest state per table; a reader that stays behind is closed, 4408).
 Ending the session (logout, logout everywhere) closes the socket (4401).
+
+**Heartbeat.** A client that signs in with `"heartbeat": true` pings every second and is
+answered by a `pong`: each side knows within seconds that the other is gone. Such a socket that
+says nothing for `QIPAI_WS_HEARTBEAT_DEAD_S` (8 s) is closed (4410). **State versions.** Every
+action carries the `version` of the state it was built from (`tables/versions.py`); a missing or
+malformed one is refused here, a stale one by the table.
 """
 
 from __future__ import annotations
@@ -25,7 +31,14 @@ from qipai.core.errors import GameError
 from qipai.core.protocol import JSON
 from qipai.server.deps import Services
 from qipai.server.inputs import FrameError, parse_frame, storable
-from qipai.server.sockets import GOING_AWAY, SIGNED_OUT, SLOW, ClientConnection, Outbox
+from qipai.server.sockets import (
+    GOING_AWAY,
+    SIGNED_OUT,
+    SILENT,
+    SLOW,
+    ClientConnection,
+    Outbox,
+)
 from qipai.server.store import token_hash
 from qipai.tables.table import Table
 from qipai.tables.versions import well_formed
@@ -51,8 +64,9 @@ async def _close(ws: WebSocket, code: int, reason: str) -> None:
             await asyncio.wait_for(ws.close(code, reason), 2.0)
 
 
-async def _authenticate(ws: WebSocket, svc: Services) -> tuple[str, str] | None:
-    """Wait for the auth message; (player, session token hash) or None (socket closed)."""
+async def _authenticate(ws: WebSocket, svc: Services) -> tuple[str, str, bool] | None:
+    """Wait for the auth message; (player, session token hash, whether the client keeps the
+    heartbeat) or None (socket closed)."""
     settings = svc.settings
     try:
         text = await asyncio.wait_for(ws.receive_text(), settings.ws_auth_timeout_s)
@@ -76,7 +90,7 @@ async def _authenticate(ws: WebSocket, svc: Services) -> tuple[str, str] | None:
     if cooling > 0:
         await _refuse_abuser(ws, svc, cooling)
         return None
-    return session.username, session.token_hash
+    return session.username, session.token_hash, msg.get("heartbeat") is True
 
 
 async def _refuse_abuser(ws: WebSocket, svc: Services, wait: float) -> None:
@@ -147,7 +161,7 @@ async def play(ws: WebSocket) -> None:
     who = await _authenticate(ws, svc)
     if who is None:
         return
-    player, session = who
+    player, session, heartbeat = who
     if svc.stopping_at is not None:  # SIGTERM: `before_shutdown` has closed the others
         await _close(ws, GOING_AWAY, "the server is stopping")
         return
@@ -164,6 +178,7 @@ async def play(ws: WebSocket) -> None:
     conn = ClientConnection(
         player, session, Outbox(asyncio.get_running_loop(), svc.settings.send_queue)
     )
+    conn.heartbeat = heartbeat
     svc.sockets.add(conn)
     svc.room.attach(conn)
     svc.metrics.sockets.inc()
@@ -214,9 +229,16 @@ async def _read(ws: WebSocket, svc: Services, conn: ClientConnection) -> None:
     refused = svc.metrics.refused.labels("frame")
     strikes = 0
     checked = time.monotonic()
+    silent_after = settings.ws_heartbeat_dead_s if conn.heartbeat else None
     while True:
         try:
-            frame = await ws.receive()
+            # a client that keeps the heartbeat pings every second: silence means the network
+            # or the client died, and a socket nobody reads is closed within 10 s (its seat is
+            # then disconnected, and the client's next connection gets the state afresh)
+            frame = await asyncio.wait_for(ws.receive(), silent_after)
+        except TimeoutError:
+            conn.end(SILENT, "no heartbeat")
+            return
         except RuntimeError:
             return
         if frame["type"] == "websocket.disconnect":

@@ -12,6 +12,10 @@ export type Type2 = "unsubscribe";
 export type ClientId2 = string;
 export type TableId2 = string;
 export type Type3 = "action";
+/**
+ * the `version` of the state message the action was built from (docs/protocol.md, "State versions")
+ */
+export type Version = string;
 export type ClientId3 = string | null;
 export type Type4 = "ping";
 
@@ -34,6 +38,7 @@ export interface ActionMessage {
   client_id: ClientId2;
   table_id: TableId2;
   type: Type3;
+  version: Version;
 }
 /**
  * the game's action (docs/schema/<game>.actions.json)

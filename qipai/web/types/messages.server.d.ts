@@ -52,6 +52,10 @@ export type TimeLeft = number | null;
 export type ServerTime = number;
 export type TableId = string;
 export type Type2 = "state";
+/**
+ * this state's version for your seat: send it with every action built from this state (docs/protocol.md, "State versions")
+ */
+export type Version = string;
 export type InRound = boolean;
 export type Player1 = string;
 export type Seat1 = string | null;
@@ -63,8 +67,16 @@ export type ClientId1 = string | null;
 export type Code = string;
 export type Field = string | null;
 export type Message = string;
+/**
+ * stale_action: the round running now (absent: none is)
+ */
+export type RoundId1 = string | null;
 export type TableId2 = string | null;
 export type Type4 = "error";
+/**
+ * stale_action: the current state version of your seat
+ */
+export type Version1 = string | null;
 export type CashedOut = number | null;
 export type Reason = string | null;
 export type Table1 = string | null;
@@ -96,6 +108,7 @@ export interface State {
   table: Table;
   table_id: TableId;
   type: Type2;
+  version: Version;
   you: You;
 }
 export interface EventName {
@@ -150,8 +163,10 @@ export interface Error {
   code: Code;
   field?: Field;
   message: Message;
+  round_id?: RoundId1;
   table_id?: TableId2;
   type: Type4;
+  version?: Version1;
 }
 export interface Left {
   cashed_out: CashedOut;
