@@ -171,6 +171,43 @@ def after_change(table: Table, events: list[Event], force_timer: bool = False) -
     table.broadcast(events)
 
 
+def absent_awaited(table: Table) -> list[str]:
+    """The players the running round waits for who have no client listening."""
+    round_ = table.round
+    if round_ is None or round_.finished:
+        return []
+    out = []
+    for seat in round_.awaiting():
+        state = table.seating.seats.get(seat)
+        if state is None or state.bot or state.player is None:
+            continue
+        if state.player not in table.seating.connected:
+            out.append(state.player)
+    return out
+
+
+def hold_for_return(table: Table) -> None:
+    """A round recovered after a restart or a failover: its countdown starts again in full
+    (RULES.md, Common, "countdown lengths") once the players it waits for are back — their
+    clients are still reconnecting — or after `Timing.return_grace` at the latest."""
+    if absent_awaited(table):
+        table.timers.hold(table.clock.now())
+
+
+def release_if_due(table: Table, everyone_back: bool = False) -> bool:
+    """Start a held countdown, in full, when its grace is over or every awaited player is
+    back; tell everyone. False: nothing was held, or it still waits."""
+    round_ = table.round
+    if round_ is None or table.timers.held_until is None:
+        return False
+    now = table.clock.now()
+    if not table.timers.release_due(now) and not (everyone_back and not absent_awaited(table)):
+        return False
+    table.timers.release(round_, now)
+    table.broadcast()
+    return True
+
+
 def update_timers(table: Table, force_timer: bool = False) -> None:
     assert table.round is not None
     bots = [s.seat for s in table.seating if s.bot]
@@ -183,6 +220,8 @@ __all__ = [
     "bot_move",
     "bots_act",
     "expire_if_due",
+    "hold_for_return",
     "journal",
+    "release_if_due",
     "require_current",
 ]

@@ -84,6 +84,8 @@ def resume(table: Table, open_round: OpenRound) -> str:
     except Exception as exc:  # e.g. its settlement fails: this table alone stops
         containment.fail(table, "recovery", exc)
         return "suspended"
+    if table.round is not None:
+        play.hold_for_return(table)
     return "settled" if was_finished else "resumed"
 
 

@@ -210,12 +210,14 @@ class Table:
         """A client subscribed: send it the full private state (reconnection included)."""
         with self.lock:
             seat_flows.listen(self, player)
-            self.send(player, state_for(self.snapshot(), player, [], False))
+            if not play.release_if_due(self, everyone_back=True):  # (which tells everyone)
+                self.send(player, state_for(self.snapshot(), player, [], False))
 
     def listen(self, player: str) -> None:
         """A client of `player` listens to the table (an away seat of theirs is back)."""
         with self.lock:
             seat_flows.listen(self, player)
+            play.release_if_due(self, everyone_back=True)
 
     def disconnect(self, player: str) -> None:
         with self.lock:
@@ -333,6 +335,8 @@ class Table:
             return False
         if self.round is not None and self.round.finished:  # its settlement failed: again
             rounds.finish(self, [])
+            return True
+        if play.release_if_due(self):
             return True
         if play.expire_if_due(self):
             return True

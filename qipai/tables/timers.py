@@ -18,6 +18,9 @@ class Timing:
     bot_delay: float = 0.8
     between_rounds: float = 4.0
     countdown_scale: float = 1.0
+    # after a restart, recovery or failover, how long a recovered round's countdown waits for
+    # the players it awaits to come back before it starts again in full regardless
+    return_grace: float = 30.0
 
 
 class Timers:
@@ -28,12 +31,16 @@ class Timers:
         self.next_start_at: float | None = None
         self.retry_at = 0.0  # after a failed journal write, nothing is due before then
         self.extra: float | None = None  # another deadline of the table (away seats, reveals)
+        # RULES.md, Common, "countdown lengths": a countdown a restart or a failover interrupted
+        # starts again in full — once the players it waits for are back (or this time passed),
+        # not while they are still reconnecting
+        self.held_until: float | None = None
         self._phase: str | None = None
         self._awaiting: tuple[str, ...] = ()
 
     def stop(self) -> None:
         """No countdown, no bot, no next round (a suspended or closed table)."""
-        self.deadline_at, self.next_start_at = None, None
+        self.deadline_at, self.next_start_at, self.held_until = None, None, None
         self.bot_due.clear()
         self.forget_phase()
 
@@ -41,8 +48,22 @@ class Timers:
         self._phase, self._awaiting = None, ()
 
     def round_over(self) -> None:
-        self.deadline_at = None
+        self.deadline_at, self.held_until = None, None
         self.bot_due.clear()
+
+    def hold(self, now: float) -> None:
+        """A recovered round: no countdown until `release` (at the latest `return_grace` on)."""
+        self.deadline_at = None
+        self.held_until = now + self.timing.return_grace
+
+    def release(self, round_: Round[Any], now: float) -> None:
+        """The held countdown starts, in full."""
+        self.held_until = None
+        limit = round_.deadline_s
+        self.deadline_at = None if limit is None else now + limit * self.timing.countdown_scale
+
+    def release_due(self, now: float) -> bool:
+        return self.held_until is not None and now >= self.held_until
 
     def expired(self, now: float) -> bool:
         return self.deadline_at is not None and now >= self.deadline_at
@@ -64,7 +85,10 @@ class Timers:
         or someone new must act, and give every bot that must act now its thinking time."""
         awaiting = tuple(round_.awaiting())
         new_waits = not set(awaiting) <= set(self._awaiting)
-        if force or round_.phase != self._phase or new_waits or self.deadline_at is None:
+        moved = force or round_.phase != self._phase or new_waits
+        if moved:
+            self.held_until = None  # the held phase is over: its successor runs as usual
+        if self.held_until is None and (moved or self.deadline_at is None):
             limit = round_.deadline_s
             self.deadline_at = None if limit is None else now + limit * self.timing.countdown_scale
         self._phase, self._awaiting = round_.phase, awaiting
@@ -77,7 +101,11 @@ class Timers:
                 self.bot_due[seat] = now + self.timing.bot_delay
 
     def next_wakeup(self) -> float | None:
-        times = [t for t in (self.deadline_at, self.next_start_at, self.extra) if t is not None]
+        times = [
+            t
+            for t in (self.deadline_at, self.next_start_at, self.extra, self.held_until)
+            if t is not None
+        ]
         times += self.bot_due.values()
         return max(min(times), self.retry_at) if times else None
 
