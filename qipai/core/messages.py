@@ -145,6 +145,7 @@ class Error(Message):
     round_id: str | None = Field(
         default=None, description="stale_action: the round running now (absent: none is)"
     )
+    phase: str | None = Field(default=None, description="stale_action: its phase now")
     version: str | None = Field(
         default=None, description="stale_action: the current state version of your seat"
     )

@@ -153,6 +153,12 @@ def automatch(
     raise SeatTaken("the tables filled up while you were being seated; try again")
 
 
+def _taken(table: Table, client_seed: str | None) -> str | None:
+    """Automatch chooses the table, so a seed is given only to one that takes seeds (a table
+    with client seeds off refuses one at `sit`); its state says `client_seeds_enabled`."""
+    return client_seed if table.terms.client_seeds else None
+
+
 def _stay(here: Table, player: str, client_seed: str | None) -> Table:
     if client_seed is not None and here.terms.client_seeds:
         here.set_client_seed(player, client_seed)
@@ -177,7 +183,7 @@ def _join(
         except NotSeated:
             pass
     try:
-        target.sit(player, name, buy_in, client_seed=client_seed)
+        target.sit(player, name, buy_in, client_seed=_taken(target, client_seed))
     except _GONE:
         return None  # the seat (or the table) went to someone else: choose again
     if (
@@ -213,7 +219,7 @@ def _open(
     table = open_with_bots(room, terms)
     table.money.cache.setdefault(player, 0)  # a new table: nobody has a stack at it yet
     try:
-        table.sit(player, name, buy_in, client_seed=client_seed)
+        table.sit(player, name, buy_in, client_seed=_taken(table, client_seed))
     except BaseException:
         with contextlib.suppress(Exception):  # its bots stood up and cashed out
             room.close(table.id)

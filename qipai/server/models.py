@@ -51,12 +51,22 @@ class SitIn(Strict):
 
 class ClientSeedIn(Strict):
     client_seed: str = Field(max_length=1000)
+    commitment: str | None = Field(
+        default=None,
+        max_length=64,
+        description="the table's `next_commitment` you saw: refused (`commitment_moved`) if "
+        "its unit has begun meanwhile",
+    )
 
 
 class ClientSeedOut(BaseModel):
     table_id: str
     client_seed: str
     applies: str
+    commitment: str = Field(
+        description="the commitment of the deal unit your seed enters (its server seed was "
+        "drawn and committed to before your seed came)"
+    )
 
 
 class BotsIn(Strict):

@@ -3,7 +3,7 @@ stable code, raised by the table's parts and re-exported by `table.py`."""
 
 from __future__ import annotations
 
-from qipai.core.errors import GameError
+from qipai.core.errors import GameError, InvalidInput
 
 
 class TableError(GameError):
@@ -59,6 +59,32 @@ class GameInProgress(TableError):
     code = "game_in_progress"
 
 
+class ClientSeedsOff(InvalidInput):
+    """docs/fairness.md, "Client seeds": this table's client seeds are off, so a seed given to it
+    would be dropped; it is refused instead (nothing changes)."""
+
+    code = "client_seeds_off"
+
+    def __init__(self) -> None:
+        super().__init__(
+            "this table does not take client seeds: sit without one", "client_seed"
+        )
+
+
+class CommitmentMoved(TableError):
+    """The client seed was meant for a commitment that is no longer the next one (its unit
+    began): the seed would meet a server seed drawn after it; refused, nothing changes."""
+
+    code = "commitment_moved"
+
+    def __init__(self, current: str) -> None:
+        super().__init__(
+            f"that commitment's unit has begun; the next unit's commitment is {current}",
+            "commitment",
+        )
+        self.current = current
+
+
 class StaleAction(TableError):
     """docs/protocol.md, "State versions": the action was built from a state that is no longer
     the current one (the round moved on, or the player's legal actions changed); nothing was
@@ -66,15 +92,20 @@ class StaleAction(TableError):
 
     code = "stale_action"
 
-    def __init__(self, message: str, round_id: str | None, version: str) -> None:
+    def __init__(
+        self, message: str, round_id: str | None, phase: str | None, version: str
+    ) -> None:
         super().__init__(message, "version")
         self.round_id = round_id
+        self.phase = phase
         self.version = version
 
     def to_json(self) -> dict[str, str]:
         out = super().to_json()
         if self.round_id is not None:
             out["round_id"] = self.round_id
+        if self.phase is not None:
+            out["phase"] = self.phase
         out["version"] = self.version
         return out
 
@@ -82,6 +113,8 @@ class StaleAction(TableError):
 __all__ = [
     "BotsNotAllowed",
     "BuyInRange",
+    "ClientSeedsOff",
+    "CommitmentMoved",
     "Funds",
     "GameInProgress",
     "HostDraining",

@@ -121,7 +121,9 @@ def fairness(table: Table) -> JSON:
         if current is None
         else {"commitment": current.commitment, "seed": current.seed_hex},
         "next_commitment": units.next_commitment,
-        "client_seeds": dict(units.client_seeds) if units.running else {},
+        # the current (or last) unit's client seeds: with its seed, the key actually used —
+        # still shown once the unit ended, when its seed is revealed
+        "client_seeds": dict(current.client_seeds) if current is not None else {},
         "client_seeds_enabled": table.terms.client_seeds,
         "revealed": [r.to_json() for r in units.reveals if r.seed_hex is not None][-5:],
     }

@@ -89,6 +89,7 @@ def require_current(table: Table, seat: str | None, version: str) -> None:
         return
     current_round = versions.round_of(now)
     running = table.round is not None and table.record is not None
+    phase = table.round.phase if table.round is not None else None
     if versions.round_of(version) != current_round:
         where = (
             f"round {table.record.number} is running now"
@@ -97,8 +98,8 @@ def require_current(table: Table, seat: str | None, version: str) -> None:
         )
         message = f"not taken: the round had moved on ({where})"
     else:
-        message = "not taken: your choices changed since this action was made; choose again"
-    raise StaleAction(message, current_round, now)
+        message = f"not taken: the table moved on since this action was made (now: {phase})"
+    raise StaleAction(message, current_round if running else None, phase, now)
 
 
 def expire_if_due(table: Table) -> bool:

@@ -16,7 +16,14 @@ from qipai.core.protocol import JSON, Round
 from qipai.fairness import check_client_seed
 from qipai.tables import layout, lobby
 from qipai.tables import seating as rules
-from qipai.tables.errors import Funds, GameInProgress, NotSeated, SeatTaken
+from qipai.tables.errors import (
+    ClientSeedsOff,
+    CommitmentMoved,
+    Funds,
+    GameInProgress,
+    NotSeated,
+    SeatTaken,
+)
 from qipai.tables.ports import InsufficientFunds, RoundRecord
 from qipai.tables.seating import SeatState
 
@@ -43,6 +50,8 @@ def sit(
     player already seated is back (no longer leaving, no longer away)."""
     if client_seed is not None:
         check_client_seed(client_seed)
+        if not table.terms.client_seeds:
+            raise ClientSeedsOff()  # docs/fairness.md: refused, never silently dropped
     seating = table.seating
     existing = seating.seat_of(player)
     if existing is not None:
@@ -106,15 +115,24 @@ def take_client_seed(table: Table, player: str, seed: str | None) -> None:
         table.client_seed_of[player] = seed
 
 
-def set_client_seed(table: Table, player: str, seed: str) -> JSON:
+def set_client_seed(
+    table: Table, player: str, seed: str, commitment: str | None = None
+) -> JSON:
     """A seated player's client seed (docs/fairness.md): it enters the next deal unit that
-    starts while the player is seated (the running unit keeps the seeds it started with)."""
+    starts while the player is seated (the running unit keeps the seeds it started with) —
+    the unit whose commitment is `next_commitment`, named in the reply. `commitment`, when
+    given, is the next commitment the player saw: if that unit has begun meanwhile the seed is
+    refused (`CommitmentMoved`), so a seed never meets a server seed drawn after it."""
     if table.seating.seat_of(player) is None:
         raise NotSeated("sit down first: a client seed belongs to a seat")
     if not table.terms.client_seeds:
-        raise InvalidInput("this table does not take client seeds")
-    table.client_seed_of[player] = check_client_seed(seed)
-    return {"client_seed": table.client_seed_of[player], "applies": "next deal unit"}
+        raise ClientSeedsOff()
+    checked = check_client_seed(seed)
+    upcoming = table.units.next_commitment
+    if commitment is not None and commitment != upcoming:
+        raise CommitmentMoved(upcoming)
+    table.client_seed_of[player] = checked
+    return {"client_seed": checked, "applies": "next deal unit", "commitment": upcoming}
 
 
 def add_bot(table: Table, level: str | None, seat: str | None) -> str:

@@ -168,7 +168,8 @@ class Table:
     ) -> str:
         """Seat a player (one seat per player per table) and move `buy_in` from the wallet.
         `client_seed` (docs/fairness.md) is the player's client seed for the deal units that
-        start while they sit (ignored where the table's client seeds are off)."""
+        start while they sit (refused, `ClientSeedsOff`, where the table's client seeds are
+        off)."""
         with self.lock:
             containment.require_open(self)
             return seat_flows.sit(self, player, name, buy_in, seat, key, client_seed)
@@ -201,10 +202,11 @@ class Table:
             seat_flows.remove_bot(self, seat)
 
     @moved_if_lease_lost
-    def set_client_seed(self, player: str, seed: str) -> JSON:
-        """A seated player's client seed for the next deal unit (docs/fairness.md)."""
+    def set_client_seed(self, player: str, seed: str, commitment: str | None = None) -> JSON:
+        """A seated player's client seed for the next deal unit (docs/fairness.md); the reply
+        names the commitment it will meet (`seat_flows.set_client_seed`)."""
         with self.lock:
-            return seat_flows.set_client_seed(self, player, seed)
+            return seat_flows.set_client_seed(self, player, seed, commitment)
 
     def connect(self, player: str) -> None:
         """A client subscribed: send it the full private state (reconnection included)."""

@@ -38,6 +38,9 @@ class Reveal:
     seed_hex: str | None
     rounds: list[str] = field(default_factory=list)
     ended: bool = False
+    # the client seeds the unit was keyed with, by seat: with the seed, the key actually used
+    # (`qipai.fairness.unit_key`), shown after the unit ended as while it ran
+    client_seeds: dict[str, str] = field(default_factory=dict)
 
     def to_json(self) -> JSON:
         return {
@@ -45,6 +48,7 @@ class Reveal:
             "seed": self.seed_hex,
             "rounds": list(self.rounds),
             "ended": self.ended or self.seed_hex is not None,
+            "client_seeds": dict(self.client_seeds),
         }
 
     @classmethod
@@ -54,6 +58,7 @@ class Reveal:
             data.get("seed") if show_seed else None,
             [str(r) for r in data.get("rounds", [])],
             bool(data.get("ended", data.get("seed") is not None)),
+            {str(k): str(v) for k, v in (data.get("client_seeds") or {}).items()},
         )
 
 
@@ -98,7 +103,7 @@ class DealUnits:
         seed is drawn at once (and its commitment shown)."""
         self.carry_seed, self.next_seed = self.next_seed, self.seed_source()
         self.client_seeds = dict(client_seeds)
-        self.reveals.append(Reveal(commitment(self.carry_seed), None))
+        self.reveals.append(Reveal(commitment(self.carry_seed), None, [], False, dict(client_seeds)))
         self.reveals = self.reveals[-self.KEEP :]
 
     def current(self) -> Reveal | None:
@@ -130,7 +135,9 @@ class DealUnits:
         self.client_seeds = dict(client_seeds)
         current = self.current()
         if current is None or current.commitment != commitment(seed):
-            self.reveals.append(Reveal(commitment(seed), None, [round_id]))
+            self.reveals.append(
+                Reveal(commitment(seed), None, [round_id], False, dict(client_seeds))
+            )
         elif round_id not in current.rounds:
             current.rounds.append(round_id)
 

@@ -331,7 +331,10 @@ export function sit(amount) {
   if (!id) return undefined;
   return once("sit", async () => {
     try {
-      await http.post(`/api/tables/${id}/sit`, { buy_in: amount, client_seed: store.get().clientSeed });
+      // a table with client seeds off refuses a seed (docs/fairness.md): none is sent to it
+      const f = s.state && s.state.fairness;
+      const seedless = !!f && f.client_seeds_enabled === false;
+      await http.post(`/api/tables/${id}/sit`, seedless ? { buy_in: amount } : { buy_in: amount, client_seed: store.get().clientSeed });
       store.set({ dialog: null });
       refreshMe();
     } catch (e) {

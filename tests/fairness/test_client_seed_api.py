@@ -71,10 +71,12 @@ def test_client_seeds_over_the_api_enter_the_deal_and_the_record(client: TestCli
     r = client.post(
         f"/api/tables/{tid}/client_seed", json={"client_seed": "alice-7"}, headers=alice
     )
+    room_table = client.app.state.room.tables[tid]  # type: ignore[attr-defined]
     assert r.is_success and r.json() == {
         "table_id": tid,
         "client_seed": "alice-7",
         "applies": "next deal unit",
+        "commitment": room_table.units.next_commitment,  # the commitment the seed will meet
     }
     # the first round (a new unit) is keyed with it; the state shows the unit's client seeds
     deadline = time.monotonic() + 60
@@ -118,14 +120,21 @@ def test_automatch_takes_the_client_seed(client: TestClient) -> None:
 def test_a_template_turns_client_seeds_off_and_sets_the_idle_time(client: TestClient) -> None:
     alice = _signup(client, "alice")
     tid = _table(client, alice, _template(client, client_seeds=False))
-    sat = client.post(
-        f"/api/tables/{tid}/sit", json={"buy_in": 20_000, "client_seed": "ignored"}, headers=alice
-    )
-    assert sat.is_success
+    wallet = client.get("/api/me", headers=alice).json()["wallet"]
+    refused = client.post(
+        f"/api/tables/{tid}/sit", json={"buy_in": 20_000, "client_seed": "mine"}, headers=alice
+    )  # docs/fairness.md: refused with a clear error, never silently dropped
+    assert refused.status_code == 400, refused.text
+    err = refused.json()["error"]
+    assert (err["code"], err["field"]) == ("client_seeds_off", "client_seed")
     room = client.app.state.room  # type: ignore[attr-defined]
+    assert room.tables[tid].seating.seat_of("alice") is None
+    assert client.get("/api/me", headers=alice).json()["wallet"] == wallet
+    sat = client.post(f"/api/tables/{tid}/sit", json={"buy_in": 20_000}, headers=alice)
+    assert sat.is_success
     assert room.tables[tid].client_seed_of == {}
     r = client.post(f"/api/tables/{tid}/client_seed", json={"client_seed": "x"}, headers=alice)
-    assert r.status_code == 400 and "does not take client seeds" in r.json()["error"]["message"]
+    assert r.status_code == 400 and r.json()["error"]["code"] == "client_seeds_off"
     assert room.tables[tid].terms.client_seeds is False
     assert room.tables[tid].terms.idle_reveal_s == 600.0
     # the template also sets the idle time after which an abandoned unit is revealed

@@ -228,7 +228,8 @@ def test_a_client_seed_changed_mid_unit_waits_for_the_next_unit(tmp_path: Path) 
     assert at.table.units.running  # a one-deck shoe with the cut card 13 from the end
     assert at.ledger.ledger.round(first)["meta"]["client_seeds"] == {"S1": "one"}
     reply = at.table.set_client_seed("bob", "two")
-    assert reply == {"client_seed": "two", "applies": "next deal unit"}
+    upcoming = at.table.units.next_commitment
+    assert reply == {"client_seed": "two", "applies": "next deal unit", "commitment": upcoming}
     second = play_round(at, rng_of("mid-unit"))
     assert at.ledger.ledger.round(second)["meta"]["client_seeds"] == {"S1": "one"}
     assert (
@@ -239,6 +240,8 @@ def test_a_client_seed_changed_mid_unit_waits_for_the_next_unit(tmp_path: Path) 
         play_round(at, rng_of("mid-unit"))
     nxt = play_round(at, rng_of("mid-unit"))
     assert at.ledger.ledger.round(nxt)["meta"]["client_seeds"] == {"S1": "one", "S2": "two"}
+    # the seed met exactly the commitment the reply named
+    assert at.ledger.ledger.round(nxt)["seed_commitment"] == upcoming
 
 
 def test_bad_client_seeds_are_refused_and_change_nothing(tmp_path: Path) -> None:
@@ -260,13 +263,18 @@ def test_bad_client_seeds_are_refused_and_change_nothing(tmp_path: Path) -> None
 
 
 def test_a_table_with_client_seeds_off_deals_from_the_server_seed(tmp_path: Path) -> None:
-    from qipai.core.errors import InvalidInput
+    from qipai.tables.errors import ClientSeedsOff
 
-    at = table_at(
-        tmp_path, "pokdeng", {"alice": "ignored"}, seeds=[SERVER_SEED] * 3, client_seeds=False
-    )
-    with pytest.raises(InvalidInput, match="does not take client seeds"):
+    at = table_at(tmp_path, "pokdeng", {"alice": None}, seeds=[SERVER_SEED] * 3, client_seeds=False)
+    with pytest.raises(ClientSeedsOff, match="does not take client seeds"):
         at.table.set_client_seed("alice", "abc")
+    # docs/fairness.md: a seed given at `sit` is refused too, never silently dropped
+    at.ledger.deposit("carol", 10**6, "dep:carol")
+    wallet = at.ledger.wallet("carol")
+    with pytest.raises(ClientSeedsOff) as refused:
+        at.table.sit("carol", "carol", at.table.terms.min_buy_in, client_seed="mine")
+    assert refused.value.code == "client_seeds_off" and refused.value.field == "client_seed"
+    assert at.table.seating.seat_of("carol") is None and at.ledger.wallet("carol") == wallet
     round_id = play_round(at, rng_of("off"))
     record = at.ledger.ledger.round(round_id, include_seed=True)
     assert record["meta"]["client_seeds"] == {}
@@ -410,3 +418,34 @@ def record_seats(at: At) -> tuple[tuple[str, str, int], ...]:
     last = at.table.last_record
     assert last is not None
     return last.seats
+
+
+def test_a_client_seed_for_a_commitment_whose_unit_began_is_refused(tmp_path: Path) -> None:
+    from qipai.tables.errors import CommitmentMoved
+
+    at = table_at(tmp_path, "pokdeng", {"alice": "one"})
+    seen = at.table.units.next_commitment  # what alice's state showed her
+    play_round(at, rng_of("moved"))  # that unit began: a new next commitment is shown
+    assert at.table.units.next_commitment != seen
+    with pytest.raises(CommitmentMoved) as refused:
+        at.table.set_client_seed("alice", "two", seen)
+    assert at.table.units.next_commitment in refused.value.message
+    assert at.table.client_seed_of == {"alice": "one"}  # nothing changed
+    now = at.table.units.next_commitment
+    reply = at.table.set_client_seed("alice", "two", now)
+    assert reply["commitment"] == now and at.table.client_seed_of == {"alice": "two"}
+
+
+def test_the_fairness_block_gives_the_key_used_after_the_unit_ended(tmp_path: Path) -> None:
+    """docs/fairness.md: with the revealed seed, the client seeds the unit was keyed with —
+    not an empty map once the unit is over."""
+    at = table_at(tmp_path, "niuniu", {"alice": "a-seed", "bob": "b-seed"})
+    round_id = play_round(at, rng_of("key-used"))  # a Niu Niu unit is one round
+    assert not at.table.units.running
+    used = at.ledger.ledger.round(round_id)["meta"]["client_seeds"]
+    assert sorted(used.values()) == ["a-seed", "b-seed"]
+    state = [m for p, m in at.inbox.messages if m.get("type") == "state"][-1]
+    fairness = state["fairness"]
+    assert fairness["client_seeds"] == used
+    [unit] = [r for r in fairness["revealed"] if round_id in r["rounds"]]
+    assert unit["client_seeds"] == used and unit["seed"] is not None

@@ -19,7 +19,7 @@ class FakeWS {
   open(protocol = PROTOCOL) { this.readyState = 1; this.onopen(); this.onmessage({ data: JSON.stringify({ type: "hello", player: "me", protocol }) }); }
   drop() { this.readyState = 3; this.onclose({ code: 1006 }); }
   reply(m) { this.onmessage({ data: JSON.stringify(m) }); }
-  state(round_id, version) { this.reply({ type: "state", table_id: "t1", version, round: { round_id } }); }
+  state(round_id, version, phase = "betting") { this.reply({ type: "state", table_id: "t1", version, round: { round_id, phase } }); }
 }
 
 function make() {
@@ -117,8 +117,19 @@ describe("TableSocket", () => {
     sock.subscribe("t1");
     FakeWS.all[0].state("r1", "r1.aaaa");
     const id = sock.act("t1", { type: "stand" });
-    FakeWS.all[0].reply({ type: "error", code: "stale_action", message: "x", client_id: id, round_id: "r1", version: "r1.dddd" });
+    FakeWS.all[0].reply({ type: "error", code: "stale_action", message: "x", client_id: id, round_id: "r1", phase: "betting", version: "r1.dddd" });
     expect(notTaken).toEqual([[id, "state_changed"]]);
+  });
+
+  it("a stale refusal in a later phase of the same round says the round moved on", () => {
+    const { sock, notTaken } = make();
+    sock.connect();
+    FakeWS.all[0].open();
+    sock.subscribe("t1");
+    FakeWS.all[0].state("r1", "r1.aaaa", "betting");
+    const id = sock.act("t1", { type: "bet", amount: 5 });
+    FakeWS.all[0].reply({ type: "error", code: "stale_action", message: "x", client_id: id, round_id: "r1", phase: "draw", version: "r1.eeee" });
+    expect(notTaken).toEqual([[id, "round_moved"]]);
   });
 
   it("pings, and gives up a connection that says nothing for too long", () => {

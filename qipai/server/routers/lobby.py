@@ -151,14 +151,19 @@ async def set_client_seed(
 ) -> ClientSeedOut:
     """**A signed-in player seated there.** Change your client seed (docs/fairness.md): 1–64
     printable ASCII characters without spaces. It enters the next deal unit that starts while
-    you sit; the running unit keeps the client seeds it started with. 400 `invalid_input`
-    where the table's client seeds are off, 400 `not_seated` if you do not sit there."""
+    you sit; the running unit keeps the client seeds it started with. The reply names the
+    `commitment` of the unit it enters; send the `commitment` you saw to have the seed refused
+    (400 `commitment_moved`) if that unit began meanwhile. 400 `client_seeds_off` where the
+    table's client seeds are off, 400 `not_seated` if you do not sit there."""
     _known(svc, table_id)
 
     def work(table: Table) -> ClientSeedOut:
-        reply = table.set_client_seed(player, body.client_seed)
+        reply = table.set_client_seed(player, body.client_seed, body.commitment)
         return ClientSeedOut(
-            table_id=table_id, client_seed=str(reply["client_seed"]), applies=str(reply["applies"])
+            table_id=table_id,
+            client_seed=str(reply["client_seed"]),
+            applies=str(reply["applies"]),
+            commitment=str(reply["commitment"]),
         )
 
     return await svc.at_table(table_id, work)

@@ -31,7 +31,7 @@ export function backoff(n, random = Math.random) {
 
 /**
  * @typedef {{ client_id: string, table_id: string, action: Record<string, unknown>, sends: number,
- *             version: string, round_id: string | null }} Pending
+ *             version: string, round_id: string | null, phase: string | null }} Pending
  * @typedef {"connecting" | "open" | "reconnecting" | "outdated" | "closed"} ConnStatus
  * @typedef {"round_moved" | "state_changed"} NotTaken why an action was not taken
  */
@@ -66,7 +66,7 @@ export class TableSocket {
     /** Actions of a round that has moved on, still unanswered: their answer says whether they
      * were taken (in their round) or not. @type {Map<string, Pending>} */
     this.asked = new Map();
-    /** Each watched table's last state: its version and round. @type {Map<string, { version: string, round_id: string | null }>} */
+    /** Each watched table's last state: its version, round and phase. @type {Map<string, { version: string, round_id: string | null, phase: string | null }>} */
     this.seen = new Map();
     /** The watched tables whose state has not come since the last hello. @type {Set<string>} */
     this.stale = new Set();
@@ -247,7 +247,7 @@ export class TableSocket {
    * @param {import("../types/messages.server").State} m */
   fresh(m) {
     const round_id = m.round ? m.round.round_id : null;
-    this.seen.set(m.table_id, { version: m.version, round_id });
+    this.seen.set(m.table_id, { version: m.version, round_id, phase: m.round ? m.round.phase : null });
     let changed = false;
     for (const p of [...this.pending.values()]) {
       if (p.table_id === m.table_id && round_id !== null && p.round_id !== round_id) {
@@ -261,7 +261,7 @@ export class TableSocket {
   }
 
   /** The server's answer to an action: taken (ack, or a duplicate: taken before) or refused.
-   * @param {{ type: string, client_id?: string | null, code?: string, round_id?: string | null }} m */
+   * @param {{ type: string, client_id?: string | null, code?: string, round_id?: string | null, phase?: string | null }} m */
   answered(m) {
     const id = String(m.client_id);
     const p = this.pending.get(id) || this.asked.get(id);
@@ -269,7 +269,9 @@ export class TableSocket {
     this.pending.delete(id);
     this.asked.delete(id);
     if (m.type === "error" && m.code === "stale_action" && this.opts.onNotTaken) {
-      this.opts.onNotTaken(p, (m.round_id || null) !== p.round_id ? "round_moved" : "state_changed");
+      // another round, or another phase of it (the betting closed): the moment has passed
+      const moved = (m.round_id || null) !== p.round_id || (m.phase || null) !== p.phase;
+      this.opts.onNotTaken(p, moved ? "round_moved" : "state_changed");
     }
     this.notifyPending();
   }
@@ -303,7 +305,7 @@ export class TableSocket {
     if (!seen) return null;
     const client_id = this.opts.newId ? this.opts.newId() : globalThis.crypto.randomUUID();
     /** @type {Pending} */
-    const p = { client_id, table_id: tableId, action, sends: this.ready ? 1 : 0, version: seen.version, round_id: seen.round_id };
+    const p = { client_id, table_id: tableId, action, sends: this.ready ? 1 : 0, version: seen.version, round_id: seen.round_id, phase: seen.phase };
     this.pending.set(client_id, p);
     this.raw(frame(p));
     this.notifyPending();

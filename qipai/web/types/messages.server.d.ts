@@ -68,6 +68,10 @@ export type Code = string;
 export type Field = string | null;
 export type Message = string;
 /**
+ * stale_action: its phase now
+ */
+export type Phase1 = string | null;
+/**
  * stale_action: the round running now (absent: none is)
  */
 export type RoundId1 = string | null;
@@ -163,6 +167,7 @@ export interface Error {
   code: Code;
   field?: Field;
   message: Message;
+  phase?: Phase1;
   round_id?: RoundId1;
   table_id?: TableId2;
   type: Type4;
