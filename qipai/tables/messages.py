@@ -28,6 +28,9 @@ def state_for(snap: TableSnapshot, player: str, events: list[Event], finished: b
     in_round = round_ is not None and seat is not None and seat in round_.seat_ids()
     viewer = seat if in_round else None
     running = facts is not None and facts.running
+    # a round shown that no longer runs and never finished was interrupted (suspended, closed,
+    # not recoverable): its stakes were returned, so it ends on the socket as `voided`
+    voided = round_ is not None and not running and not round_.finished
     deadline = facts.deadline if facts is not None and running else None
     awaiting = round_.awaiting() if running and round_ is not None else []
     legal = (
@@ -59,8 +62,8 @@ def state_for(snap: TableSnapshot, player: str, events: list[Event], finished: b
         else {
             "round_id": facts.round_id,
             "number": facts.number,
-            "phase": round_.phase,
-            "finished": round_.finished,
+            "phase": "voided" if voided else round_.phase,
+            "finished": True if voided else round_.finished,
             "awaiting": awaiting,
             "deadline": deadline,
             "time_left": None if deadline is None else max(0.0, deadline - snap.now),
