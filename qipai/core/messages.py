@@ -59,7 +59,7 @@ class ActionMessage(Message):
         min_length=3,
         max_length=81,
         description="the `version` of the state message the action was built from "
-        "(docs/protocol.md, \"State versions\")",
+        '(docs/protocol.md, "State versions")',
     )
     action: dict[str, Any] = Field(
         description="the game's action (docs/schema/<game>.actions.json)"
@@ -100,8 +100,49 @@ class RoundState(Message):
     view: dict[str, Any] = Field(description="round.view(seat): docs/schema/<game>.view.json")
     hint: dict[str, Any] | None
     commitment: str | None
-    tiles: dict[str, Any] | None = Field(description="Tien Gow: the dealt tiles' root")
-    openings: list[Any] | dict[str, Any] | None
+    tiles: TilesRoot | None = Field(
+        description="Tien Gow, while a game runs: the dealt tiles' commitment (docs/fairness.md)"
+    )
+    openings: list[Any] | dict[str, Any] | None = Field(
+        description="Tien Gow, once the game is over: the openings of the tiles you were shown"
+    )
+
+
+class UnitNow(Message):
+    commitment: str = Field(description="SHA-256 of the unit's server seed, shown before its deal")
+    seed: str | None = Field(description="the server seed (hex) once revealed, else null")
+
+
+class RevealedUnit(Message):
+    commitment: str
+    seed: str | None = Field(description="null for a game whose seeds players never see")
+    rounds: list[str] = Field(description="the unit's round ids")
+    ended: bool
+    client_seeds: dict[str, str] = Field(
+        description="the client seeds the unit was keyed with, by seat (docs/fairness.md)"
+    )
+
+
+class Fairness(Message):
+    """The table's fairness block (docs/fairness.md, docs/protocol.md)."""
+
+    seed_policy: Literal["after_deal", "operator_only"]
+    deal_spec: str = Field(description="the deal specification's version, e.g. deal-spec/1")
+    current: UnitNow | None = Field(description="the running (or last) deal unit")
+    next_commitment: str = Field(
+        description="the next unit's commitment: a client seed set now meets this one"
+    )
+    client_seeds: dict[str, str] = Field(
+        description="the current (or last) unit's client seeds by seat: with its seed, the key"
+    )
+    client_seeds_enabled: bool = Field(description="whether this table takes client seeds")
+    revealed: list[RevealedUnit] = Field(description="the last units ended (at most 5)")
+
+
+class TilesRoot(Message):
+    scheme: str
+    root: str = Field(description="the dealt tiles' commitment root (hex)")
+    leaves: list[str]
 
 
 class EventName(Message):
@@ -114,7 +155,7 @@ class State(Message):
     table_id: str
     version: str = Field(
         description="this state's version for your seat: send it with every action built "
-        "from this state (docs/protocol.md, \"State versions\")"
+        'from this state (docs/protocol.md, "State versions")'
     )
     table: dict[str, Any] = Field(description="the table's public facts (tables layer)")
     you: You
@@ -123,7 +164,7 @@ class State(Message):
     events: list[EventName]
     result: dict[str, Any] | None
     results: list[dict[str, Any]]
-    fairness: dict[str, Any] = Field(description="docs/fairness.md")
+    fairness: Fairness
     next_round_in: float | None
     server_time: float
 

@@ -66,9 +66,7 @@ class ClientSeedsOff(InvalidInput):
     code = "client_seeds_off"
 
     def __init__(self) -> None:
-        super().__init__(
-            "this table does not take client seeds: sit without one", "client_seed"
-        )
+        super().__init__("this table does not take client seeds: sit without one", "client_seed")
 
 
 class CommitmentMoved(TableError):
@@ -92,9 +90,7 @@ class StaleAction(TableError):
 
     code = "stale_action"
 
-    def __init__(
-        self, message: str, round_id: str | None, phase: str | None, version: str
-    ) -> None:
+    def __init__(self, message: str, round_id: str | None, phase: str | None, version: str) -> None:
         super().__init__(message, "version")
         self.round_id = round_id
         self.phase = phase

@@ -189,7 +189,7 @@ def absent_awaited(table: Table) -> list[str]:
 
 def hold_for_return(table: Table) -> None:
     """A round recovered after a restart or a failover: its countdown starts again in full
-    (RULES.md, Common, "countdown lengths") once the players it waits for are back — their
+    (docs/rules/common.md#countdowns) once the players it waits for are back — their
     clients are still reconnecting — or after `Timing.return_grace` at the latest."""
     if absent_awaited(table):
         table.timers.hold(table.clock.now())

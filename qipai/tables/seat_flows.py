@@ -115,9 +115,7 @@ def take_client_seed(table: Table, player: str, seed: str | None) -> None:
         table.client_seed_of[player] = seed
 
 
-def set_client_seed(
-    table: Table, player: str, seed: str, commitment: str | None = None
-) -> JSON:
+def set_client_seed(table: Table, player: str, seed: str, commitment: str | None = None) -> JSON:
     """A seated player's client seed (docs/fairness.md): it enters the next deal unit that
     starts while the player is seated (the running unit keeps the seeds it started with) —
     the unit whose commitment is `next_commitment`, named in the reply. `commitment`, when

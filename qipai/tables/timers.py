@@ -31,7 +31,7 @@ class Timers:
         self.next_start_at: float | None = None
         self.retry_at = 0.0  # after a failed journal write, nothing is due before then
         self.extra: float | None = None  # another deadline of the table (away seats, reveals)
-        # RULES.md, Common, "countdown lengths": a countdown a restart or a failover interrupted
+        # docs/rules/common.md#countdowns: a countdown a restart or a failover interrupted
         # starts again in full — once the players it waits for are back (or this time passed),
         # not while they are still reconnecting
         self.held_until: float | None = None

@@ -103,7 +103,9 @@ class DealUnits:
         seed is drawn at once (and its commitment shown)."""
         self.carry_seed, self.next_seed = self.next_seed, self.seed_source()
         self.client_seeds = dict(client_seeds)
-        self.reveals.append(Reveal(commitment(self.carry_seed), None, [], False, dict(client_seeds)))
+        self.reveals.append(
+            Reveal(commitment(self.carry_seed), None, [], False, dict(client_seeds))
+        )
         self.reveals = self.reveals[-self.KEEP :]
 
     def current(self) -> Reveal | None:

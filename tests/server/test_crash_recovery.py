@@ -115,10 +115,12 @@ def test_kill_9_mid_round_then_resume(tmp_path: Path) -> None:
             )
             assert until(wa, lambda m: m["type"] == "ack")["duplicate"] is True
             bob_sees = until(wb, lambda m: m["type"] == "state" and m["legal"])
-            # RULES.md "countdown lengths": the countdown the crash interrupted starts again in
+            # docs/rules/common.md#countdowns: the countdown the crash interrupted starts again in
             # full once the player it waits for is back (however long the restart took)
             assert bob_sees["round"]["round_id"] == round_id
-            assert bob_sees["round"]["deadline"] - bob_sees["server_time"] == pytest.approx(120, abs=1)
+            assert bob_sees["round"]["deadline"] - bob_sees["server_time"] == pytest.approx(
+                120, abs=1
+            )
             wb.send(
                 json.dumps(
                     {

@@ -1,4 +1,4 @@
-"""RULES.md, Common, "countdown lengths": a countdown that a restart or a failover interrupted
+"""docs/rules/common.md#countdowns: a countdown that a restart or a failover interrupted
 starts again in full. A restart is modelled as the server does it: a new table over the same
 database and saved layout, the open round recovered from its journal (`Table.recover`). The
 players' clients reconnect after it, so the countdown waits for them (or for

@@ -135,7 +135,8 @@ def test_a_resend_after_a_lost_ack_is_a_duplicate_in_its_round_and_after(game: s
     assert s.table.act("ann", action, "bet-1", state["version"])["duplicate"] is True
     assert s.books() == later
     entries = [
-        e for e in s.ledger.round_info(round_n)["log"]  # type: ignore[index]
+        e
+        for e in s.ledger.round_info(round_n)["log"]  # type: ignore[index]
         if e["kind"] == "action" and e.get("client_id") == "bet-1"
     ]
     assert len(entries) == 1
@@ -153,7 +154,10 @@ def test_another_seats_move_leaves_my_version_alone(game: str) -> None:
     assert round_ is not None
     legal = [a.to_json() for a in round_.legal_actions(seat)]  # type: ignore[arg-type]
     assert mine == versions.state_version(
-        s.table.record.round_id, round_.phase, seat, legal  # type: ignore[union-attr]
+        s.table.record.round_id,
+        round_.phase,
+        seat,
+        legal,  # type: ignore[union-attr]
     )
     assert versions.round_of(mine) == s.table.record.round_id  # type: ignore[union-attr]
 

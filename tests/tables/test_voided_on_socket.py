@@ -8,7 +8,7 @@ from helpers import make_table, seat_two
 
 
 def test_a_suspended_round_ends_as_voided_on_the_socket() -> None:
-    table, ledger, clock, inbox = make_table()
+    table, ledger, _clock, inbox = make_table()
     seat_two(table, ledger)
     table.tick()
     before = inbox.last_state("alice")

@@ -8,6 +8,41 @@ export type Seat = string | null;
 export type Type1 = string;
 export type Events = EventName[];
 /**
+ * whether this table takes client seeds
+ */
+export type ClientSeedsEnabled = boolean;
+/**
+ * SHA-256 of the unit's server seed, shown before its deal
+ */
+export type Commitment = string;
+/**
+ * the server seed (hex) once revealed, else null
+ */
+export type Seed = string | null;
+/**
+ * the deal specification's version, e.g. deal-spec/1
+ */
+export type DealSpec = string;
+/**
+ * the next unit's commitment: a client seed set now meets this one
+ */
+export type NextCommitment = string;
+export type Commitment1 = string;
+export type Ended = boolean;
+/**
+ * the unit's round ids
+ */
+export type Rounds = string[];
+/**
+ * null for a game whose seeds players never see
+ */
+export type Seed1 = string | null;
+/**
+ * the last units ended (at most 5)
+ */
+export type Revealed = RevealedUnit[];
+export type SeedPolicy = "after_deal" | "operator_only";
+/**
  * round.legal_actions(your seat)
  */
 export type Legal = {
@@ -21,7 +56,7 @@ export type Results = {
   [k: string]: unknown;
 }[];
 export type Awaiting = string[];
-export type Commitment = string | null;
+export type Commitment2 = string | null;
 /**
  * server time at which the countdown ends
  */
@@ -31,6 +66,9 @@ export type Hint = {
   [k: string]: unknown;
 } | null;
 export type Number = number;
+/**
+ * Tien Gow, once the game is over: the openings of the tiles you were shown
+ */
 export type Openings =
   | unknown[]
   | {
@@ -39,12 +77,12 @@ export type Openings =
   | null;
 export type Phase = string;
 export type RoundId = string;
+export type Leaves = string[];
 /**
- * Tien Gow: the dealt tiles' root
+ * the dealt tiles' commitment root (hex)
  */
-export type Tiles = {
-  [k: string]: unknown;
-} | null;
+export type Root = string;
+export type Scheme = string;
 /**
  * seconds left on the countdown
  */
@@ -120,14 +158,46 @@ export interface EventName {
   type: Type1;
 }
 /**
- * docs/fairness.md
+ * The table's fairness block (docs/fairness.md, docs/protocol.md).
  */
 export interface Fairness {
-  [k: string]: unknown;
+  client_seeds: ClientSeeds;
+  client_seeds_enabled: ClientSeedsEnabled;
+  /**
+   * the running (or last) deal unit
+   */
+  current: UnitNow | null;
+  deal_spec: DealSpec;
+  next_commitment: NextCommitment;
+  revealed: Revealed;
+  seed_policy: SeedPolicy;
+}
+/**
+ * the current (or last) unit's client seeds by seat: with its seed, the key
+ */
+export interface ClientSeeds {
+  [k: string]: string;
+}
+export interface UnitNow {
+  commitment: Commitment;
+  seed: Seed;
+}
+export interface RevealedUnit {
+  client_seeds: ClientSeeds1;
+  commitment: Commitment1;
+  ended: Ended;
+  rounds: Rounds;
+  seed: Seed1;
+}
+/**
+ * the client seeds the unit was keyed with, by seat (docs/fairness.md)
+ */
+export interface ClientSeeds1 {
+  [k: string]: string;
 }
 export interface RoundState {
   awaiting: Awaiting;
-  commitment: Commitment;
+  commitment: Commitment2;
   deadline: Deadline;
   finished: Finished;
   hint: Hint;
@@ -135,9 +205,17 @@ export interface RoundState {
   openings: Openings;
   phase: Phase;
   round_id: RoundId;
-  tiles: Tiles;
+  /**
+   * Tien Gow, while a game runs: the dealt tiles' commitment (docs/fairness.md)
+   */
+  tiles: TilesRoot | null;
   time_left: TimeLeft;
   view: View;
+}
+export interface TilesRoot {
+  leaves: Leaves;
+  root: Root;
+  scheme: Scheme;
 }
 /**
  * round.view(seat): docs/schema/<game>.view.json
