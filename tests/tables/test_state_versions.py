@@ -168,3 +168,21 @@ def test_a_malformed_version_is_told_from_a_well_formed_one() -> None:
     assert versions.well_formed(versions.state_version(None, None, None, []))
     for bad in ("", "x", "abc", good + "0", good.replace(".", ":"), 5, None, ["a"]):
         assert not versions.well_formed(bad)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_state_of_every_game_speaks_the_message_schema(game: str) -> None:
+    """The typed fairness block, `round.tiles`, `version` and the rest, as every game's table
+    sends them (docs/schema/messages.server.json), over a round and into the next."""
+    from qipai.core.messages import SCHEMAS
+
+    s = Setup(game)
+    s.until(s.ann_to_move)
+    first = s.table.record.round_id  # type: ignore[union-attr]
+    s.until(lambda: not in_round(s, first))
+    s.until(lambda: s.table.round is not None and bool(s.inbox.last_state("ann")["legal"]))
+    server = SCHEMAS["messages.server"]
+    states = [m for m in s.inbox.to("ann") if m["type"] == "state"]
+    assert len(states) > 3
+    for message in states:
+        server.validate_python({**message, "table_id": "t1"})
