@@ -25,11 +25,26 @@ export function SeedCheck({ seed, commitment }) {
 }
 
 /**
- * My client seed (docs/fairness.md#keys): shown, changeable (typed or a new random one); the
- * running deal's client seeds as the table recorded them.
- * @param {{ f: any, clientSeed?: string, actions?: any }} props
+ * Whether my client seed is not (yet) in the running deal unit, and so enters the next one
+ * (docs/fairness.md, "Which commitment a seed meets"): I sat down or changed it mid-unit.
+ * @param {any} st @param {string | undefined} clientSeed
  */
-function ClientSeed({ f, clientSeed, actions }) {
+export function seedWaits(st, clientSeed) {
+  const f = (st && st.fairness) || {};
+  const seat = st && st.you && st.you.seat;
+  const cur = f.current;
+  if (!seat || !clientSeed || f.client_seeds_enabled === false || !cur || !f.next_commitment) return false;
+  const ended = (f.revealed || []).some((/** @type {any} */ rv) => rv.commitment === cur.commitment && rv.ended);
+  return !ended && (f.client_seeds || {})[seat] !== clientSeed;
+}
+
+/**
+ * My client seed (docs/fairness.md#keys): shown, changeable (typed or a new random one); the
+ * running deal's client seeds as the table recorded them; when mine is not in the running unit,
+ * which commitment it will meet and when.
+ * @param {{ f: any, st?: any, clientSeed?: string, actions?: any }} props
+ */
+function ClientSeed({ f, st, clientSeed, actions }) {
   const [text, setText] = useState(clientSeed || "");
   useEffect(() => setText(clientSeed || ""), [clientSeed]);
   if (f.client_seeds_enabled === false) return html`<div class="small muted client-seeds-off">${t("client_seeds_off")}</div>`;
@@ -41,6 +56,7 @@ function ClientSeed({ f, clientSeed, actions }) {
       <button type="submit" class="btn small ghost" id="client-seed-set">${t("client_seed_set")}</button>
       <button type="button" class="btn small ghost" id="client-seed-new" onClick=${() => actions && actions.newClientSeed && actions.newClientSeed()}>${t("client_seed_new")}</button>
     </form>` : null}
+    ${seedWaits(st, clientSeed) ? html`<div class="small seed-waits" id="seed-waits">${t("client_seed_next_unit", { commitment: String(f.next_commitment).slice(0, 16) })}</div>` : null}
     ${unit.length ? html`<div class="mono small unit-client-seeds">${t("unit_client_seeds")}: ${unit.map(([seat, seed]) => html`<span key=${seat} data-seat=${seat}>${seat}=${seed} </span>`)}</div>` : null}
   </div>`;
 }
@@ -51,7 +67,7 @@ export function FairnessPanel({ st, clientSeed, actions }) {
   const hidden = f.seed_policy === "operator_only";
   const cur = f.current;
   return html`<div class="fairness" id="fairness">
-    <${ClientSeed} f=${f} clientSeed=${clientSeed} actions=${actions} />
+    <${ClientSeed} f=${f} st=${st} clientSeed=${clientSeed} actions=${actions} />
     ${cur ? html`<div class="mono small" title=${t("commitment")}>${t("commitment")}: <span class="commit">${cur.commitment}</span></div>
       <div class="mono small">${t("seed")}: <span class="seed">${cur.seed || (hidden ? t("seed_hidden") : t("seed_later"))}</span></div>` : null}
     ${hidden ? html`<div class="small muted seed-policy">${t("seed_operator_only")}</div>` : null}
