@@ -449,3 +449,25 @@ def test_the_fairness_block_gives_the_key_used_after_the_unit_ended(tmp_path: Pa
     assert fairness["client_seeds"] == used
     [unit] = [r for r in fairness["revealed"] if round_id in r["rounds"]]
     assert unit["client_seeds"] == used and unit["seed"] is not None
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_round_voided_before_any_input_exports_and_verifies(tmp_path: Path, game: str) -> None:
+    """docs/fairness.md, "The round export": a round voided before anyone acted exports
+    `status: voided`, `dealt: null` and `null` for each input it never reached; the verifier
+    written from the document alone checks what those inputs decide, and every check passes."""
+    people = ["alice", "bob", "carol", "dave"][: SEATS[game]]
+    at = table_at(tmp_path, game, {p: ("a-1" if p == "alice" else None) for p in people})
+    round_id = start_round(at)
+    at.table.suspend("an operator voids the round")
+    export = json.loads(json.dumps(at.public(round_id)))
+    assert export["status"] == "voided" and export["dealt"] is None
+    assert export["client_seeds"] and "a-1" in export["client_seeds"].values()
+    if game == "paigow":
+        assert export["inputs"]["bids"] is None  # no bid was made: undecided, not zero
+    if game == "tiengow":  # the seed stays with the operator: the operator's export verifies
+        export = json.loads(json.dumps(at.operator(round_id)))
+    else:
+        assert export["seed"] is not None  # the void ended the unit: its seed is revealed
+    _deal, checks, _ = verify_deal.verify(export)
+    assert checks and all(ok for _, ok, *_ in checks), checks
