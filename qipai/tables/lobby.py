@@ -156,6 +156,7 @@ def snapshot(table: Table) -> TableSnapshot:
         results=tuple(table.results[-12:]),
         next_start_at=None if running else table.timers.next_start_at,
         now=table.clock.now(),
+        versions=table.versions,
     )
 
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from qipai.core.protocol import JSON, Event
 from qipai.tables.snapshot import TableSnapshot
-from qipai.tables.versions import state_version
 
 
 def _event_name(event: Event) -> JSON:
@@ -45,7 +44,7 @@ def state_for(snap: TableSnapshot, player: str, events: list[Event], finished: b
         if snap.hint is not None and view is not None and viewer is not None and legal
         else None
     )
-    version = state_version(
+    version = snap.versions.of(
         facts.round_id if facts is not None else None,
         round_.phase if round_ is not None else None,
         viewer,

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from qipai.core.protocol import JSON, ActionSpec
+from qipai.tables.versions import VersionCache
 
 
 class RoundReadout(Protocol):
@@ -47,6 +48,7 @@ class TableSnapshot:
     results: tuple[JSON, ...]
     next_start_at: float | None
     now: float
+    versions: VersionCache  # the table's: each seat's state version (`versions.py`)
 
 
 __all__ = ["RoundFacts", "RoundReadout", "TableSnapshot"]

@@ -62,6 +62,7 @@ from qipai.tables.status import TableStatus
 from qipai.tables.terms import TableTerms, default_terms
 from qipai.tables.timers import Timers, Timing
 from qipai.tables.units import DealUnits, Reveal
+from qipai.tables.versions import VersionCache
 
 Send = Callable[[str, JSON], None]
 
@@ -130,6 +131,7 @@ class Table:
         self.timers.next_start_at = clock.now()
         self.saver = layout.LayoutSaver(repo, table_id)
         self.journal = Journal(ledger, table_id)
+        self.versions = VersionCache()  # each seat's last state version (`versions.py`)
         # the running round and what the table remembers of the last ones
         self.round: Round[Any] | None = None
         self.record: RoundRecord | None = None

@@ -44,6 +44,26 @@ def state_version(
     return f"{round_id or NO_ROUND}.{digest}"
 
 
+class VersionCache:
+    """The last version made for each seat, with what it was made from. Digesting means a JSON
+    dump of the seat's legal actions (about 35 µs for Pok Deng's 1.7 KB: half the cost of a
+    state message); comparing them with the last ones is a fraction of that, and most messages
+    (another seat moved) leave a seat's legal actions as they were. One entry per seat."""
+
+    def __init__(self) -> None:
+        self._last: dict[str | None, tuple[str | None, str | None, Sequence[JSON], str]] = {}
+
+    def of(
+        self, round_id: str | None, phase: str | None, seat: str | None, legal: Sequence[JSON]
+    ) -> str:
+        last = self._last.get(seat)
+        if last is not None and last[0] == round_id and last[1] == phase and last[2] == legal:
+            return last[3]
+        version = state_version(round_id, phase, seat, legal)
+        self._last[seat] = (round_id, phase, legal, version)
+        return version
+
+
 def round_of(version: str) -> str | None:
     """The round id a version was built in (None: before any round)."""
     head = version.partition(".")[0]
@@ -60,7 +80,7 @@ def current(table: Table, seat: str | None) -> str:
     round_ = table.round or table.last_round
     record = table.record or table.last_record
     if round_ is None or record is None:
-        return state_version(None, None, None, [])
+        return table.versions.of(None, None, None, [])
     running = table.round is not None
     in_round = seat is not None and seat in round_.seat_ids()
     legal = (
@@ -68,7 +88,7 @@ def current(table: Table, seat: str | None) -> str:
         if running and in_round and seat is not None
         else []
     )
-    return state_version(record.round_id, round_.phase, seat if in_round else None, legal)
+    return table.versions.of(record.round_id, round_.phase, seat if in_round else None, legal)
 
 
-__all__ = ["NO_ROUND", "current", "round_of", "state_version", "well_formed"]
+__all__ = ["NO_ROUND", "VersionCache", "current", "round_of", "state_version", "well_formed"]
