@@ -1,4 +1,4 @@
-"""The operator API, `/api/ops/…` (issue 14; docs/protocol.md "Operator API").
+"""The operator API, `/api/ops/…` (docs/protocol.md "Operator API").
 
 Who may call what:
 
@@ -803,7 +803,7 @@ async def verify_log(op: Reader, authority: AuthorityDep) -> dict[str, Any]:
     return {"ok": not problems, "problems": problems}
 
 
-# ----- the console (issue 20): players' books, the round inspector, reports, integrity ------
+# ----- the console (docs/operators.md): players' books, the round inspector, reports, integrity ------
 @router.get("/players/{player}/entries")
 async def player_entries(
     player: str,
@@ -1036,7 +1036,7 @@ async def run_audit(
     return await blocking(work)
 
 
-# ----- table hosts (issue 19) --------------------------------------------------------------
+# ----- table hosts (docs/scaling.md) --------------------------------------------------------------
 def _node(conn: HTTPConnection) -> Any:
     node = getattr(conn.app.state.services, "cluster", None)
     if node is None:

@@ -1,5 +1,5 @@
 // @ts-check
-// The back office at /ops (issue 20): operators and auditors only (auditors read). Every figure
+// The back office at /ops (docs/operators.md): operators and auditors only (auditors read). Every figure
 // comes from /api/ops/…, which refuses anyone else; this page holds no data of its own.
 // Views: live room, players, round inspector, house results, exact vs observed return, integrity.
 import { render } from "../vendor/preact.module.js";
