@@ -69,7 +69,7 @@ def worklog_hits(text: str) -> list[tuple[int, str]]:
     ("text", "found"),
     [
         ("# measured in session 9 on a quiet machine", True),
-        ("docs/scaling.md, \"Session 10\"", True),
+        ('docs/scaling.md, "Session 10"', True),
         ("the engineers stopped", True),
         ("measured by the lead", True),
         ("(issue 19)", True),
