@@ -28,6 +28,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy import func, or_, select
 from starlette.requests import HTTPConnection, Request
 
+import qipai
 from qipai.authority import Authority
 from qipai.authority.errors import (
     AuthorityError,
@@ -212,8 +213,15 @@ async def logout(op: SessionDep, authority: AuthorityDep) -> dict[str, Any]:
 
 @router.get("/me")
 async def me(op: SessionDep) -> dict[str, Any]:
-    """**An operator or auditor** (any stage). Who this session is."""
-    return {"operator": op.name, "role": op.role, "stage": op.stage, "can_write": op.can_write}
+    """**An operator or auditor** (any stage). Who this session is, and the version of qipai
+    the room runs (CHANGELOG.md says what each version holds)."""
+    return {
+        "operator": op.name,
+        "role": op.role,
+        "stage": op.stage,
+        "can_write": op.can_write,
+        "version": qipai.__version__,
+    }
 
 
 @router.post("/password")

@@ -61,7 +61,7 @@ function App() {
 
   const openRound = (/** @type {string} */ id) => go("rounds", id);
   const bar = html`<header class="topbar ops-bar">
-    <span class="brand"><span class="brand-zh">${t("brand")}</span><span class="brand-en">back office</span></span>
+    <span class="brand"><span class="brand-zh">${t("brand")}</span><span class="brand-en" id="ops-version">${me ? `qipai ${me.version}` : "back office"}</span></span>
     ${me ? html`<nav class="topnav" id="ops-tabs">${TABS.map((tab) => html`<a key=${tab} href=${`#/${tab}`} data-tab=${tab}
         class=${cx("btn", "small", where.tab === tab ? "gold" : "ghost")}>${t(`tab_${tab}`)}</a>`)}</nav>` : null}
     <span class="topnav">
