@@ -32,7 +32,7 @@ WORKLOG = re.compile(
     | \bengineers?\b                   # the people who wrote it
     | \bthe\ lead\b
     | \bissues?\ \#?\d+                # "issue 19", "issues 15 and 19", "issue #19"
-    | (?:^|[\s(\[])\#[1-9]\d{0,3}\b(?![0-9A-Fa-f;,])  # "#19" as an issue reference, not a colour
+    | (?:^|[\s(\[])\#[1-9]\d{0,3}\b(?![0-9A-Fa-f;,-])  # "#19" as an issue reference, not a colour
     """,
     re.IGNORECASE | re.VERBOSE | re.MULTILINE,
 )
