@@ -518,7 +518,7 @@ def page(
         "|---|---|---|---|---|",
         f"| {machine()}, Python {platform.python_version()} | {os.cpu_count()} | "
         f"{', '.join(f'{x:.1f}' for x in load_before)} → {', '.join(f'{x:.1f}' for x in load_after)} | "
-        f"{when:%Y-%m-%d %H:%M} | {'quick (`--quick`)' if quick else 'full'} |",
+        f"{when:%Y-%m-%d %H:%M} | {'`--quick`' if quick else 'full'} |",
         "",
         "A load average above the number of cores means other work shared the machine: wall-clock",
         "rates are then lower bounds; CPU-time figures and side-by-side ratios are the steadier ones.",
@@ -554,7 +554,7 @@ def readme_rows(outcomes: Sequence[Outcome]) -> list[Row]:
 def rows_of_page(text: str) -> list[Row]:
     """The figure rows of a page `page()` wrote (the README's rows are copied from them)."""
     rows = []
-    for line in text.splitlines():
+    for line in text.split(HEADER, 1)[-1].splitlines():  # the figures' table, not the machine's
         if line.startswith("| ") and line.endswith(" |") and line.count(" | ") == 4:
             figure, value, peer, goal, command = line[2:-2].split(" | ")
             if figure != "figure" and command.startswith("`"):
@@ -562,13 +562,25 @@ def rows_of_page(text: str) -> list[Row]:
     return rows
 
 
-def write_readme(rows: Sequence[Row], readme: Path = README) -> None:
+def caption_of_page(text: str) -> str:
+    """One line for the README: the machine, its cores, the load and the date of the run."""
+    lines = text.splitlines()
+    at = next((i for i, line in enumerate(lines) if line.startswith("| machine |")), None)
+    if at is None or at + 2 >= len(lines):
+        return ""
+    machine, cores, load, date, sizes = (c.strip() for c in lines[at + 2].strip("| ").split(" | "))
+    return f"Run of {date} UTC on {machine}, {cores} cores, load average {load}; sizes: {sizes}."
+
+
+def write_readme(rows: Sequence[Row], readme: Path = README, caption: str = "") -> None:
     text = readme.read_text(encoding="utf-8")
     if BEGIN not in text or END not in text:
         raise SystemExit(f"{readme} has no {BEGIN} … {END} block")
     head, rest = text.split(BEGIN, 1)
     _, tail = rest.split(END, 1)
-    block = "\n".join([BEGIN, HEADER, *(r.markdown() for r in rows), END])
+    block = "\n".join(
+        [BEGIN, *([caption, ""] if caption else []), HEADER, *(r.markdown() for r in rows), END]
+    )
     readme.write_text(head + block + tail, encoding="utf-8")
 
 
@@ -585,9 +597,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     )
     args = parser.parse_args(argv)
     if args.readme_only:
-        page_rows = rows_of_page(args.out.read_text(encoding="utf-8"))
-        outcome = Outcome(BENCHES[0], page_rows, "", 0.0, 0.0)
-        write_readme(readme_rows([outcome]))
+        text = args.out.read_text(encoding="utf-8")
+        outcome = Outcome(BENCHES[0], rows_of_page(text), "", 0.0, 0.0)
+        write_readme(readme_rows([outcome]), caption=caption_of_page(text))
         return
     benches = (*BENCHES, RNG)
     if args.only:
@@ -602,7 +614,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     args.out.write_text(page(outcomes, args.quick, before, os.getloadavg(), when), encoding="utf-8")
     print(f"[run_all] wrote {args.out}", file=sys.stderr)
     if not args.no_readme:
-        write_readme(readme_rows(outcomes))
+        write_readme(readme_rows(outcomes), caption=caption_of_page(args.out.read_text("utf-8")))
         print(f"[run_all] wrote the performance rows of {README}", file=sys.stderr)
 
 

@@ -38,6 +38,8 @@ def test_readme_rows_are_rows_of_the_page() -> None:
     missing = [row.figure for row in readme if row not in page]
     assert not missing, f"README rows not in docs/benchmarks.md: {missing}"
     assert readme == run_all.readme_rows([run_all.Outcome(run_all.BENCHES[0], page, "", 0, 0)])
+    caption = run_all.caption_of_page((ROOT / "docs" / "benchmarks.md").read_text(encoding="utf-8"))
+    assert caption and caption in (ROOT / "README.md").read_text(encoding="utf-8")
 
 
 def test_every_benchmark_script_is_run() -> None:
@@ -95,6 +97,23 @@ def test_run_all_writes_the_page_and_the_readme_block(tmp_path: Path) -> None:
 def test_parsers_read_the_printed_figures(name: str, sample: str, expected: str) -> None:
     bench = next(b for b in run_all.BENCHES if b.name == name)
     assert bench.parse(sample, "cmd")[0].value == expected
+
+
+LEDGER_SAMPLE = """\
+                          SQLite                 PG on                PG off
+1 table        136 r/s (load 11.3)      27 r/s (load 11.6)      38 r/s (load 12.9)
+4 tables       523 r/s (load 11.3)      24 r/s (load 12.2)      69 r/s (load 12.8)
+1 table     14.0 / 2.00, 2.17 ms   2.0 / 2.00, 2.41 ms   2.0 / 2.00, 2.32 ms
+4 tables     5.4 / 0.56, 0.93 ms   0.6 / 0.63, 1.64 ms   0.6 / 0.56, 1.33 ms
+"""
+
+
+def test_the_ledger_parser_names_the_best_postgresql_column() -> None:
+    bench = next(b for b in run_all.BENCHES if b.name == "ledger")
+    one, four, cpu = bench.parse(LEDGER_SAMPLE, "cmd")
+    assert (one.value, one.peer) == ("SQLite 136", "PostgreSQL 38 (off)")
+    assert (four.value, four.peer) == ("SQLite 523", "PostgreSQL 69 (off)")
+    assert cpu.value == "SQLite 0.93 ms" and cpu.peer.startswith("PostgreSQL 1.64 ms")
 
 
 def test_an_unrecognised_output_is_reported_not_guessed() -> None:
