@@ -19,6 +19,8 @@ import pytest
 from roomserver import OUT, ROOT, Server
 from test_play import play_step, quick_start, sign_up_and_deposit, switch_lang
 
+import qipai
+
 pytestmark = [pytest.mark.browser]
 
 NEW_PASSWORD = "a long operator password for the console"
@@ -115,6 +117,8 @@ def _sign_in(page: Any, srv: Server, secret: str) -> None:
     page.fill("#ops-totp", pyotp.TOTP(secret).now())
     page.click("#ops-sign-in")
     page.wait_for_selector("#ops-who[data-role=operator]")
+    # the release the room runs, beside the title (CHANGELOG.md says what it holds)
+    assert page.locator("#ops-version").inner_text() == f"qipai {qipai.__version__}"
 
 
 def _cell(page: Any, selector: str) -> int:
