@@ -118,7 +118,7 @@ def _sign_in(page: Any, srv: Server, secret: str) -> None:
     page.click("#ops-sign-in")
     page.wait_for_selector("#ops-who[data-role=operator]")
     # the release the room runs, beside the title (CHANGELOG.md says what it holds)
-    assert page.locator("#ops-version").inner_text() == f"qipai {qipai.__version__}"
+    assert page.locator("#ops-version").text_content() == f"qipai {qipai.__version__}"
 
 
 def _cell(page: Any, selector: str) -> int:
