@@ -24,7 +24,7 @@ Prints p50/p99 of both latencies beside the no-abuse baseline (and the ratio of 
 event-loop lag during the phase (the server's own `qipai_event_loop_lag` histogram: p99 bucket
 and max of the sampled gauge), the server's CPU use (whole process and event-loop thread: what
 each abuse costs the server, less dependent on a busy machine), the server's resident memory and, for (c)/(d), the memory per
-socket; then each goal with "met" or "NOT met" and the load average. Goal (issue 15): p99 under
+socket; then each goal with "met" or "NOT met" and the load average. Goal (docs/security.md): p99 under
 abuse <= 3 x the baseline p99 and <= 50 ms; memory per never-reading socket <= 256 kB.
 
     uv run python benchmarks/bench_abuse.py                 # every scenario, 10 s each
@@ -523,7 +523,7 @@ finally:
 
 
 def goals(results: list[dict[str, Any]]) -> list[str]:
-    """Each goal of issue 15 per abuse phase: met or NOT met, with the figures."""
+    """Each goal of docs/security.md per abuse phase: met or NOT met, with the figures."""
     base = results[0]
     lines = []
     for r in results[1:]:
@@ -656,7 +656,7 @@ async def main_async(seconds: float, only: set[str], profile: str | None) -> Non
         f"the server compete with it: a reconnecting flooder takes a core whatever the server "
         f"does); server log tracebacks: {tracebacks})"
     )
-    print("goals (issue 15):")
+    print("goals (docs/security.md):")
     for line in goals(results):
         print(line)
 

@@ -3,7 +3,7 @@
     uv run python benchmarks/bench_analysis.py            # Hold'em: timings of the cached run
     uv run python benchmarks/bench_analysis.py --holdem   # recompute Hold'em (minutes)
 
-Goals on a 2-core machine (issue 9): Pok Deng all bets < 1 s; Niu Niu type distribution < 1 s;
+Goals on a 2-core machine (docs/rtp.md): Pok Deng all bets < 1 s; Niu Niu type distribution < 1 s;
 Hold'em Bonus optimal-strategy return < 10 minutes; simulation ≥ 20,000 Pok Deng rounds per
 second per core. Wall time and CPU time are both printed: on a shared machine wall time is noisy.
 """

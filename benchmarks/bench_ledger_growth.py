@@ -5,7 +5,7 @@ threads (as `bench_ledger.py`'s 4-table run), measured segment by segment.
 
 Each segment plays `--segment` rounds (a quarter at each table) on the same file, so the last
 segments write into books of `segment × (segments − 1)` rounds. Rounds/s that fall from segment
-to segment mean a write costs more as the books grow (docs/ledger.md §8, "Session 10": random
+to segment mean a write costs more as the books grow (docs/ledger.md §8: random
 round ids put every round at a random leaf of each index keyed by round).
 """
 

@@ -5,7 +5,7 @@ protocol (`PokDengRound.start` with the shoe context, `act`, `expire`, `result`,
 new shoe (new seed) every time the cut card comes out. The engine is on the plain round protocol
 and keeps nothing between rounds but the context, so every round shuffles its shoe again from the
 seed (as a table restarting mid-shoe would): its figure is a table's, not a simulator's. The
-goal of ≥ 20,000 rounds per CPU second is `qipai simulate pokdeng`'s (issues 6 and 18), which
+goal of ≥ 20,000 rounds per CPU second is `qipai simulate pokdeng`'s (docs/rtp.md), which
 plays the coverage bot's bets through the batch simulator `qipai.games.pokdeng.sim` (checked
 against the engine round by round in tests/pokdeng/test_sim.py): the last lines time it.
 Times are CPU time of this process (`time.process_time`), which is less disturbed than wall time

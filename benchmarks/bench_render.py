@@ -1,4 +1,4 @@
-"""How long the browser client takes to draw a table state, in Chromium (issue 21: ≤ 4 ms at the
+"""How long the browser client takes to draw a table state, in Chromium (≤ 4 ms at the
 95th percentile on this machine; printed, not asserted).
 
 Real state messages of every game (tests/web/golden.py: the real engine, one player and bots)

@@ -9,7 +9,7 @@ starts (signing 1,000 people up through scrypt would measure the password hash, 
     uv run python benchmarks/bench_server.py --clients 100 --seconds 20
     uv run python benchmarks/bench_server.py --clients 10,100,1000
 
-Past one process (issue 19): `--processes 1,2` runs `qipai serve --processes N` on PostgreSQL
+Past one process (docs/scaling.md): `--processes 1,2` runs `qipai serve --processes N` on PostgreSQL
 (a fresh schema) and Redis for each N, side by side, and prints the ratio of N processes to
 one. The connections land on the workers as the kernel spreads them (SO_REUSEPORT), so about
 half of the actions and states cross Redis to the table's owner and back. `--failover` also

@@ -1,4 +1,4 @@
-"""Tien Gow: the strong bot against three rule-of-thumb bots (issue 10, "Must show").
+"""Tien Gow: the strong bot against three rule-of-thumb bots.
 
 Plays `--games` games (default 2,000) through the real rules engine (`TienGowRound`, bots see only
 `view(seat)`), in tables of `--table-games` consecutive games so that the bank and its streak

@@ -1,4 +1,4 @@
-"""Operator authority (issue 14): roles, operators with TOTP, the operator log, table templates,
+"""Operator authority (docs/operators.md): roles, operators with TOTP, the operator log, table templates,
 the exact-return cache, quotas, player controls and the house's money desk.
 
 `Authority` bundles them over one database engine (the ledger's); the server keeps one at

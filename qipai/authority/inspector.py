@@ -1,4 +1,4 @@
-"""The round inspector (issue 20): a journaled round replayed step by step for an operator, its
+"""The round inspector (docs/operators.md): a journaled round replayed step by step for an operator, its
 settlement postings, and its verification (seed vs commitment, replay, MAC chain).
 
 The replay rebuilds the round from its journal exactly as `qipai verify` does

@@ -34,7 +34,7 @@ _OPENING = threading.Lock()  # quota check and table creation are one step
 log = logging.getLogger("qipai.authority.lobby")
 
 OPENERS = 16
-"""Tables automatch opens side by side (each is a few commits of its own, issue 19)."""
+"""Tables automatch opens side by side (each is a few commits of its own)."""
 
 
 class _Openings:

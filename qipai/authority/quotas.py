@@ -2,7 +2,7 @@
 Over quota → `QuotaExceeded` (429, code `quota_exceeded`), and nothing changes.
 
 The room as a whole is bounded too (`max_tables`): no player can make the lobby grow without
-limit (issue 14: one account opened 9,446 persistent tables in 20 seconds).
+limit (one account opened 9,446 persistent tables in 20 seconds).
 """
 
 from __future__ import annotations

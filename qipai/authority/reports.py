@@ -1,4 +1,4 @@
-"""The back office's reports (issue 20): the house's results and each bet's observed return.
+"""The back office's reports (docs/operators.md): the house's results and each bet's observed return.
 
 Everything is read from the ledger's own rows, never from a cache the card room keeps:
 

@@ -1,4 +1,4 @@
-"""Past one process (issue 19): every server process is a table host and a front door.
+"""Past one process (docs/scaling.md): every server process is a table host and a front door.
 
 * `ownership` — tables owned under leases in PostgreSQL (renewed every second, lapsing after
   three); lapsed tables taken over by compare-and-set and resumed from their journal.

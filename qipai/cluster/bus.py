@@ -75,7 +75,7 @@ class Bus:
         self.host_id = host_id
         self.metrics = metrics
         # a publish waits for a free connection instead of failing past the pool's size
-        # (redis-py's default pool raises "Too many connections" past 100: session 9 saw
+        # (redis-py's default pool raises "Too many connections" past 100: a failover run saw
         # calls and replies lost that way under load, each one a `table_unavailable`)
         self.redis: aioredis.Redis = aioredis.Redis.from_pool(
             aioredis.BlockingConnectionPool.from_url(

@@ -5,9 +5,9 @@ than the lease (3 s) hands the host's own tables to another host (lease churn). 
 already has a thread of its own (`ownership.py`), but it took its connection from the ledger's
 pool (10 + 20 per process: `qipai.ledger.db.create`), which 32 table threads, 16 seating
 threads, the resume threads and the front door's lookups share. Under load every connection
-is busy and a checkout waits: session 9 counted 318 "lease lost" lines in one 2-process
-failover run, most of them during seating, before any host was killed (docs/scaling.md,
-"Session 9"). Here the renewals, the lapsed-lease look-ups and the takeover claims go over
+is busy and a checkout waits: one 2-process run counted 318 "lease lost" lines in its
+failover, most of them during seating, before any host was killed (docs/scaling.md,
+"Takeover"). Here the renewals, the lapsed-lease look-ups and the takeover claims go over
 a small engine of their own (two connections), using the ledger's own lease statements
 (`qipai.ledger.leases`), so the fencing and epoch semantics are those of `Ledger.renew_many`
 and `Ledger.claim_tables` exactly.

@@ -465,7 +465,7 @@ class Node:
             and time.monotonic() < deadline
         ):
             # lapsed, not released: its host died and a survivor is taking it over. Wait for
-            # the new owner (a few seconds) rather than answer `unknown_table` (session 9:
+            # the new owner (a few seconds) rather than answer `unknown_table` (measured:
             # 60-113 of those per failover run for tables that came back moments later)
             await asyncio.sleep(0.25)
             lease = await asyncio.to_thread(self.ledger.lease, table_id)
@@ -495,7 +495,7 @@ class Node:
                     op,
                     {"table_id": table_id, **args},
                     # an action or a subscription waits as long as it would on the owner
-                    # itself (session 9: with 3 s, a saturated owner's p50 of 3.8 s made
+                    # itself (measured: with 3 s, a saturated owner's p50 of 3.8 s made
                     # most forwarded actions `table_unavailable`); a dead owner's calls are
                     # given up when it leaves the directory (`_announce`)
                     timeout=self.settings.play_timeout_s

@@ -162,7 +162,7 @@ class Ownership:
             return []
         # every table of the pass claimed in ONE statement (the epochs raised, fenced as one
         # claim each: `Ledger.claim_tables`); before, one claim transaction per table, in the
-        # resume threads (issue 19: a takeover of hundreds of tables)
+        # resume threads (a takeover of hundreds of tables)
         began = time.monotonic()
         won = self._claim([t for t, _ in chosen])
         claimed = time.monotonic()
@@ -175,7 +175,7 @@ class Ownership:
             stacks = self._stacks_of([t for t, _ in chosen])
             # and what each adoption reads (layout, client ids, open rounds and journals):
             # one statement per kind for the whole pass, not ~9 per table (docs/scaling.md,
-            # "Session 9": 1.1 s of wall per table for 15-20 ms of CPU in session 8)
+            # "Takeover": 1.1 s of wall per table for 15-20 ms of CPU)
             prepared = self._prepare([t for t, _ in chosen])
             read = time.monotonic()
             jobs = [(t, s, stacks.get(t, []), prepared.get(t)) for t, s in chosen]
@@ -189,7 +189,7 @@ class Ownership:
         finally:
             self.room.opening.difference_update(t for t, _ in chosen)
         resumed = [t for t in done if t is not None]
-        if chosen:  # docs/scaling.md, "Session 9": where a takeover's time goes
+        if chosen:  # docs/scaling.md, "Takeover": where a takeover's time goes
             log.warning(
                 "takeover pass: %d tables claimed of %d lapsed (share %d); claim %.0f ms, "
                 "reads %.0f ms, resumes %.0f ms (%.0f ms of their threads' CPU); "
@@ -211,7 +211,7 @@ class Ownership:
         those that hold a live lease (and this one). A host killed a moment ago stays in the
         directory for `lease_ttl_s + 2` s, longer than its leases take to lapse, and a
         replacement that holds nothing yet takes no share: counting either halved this
-        host's first pass and left the rest to a second one (session 9: two passes of 3-4 s
+        host's first pass and left the rest to a second one (measured: two passes of 3-4 s
         each, takeover 7.0 s)."""
         alive = max(1, self.hosts_alive())
         if self.line is None or alive == 1:
@@ -281,7 +281,7 @@ class Ownership:
         # one line per table only at DEBUG: the pass names its tables in one line (below). 64
         # resume threads writing a line each queued on the log handler's lock and the GIL —
         # more than half the resume threads' wall in a 1,000-client failover (docs/scaling.md,
-        # "Session 10")
+        # "Takeover")
         log.debug("table %s: taken over (its lease had lapsed %.2f s ago)", table_id, lapsed_for)
         try:
             self.return_strays(table_id, stacks)
@@ -398,7 +398,7 @@ class Ownership:
         """Seconds until the next take-over pass should look, when sooner than `renew_s`: as
         the first of another host's leases lapses if it is not renewed (a host killed just
         after renewing loses its tables `lease_ttl_s` later; with a pass only every `renew_s`
-        they waited up to `renew_s` more: docs/scaling.md, "Session 10"). None: every
+        they waited up to `renew_s` more: docs/scaling.md, "Takeover"). None: every
         `renew_s` (SQLite has one host; a failing look-up waits the usual time)."""
         if self.line is None or self.draining:
             return None

@@ -69,7 +69,7 @@ class ClusterSettings(BaseModel):
         ge=1,
         le=128,
         # each resume is ~3 ms of CPU and one journal commit ("resumed"): more side by side
-        # share commits (session 9: 259 resumes took 3.5 s with 16, for 0.75 s of CPU)
+        # share commits (measured: 259 resumes took 3.5 s with 16, for 0.75 s of CPU)
         description="tables of a dead host resumed side by side",
     )
     advertise: str | None = Field(

@@ -6,7 +6,7 @@ each new round at a random place in each of those indexes, so every round a comm
 dirties its own leaf page of each of them — pages written to the WAL, and read back from disk
 once the books outgrow the cache. An id that starts with the time (UUID version 7, RFC 9562
 §5.7) puts every new round at the end of each index, where the rounds of one commit share their
-pages (issue 16; counted in docs/ledger.md §8, "Session 10").
+pages (counted in docs/ledger.md §8).
 
 It is still unguessable: 74 of its 128 bits are random (`secrets`). It reveals when the round
 was opened, to the millisecond, which every record of the round shows anyway.

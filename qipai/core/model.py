@@ -39,7 +39,7 @@ Text = Annotated[str, Strict()]
 Amount = Annotated[int, Strict(), Field(ge=1, le=MAX_STAKE)]
 # The same, zero allowed (an optional stake, a pool seed).
 Amount0 = Annotated[int, Strict(), Field(ge=0, le=MAX_STAKE)]
-# A countdown in seconds (issue 14: every countdown lies in 3–120 s).
+# A countdown in seconds (every countdown lies in 3–120 s).
 MIN_COUNTDOWN_S = 3
 MAX_COUNTDOWN_S = 120
 Seconds = Annotated[

@@ -16,7 +16,7 @@ from qipai.core.errors import InvalidInput
 
 Rate = Fraction | Decimal | int | str
 
-# ----- the money range (issue 14) -------------------------------------------------------------
+# ----- the money range (docs/operators.md) -------------------------------------------------------------
 # The ledger stores amounts and balances as 64-bit signed integers (SQL BIGINT).
 MAX_MONEY = 2**63 - 1
 # The most any money *setting* or single bet may be: a base, a table limit, a fixed stake, a

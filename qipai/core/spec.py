@@ -1,4 +1,4 @@
-"""`GameSpec`: everything a layer needs to know about one game, in one object (issue 18).
+"""`GameSpec`: everything a layer needs to know about one game, in one object (ARCHITECTURE.md, "The game contract").
 
 Each game package declares its spec in `qipai/games/<package>/spec.py` as `SPEC`; the registry
 (`qipai.games.registry`) finds them, and tests register games of their own. The table runtime,

@@ -468,7 +468,7 @@ class Ledger:
         also: Callable[[Connection], None] | None = None,
     ) -> TxResult:
         """`bot_buy_in` for several bots of one table in ONE transaction (a new table's bots,
-        issue 19): the house bot bankroll → each bot's table stack. The bots are users already
+        docs/scaling.md): the house bot bankroll → each bot's table stack. The bots are users already
         (`claim_table(users=…)` or `create_user`). `also(conn)` runs in the same transaction
         (the table's layout, so a table is never saved without its bots' money or the money
         moved without the table). `fence` as for `buy_in`."""
@@ -808,7 +808,7 @@ class Ledger:
 
     def claim_tables(self, table_ids: Sequence[str], host: str, ttl_s: float) -> dict[str, int]:
         """`claim_table` for many lapsed tables in one transaction (one statement on
-        PostgreSQL: a takeover of hundreds of tables, issue 19): table id -> new epoch for
+        PostgreSQL: a takeover of hundreds of tables): table id -> new epoch for
         each table won; the others (held by another host, claimed first) are left out."""
         return self._write(lambda c: leases_mod.claim_many(c, table_ids, host, ttl_s))
 

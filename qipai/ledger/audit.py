@@ -25,7 +25,7 @@ Checks (each violation is one line of the report, naming the record):
   (`verify.verify_round`).
 
 The report also gives, as their own lines, the house's result at the tables, its result from
-bot play, the jackpot pools' movements and the operators' adjustments (issue 14).
+bot play, the jackpot pools' movements and the operators' adjustments (docs/operators.md).
 """
 
 from __future__ import annotations
@@ -656,7 +656,7 @@ def check_privileges(conn: Connection, report: AuditReport, role: str | None) ->
 
 
 def house_report(conn: Connection) -> dict[str, Any]:
-    """The house's side of the books, by what moved it (issue 14)."""
+    """The house's side of the books, by what moved it (docs/operators.md)."""
     balances = {
         str(n): int(b) for n, b in conn.execute(select(accounts.c.name, accounts.c.balance))
     }

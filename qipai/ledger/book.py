@@ -346,7 +346,7 @@ def fenced_chain(fence: Fence | None) -> str | None:
     table's (a fence for another table than the round's is refused when it is planned:
     `check_fence`). Without it a round operation on a cold cache ran alone on the first lane —
     the settlements and "resumed" events of every table a host had just taken over, one
-    commit after another (docs/scaling.md, "Session 10")."""
+    commit after another (docs/scaling.md, "Takeover")."""
     if not isinstance(fence, tuple) or len(fence) != 2 or not isinstance(fence[0], str):
         return None
     return chain_mod.table_chain(fence[0])
@@ -1331,7 +1331,7 @@ class Writer:
         """The next batch: the oldest operation, and with it every queued operation on another
         chain, and those on the same chain that stack (`Op.stackable`: the money moves of the
         ledger's chain, which are many while people are seated; one per commit, they were the
-        card room's seating queue, issue 19). An operation whose chain is known only once it
+        card room's seating queue). An operation whose chain is known only once it
         reads runs alone."""
         if self._queue[0].op.chain is None:
             return [self._queue.pop(0)]
@@ -1508,7 +1508,7 @@ class Lanes:
 
     The ledger's own chain (every money move outside a round: buy-ins, cash-outs, a new
     table's bots, deposits) has a lane of its own, `money`, that no table's round shares
-    (issue 19). Its operations are one chain, so a batch holds one of them: in a table lane
+    (docs/scaling.md). Its operations are one chain, so a batch holds one of them: in a table lane
     each waited for the batches of a quarter of the tables' rounds, one move per batch, and
     seating 1,000 people while their tables played queued there (≈ 0.4 s per buy-in)."""
 

@@ -1,7 +1,7 @@
-"""SQLite: the writer's connection, and WAL checkpoints off the writer's path (issue 16).
+"""SQLite: the writer's connection, and WAL checkpoints off the writer's path (docs/ledger.md).
 
 Two costs of a SQLite commit that are not the rows themselves, found by counting system calls
-(`strace -f -c` on `benchmarks/bench_ledger.py`'s 4-table run; docs/ledger.md, session 9):
+(`strace -f -c` on `benchmarks/bench_ledger.py`'s 4-table run; docs/ledger.md §8):
 
 * **Statement journals in temporary files.** A multi-row INSERT or UPDATE that may fail on a
   constraint keeps a copy of every page it changes so that it alone can be undone (SQLite's

@@ -2,8 +2,8 @@
 
 A takeover pass claims up to hundreds of tables at once (`qipai.cluster.ownership`); adopting
 each reads its layout, its recent client ids and its open rounds with their journals. One
-table at a time that is ~9 statements per table (session 8: ≈ 1.1 s of wall per table on a
-busy host for 15–20 ms of CPU; docs/scaling.md, "Session 9"). `prepare` reads each kind once
+table at a time that is ~9 statements per table (measured: ≈ 1.1 s of wall per table on a
+busy host for 15–20 ms of CPU; docs/scaling.md, "Takeover"). `prepare` reads each kind once
 for all the pass's tables when the ports can (`load_tables_of`, `recent_client_ids_of`,
 `open_rounds_of`: `qipai.tables.batch_reads`); a port that cannot is read per table by
 `Room.adopt` as before (SQLite, tests' memory repos).
@@ -57,7 +57,7 @@ def prepare(ledger: Any, repo: Any, table_ids: Sequence[str]) -> dict[str, Prepa
     if not ids:
         return {}
     # the three reads side by side, each on a connection of its own (they are independent;
-    # session 9: 0.3 + 1.0 + 0.8 s one after another for 259 tables on a loaded host)
+    # measured: 0.3 + 1.0 + 0.8 s one after another for 259 tables on a loaded host)
     began = time.monotonic()
     with ThreadPoolExecutor(3, thread_name_prefix="qipai-adopt-read") as pool:
         laying = pool.submit(lambda: with_chain_heads(ledger, repo.load_tables_of(ids)))
@@ -70,7 +70,7 @@ def prepare(ledger: Any, repo: Any, table_ids: Sequence[str]) -> dict[str, Prepa
     for item in open_rounds:
         rounds.setdefault(item.record.table_id, []).append(item)
     took = time.monotonic() - began
-    log.log(  # worth a line in the host's log when slow (docs/scaling.md, "Session 9")
+    log.log(  # worth a line in the host's log when slow (docs/scaling.md, "Takeover")
         logging.WARNING if took > 0.5 else logging.DEBUG,
         "adoption reads of %d tables: %.0f ms (%d client ids, %d open rounds)",
         len(ids),

@@ -1,5 +1,5 @@
 """The FastAPI application, assembled from routers: accounts, wallet, lobby, history, ops
-(operator authority, issue 14), the WebSocket for table play (messages in docs/protocol.md),
+(operator authority), the WebSocket for table play (messages in docs/protocol.md),
 `/metrics`, and the browser client as static files.
 
 Every request acts as the player of its session token and nobody else: a table action is always
@@ -133,7 +133,7 @@ def create_app(
         session_max_s=settings.session_max_s,
     )
     metrics = Metrics()
-    host_id = cluster_host(settings.cluster, url)  # PostgreSQL: a table host (issue 19)
+    host_id = cluster_host(settings.cluster, url)  # PostgreSQL: a table host (docs/scaling.md)
     node: Node | None = None
     if host_id is None:
         adapter = LedgerAdapter(ledger, layouts=store)  # layouts saved with each settlement

@@ -1,4 +1,4 @@
-"""自动配桌 (automatch) with many people at once (issue 19, docs/scaling.md "Seating").
+"""自动配桌 (automatch) with many people at once (docs/scaling.md "Seating").
 
 Where a person goes is as before: the table of the same template where they already sit (unless
 they sit there alone with bots and a livelier table has a free seat: they move there), else the

@@ -8,7 +8,7 @@ who may call an endpoint.
 * `current_auditor_or_operator` — roles include `auditor` or `operator`.
 
 Roles come from `Services.roles`, a function player -> role names that operator authority
-(`qipai.authority`, issue 14) supplies; until it does, nobody has a role.
+(`qipai.authority`) supplies; until it does, nobody has a role.
 
 Blocking work (database, replays) runs off the event loop: `Services.db(fn, …)` in a worker
 thread, `Services.at_table(table_id, fn)` where that table's work runs.
@@ -121,7 +121,7 @@ class Services:
         return await asyncio.to_thread(fn, *args)
 
     async def seat(self, fn: Callable[..., T], *args: Any) -> T:
-        """Run automatch's blocking work in a thread of `seating` (issue 19). A seating mostly
+        """Run automatch's blocking work in a thread of `seating` (docs/scaling.md). A seating mostly
         waits: for the chosen table's lock (held while the table's own journal write commits)
         and for its buy-in's commit. In asyncio's default pool (min(32, CPUs + 4) threads: 6
         on 2 cores) six of them at a time filled it, so 1,000 people seated at ≈ 6 per second

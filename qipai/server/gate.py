@@ -2,7 +2,7 @@
 (`throttle.Door`: over its WebSocket connection limit) is refused at accept, before any byte of
 its request is read or parsed; every other connection is handed to uvicorn's HTTP protocol.
 
-A client that reconnects in a loop once refused (issue 15's flood, reconnecting thousands of
+A client that reconnects in a loop once refused (a measured flood, reconnecting thousands of
 times a second) used to cost the event loop, per reconnection, uvicorn's HTTP protocol, the
 parse of its upgrade request and a WebSocket protocol, only for
 `serving.QipaiWebSocketProtocol` to drop it; here it costs an address lookup.

@@ -1,8 +1,8 @@
 """Prometheus metrics of one server process (`GET /metrics`), on the app's own registry.
 
 The event-loop lag probe sleeps `interval` seconds over and over and records how late it
-wakes up: the time any request or table waited for the loop at that moment. Issue 19's
-scale-out adds its own metrics to `Metrics.registry`.
+wakes up: the time any request or table waited for the loop at that moment. The
+scale-out (docs/scaling.md) adds its own metrics to `Metrics.registry`.
 """
 
 from __future__ import annotations

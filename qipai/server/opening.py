@@ -1,5 +1,5 @@
 """Opening a new table with its bots in two database transactions instead of about a dozen
-(issue 19, docs/scaling.md "Seating"):
+(docs/scaling.md "Seating"):
 
 1. the table's lease is claimed and its bots are made ledger users, in one transaction;
 2. every bot is bought in from the house bot bankroll and the table's layout (the bots in their

@@ -5,7 +5,7 @@ scrypt (n=2^14, r=8: ~26 ms of CPU) runs in `Hasher`'s threads, never on the eve
 busy, so a burst of sign-ins can delay other sign-ins but never the tables. On Linux those
 threads run at a nice value `NICE` above the process's: a guesser's wrong passwords are
 throughput work, and when the cores are contended the kernel should run the event loop (every
-other client's requests and frames) before them (issue 15 (a)).
+other client's requests and frames) before them (docs/security.md).
 
 The policy: 8-200 characters, not the username, and not among the 30,000 most common
 passwords (the list `zxcvbn` ships, compared without regard to case) — "123456", "password1",

@@ -75,7 +75,7 @@ class Connection:
 
 
 class TableHost(Protocol):
-    """The cluster a room belongs to (`qipai.cluster`, issue 19); None: one process alone.
+    """The cluster a room belongs to (`qipai.cluster`); None: one process alone.
 
     With a host, the host keeps this room's leases (renews them, drops the tables it lost with
     `Room.drop`, takes lapsed ones over with `Room.adopt`) and carries messages to players whose
@@ -551,7 +551,7 @@ class Room:
             box.tick_queued = True
         self._submit(table_id, functools.partial(self._tick_job, table_id))
 
-    # ----- owner leases (one owner per table, issue 15) ------------------------------------
+    # ----- owner leases (one owner per table) ------------------------------------
     @property
     def leasing(self) -> bool:
         """Whether this room claims its tables under owner leases (the ledger adapter was given
@@ -733,7 +733,7 @@ class Room:
         client_ids: dict[str, list[tuple[str, str]]] = {}
         read_many = getattr(self.ledger, "recent_client_ids_of", None)
         if read_many is not None and won:
-            try:  # one read for all (issue 19: a replacement host recovers hundreds)
+            try:  # one read for all (a replacement host recovers hundreds)
                 client_ids = read_many(sorted(won), Journal.CLIENT_IDS_KEPT)
             except Exception:
                 log.exception("the tables' recent client ids could not be read")

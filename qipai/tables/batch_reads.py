@@ -4,7 +4,7 @@ A takeover pass (`qipai.cluster.ownership`) and a host's start-up recovery resum
 hundreds of tables. Read one table at a time — its recent client ids, its open rounds, each
 round's header, players, seed reveal, journal and holds (`Ledger.open_rounds` →
 `journal.fetch`) — that is about nine statements per table, and on a busy host each statement
-waits for the GIL and a connection: session 8 measured ≈ 1.1 s of wall per table for 15–20 ms of
+waits for the GIL and a connection: measured, ≈ 1.1 s of wall per table for 15–20 ms of
 CPU (docs/scaling.md, "Takeover at scale"). Here each kind is one statement for every table of
 the pass (`= ANY(...)` / `IN (...)`), so N tables cost a constant number of round trips.
 

@@ -1,4 +1,4 @@
-"""Containment: what a table does when it must stop (docs/operations.md, issues 15 and 19).
+"""Containment: what a table does when it must stop (ARCHITECTURE.md, "The table runtime"; docs/scaling.md).
 
 * `fail`: any exception in a table's tick, recovery, action or settlement suspends that table
   alone (a lost lease instead stops it for the host that took it over);

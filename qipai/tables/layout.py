@@ -81,7 +81,7 @@ def _restore_chain_head(table: Table) -> None:
     """The layout saved with a settlement (in its transaction, or just before it) cannot hold
     that settlement's chain head — its MAC is made in the settlement's transaction — so a
     recovered table reads it back from the ledger: the first state message after a restart
-    shows it too (issue 16). Only the last result: the earlier ones were saved with theirs."""
+    shows it too (docs/ledger.md). Only the last result: the earlier ones were saved with theirs."""
     last = table.last_result
     if not isinstance(last, dict) or last.get("chain_head") or not last.get("round_id"):
         return

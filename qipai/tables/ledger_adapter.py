@@ -1,6 +1,6 @@
 """`LedgerPort` over the real ledger (`qipai.ledger.api.Ledger`): SQLite or PostgreSQL.
 
-Owner leases (issue 15, "one owner per table"): a process claims each table it runs
+Owner leases ("one owner per table"): a process claims each table it runs
 (`claim`, an epoch from the ledger's `table_leases`), renews the claims while it runs and
 releases them when it stops; every journal and settlement write of a claimed table carries
 `fence=(table_id, epoch)`, so a process whose lease lapsed and was taken over can never write
@@ -172,7 +172,7 @@ class LedgerAdapter:
                 move()
             except UnknownAccount:
                 # a person new to the ledger: made a user only then (one commit per buy-in
-                # less for everyone else, issue 19), and the same buy-in (same key) again
+                # less for everyone else), and the same buy-in (same key) again
                 self.ensure_user(player)
                 move()
         except LedgerFunds as exc:

@@ -209,7 +209,7 @@ def finish(table: Table, events: list[Event]) -> None:
         journal.finish_events = events
         raise _retry_or(exc, "the round could not be settled") from exc
     journal.finish_events = []
-    if head is not None:  # the settlement's chain head, shown with the result (issue 16)
+    if head is not None:  # the settlement's chain head, shown with the result (docs/ledger.md)
         table.last_result["chain_head"] = head
     table.money.settled(record, nets)
     seat_flows.announce_away(table, newly_away)

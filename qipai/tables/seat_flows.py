@@ -87,7 +87,7 @@ def paid_with_layout(
     table: Table, state: SeatState, buy_in: int, key: str, client_seed: str | None
 ) -> None:
     """Take the seat and pay for it in ONE transaction: the buy-in and the layout that seats
-    the player (issue 19: one commit less per person, and never a stack that no saved layout
+    the player (one commit less per person, and never a stack that no saved layout
     seats). Nothing changes if the ledger refuses."""
     player = str(state.player)
     alone_since, seed = table.alone_since, table.client_seed_of.get(player)

@@ -325,7 +325,7 @@ class Table:
             and self.alone_since is not None
             and now >= self.alone_since + self.terms.idle_reveal_s
         ):
-            # issue 17: an abandoned unit ends and is revealed; the next player gets a new one
+            # docs/fairness.md: an abandoned unit ends and is revealed; the next player gets a new one
             self.end_unit()
             self.units.carry_context = {}
             self.save()

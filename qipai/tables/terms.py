@@ -20,7 +20,7 @@ rules"):
 * `away_grace_s`: how long an away seat keeps its place before it is stood up (docs/rules/common.md
   "Decision (away)", default 60 s);
 * `idle_reveal_s`: a deal unit (a Pok Deng shoe, a Pai Gow game) at a table without a person for
-  this long ends and its seed is revealed (issue 17);
+  this long ends and its seed is revealed (docs/fairness.md);
 * `client_seeds`: whether each seated player's client seed enters the deal (docs/fairness.md).
 """
 

@@ -4,7 +4,7 @@ A deal unit is what one server seed deals: one round, a Pok Deng shoe (many roun
 Pai Gow game. Before a unit's first deal the table shows the SHA-256 commitment of its server
 seed; the seed is revealed when the unit ends — its last round finished, or the unit was
 abandoned (no person at the table for `TableTerms.idle_reveal_s`), voided, suspended or closed
-(issue 17) — except for games that never show seeds to players (Tien Gow: `reveal_seed` False).
+(docs/fairness.md) — except for games that never show seeds to players (Tien Gow: `reveal_seed` False).
 
 Anti-grinding: the next unit's server seed is drawn, and its commitment shown
 (`next_commitment`), before the seated players' client seeds are read at the unit's first deal;
@@ -203,7 +203,7 @@ def round_meta(
     unit_client_seeds: Mapping[str, str],
     tiles: TilesCommitment | None,
 ) -> JSON:
-    """What each round records about how it was dealt and under which terms (issue 15)."""
+    """What each round records about how it was dealt and under which terms (docs/fairness.md)."""
     meta: JSON = {
         "template_id": terms.template_id,
         "template_version": terms.template_version,

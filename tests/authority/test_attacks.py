@@ -1,4 +1,4 @@
-"""Issue 14's attacks, replayed through the public HTTP/WebSocket API as a new user would: each is
+"""Attacks, replayed through the public HTTP/WebSocket API as a new user would: each is
 refused with a typed error and nothing changes — balances, house accounts, pools, tables, audit.
 
 1. a table with `pair_odds` 10^9 (the wallet grew to 200,014,922,500);

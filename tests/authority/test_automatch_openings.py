@@ -1,4 +1,4 @@
-"""Automatch opens a few tables side by side (issue 19, `qipai/authority/lobby.py`
+"""Automatch opens a few tables side by side (`qipai/authority/lobby.py`
 `_Openings`): the tables being opened count toward the room's cap from the moment their
 opening starts, so openings side by side never take the room past `max_tables`, and no more
 than the set number run at once."""

@@ -1,4 +1,4 @@
-"""Issue 14: a table a player opened closes once no person has sat at it for the operator's
+"""A table a player opened closes once no person has sat at it for the operator's
 `empty_table_close_s` (its bots cashed out, its owner's quota freed, the close in the operator
 log); a table with a person seated, and the house's tables, stay."""
 

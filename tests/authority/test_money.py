@@ -76,7 +76,7 @@ def test_without_demo_money_operators_approve_requests(ledger: Ledger, engine: E
 def test_a_withdrawal_request_holds_its_money(
     ledger: Ledger, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Issue 14: the money a withdrawal asks for is held in the ledger from the request on (it
+    """The money a withdrawal asks for is held in the ledger from the request on (it
     cannot be bet or bought in meanwhile); a cancel or a rejection gives it back, an approval
     pays the held money out; the audit balances throughout."""
     authority = Authority(ledger.engine, AuthoritySettings(demo=False), ledger=ledger)

@@ -1,4 +1,4 @@
-"""The back office's API (issue 20): the live room, players' books, the round inspector, house
+"""The back office's API (docs/operators.md): the live room, players' books, the round inspector, house
 results (equal to the ledger's and `qipai audit`'s to the unit), exact vs observed return, and
 integrity — with rounds played through the real table runtime into the app's own database."""
 

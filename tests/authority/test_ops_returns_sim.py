@@ -1,4 +1,4 @@
-"""Exact vs observed return (issue 20, "Must show"): rounds of every game played through the real
+"""Exact vs observed return: rounds of every game played through the real
 table runtime into a database (the people's moves chosen by `qipai simulate`'s policies, so the
 exact figures apply); the console's observed return of every bet agrees with the exact figure,
 and a deliberately mispaid table (a test-only pay change: Pok Deng banker-player paying 3:1

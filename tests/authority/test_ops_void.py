@@ -1,4 +1,4 @@
-"""An operator's void of a round a live table is playing goes through that table (issue 14):
+"""An operator's void of a round a live table is playing goes through that table (docs/operators.md):
 the table ends the round by its own interrupted-game path (suspended, stakes back, its deal
 unit ended and revealed, nothing of the round left in its memory) — never a ledger write
 behind the running table's back, which would leave it dealing a round the books call void."""

@@ -1,4 +1,4 @@
-"""The back office in Chromium (issue 20): an operator signs in with TOTP, finds the round a
+"""The back office in Chromium (docs/operators.md): an operator signs in with TOTP, finds the round a
 player just played, steps through its replay, verifies it, and sees the house result and the
 exact-vs-observed row change after more rounds; a player and an anonymous visitor get nothing
 from /ops or /api/ops. Screenshots: test-output/ops-*.png."""
@@ -18,6 +18,8 @@ import pyotp
 import pytest
 from roomserver import OUT, ROOT, Server
 from test_play import play_step, quick_start, sign_up_and_deposit, switch_lang
+
+import qipai
 
 pytestmark = [pytest.mark.browser]
 
@@ -115,6 +117,8 @@ def _sign_in(page: Any, srv: Server, secret: str) -> None:
     page.fill("#ops-totp", pyotp.TOTP(secret).now())
     page.click("#ops-sign-in")
     page.wait_for_selector("#ops-who[data-role=operator]")
+    # the release the room runs, beside the title (CHANGELOG.md says what it holds)
+    assert page.locator("#ops-version").text_content() == f"qipai {qipai.__version__}"
 
 
 def _cell(page: Any, selector: str) -> int:
@@ -124,7 +128,7 @@ def _cell(page: Any, selector: str) -> int:
 def test_an_operator_voids_a_live_round_from_the_console(
     browser: Any, ops_server: tuple[Server, str, str]
 ) -> None:
-    """Issue 20: the round inspector's "void" on a round a live table is playing: the table
+    """The round inspector's "void" on a round a live table is playing: the table
     ends it by its own interruption (suspended, the stake back), the page shows the round voided
     with the operator's reason, and the operator log says how. (First in this module: it uses
     the fixture's fresh session, which the console takes from this tab's storage.)"""
@@ -322,7 +326,7 @@ def test_players_and_visitors_get_nothing(
 def test_an_operator_offers_a_template_and_a_player_finds_it(
     browser: Any, ops_server: tuple[Server, str, str]
 ) -> None:
-    """Operator authority end to end (issue 14): the operator signs in to the console with
+    """Operator authority end to end (docs/operators.md): the operator signs in to the console with
     TOTP, creates a Pok Deng template from that session, and a player finds it in the lobby
     with its pay table, limits and buy-in — in both languages. (Last in this module: it signs in
     with the next step's code, which no earlier test used.)"""

@@ -1,4 +1,4 @@
-"""Browser tests of the player's room beyond a round's play (issue 21): a dropped connection
+"""Browser tests of the player's room beyond a round's play (ARCHITECTURE.md, "The browser client"): a dropped connection
 blocks the table behind an overlay and the action in flight is resent once and applied once;
 the selected chip never changes silently; every refusal is translated by its code."""
 
@@ -160,7 +160,7 @@ def test_disconnect_overlay_and_the_pending_action_is_resent_once_and_applied_on
 
 
 def test_the_chip_never_changes_silently(page: Any, server: Server) -> None:
-    """Issue 21: with 10,000 at the table, bet the 5K chip (its hold takes all 10,000); the 5K
+    """With 10,000 at the table, bet the 5K chip (its hold takes all 10,000); the 5K
     chip stays selected (now disabled), and the next click says why instead of betting 100."""
     if "pokdeng" not in games_available(server):
         pytest.skip("no Pok Deng")

@@ -1,4 +1,4 @@
-"""Issue 14, the player's side: before sitting and betting, a player sees the Pok Deng pay table,
+"""The player's side: before sitting and betting, a player sees the Pok Deng pay table,
 the limits and the exact return of each bet — in the lobby (the operator's offer) and at the
 table (its help panel) — in both languages, exactly as the server states them."""
 

@@ -1,4 +1,4 @@
-"""Issue 17: "verify" in the round history recomputes the deal in the page — WebCrypto
+"""The "verify" in the round history recomputes the deal in the page — WebCrypto
 HMAC-SHA256 by qipai/web/fairness/verify.js, written from docs/fairness.md — and shows, hand by
 hand, that it matches what was dealt; for every game (Tien Gow: each tile I was shown opens
 against the root published at the start). A real `qipai serve` and Debian's Chromium.

@@ -1,6 +1,6 @@
 """A takeover pass reads what its adoptions need once per kind for all its tables
 (`qipai.server.adoption`, `qipai.tables.batch_reads`): the statements of a pass do not grow
-with the number of tables (session 8: ~9 per table, ≈ 1.1 s of wall each on a busy host),
+with the number of tables (read per table: ~9 per table, ≈ 1.1 s of wall each on a busy host),
 what is read is what the per-table reads give, and a host's start-up recovery claims the
 room's tables in one statement and reads their client ids and open rounds at once."""
 
@@ -111,7 +111,7 @@ def test_a_takeover_pass_logs_one_line_naming_its_tables(
 ) -> None:
     """A pass's tables are named in its one summary line; nothing per table above DEBUG
     (64 resume threads logging a line each queued on the handler's lock: more than half of
-    their wall in a 1,000-client failover, docs/scaling.md "Session 10")."""
+    their wall in a 1,000-client failover, docs/scaling.md, "Takeover")."""
     a, b, ledger, _clock = two_hosts
     dead = mid_round_tables(a, 3, "w")
     for table in dead:
@@ -154,7 +154,7 @@ def test_start_up_recovery_claims_at_once_and_reads_in_constant_statements(
     two_hosts: TwoHosts, database: tuple[str, str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A replacement host's start-up recovery (`Room.recover`): one claim statement for
-    the room's tables with a lease row (session 8: one claim each, 445 in one run, racing
+    the room's tables with a lease row (one claim each, 445 in one run, racing
     the survivors' batched takeover), and its reads do not grow with the tables."""
     a, _b, ledger, clock = two_hosts
     sent_for: dict[int, int] = {}

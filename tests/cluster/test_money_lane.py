@@ -1,6 +1,6 @@
 """The ledger's money moves (buy-ins, a new table's bots, cash-outs: every transaction on the
-ledger's own chain) while tables play, on PostgreSQL with writer lanes (issue 19,
-docs/scaling.md "Session 8"): they have a lane of their own, so a buy-in never waits for a
+ledger's own chain) while tables play, on PostgreSQL with writer lanes (
+docs/scaling.md, "Seating"): they have a lane of their own, so a buy-in never waits for a
 table's round writes, and the moves queued together share one commit, sealed one after another
 on the chain, so seating many people is not one commit per person in a row."""
 

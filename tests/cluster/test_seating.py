@@ -1,4 +1,4 @@
-"""Seating on PostgreSQL with table hosts (issue 19, docs/scaling.md "Seating"): a new table's
+"""Seating on PostgreSQL with table hosts (docs/scaling.md "Seating"): a new table's
 bots are bought in and its layout saved in ONE transaction, and nothing of the table is left
 when that transaction fails; many people seated at once by two hosts never share a seat, never
 fill a table past its seats, and each sits exactly once with exactly their buy-in."""

@@ -225,7 +225,7 @@ def test_a_host_still_in_the_directory_but_holding_no_lease_takes_no_share(
     lapse, and a replacement holds nothing yet: the share of the lapsed tables is counted over
     the hosts that hold a live lease (and this one), so the survivor takes them all in one
     pass instead of half now and half after the first half is resumed (docs/scaling.md,
-    "Session 9")."""
+    "Takeover")."""
     a, b, ledger, _clock = two_hosts
     with ledger.engine.begin() as conn:  # the earlier tests' tables: held by nobody here
         conn.execute(text("UPDATE table_leases SET owner = NULL WHERE owner = 'earlier-test'"))

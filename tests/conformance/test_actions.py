@@ -1,5 +1,5 @@
 """Every action of every game refuses stray, misspelt and wrong-typed fields, naming the field
-(issue 18: `{"type": "clear", "spt": "P1"}` cleared every Pok Deng bet, `{"type": "clear",
+(`{"type": "clear", "spt": "P1"}` cleared every Pok Deng bet, `{"type": "clear",
 "bx": "1"}` every Hold'em box). The action models are read from each spec, so a new action or a
 new game is covered without an edit.
 """

@@ -1,4 +1,4 @@
-"""Every setting of every game refuses bad values with an error naming the setting (issue 14).
+"""Every setting of every game refuses bad values with an error naming the setting (docs/operators.md).
 
 Generated from each settings model's JSON Schema, so a new setting is covered without an edit:
 out-of-bound numbers, wrong types, huge values, NaN and Infinity, bool for an int, malformed
@@ -83,7 +83,7 @@ def test_a_bad_setting_is_refused_naming_it(spec: GameSpec, name: str, bad: Any)
 
 @pytest.mark.parametrize("spec", specs(), ids=spec_ids())
 def test_every_numeric_setting_is_bounded(spec: GameSpec) -> None:
-    """Issue 14: hard bounds on every setting (decks, countdowns, money, multipliers)."""
+    """Hard bounds on every setting (decks, countdowns, money, multipliers)."""
     schema = spec.config_model.model_json_schema()
 
     def numbers(node: dict[str, Any], path: str) -> list[tuple[str, dict[str, Any]]]:

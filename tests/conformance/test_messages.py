@@ -3,7 +3,7 @@
 A real server (the app, its room, the real ledger) plays a round of the one-folder test game
 over two WebSockets; every message the clients receive must validate against
 `messages.server.json`, every state's view against the game's view schema, and every message
-the clients send against `messages.client.json` (issue 18: JSON Schemas of messages, checked
+the clients send against `messages.client.json` (JSON Schemas of messages, checked
 in CI to be current, so that the browser and outside clients can rely on them).
 """
 

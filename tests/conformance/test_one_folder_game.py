@@ -1,4 +1,4 @@
-"""A game added in one folder needs no edit anywhere else (issue 18).
+"""A game added in one folder needs no edit anywhere else (ARCHITECTURE.md, "The game contract").
 
 `tests/conformance/plugin/highcard/` is a complete game (actions, settings, round, view, bot,
 spec) that nothing in `qipai/` names. Mounted as a folder of `qipai/games/`, it is found by the

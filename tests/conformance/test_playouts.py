@@ -63,7 +63,7 @@ def test_random_playouts(spec: GameSpec, seed: int) -> None:
 def test_settlement_never_asks_a_stack_for_more_than_it_holds(
     spec: GameSpec, seed: int, stacks: list[int]
 ) -> None:
-    """Issue 15: for every game, with random stacks including 1, no seat's result exceeds its
+    """For every game, with random stacks including 1, no seat's result exceeds its
     stack (bots only, so that rounds reach the settlement quickly)."""
     rng = Rng(seed.to_bytes(16, "big") * 2)
     play = start(spec, rng, stacks)

@@ -1,4 +1,4 @@
-"""Every game's `qipai settle` document is parsed by a typed model (issue 18): a misspelt key
+"""Every game's `qipai settle` document is parsed by a typed model (ARCHITECTURE.md, "The game contract"): a misspelt key
 and a value of the wrong type are refused with `InvalidInput` naming the field, before anything
 is settled. Parametrized over the registry: each game with settle documents must ship an
 example under `examples/<game>/`, and the example itself must settle.

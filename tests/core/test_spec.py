@@ -54,7 +54,7 @@ def test_a_spec_answers_the_old_game_info_names() -> None:
 
 # ----- typed actions: the issue's stray-field cases ------------------------------------------
 def test_a_misspelt_field_is_refused_naming_it() -> None:
-    """Issue 18: `spt` cleared every Pok Deng bet and `bx` every Hold'em box."""
+    """Regression: `spt` cleared every Pok Deng bet and `bx` every Hold'em box."""
     for game, action, field in (
         ("pokdeng", {"type": "clear", "spt": "P1"}, "spt"),
         ("holdem-bonus", {"type": "clear", "bx": "1"}, "bx"),

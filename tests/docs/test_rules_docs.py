@@ -168,7 +168,7 @@ def test_the_rewrite_leaves_no_rules_md_citation_and_only_existing_anchors() -> 
 
 
 def test_the_code_cites_docs_rules_only() -> None:
-    """Issue 18: every layer of `qipai/` cites `docs/rules/` (rewritten with `citations.py`'s
+    """Every layer of `qipai/` cites `docs/rules/` (rewritten with `citations.py`'s
     rules), none the old "RULES.md"."""
     mod = _citations_module()
     left = [f"{c.path}:{c.line}" for c in mod.scan(ROOT) if c.path.startswith("qipai/")]

@@ -1,7 +1,7 @@
 """Deal units at a real table (real engines, the real ledger on SQLite, a virtual clock):
 client seeds enter the deal and the record (docs/fairness.md#keys), and every unit ends and is
 revealed — at its end, abandoned for the table's idle time, suspended (its round voided) or
-closed — while no seed of a running unit is ever visible to players (issue 17)."""
+closed — while no seed of a running unit is ever visible to players (docs/fairness.md)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """Fenced round operations on a cold cache batch together (`book.fenced_chain`): a host that
 has just taken tables over knows nothing of their rounds, and their settlements and journal
-appends ran one commit each on the first writer lane (docs/scaling.md, "Session 10")."""
+appends ran one commit each on the first writer lane (docs/scaling.md, "Takeover")."""
 
 from __future__ import annotations
 

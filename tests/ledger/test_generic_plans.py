@@ -1,6 +1,6 @@
 """PostgreSQL: the writer's statements are prepared (psycopg prepares a text on its fifth run),
 so each batch shape gets one plan, made from the statistics of that moment — often a new table's
-(docs/ledger.md §8, "Session 11"). The check that a closed hold exists (it stands in for the
+(docs/ledger.md §8). The check that a closed hold exists (it stands in for the
 foreign key dropped in migration 0004) must stay a key probe in such a plan: as a join, the plan
 made while `holds` was small hash-joined the whole table on every settlement, and the books
 grow by a hold per seat per round."""

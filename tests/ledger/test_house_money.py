@@ -1,4 +1,4 @@
-"""House money in the books (issue 14): bots play from the house bot bankroll and return to it,
+"""House money in the books (docs/operators.md): bots play from the house bot bankroll and return to it,
 jackpot pools are funded from the house jackpot account, operator corrections are new
 transactions with a reason; and a round keeps its identification (`meta`)."""
 
@@ -129,7 +129,7 @@ def test_void_round_needs_a_reason(funded: Ledger) -> None:
 def test_audit_reports_bot_play_and_jackpot_movements_as_their_own_lines(
     funded: Ledger, tmp_path: object
 ) -> None:
-    """Issue 14: the house's result from bot play and every jackpot pool's movements are lines of
+    """The house's result from bot play and every jackpot pool's movements are lines of
     the audit report (and keys of its JSON)."""
     from typer.testing import CliRunner
 

@@ -1,5 +1,5 @@
 """Table leases and fencing: a compare-and-set claim raises the epoch, and every round write under
-a stale epoch is refused inside its own transaction (issue 19's ledger side)."""
+a stale epoch is refused inside its own transaction (docs/ledger.md §6)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Seeds at rest (issue 16): the seed of a deal unit still in play is stored only sealed with the
+"""Seeds at rest (docs/ledger.md): the seed of a deal unit still in play is stored only sealed with the
 ledger's key, so a copy of the database — the SQLite file's bytes, a `pg_dump` — holds no seed
 of an open unit in the clear; once the unit ends its seed is public. `qipai verify` opens the
 sealed seed with the key."""

@@ -1,6 +1,6 @@
 """SQLite: the writer's connection keeps statement journals in memory and the WAL is copied back
 into the database by a thread of its own, not by the committing writer (`qipai/ledger/sqlite_wal.py`;
-docs/ledger.md, session 9)."""
+docs/ledger.md §8)."""
 
 from __future__ import annotations
 

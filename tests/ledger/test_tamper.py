@@ -1,4 +1,4 @@
-"""Issue 16, "must show": every edit that used to pass `qipai audit` (and inserting, deleting or
+"""Every edit that used to pass `qipai audit` (and inserting, deleting or
 reordering any record) is caught by `qipai audit --no-replay` — exit code 1 and a line naming
 what it found — on SQLite and PostgreSQL; the untouched books pass (the negative control).
 
@@ -424,8 +424,8 @@ def test_audit_names_every_edit(books: Books, edit: Edit, expect: str) -> None:
 
 def test_the_edits_used_to_pass_the_older_checks(books: Books) -> None:
     """Without the chains, the balanced edits pass every other check: the MAC is what catches
-    them (a forged deposit adds up; a settlement edit balanced against the house adds up). Since
-    session 8 a later round's header may contradict it too, when that round staked from the
+    them (a forged deposit adds up; a settlement edit balanced against the house adds up). A
+    later round's header may contradict it too, when that round staked from the
     edited stack (`audit.check_start_balances`): not counted here."""
     ledger = books.ledger
     with tampering(ledger) as conn:

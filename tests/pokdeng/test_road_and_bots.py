@@ -239,7 +239,7 @@ def test_fast_row_code_equals_the_road_row(ids: list[int]) -> None:
 
 def test_road_counts_is_safe_from_many_threads(monkeypatch: pytest.MonkeyPatch) -> None:
     """The card room's table threads share the counts cache; evicting its oldest entry from
-    two threads at once raised KeyError and suspended a table (session 9, under load)."""
+    two threads at once raised KeyError and suspended a table (seen under load)."""
     import sys
     import threading
 

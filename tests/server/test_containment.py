@@ -1,4 +1,4 @@
-"""Issue 15 (server part) over the real app: sign-in throttling and back-off, sign-up limits,
+"""Containment, the server part, over the real app: sign-in throttling and back-off, sign-up limits,
 the password policy, case-insensitive usernames, session lifetimes, logout closing sockets,
 WebSocket authentication without the token in the URL, bounded frames (depth, digits, NaN,
 unstorable text) as typed errors, frame floods closed, and blocking work off the event loop."""

@@ -174,7 +174,7 @@ def test_kill_9_mid_round_then_resume(tmp_path: Path) -> None:
 def test_a_round_that_cannot_be_replayed_suspends_its_table_alone_at_start_up(
     tmp_path: Path,
 ) -> None:
-    """Issue 15: start-up never fails because of what is in the database. One table's open
+    """Start-up never fails because of what is in the database. One table's open
     round cannot be replayed (its journal holds an action the deal refuses): the server starts,
     the other table plays on, the bad one is listed as suspended with its reason and its stakes
     are back on the players' stacks, and `qipai audit` passes."""

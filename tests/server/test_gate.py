@@ -1,6 +1,6 @@
 """The gate (`qipai/server/gate.py`): an address the door has shut is reset at TCP accept,
 before uvicorn's HTTP protocol exists or a byte of its request is read; other addresses are
-served as before; the shut window is bounded and ends (issue 15: a client reconnecting in a
+served as before; the shut window is bounded and ends (a client reconnecting in a
 loop costs the event loop an address lookup, not a parse)."""
 
 from __future__ import annotations

@@ -94,7 +94,7 @@ def test_layout_is_saved_in_the_settlement_transaction(tmp_path: Path) -> None:
 
 
 def test_a_recovered_table_shows_the_last_settlement_chain_head(tmp_path: Path) -> None:
-    """Issue 16 after a restart: the layout saved in the settlement's transaction cannot hold
+    """After a restart: the layout saved in the settlement's transaction cannot hold
     that settlement's chain head (its MAC is made there); the table restored from it still
     shows the head in the state message (read back from the ledger)."""
     table, adapter, store, clock = make(tmp_path / "room.db")

@@ -1,5 +1,5 @@
 """scrypt's threads yield to the event loop: they run at a nice value `NICE` above the
-process's (issue 15 (a): a guesser's wrong passwords must not take a contended core from the
+process's (a guesser's wrong passwords must not take a contended core from the
 loop that serves everyone else), and the rest of the process keeps its priority."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Seeds and Tien Gow's hidden discards (docs/rules/tiengow.md#discards, issue 10): a Tien Gow table never shows
+"""Seeds and Tien Gow's hidden discards (docs/rules/tiengow.md#discards): a Tien Gow table never shows
 its seed to anyone — not in any WebSocket message, not in history or round details over HTTP —
 because the seed would let anyone recompute every hand and so every face-down discard. Players
 still get the commitment before the game, and the operator can still verify the round. Other

@@ -1,4 +1,4 @@
-"""Issue 15, "Away and waiting" (docs/rules/common.md#away-seats): a seat silent for a whole
+"""Away and waiting (docs/rules/common.md#away-seats): a seat silent for a whole
 round while disconnected, or for two rounds in a row while connected, is marked away; it is dealt
 no further rounds; it is stood up with its stack returned after the table's grace time unless its
 player comes back; a seat that comes back plays again from the next round."""

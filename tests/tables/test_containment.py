@@ -1,4 +1,4 @@
-"""Issue 15, containment: a table's failure stays in that table; journal first; the buy-in
+"""Containment: a table's failure stays in that table; journal first; the buy-in
 range; tables that wait say what for; operators suspend, resume and close tables."""
 
 from __future__ import annotations
@@ -252,7 +252,7 @@ def test_journal_first_text_no_database_can_store_is_refused_at_the_table() -> N
 def test_a_tien_gow_table_settles_at_stacks_of_1_100_and_the_default_minimum(
     stack: int | None,
 ) -> None:
-    """Issue 15's first finding at the table: a Tien Gow seat with a stack of 1 or 100 (the
+    """At the table: a Tien Gow seat with a stack of 1 or 100 (the
     operator lowered the minimum) or the default minimum, bots around it, the countdowns playing
     for everyone: the games settle (docs/rules/tiengow.md cap: nobody loses more than its stack), the table
     is never suspended and no hold is left behind."""

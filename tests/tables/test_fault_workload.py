@@ -1,4 +1,4 @@
-"""Issue 15: a randomized, seeded fault workload over the table runtime (a room of tables of
+"""A randomized, seeded fault workload over the table runtime (a room of tables of
 several games on the real ledger, SQLite and PostgreSQL), with the invariants checked after every
 step.
 

@@ -1,4 +1,4 @@
-"""Issue 15, journal first, by fault injection at every write point of every game of the
+"""Journal first, by fault injection at every write point of every game of the
 registry: a round's start (`open_round`), a player's action, a default on silence and a bot's
 move (`append`), and the finish (`settle_round`).
 

@@ -1,4 +1,4 @@
-"""Issue 15, one owner per table: a second process on the same database does not recover a
+"""One owner per table: a second process on the same database does not recover a
 live owner's rounds; once the owner is gone it takes the table over, and the old owner can no
 longer write for it (every round write is fenced by the lease's epoch)."""
 

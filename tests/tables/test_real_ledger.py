@@ -154,7 +154,7 @@ def test_recovery_numbers_a_round_whose_start_was_not_saved(
 
 
 def test_the_result_message_carries_the_settlement_chain_head() -> None:
-    """Issue 16: each settled round's state message shows its place in the books' chain, so a
+    """Each settled round's state message shows its place in the books' chain, so a
     player's own history can later contradict a rewrite (`qipai audit --expect-heads`)."""
     from helpers import make_table, seat_two
 

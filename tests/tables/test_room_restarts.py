@@ -1,4 +1,4 @@
-"""Issue 15 over the room on the real ledger (SQLite and PostgreSQL): a `client_id` seen before a
+"""The room on the real ledger (SQLite and PostgreSQL): a `client_id` seen before a
 restart is never applied again after it (docs/protocol.md), also once its round settled; a
 player whose last socket closed is away after one silent round (docs/rules/common.md "Decision (away)")."""
 

@@ -1,6 +1,6 @@
 """docs/rules/tiengow.md Decision (cap): nobody wins or loses more in a game than the stack it brought.
 
-Issue 15: with the default settings a Tien Gow loser can owe 1,100 at banker multiplier 2, so a
+With the default settings a Tien Gow loser can owe 1,100 at banker multiplier 2, so a
 stack of 1 or 100 made settlement ask for money that was not there (and froze the room). §2's cap
 algorithm now settles every game with the winner (结) in the banker's place.
 """
@@ -78,7 +78,7 @@ def test_no_game_asks_a_stack_for_more_than_it_holds(
 
 
 def test_a_stack_of_one_against_a_doubled_banker() -> None:
-    """Issue 15's case: a stack of 1 (and of 100) at a table whose losers owe up to 1,100."""
+    """A stack of 1 (and of 100) at a table whose losers owe up to 1,100."""
     for small in (1, 100):
         for seed in range(40):
             seats = [Seat("E", 10**6), Seat("S", small), Seat("W", small), Seat("N", small)]

@@ -72,7 +72,7 @@ def _default_limits() -> dict[BetKind, Limits]:
     }
 
 
-# Pay limits (issue 14, "pay multipliers within sane limits"): a position pays at most 10:1
+# Pay limits ("pay multipliers within sane limits"): a position pays at most 10:1
 # (the rules pay 0.95–2), a pair at most 100:1 (the rules pay 11; the fair price of a pair with
 # eight decks is about 12.4:1). Within them one seat's round moves at most 16 spots x the
 # largest limit x 100, far inside the ledger's range (qipai.core.money).

@@ -220,7 +220,7 @@ def road_counts(text: str) -> dict[str, dict[str, int]]:
     _COUNTS_CACHE[text] = counts
     if len(_COUNTS_CACHE) > _COUNTS_CACHE_SIZE:
         # the card room's table threads share this cache: two of them may evict the same
-        # oldest entry (a KeyError that suspended the table, seen under load in session 9),
+        # oldest entry (a KeyError that suspended the table, seen under load),
         # or one may insert between `iter` and `next` here; either is harmless, so ignored
         with contextlib.suppress(KeyError, RuntimeError, StopIteration):
             _COUNTS_CACHE.pop(next(iter(_COUNTS_CACHE)))

@@ -106,7 +106,7 @@ async def round_detail(round_id: str, svc: ServicesDep, player: Player) -> Round
     def work() -> RoundDetailOut | None:
         info = svc.adapter.round_info(round_id)
         if info is None or all(p["user_id"] != player for p in info["players"]):
-            return None  # not yours: the same answer as no such round (issue 14, privacy)
+            return None  # not yours: the same answer as no such round (privacy)
         summary = round_summary(svc.ledger, info, player)
         extra: dict[str, Any] = {}
         try:

@@ -233,7 +233,7 @@ async def automatch(body: JSONObject, svc: ServicesDep, player: Player) -> Autom
     def seat_and_describe() -> AutomatchOut:
         # the reply is built in the seating thread too: `public_info` takes the table's lock,
         # which the table holds while its own journal write commits (~0.1 s under load), and
-        # on the event loop that stalled every socket (issue 19, docs/scaling.md "Session 8")
+        # on the event loop that stalled every socket (docs/scaling.md, "Seating")
         table = authority_lobby.automatch(authority, svc.room, player, body)
         return AutomatchOut(
             table_id=table.id,

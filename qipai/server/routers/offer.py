@@ -1,4 +1,4 @@
-"""What the operator offers, as players see it before they sit (issue 14, transparency).
+"""What the operator offers, as players see it before they sit (transparency).
 
 * `GET /api/templates[?game=]` — **anyone**: every active table template with its facts: the pay
   table of every bet (limits, commission, countdowns, base stake), the buy-in range, the bot

@@ -1,4 +1,4 @@
-"""The operator API, `/api/ops/…` (issue 14; docs/protocol.md "Operator API").
+"""The operator API, `/api/ops/…` (docs/protocol.md "Operator API").
 
 Who may call what:
 
@@ -28,6 +28,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy import func, or_, select
 from starlette.requests import HTTPConnection, Request
 
+import qipai
 from qipai.authority import Authority
 from qipai.authority.errors import (
     AuthorityError,
@@ -212,8 +213,15 @@ async def logout(op: SessionDep, authority: AuthorityDep) -> dict[str, Any]:
 
 @router.get("/me")
 async def me(op: SessionDep) -> dict[str, Any]:
-    """**An operator or auditor** (any stage). Who this session is."""
-    return {"operator": op.name, "role": op.role, "stage": op.stage, "can_write": op.can_write}
+    """**An operator or auditor** (any stage). Who this session is, and the version of qipai
+    the room runs (CHANGELOG.md says what each version holds)."""
+    return {
+        "operator": op.name,
+        "role": op.role,
+        "stage": op.stage,
+        "can_write": op.can_write,
+        "version": qipai.__version__,
+    }
 
 
 @router.post("/password")
@@ -803,7 +811,7 @@ async def verify_log(op: Reader, authority: AuthorityDep) -> dict[str, Any]:
     return {"ok": not problems, "problems": problems}
 
 
-# ----- the console (issue 20): players' books, the round inspector, reports, integrity ------
+# ----- the console (docs/operators.md): players' books, the round inspector, reports, integrity ------
 @router.get("/players/{player}/entries")
 async def player_entries(
     player: str,
@@ -1036,7 +1044,7 @@ async def run_audit(
     return await blocking(work)
 
 
-# ----- table hosts (issue 19) --------------------------------------------------------------
+# ----- table hosts (docs/scaling.md) --------------------------------------------------------------
 def _node(conn: HTTPConnection) -> Any:
     node = getattr(conn.app.state.services, "cluster", None)
     if node is None:

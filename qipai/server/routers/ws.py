@@ -98,7 +98,7 @@ async def _refuse_abuser(ws: WebSocket, svc: Services, wait: float) -> None:
     back-off: closed at once (1008), nothing else looked at. A client reconnecting during its
     back-off is looping: its address's next connections are refused at accept for the rest of
     the back-off (`throttle.Door`, at most its `max_s`), instead of costing a handshake and an
-    auth message each (issue 15's flood got ten of those a second under the connection
+    auth message each (a measured flood got ten of those a second under the connection
     limit)."""
     svc.metrics.refused.labels("ws_backoff").inc()
     if ws.client is not None:
@@ -167,11 +167,11 @@ async def play(ws: WebSocket) -> None:
         return
     if svc.authority is not None:
         # the player's limits, read in a thread when not cached: a database read on the event
-        # loop for every new socket stalled all the others (issue 19, docs/scaling.md
-        # "Session 8"); the check and the attach below stay together on the loop
+        # loop for every new socket stalled all the others (docs/scaling.md,
+        # "Seating"); the check and the attach below stay together on the loop
         await svc.db(svc.authority.players.get, player)
     refusal = _over_connection_quota(svc, player)
-    if refusal is not None:  # issue 14: per-player quota of connections
+    if refusal is not None:  # per-player quota of connections (docs/operators.md)
         await ws.send_text(json.dumps(refusal))
         await _close(ws, QUOTA, refusal["message"])
         return
@@ -289,7 +289,7 @@ async def handle(svc: Services, conn: ClientConnection, text: str) -> JSON | Non
     if kind == "auth":
         return error("invalid_message", "already signed in", client_id=client_id)
     table_id = msg.get("table_id")
-    remote = False  # a table another process runs (issue 19): the call goes to its owner
+    remote = False  # a table another process runs (docs/scaling.md): the call goes to its owner
     if not isinstance(table_id, str) or table_id not in svc.room.tables:
         remote = isinstance(table_id, str) and await _elsewhere(svc, table_id)
         if not remote:

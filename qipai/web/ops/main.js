@@ -1,5 +1,5 @@
 // @ts-check
-// The back office at /ops (issue 20): operators and auditors only (auditors read). Every figure
+// The back office at /ops (docs/operators.md): operators and auditors only (auditors read). Every figure
 // comes from /api/ops/…, which refuses anyone else; this page holds no data of its own.
 // Views: live room, players, round inspector, house results, exact vs observed return, integrity.
 import { render } from "../vendor/preact.module.js";
@@ -61,7 +61,7 @@ function App() {
 
   const openRound = (/** @type {string} */ id) => go("rounds", id);
   const bar = html`<header class="topbar ops-bar">
-    <span class="brand"><span class="brand-zh">${t("brand")}</span><span class="brand-en">back office</span></span>
+    <span class="brand"><span class="brand-zh">${t("brand")}</span><span class="brand-en" id="ops-version">${me ? `qipai ${me.version}` : "back office"}</span></span>
     ${me ? html`<nav class="topnav" id="ops-tabs">${TABS.map((tab) => html`<a key=${tab} href=${`#/${tab}`} data-tab=${tab}
         class=${cx("btn", "small", where.tab === tab ? "gold" : "ghost")}>${t(`tab_${tab}`)}</a>`)}</nav>` : null}
     <span class="topnav">

@@ -3,7 +3,7 @@
 // turned over in one go: the banker's (dealer's) hand first, then each hand against it in seat
 // order, and the result after them — the banner, my net and the stacks, then the results panel's
 // new row. Each stage is a small change drawn on a frame of its own, so no frame has to create
-// the whole showdown at once (issue 21, "rendering a state takes ≤ 4 ms").
+// the whole showdown at once ("rendering a state takes ≤ 4 ms").
 //
 // Nothing is held back for long: the whole showdown lasts at most SHOWDOWN_MS (a stage that comes
 // late ends it at once, and a hidden page gets no staging), actions are never delayed (the

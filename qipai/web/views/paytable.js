@@ -1,5 +1,5 @@
 // @ts-check
-// The operator's offer as players see it before they sit (issue 14): the pay table of every bet,
+// The operator's offer as players see it before they sit (docs/operators.md): the pay table of every bet,
 // the limits, commission, base stake, countdowns, notes, the buy-in range, and the exact return
 // of each bet — all as the server gives them (GameSpec.pay_table / rtp through /api/templates);
 // nothing is computed here.

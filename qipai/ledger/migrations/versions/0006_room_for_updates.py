@@ -9,7 +9,7 @@ with a new index entry each, and until autovacuum came by (once a minute at most
 of an account walked the dead versions of all its earlier pages. Measured by buffer accesses
 per settled 4-seat round (`benchmarks/bench_ledger.py`, 4 tables, 4,000 rounds, from
 `pg_statio_user_tables`, which do not depend on the machine's load): `accounts` 626 → 92,
-`chain_heads` 35 → 7, all tables 990 → 369 (docs/ledger.md, session 9). Each of these tables holds
+`chain_heads` 35 → 7, all tables 990 → 369 (docs/ledger.md §8). Each of these tables holds
 one short row per account, chain or table: the space costs little.
 
 Existing rows stay where they are; their next versions follow the setting.

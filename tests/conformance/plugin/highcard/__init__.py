@@ -1,4 +1,4 @@
-"""High card: a game that lives in this one folder and nowhere else (issue 18).
+"""High card: a game that lives in this one folder and nowhere else (ARCHITECTURE.md, "The game contract").
 
 Dropped into `qipai/games/` (the tests mount this folder's parent onto `qipai.games.__path__`,
 which is what a new folder there amounts to), it is found by the registry and played by every
