@@ -884,9 +884,12 @@ class Room:
             table.disconnect(conn.player)
 
     def _deliver(self, table_id: str, player: str, message: JSON) -> None:
+        tagged: JSON | None = None  # one copy for all of the player's sockets (read-only)
         for conn in list(self.connections.get(player, ())):
             if table_id in conn.tables or message.get("type") == "left":
-                self._post(conn, {**message, "table_id": table_id})
+                if tagged is None:
+                    tagged = {**message, "table_id": table_id}
+                self._post(conn, tagged)
         host = self.host
         if host is not None:
             host.deliver(table_id, player, message)

@@ -25,7 +25,14 @@ from qipai.core.errors import GameError
 from qipai.core.protocol import JSON
 from qipai.server.deps import Services
 from qipai.server.inputs import FrameError, parse_frame, storable
-from qipai.server.sockets import GOING_AWAY, SIGNED_OUT, SLOW, ClientConnection, Outbox
+from qipai.server.sockets import (
+    GOING_AWAY,
+    SIGNED_OUT,
+    SLOW,
+    ClientConnection,
+    Outbox,
+    encode,
+)
 from qipai.server.store import token_hash
 from qipai.tables.table import Table
 
@@ -197,7 +204,7 @@ async def _write(ws: WebSocket, svc: Services, conn: ClientConnection) -> None:
             if conn.outbox.overflowed:
                 conn.end(SLOW, "too far behind")
             return
-        text = json.dumps(message, ensure_ascii=False, separators=(",", ":"))
+        text = encode(message)
         conn.sending_since = time.monotonic()
         try:
             await ws.send_text(text)
