@@ -743,6 +743,13 @@ def main() -> None:
         "run is made with it too, side by side, old before new",
     )
     parser.add_argument(
+        "--new",
+        type=Path,
+        default=ROOT,
+        help="the code measured as new (default: this checkout; a copy keeps a long run from "
+        "seeing edits made meanwhile)",
+    )
+    parser.add_argument(
         "--compression",
         default="default",
         help="comma-separated permessage-deflate settings of the server: on, off, default",
@@ -766,7 +773,9 @@ def main() -> None:
         f"{'p99 ms':>7} {'server':>7} {'pg':>6} {'client':>6} {'msgs':>5} {'KB':>6} "
         f"{'B/msg':>6} {'start':>6} {'err':>4}  load avg"
     )
-    roots = ([("old", args.old.resolve())] if args.old is not None else []) + [("new", ROOT)]
+    roots = ([("old", args.old.resolve())] if args.old is not None else []) + [
+        ("new", args.new.resolve())
+    ]
     choices = {"on": True, "off": False, "default": None}
     for n in [int(x) for x in args.clients.split(",")]:
         if not 1 <= n <= 1000:
