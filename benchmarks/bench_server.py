@@ -244,6 +244,7 @@ async def run_load(
     seconds: float,
     kill: Any = None,
     cpu: Any = None,
+    on_measure: Any = None,
 ) -> Stats:
     stats = Stats()
     stop = asyncio.Event()
@@ -272,6 +273,8 @@ async def run_load(
     )
     await asyncio.sleep(2.0)
     stats.measuring = True
+    if on_measure is not None:
+        on_measure()
     cpu_before = None if cpu is None else cpu()
     pg_before, bench_before = _cpu_seconds(_postgres_pids()), time.process_time()
     start = time.perf_counter()
@@ -335,6 +338,36 @@ def _first_answer(url: str, proc: subprocess.Popen[bytes], started: float) -> fl
             time.sleep(0.02)
 
 
+def _profiler(pid: int, seconds: float, out: Path) -> Any:
+    """What starts py-spy on the server for the measured time (the dev group's `py-spy`;
+    `--gil`: only the samples that hold the interpreter lock, raw collapsed stacks)."""
+    spy = Path(sys.executable).with_name("py-spy")
+
+    def start() -> None:
+        subprocess.Popen(
+            [
+                str(spy),
+                "record",
+                "--pid",
+                str(pid),
+                "--duration",
+                str(int(seconds)),
+                "--rate",
+                "100",
+                "--format",
+                "raw",
+                "--output",
+                str(out),
+                "--gil",
+                "--nonblocking",
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+
+    return start
+
+
 def _warmed(url: str, patience_s: float = 600.0) -> None:
     """Wait for the server's start-up warm-up (`qipai_warming 0`): its CPU (the Hold'em kernels,
     the templates' exact returns) is not the rounds'."""
@@ -379,6 +412,7 @@ def bench(
     database: str = "sqlite",
     compression: bool | None = None,
     port: int | None = None,
+    profile: Path | None = None,
 ) -> dict[str, Any]:
     """One server process (the code in `root`) on SQLite or a fresh PostgreSQL schema, `n`
     clients; CPU of the server, PostgreSQL and the clients, messages and characters per round,
@@ -421,8 +455,15 @@ def bench(
             try:
                 first_answer_s = _first_answer(url, proc, started)
                 _warmed(url)
+                record = None if profile is None else _profiler(proc.pid, seconds, profile)
                 stats = asyncio.run(
-                    run_load(url, tokens, seconds, cpu=lambda: _cpu_seconds([proc.pid]))
+                    run_load(
+                        url,
+                        tokens,
+                        seconds,
+                        cpu=lambda: _cpu_seconds([proc.pid]),
+                        on_measure=record,
+                    )
                 )
             finally:
                 proc.terminate()
@@ -771,6 +812,13 @@ def main() -> None:
         "seeing edits made meanwhile)",
     )
     parser.add_argument(
+        "--profile",
+        type=Path,
+        default=None,
+        help="py-spy the server over the measured time; collapsed stacks to PATH.<code>.<db>."
+        "<deflate>.<clients>.txt (one process only)",
+    )
+    parser.add_argument(
         "--compression",
         default="default",
         help="comma-separated permessage-deflate settings of the server: on, off, default",
@@ -805,7 +853,12 @@ def main() -> None:
         for database in args.db.split(","):
             for deflate in args.compression.split(","):
                 for label, root in roots:
-                    r = bench(n, args.seconds, root, database, choices[deflate])
+                    profile = (
+                        None
+                        if args.profile is None
+                        else Path(f"{args.profile}.{label}.{database}.{deflate}.{n}.txt")
+                    )
+                    r = bench(n, args.seconds, root, database, choices[deflate], profile=profile)
                     cpu = r["cpu_ms_per_round"]
                     print(
                         f"{label:>4} {database:>10} {deflate:>7} {n:>7} "
