@@ -197,6 +197,7 @@ def _assigned(script: Path, names: tuple[str, ...]) -> dict[str, object]:
 
     found: dict[str, object] = {}
     for node in ast.parse(script.read_text(encoding="utf-8")).body:
+        target: ast.expr
         if isinstance(node, ast.AnnAssign) and node.value is not None:
             target, value = node.target, node.value
         elif isinstance(node, ast.Assign) and len(node.targets) == 1:
