@@ -434,8 +434,13 @@ class Room:
             if current is not None and current <= when:
                 return
             self._due[table_id] = when
+            # the scheduler is woken only when this is due before everything it waits for:
+            # otherwise it is busy or already waits for an earlier time, and looks then (a
+            # wake-up per action cost a thread switch for nothing while tables were due)
+            first = not self._heap or when < self._heap[0][0]
             heapq.heappush(self._heap, (when, next(self._order), table_id))
-            self._cond.notify()
+            if first:
+                self._cond.notify()
 
     def start(self) -> None:
         """Start the worker threads and the scheduler (every known table is ticked at once)."""

@@ -353,3 +353,29 @@ def test_a_round_whose_table_is_gone_is_voided_by_the_interrupted_game_policy() 
     kinds = [e["kind"] for e in ledger.round_info(round_id)["log"]]
     assert kinds.count("action") == 1
     assert total_money(ledger) > 0  # conserved and audited
+
+
+def test_the_scheduler_is_woken_only_for_what_is_due_before_all_it_waits_for() -> None:
+    """A wake that is not due before everything scheduled leaves the scheduler alone: it is
+    busy or already waits for an earlier time, and sees the entry then."""
+    room = make_room()
+    notified: list[float] = []
+    real = room._cond.notify
+
+    def counting(n: int = 1) -> None:
+        notified.append(room.clock.now())
+        real(n)
+
+    room._cond.notify = counting  # type: ignore[method-assign]
+    room._schedule("t1", 10.0)  # nothing scheduled: the scheduler must look
+    room._schedule("t2", 12.0)  # after t1: it will be seen when t1 is due
+    room._schedule("t3", 12.0)
+    assert len(notified) == 1
+    room._schedule("t4", 5.0)  # before everything: the scheduler must wake earlier
+    assert len(notified) == 2
+    room._schedule("t2", 11.0)  # earlier than before, but not before t4: no wake
+    assert len(notified) == 2
+    due = []
+    while (table_id := room._pop_due(20.0)) is not None:
+        due.append(table_id)
+    assert due == ["t4", "t1", "t2", "t3"]
