@@ -355,7 +355,12 @@ class Room:
             else:
                 loop.call_soon_threadsafe(_resolve_future, future, result)
             finally:
-                self.wake(table_id)
+                # the table looks at what changed here, in its own mailbox on this thread: a
+                # wake through the scheduler cost two more thread hand-offs per action
+                # (scheduler, then a worker again) for the same tick
+                current = self.tables.get(table_id)
+                if current is not None:  # (closed and forgotten meanwhile: nothing to tick)
+                    self._tick(current)
 
         self._submit(table_id, job)
         return await future

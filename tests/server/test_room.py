@@ -379,3 +379,36 @@ def test_the_scheduler_is_woken_only_for_what_is_due_before_all_it_waits_for() -
     while (table_id := room._pop_due(20.0)) is not None:
         due.append(table_id)
     assert due == ["t4", "t1", "t2", "t3"]
+
+
+def test_a_call_lets_its_table_look_on_the_same_thread_without_the_scheduler() -> None:
+    """After `room.call(id, fn)` the table ticks in the same job, on the worker that ran fn:
+    no wake through the scheduler thread and back to a worker (two hand-offs per action)."""
+    from qipai.tables.ports import SystemClock
+
+    async def scenario() -> None:
+        ledger, repo = fresh_ledger(), MemoryTableRepo()
+        room = Room(ledger, repo, SystemClock(), Timing(0.01, 0.05))
+        ledger.deposit("alice", 1000, "d-alice")
+        table = room.create_table("toy")
+        room.start()
+        try:
+            await asyncio.sleep(0.05)  # the first tick the scheduler gives every table
+            ticks: list[int] = []
+            wakes: list[str] = []
+            real_tick, real_wake = room._tick, room.wake
+            room._tick = lambda t: (ticks.append(threading.get_ident()), real_tick(t))[1]  # type: ignore[method-assign]
+            room.wake = lambda tid: (wakes.append(tid), real_wake(tid))[1]  # type: ignore[method-assign]
+            worker = await room.call(
+                table.id, lambda t: (t.sit("alice", "alice", 100), threading.get_ident())[1]
+            )
+            for _ in range(200):
+                if worker in ticks:
+                    break
+                await asyncio.sleep(0.005)
+            assert worker in ticks
+            assert table.id not in wakes
+        finally:
+            await room.stop()
+
+    run_in_fresh_loop(scenario)
