@@ -105,7 +105,7 @@ class Settings(BaseSettings):
     ws_compression: bool = Field(
         default=False,
         description="permessage-deflate on WebSockets (QIPAI_WS_COMPRESSION), off by default: "
-        "it made state messages several times smaller but cost about a fifth of the server's "
+        "it makes state messages several times smaller but costs 14-20 % of the server's "
         "CPU per round, compressing every message for every socket (docs/scaling.md, "
         "'The hot path'); on for players on slow links when the CPU is there",
     )
