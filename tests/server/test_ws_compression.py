@@ -1,6 +1,6 @@
 """WebSocket compression is the operator's choice (`Settings.ws_compression`,
 QIPAI_WS_COMPRESSION): off by default, which spares the server compressing every message for
-every socket (about a fifth of its CPU per round, docs/scaling.md), on for smaller frames. Both
+every socket (14-20 % of its CPU per round, docs/scaling.md), on for smaller frames. Both
 of the card room's servers (one process, and the table hosts) take it from
 `serving.uvicorn_options`."""
 
