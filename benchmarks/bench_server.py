@@ -129,6 +129,10 @@ class Stats:
         """... and PostgreSQL's processes (all of them: the machine's one PostgreSQL)."""
         self.bench_cpu_s: float | None = None
         """... and this benchmark's own process (the simulated clients)."""
+        self.messages = 0
+        """Messages the clients received in the measured time (every kind)."""
+        self.chars = 0
+        """... and their characters once decompressed (the JSON text; ASCII here, so bytes)."""
 
 
 async def client(
@@ -184,6 +188,9 @@ async def _play(
             except TimeoutError:
                 continue
             assert isinstance(raw, str)
+            if stats.measuring:
+                stats.messages += 1
+                stats.chars += len(raw)
             is_state = raw.startswith(STATE)
             if is_state and sent_at is not None:
                 if stats.measuring:
@@ -238,6 +245,7 @@ async def run_load(
     seconds: float,
     kill: Any = None,
     cpu: Any = None,
+    on_measure: Any = None,
 ) -> Stats:
     stats = Stats()
     stop = asyncio.Event()
@@ -266,6 +274,8 @@ async def run_load(
     )
     await asyncio.sleep(2.0)
     stats.measuring = True
+    if on_measure is not None:
+        on_measure()
     cpu_before = None if cpu is None else cpu()
     pg_before, bench_before = _cpu_seconds(_postgres_pids()), time.process_time()
     start = time.perf_counter()
@@ -298,58 +308,187 @@ async def run_load(
     return stats
 
 
-def bench(n: int, seconds: float) -> dict[str, float]:
-    with tempfile.TemporaryDirectory() as tmp:
-        db = Path(tmp) / "bench.db"
-        tokens = prepare(db, n)
-        port = 18000 + n % 1000
-        env = {
-            **os.environ,
-            "QIPAI_BOT_DELAY": "0.02",
-            "QIPAI_BETWEEN_ROUNDS": "0.3",
-            "QIPAI_CONNECT_RATE": "10000/second",  # every client connects from this address
-        }
-        # The server's log goes to a file (a pipe nobody reads would block the server once
-        # full); tracebacks in it are reported after the run.
-        log_path = Path(tmp) / "server.log"
-        log = log_path.open("wb")
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "qipai.cli", "serve", "--port", str(port), "--db", str(db)],
-            cwd=ROOT,
-            env=env,
-            stdout=subprocess.DEVNULL,
-            stderr=log,
-        )
-        url = f"http://127.0.0.1:{port}"
-        try:
-            for _ in range(600):
-                try:
-                    httpx.get(url + "/api/games", timeout=60)
-                    break
-                except httpx.TransportError:
-                    time.sleep(0.2)
-            stats = asyncio.run(run_load(url, tokens, seconds))
-        finally:
-            proc.terminate()
-            proc.wait()
-            log.close()
-            text = log_path.read_text(errors="replace")
-            if "Traceback" in text:
-                tail = "\n".join(text.splitlines()[-15:])
-                print(
-                    f"  the server logged {text.count('Traceback')} tracebacks; last lines:\n{tail}",
-                    file=sys.stderr,
-                )
-    lat = sorted(stats.latencies)
-    elapsed = stats.elapsed  # type: ignore[attr-defined]
-    return {
-        "clients": n,
-        "rounds_per_s": len(stats.rounds) / elapsed,
-        "actions": len(lat),
-        "p50_ms": 1000 * statistics.median(lat) if lat else float("nan"),
-        "p99_ms": 1000 * lat[min(len(lat) - 1, int(0.99 * len(lat)))] if lat else float("nan"),
-        "errors": stats.errors,
+def _server_env(root: Path, compression: bool | None) -> dict[str, str]:
+    env = {
+        **os.environ,
+        "QIPAI_BOT_DELAY": "0.02",
+        "QIPAI_BETWEEN_ROUNDS": "0.3",
+        "QIPAI_CONNECT_RATE": "10000/second",  # every client connects from this address
+        # the code under test is the one in `root` (a copy of another revision, side by side)
+        "PYTHONPATH": str(root),
     }
+    # a server starts from compiled modules as an installed one does (a shell that forbids
+    # writing them would time the compiler, not the server's start)
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    if compression is not None:
+        env["QIPAI_WS_COMPRESSION"] = "true" if compression else "false"
+    return env
+
+
+def _first_answer(url: str, proc: subprocess.Popen[bytes], started: float) -> float:
+    """Seconds from the server's start to its first answer (`GET /api/games`)."""
+    while True:
+        try:
+            httpx.get(url + "/api/games", timeout=60)
+            return time.perf_counter() - started
+        except httpx.TransportError:
+            if proc.poll() is not None:
+                raise RuntimeError("the server exited before it answered") from None
+            if time.perf_counter() - started > 300:
+                raise RuntimeError("the server did not answer within 300 s") from None
+            time.sleep(0.02)
+
+
+def _profiler(pid: int, seconds: float, out: Path) -> Any:
+    """What starts py-spy on the server for the measured time (the dev group's `py-spy`;
+    `--gil`: only the samples that hold the interpreter lock, raw collapsed stacks)."""
+    spy = Path(sys.executable).with_name("py-spy")
+
+    def start() -> None:
+        subprocess.Popen(
+            [
+                str(spy),
+                "record",
+                "--pid",
+                str(pid),
+                "--duration",
+                str(int(seconds)),
+                "--rate",
+                "100",
+                "--format",
+                "raw",
+                "--output",
+                str(out),
+                "--gil",
+                "--nonblocking",
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+
+    return start
+
+
+def _warmed(url: str, patience_s: float = 600.0) -> None:
+    """Wait for the server's start-up warm-up (`qipai_warming 0`): its CPU (the Hold'em kernels,
+    the templates' exact returns) is not the rounds'."""
+    end = time.perf_counter() + patience_s
+    while time.perf_counter() < end:
+        if re.search(r"^qipai_warming 0", httpx.get(url + "/metrics", timeout=60).text, re.M):
+            return
+        time.sleep(0.2)
+
+
+def _pg_schema() -> tuple[str, str, Any]:
+    """A fresh PostgreSQL schema (name, URL with its search path, admin engine)."""
+    import uuid
+
+    from sqlalchemy import create_engine, text
+    from sqlalchemy.engine import make_url
+
+    schema = f"qipai_bench_{uuid.uuid4().hex[:10]}"
+    admin = create_engine(PG_URL, isolation_level="AUTOCOMMIT")
+    with admin.connect() as conn:
+        conn.execute(text(f'CREATE SCHEMA "{schema}"'))
+    url = (
+        make_url(PG_URL)
+        .update_query_dict({"options": f"-csearch_path={schema}"})
+        .render_as_string(hide_password=False)
+    )
+    return schema, url, admin
+
+
+def _drop_schema(schema: str, admin: Any) -> None:
+    from sqlalchemy import text
+
+    with admin.connect() as conn:
+        conn.execute(text(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE'))
+    admin.dispose()
+
+
+def bench(
+    n: int,
+    seconds: float,
+    root: Path = ROOT,
+    database: str = "sqlite",
+    compression: bool | None = None,
+    port: int | None = None,
+    profile: Path | None = None,
+) -> dict[str, Any]:
+    """One server process (the code in `root`) on SQLite or a fresh PostgreSQL schema, `n`
+    clients; CPU of the server, PostgreSQL and the clients, messages and characters per round,
+    and the seconds from the server's start to its first answer (on an existing file:
+    `prepare` made it)."""
+    import secrets
+
+    schema = admin = None
+    with tempfile.TemporaryDirectory() as tmp:
+        if database == "postgresql":
+            schema, db, admin = _pg_schema()
+            os.environ["QIPAI_KEY"] = os.environ.get("QIPAI_KEY") or secrets.token_hex(32)
+        else:
+            db = str(Path(tmp) / "bench.db")
+        try:
+            tokens = prepare(db, n)
+            port = port or 18000 + n % 1000
+            # The server's log goes to a file (a pipe nobody reads would block the server once
+            # full); tracebacks in it are reported after the run.
+            log_path = Path(tmp) / "server.log"
+            log = log_path.open("wb")
+            command = [sys.executable, "-m", "qipai.cli", "serve", "--port", str(port)]
+            command += ["--db", db]
+            env = _server_env(root, compression)
+            url = f"http://127.0.0.1:{port}"
+            # the first start of a database seeds the shipped templates (their exact returns
+            # are computed then): timed apart, then stopped; the second start is the one of an
+            # existing database, as every start of a room after its first
+            started = time.perf_counter()
+            proc = subprocess.Popen(command, cwd=root, env=env, stdout=log, stderr=log)
+            try:
+                fresh_answer_s = _first_answer(url, proc, started)
+            finally:
+                proc.terminate()
+                proc.wait()
+            started = time.perf_counter()
+            proc = subprocess.Popen(
+                command, cwd=root, env=env, stdout=subprocess.DEVNULL, stderr=log
+            )
+            try:
+                first_answer_s = _first_answer(url, proc, started)
+                _warmed(url)
+                record = None if profile is None else _profiler(proc.pid, seconds, profile)
+                stats = asyncio.run(
+                    run_load(
+                        url,
+                        tokens,
+                        seconds,
+                        cpu=lambda: _cpu_seconds([proc.pid]),
+                        on_measure=record,
+                    )
+                )
+            finally:
+                proc.terminate()
+                proc.wait()
+                log.close()
+                text = log_path.read_text(errors="replace")
+                if "Traceback" in text:
+                    tail = "\n".join(text.splitlines()[-15:])
+                    print(
+                        f"  the server logged {text.count('Traceback')} tracebacks; "
+                        f"last lines:\n{tail}",
+                        file=sys.stderr,
+                    )
+        finally:
+            if schema is not None:
+                _drop_schema(schema, admin)
+    out = _summary(stats, n)
+    rounds = max(1, len(stats.rounds))
+    out["first_answer_s"] = first_answer_s
+    out["fresh_answer_s"] = fresh_answer_s
+    out["messages_per_round"] = stats.messages / rounds
+    out["kb_per_round"] = stats.chars / rounds / 1000
+    out["bytes_per_message"] = stats.chars / max(1, stats.messages)
+    return out
 
 
 def _summary(stats: Stats, n: int) -> dict[str, Any]:
@@ -371,6 +510,8 @@ def _summary(stats: Stats, n: int) -> dict[str, Any]:
         ),
         "cores_busy": stats.cpu_s / elapsed if stats.cpu_s else None,
         "pg_cores": (stats.pg_cpu_s or 0.0) / elapsed,
+        "pg_ms_per_round": 1000 * (stats.pg_cpu_s or 0.0) / max(1, len(stats.rounds)),
+        "bench_ms_per_round": 1000 * (stats.bench_cpu_s or 0.0) / max(1, len(stats.rounds)),
         "bench_cores": (stats.bench_cpu_s or 0.0) / elapsed,
         "p99_after_kill_ms": (
             1000 * after[min(len(after) - 1, int(0.99 * len(after)))] if after else float("nan")
@@ -654,25 +795,84 @@ def main() -> None:
     parser.add_argument(
         "--failover", action="store_true", help="kill -9 one worker halfway (with --processes)"
     )
+    parser.add_argument(
+        "--db", default="sqlite", help="one process: comma-separated sqlite, postgresql"
+    )
+    parser.add_argument(
+        "--old",
+        type=Path,
+        default=None,
+        help="a copy of another revision (e.g. `git archive main | tar -x -C /tmp/old`): each "
+        "run is made with it too, side by side, old before new",
+    )
+    parser.add_argument(
+        "--new",
+        type=Path,
+        default=ROOT,
+        help="the code measured as new (default: this checkout; a copy keeps a long run from "
+        "seeing edits made meanwhile)",
+    )
+    parser.add_argument(
+        "--profile",
+        type=Path,
+        default=None,
+        help="py-spy the server over the measured time; collapsed stacks to PATH.<code>.<db>."
+        "<deflate>.<clients>.txt (one process only)",
+    )
+    parser.add_argument(
+        "--compression",
+        default="default",
+        help="comma-separated permessage-deflate settings of the server: on, off, default",
+    )
     args = parser.parse_args()
     if args.processes is not None:
         main_cluster(args)
         return
     print(
         f"bench_server: {GAME} tables, bots in the free seats, one server process, "
-        f"{os.cpu_count()} CPUs (shared: figures are noisy when other work runs)"
+        f"{os.cpu_count()} CPUs (shared: figures are noisy when other work runs; CPU per round "
+        "and ratios are what count)"
     )
     print(
-        f"{'clients':>8} {'rounds/s':>10} {'actions':>8} {'p50 ms':>9} {'p99 ms':>9} {'errors':>7}"
+        "  CPU ms/round: server, PostgreSQL (every backend), the clients (this process); "
+        "msgs and KB: received by all clients per settled round (decompressed JSON text); "
+        "start: seconds from the server's start to its first answer on an existing database "
+        "(first: on a database the server never opened, which seeds the shipped templates)"
     )
+    print(
+        f"{'code':>4} {'db':>10} {'deflate':>7} {'clients':>7} {'rounds/s':>8} {'p50 ms':>7} "
+        f"{'p99 ms':>7} {'server':>7} {'pg':>6} {'client':>6} {'msgs':>5} {'KB':>6} "
+        f"{'B/msg':>6} {'start':>6} {'first':>6} {'err':>4}  load avg"
+    )
+    roots = ([("old", args.old.resolve())] if args.old is not None else []) + [
+        ("new", args.new.resolve())
+    ]
+    choices = {"on": True, "off": False, "default": None}
     for n in [int(x) for x in args.clients.split(",")]:
         if not 1 <= n <= 1000:
             raise SystemExit("clients must be 1..1000")
-        r = bench(n, args.seconds)
-        print(
-            f"{n:>8} {r['rounds_per_s']:>10.1f} {r['actions']:>8} {r['p50_ms']:>9.1f} "
-            f"{r['p99_ms']:>9.1f} {r['errors']:>7}"
-        )
+        for database in args.db.split(","):
+            for deflate in args.compression.split(","):
+                for label, root in roots:
+                    profile = (
+                        None
+                        if args.profile is None
+                        else Path(f"{args.profile}.{label}.{database}.{deflate}.{n}.txt")
+                    )
+                    r = bench(n, args.seconds, root, database, choices[deflate], profile=profile)
+                    cpu = r["cpu_ms_per_round"]
+                    print(
+                        f"{label:>4} {database:>10} {deflate:>7} {n:>7} "
+                        f"{r['rounds_per_s']:>8.1f} {r['p50_ms']:>7.1f} {r['p99_ms']:>7.1f} "
+                        f"{cpu if cpu is not None else float('nan'):>7.2f} "
+                        f"{r['pg_ms_per_round'] if database != 'sqlite' else 0.0:>6.2f} "
+                        f"{r['bench_ms_per_round']:>6.2f} {r['messages_per_round']:>5.1f} "
+                        f"{r['kb_per_round']:>6.1f} {r['bytes_per_message']:>6.0f} "
+                        f"{r['first_answer_s']:>6.2f} {r['fresh_answer_s']:>6.2f} "
+                        f"{r['errors']:>4}  "
+                        f"{os.getloadavg()[0]:.1f}",
+                        flush=True,
+                    )
 
 
 if __name__ == "__main__":

@@ -1210,6 +1210,9 @@ class _Pending:
     done: bool = False
     value: Any = None
     error: BaseException | None = None
+    wake: threading.Condition = field(default_factory=threading.Condition)
+    """Its thread waits on this (`Writer.run` makes it on the writer's lock): woken when its
+    batch is done, or to lead."""
 
 
 class Writer:
@@ -1219,10 +1222,14 @@ class Writer:
     def __init__(self, ledger: Any, *, grouped: bool = True) -> None:
         self.ledger = ledger
         self.grouped = grouped
-        lock = threading.RLock()
+        lock = self._lock = threading.RLock()
+        """Guards the queue and the leadership. A follower waits on its own operation's
+        condition (`_Pending.wake`, this lock): after a batch the leader wakes the threads of
+        that batch and the oldest one still queued (the next leader) — not every waiting table
+        thread, whose wake-ups (`notify_all`, each taking the interpreter lock only to wait
+        again) were the largest single cost of a round in the profiles (docs/scaling.md, "The
+        hot path")."""
         self._cond = threading.Condition(lock)
-        """Its lock guards the queue and the leadership; followers wait on it for their
-        operation's batch to finish (the leader notifies it after each batch)."""
         self._arrival = threading.Condition(lock)
         """Same lock: a gathering leader waits on it for the tables it expects (`_gather`), so
         that an operation arriving wakes the leader only, not every waiting follower."""
@@ -1278,7 +1285,7 @@ class Writer:
 
     # -- one operation, alone ----------------------------------------------------------------
     def run(self, op: Op) -> Any:
-        pending = _Pending(op)
+        pending = _Pending(op, wake=threading.Condition(self._lock))
         with self.ledger.cache.lock:
             try:
                 pending.plan = op.fast(self.ledger)
@@ -1292,7 +1299,7 @@ class Writer:
                 self._arrival.notify()  # a leader may be gathering (`_gather`)
             while not pending.done:
                 if self._leading:
-                    self._cond.wait()
+                    pending.wake.wait()
                     continue
                 self._leading = True
                 self._gather()
@@ -1303,7 +1310,13 @@ class Writer:
                 finally:
                     self._cond.acquire()
                     self._leading = False
-                    self._cond.notify_all()
+                    for item in batch:  # done (or, if the batch failed, to try again)
+                        if item is not pending:
+                            item.wake.notify()
+                    if self._queue and self._queue[0] is not pending:
+                        self._queue[0].wake.notify()  # the next leader, unless it is this one
+            if self._queue and not self._leading:
+                self._queue[0].wake.notify()  # this thread led last: hand the lead on
         if pending.error is not None:
             raise pending.error
         return pending.value

@@ -12,13 +12,14 @@ import functools
 import os
 import re
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from alembic import command
-from alembic.config import Config
 from sqlalchemy import Connection, Engine, create_engine, event, select, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import OperationalError, ProgrammingError
+
+if TYPE_CHECKING:
+    from alembic.config import Config
 
 ENV_URL = "QIPAI_DATABASE_URL"
 ENV_APP_ROLE = "QIPAI_APP_ROLE"
@@ -156,6 +157,8 @@ def drop_schema(engine: Engine, schema: str) -> None:
 
 
 def alembic_config(conn: Connection | None = None) -> Config:
+    from alembic.config import Config  # imported only to migrate (see `head_revisions`)
+
     cfg = Config()
     cfg.set_main_option("script_location", str(MIGRATIONS))
     if conn is not None:
@@ -165,13 +168,45 @@ def alembic_config(conn: Connection | None = None) -> Config:
 
 @functools.cache
 def head_revisions() -> frozenset[str]:
-    """The newest revision of every migration branch (the ledger's and the card room's
-    `room` branch; read once per process)."""
-    from alembic.script import ScriptDirectory
-
-    heads = ScriptDirectory.from_config(alembic_config()).get_heads()
+    """The newest revision of every migration branch (the ledger's, the authority's and the
+    card room's; read once per process). Read from the scripts' `revision` and
+    `down_revision` assignments without importing Alembic: opening a database that is
+    already at its heads (every start but the first) then needs none of Alembic, Mako or
+    Pygments (about a second of import, docs/scaling.md "Start-up")."""
+    revisions: set[str] = set()
+    parents: set[str] = set()
+    for script in (MIGRATIONS / "versions").glob("*.py"):
+        found = _assigned(script, ("revision", "down_revision"))
+        revision = found.get("revision")
+        if not isinstance(revision, str):
+            raise RuntimeError(f"migration {script.name} names no revision")
+        revisions.add(revision)
+        down = found.get("down_revision")
+        if isinstance(down, str):
+            parents.add(down)
+        elif isinstance(down, tuple | list):
+            parents.update(str(d) for d in down)
+    heads = revisions - parents
     assert heads
     return frozenset(heads)
+
+
+def _assigned(script: Path, names: tuple[str, ...]) -> dict[str, object]:
+    """The literal values a module assigns to `names` at its top level."""
+    import ast
+
+    found: dict[str, object] = {}
+    for node in ast.parse(script.read_text(encoding="utf-8")).body:
+        target: ast.expr
+        if isinstance(node, ast.AnnAssign) and node.value is not None:
+            target, value = node.target, node.value
+        elif isinstance(node, ast.Assign) and len(node.targets) == 1:
+            target, value = node.targets[0], node.value
+        else:
+            continue
+        if isinstance(target, ast.Name) and target.id in names:
+            found[target.id] = ast.literal_eval(value)
+    return found
 
 
 def head_revision() -> str:
@@ -214,7 +249,7 @@ def migrate(engine: Engine, revision: str = "heads", *, app_role: str | None = N
         with engine.begin() as conn:
             if conn.dialect.name == "postgresql":
                 conn.execute(text("SELECT pg_advisory_xact_lock(7240917)"))
-            command.upgrade(alembic_config(conn), revision)
+            _upgrade(conn, revision)
         if app_role and engine.dialect.name == "postgresql":
             grant_app(engine, app_role)
         return
@@ -224,12 +259,18 @@ def migrate(engine: Engine, revision: str = "heads", *, app_role: str | None = N
         raw.execute("PRAGMA foreign_keys=OFF")  # outside any transaction, as SQLite needs
         try:
             with conn.begin():
-                command.upgrade(alembic_config(conn), revision)
+                _upgrade(conn, revision)
                 broken = conn.exec_driver_sql("PRAGMA foreign_key_check").all()
                 if broken:
                     raise RuntimeError(f"migration broke foreign keys: {broken[:5]}")
         finally:
             raw.execute("PRAGMA foreign_keys=ON")
+
+
+def _upgrade(conn: Connection, revision: str) -> None:
+    from alembic import command
+
+    command.upgrade(alembic_config(conn), revision)
 
 
 def grant_app(engine: Engine, role: str) -> None:

@@ -87,12 +87,22 @@ class Raw:
         self.pg = conn.dialect.name == "postgresql"
         driver = conn.connection.driver_connection
         assert driver is not None
-        self.cursor = driver.cursor()
+        # The cursors are made once per database connection and kept with it (the pool's
+        # `info`, which lives exactly as long as the driver's connection): psycopg copies the
+        # connection's adapter map into every new cursor (`AdaptersMap.__init__`, ≈ 0.2 ms of
+        # CPU per cursor, two cursors per batch: measured in docs/scaling.md "The hot path").
+        self._kept: dict[str, Any] = conn.connection.info.setdefault(_CURSORS, {})
+        cursor = self._kept.get("plain")
+        if cursor is None or getattr(cursor, "closed", False) or cursor.connection is not driver:
+            cursor = self._kept["plain"] = driver.cursor()
+        self.cursor = cursor
         self.mark = "%s" if self.pg else "?"
         self.counters = counters
         self.driver_error: type[Exception] = conn.dialect.loaded_dbapi.Error
         self._ts: dict[datetime, str] = {}
-        self._native: Any = None
+        native = self._kept.get("native")
+        usable = native is not None and not native.closed and native.connection is driver
+        self._native: Any = native if usable else None
 
     def ts(self, value: datetime) -> Any:
         if self.pg:
@@ -134,7 +144,7 @@ class Raw:
         if self._native is None:
             import psycopg
 
-            self._native = psycopg.RawCursor(self.cursor.connection)
+            self._native = self._kept["native"] = psycopg.RawCursor(self.cursor.connection)
         text = native_placeholders(sql)
         cursor = self._native
         self.counters.statements += 1
@@ -162,6 +172,9 @@ class Raw:
         except self.driver_error as exc:
             raise DBAPIError.instance(sql, list(params), exc, self.driver_error) from exc
 
+
+_CURSORS = "qipai_cursors"
+"""The key of a database connection's kept cursors in its pool `info` (`Raw`)."""
 
 _PG_IDLE = 0
 """`psycopg.pq.TransactionStatus.IDLE`: no transaction open on the connection."""

@@ -18,6 +18,7 @@ import threading
 import time
 from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from fastapi import APIRouter, FastAPI
 from fastapi.staticfiles import StaticFiles
@@ -26,10 +27,6 @@ from starlette.responses import Response
 
 from qipai.authority import Authority, AuthoritySettings
 from qipai.authority.lobby import EmptyTables
-from qipai.cluster.fenced import FencedLayouts, HostAdapter
-from qipai.cluster.metrics import ClusterMetrics
-from qipai.cluster.node import Node, cluster_host, host_capacity
-from qipai.cluster.proxy import ClusterProxy
 from qipai.ledger import Ledger
 from qipai.ledger.db import resolve_url
 from qipai.server import errors
@@ -51,6 +48,9 @@ from qipai.tables import games as games_mod
 from qipai.tables.ledger_adapter import LedgerAdapter
 from qipai.tables.ports import Clock, SystemClock
 from qipai.tables.table import Timing
+
+if TYPE_CHECKING:
+    from qipai.cluster.node import Node
 
 WEB = Path(__file__).resolve().parent.parent / "web"
 
@@ -101,6 +101,18 @@ def authority_settings(settings: Settings) -> AuthoritySettings:
     return settings.authority  # nested: QIPAI_AUTHORITY__DEMO=false, serve --no-demo
 
 
+def _cluster_host(settings: Settings, url: str) -> str | None:
+    """This process's table host id on PostgreSQL (`qipai.cluster.node.cluster_host`), None
+    on SQLite (one process alone)."""
+    from sqlalchemy.engine import make_url
+
+    if make_url(url).get_backend_name() != "postgresql":
+        return None
+    from qipai.cluster.node import cluster_host
+
+    return cluster_host(settings.cluster, url)
+
+
 def create_app(
     db: str | None = None,
     *,
@@ -133,7 +145,9 @@ def create_app(
         session_max_s=settings.session_max_s,
     )
     metrics = Metrics()
-    host_id = cluster_host(settings.cluster, url)  # PostgreSQL: a table host (docs/scaling.md)
+    # PostgreSQL: a table host (docs/scaling.md); the cluster's modules (Redis, HTTP
+    # forwarding) are imported only then, so that one process on SQLite starts without them
+    host_id = _cluster_host(settings, url)
     node: Node | None = None
     if host_id is None:
         adapter = LedgerAdapter(ledger, layouts=store)  # layouts saved with each settlement
@@ -145,6 +159,10 @@ def create_app(
             workers=settings.table_workers,
         )
     else:
+        from qipai.cluster.fenced import FencedLayouts, HostAdapter
+        from qipai.cluster.metrics import ClusterMetrics
+        from qipai.cluster.node import Node, host_capacity
+
         layouts = FencedLayouts(store)
         adapter = HostAdapter(ledger, layouts=layouts, host=host_id)
         layouts.bind(adapter)
@@ -271,6 +289,8 @@ def create_app(
     app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
     app.add_middleware(SecurityHeaders)
     if node is not None and node.routes:  # the lobby of every host's tables from any process
+        from qipai.cluster.proxy import ClusterProxy
+
         app.add_middleware(
             ClusterProxy,
             node=node,

@@ -136,12 +136,14 @@ class Services:
         at what changed."""
         table = self.room.table(table_id)
         call = getattr(self.room, "call", None)
-        if call is not None:
+        if call is not None:  # the room's call lets the table look (`Room.call`)
             result = call(table_id, fn)
             out: T = await result if inspect.isawaitable(result) else result
+            if not inspect.isawaitable(result):
+                self.room.wake(table_id)
         else:
             out = await asyncio.to_thread(fn, table)
-        self.room.wake(table_id)
+            self.room.wake(table_id)
         return out
 
 

@@ -355,7 +355,12 @@ class Room:
             else:
                 loop.call_soon_threadsafe(_resolve_future, future, result)
             finally:
-                self.wake(table_id)
+                # the table looks at what changed here, in its own mailbox on this thread: a
+                # wake through the scheduler cost two more thread hand-offs per action
+                # (scheduler, then a worker again) for the same tick
+                current = self.tables.get(table_id)
+                if current is not None:  # (closed and forgotten meanwhile: nothing to tick)
+                    self._tick(current)
 
         self._submit(table_id, job)
         return await future
@@ -434,8 +439,13 @@ class Room:
             if current is not None and current <= when:
                 return
             self._due[table_id] = when
+            # the scheduler is woken only when this is due before everything it waits for:
+            # otherwise it is busy or already waits for an earlier time, and looks then (a
+            # wake-up per action cost a thread switch for nothing while tables were due)
+            first = not self._heap or when < self._heap[0][0]
             heapq.heappush(self._heap, (when, next(self._order), table_id))
-            self._cond.notify()
+            if first:
+                self._cond.notify()
 
     def start(self) -> None:
         """Start the worker threads and the scheduler (every known table is ticked at once)."""
@@ -884,9 +894,12 @@ class Room:
             table.disconnect(conn.player)
 
     def _deliver(self, table_id: str, player: str, message: JSON) -> None:
+        tagged: JSON | None = None  # one copy for all of the player's sockets (read-only)
         for conn in list(self.connections.get(player, ())):
             if table_id in conn.tables or message.get("type") == "left":
-                self._post(conn, {**message, "table_id": table_id})
+                if tagged is None:
+                    tagged = {**message, "table_id": table_id}
+                self._post(conn, tagged)
         host = self.host
         if host is not None:
             host.deliver(table_id, player, message)

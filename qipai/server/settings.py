@@ -110,11 +110,11 @@ class Settings(BaseSettings):
     # ----- WebSocket limits -------------------------------------------------------------
     max_frame_bytes: int = Field(default=16_384, ge=256, le=1_048_576)
     ws_compression: bool = Field(
-        default=True,
-        description="permessage-deflate on WebSockets (QIPAI_WS_COMPRESSION): state messages "
-        "several times smaller for players on slow links, at the cost of compressing every "
-        "message for every socket on the event loop (most of the loop's time with 1,000+ "
-        "sockets on a 2-core host, docs/scaling.md)",
+        default=False,
+        description="permessage-deflate on WebSockets (QIPAI_WS_COMPRESSION), off by default: "
+        "it makes state messages several times smaller but costs 14-20 % of the server's "
+        "CPU per round, compressing every message for every socket (docs/scaling.md, "
+        "'The hot path'); on for players on slow links when the CPU is there",
     )
     max_body_bytes: int = Field(default=65_536, ge=1024, le=16_777_216)
     max_json_depth: int = Field(default=16, ge=2, le=256)

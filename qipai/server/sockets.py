@@ -9,7 +9,8 @@ queue, or that accepts nothing for `stall_s` while messages wait, is closed (`SL
 `sweep_stalled`, one task for every socket (no timer per message sent).
 
 `push` may be called from any thread (tables work off the event loop): it only touches the
-queue under a lock and wakes the sender through the loop.
+queue under a lock and wakes the sender through the loop. `encode` is the one JSON encoder of
+what goes out (orjson: a state is encoded in about a tenth of the stdlib's time).
 """
 
 from __future__ import annotations
@@ -17,10 +18,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import itertools
+import json
 import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
+
+import orjson
 
 from qipai.core.protocol import JSON
 from qipai.server.room import Connection
@@ -31,6 +35,16 @@ SIGNED_OUT = 4401
 """Close code of a socket whose session ended (logout, expiry) or never began."""
 SILENT = 4410
 """Close code of a socket that promised a heartbeat and went silent (docs/protocol.md)."""
+
+
+def encode(message: JSON) -> str:
+    """A message's compact JSON text (UTF-8, no spaces), as `json.dumps(message,
+    ensure_ascii=False, separators=(",", ":"))` would write it. orjson refuses what JSON cannot
+    hold exactly (an integer past 64 bits): the stdlib writes those, so they still go out."""
+    try:
+        return orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS).decode()
+    except (orjson.JSONEncodeError, TypeError):
+        return json.dumps(message, ensure_ascii=False, separators=(",", ":"))
 
 
 class Outbox:
@@ -236,5 +250,6 @@ __all__ = [
     "Outbox",
     "SocketRegistry",
     "close_all",
+    "encode",
     "sweep_stalled",
 ]

@@ -9,7 +9,7 @@ check every message it builds.
 from __future__ import annotations
 
 from qipai.core.protocol import JSON, Event
-from qipai.tables.snapshot import TableSnapshot
+from qipai.tables.snapshot import RoundReadout, TableSnapshot
 
 
 def _event_name(event: Event) -> JSON:
@@ -18,9 +18,37 @@ def _event_name(event: Event) -> JSON:
     return {"type": event.type, "seat": seat if isinstance(seat, str) else None}
 
 
-def state_for(snap: TableSnapshot, player: str, events: list[Event], finished: bool) -> JSON:
+class Shared:
+    """What the states of one snapshot have in common, built once for all its listeners: the
+    round's view per viewer (every spectator and every seat out of the round sees the same
+    public view), and the results history. One per snapshot: a view is of that moment."""
+
+    __slots__ = ("results", "snap", "views")
+
+    def __init__(self, snap: TableSnapshot) -> None:
+        self.snap = snap
+        self.views: dict[str | None, JSON] = {}
+        self.results: list[JSON] = list(snap.results)
+
+    def view(self, round_: RoundReadout, viewer: str | None) -> JSON:
+        found = self.views.get(viewer)
+        if found is None:
+            found = self.views[viewer] = round_.view(viewer)
+        return found
+
+
+def state_for(
+    snap: TableSnapshot,
+    player: str,
+    events: list[Event],
+    finished: bool,
+    shared: Shared | None = None,
+) -> JSON:
     """The full private state of `player` at the table of `snap` (sent after every change and
-    on connect)."""
+    on connect). `shared`: the parts already built for another listener of the same snapshot
+    (`Shared(snap)`), which the returned message holds by reference: messages are read-only."""
+    if shared is None or shared.snap is not snap:
+        shared = Shared(snap)
     seat = snap.seat_of.get(player)
     facts = snap.round
     round_ = facts.round if facts is not None else None
@@ -37,7 +65,7 @@ def state_for(snap: TableSnapshot, player: str, events: list[Event], finished: b
         if running and round_ is not None and in_round and seat is not None
         else []
     )
-    view = round_.view(viewer) if round_ is not None else None
+    view = shared.view(round_, viewer) if round_ is not None else None
     # The hint reads the viewer's own view only, so it cannot tell more than the view does.
     hint = (
         snap.hint(view)
@@ -79,7 +107,7 @@ def state_for(snap: TableSnapshot, player: str, events: list[Event], finished: b
         # every card, tile and amount a client sees comes from `round.view(seat)` alone.
         "events": [_event_name(e) for e in events if e.visible_to(viewer)],
         "result": snap.last_result if (finished or not running) else None,
-        "results": list(snap.results),
+        "results": shared.results,
         "fairness": snap.fairness,
         "next_round_in": None
         if snap.next_start_at is None or running
@@ -88,4 +116,4 @@ def state_for(snap: TableSnapshot, player: str, events: list[Event], finished: b
     }
 
 
-__all__ = ["state_for"]
+__all__ = ["Shared", "state_for"]

@@ -53,7 +53,7 @@ from qipai.tables.errors import (
 )
 from qipai.tables.games import Game
 from qipai.tables.journal import Journal
-from qipai.tables.messages import state_for
+from qipai.tables.messages import Shared, state_for
 from qipai.tables.money import TableMoney
 from qipai.tables.ports import Clock, LeaseLost, LedgerPort, OpenRound, RoundRecord, TableRepo
 from qipai.tables.seating import Seating, SeatState
@@ -456,8 +456,9 @@ class Table:
             if not self.seating.connected:
                 return
             snap = lobby.snapshot(self)
+            shared = Shared(snap)  # one public view for every spectator, one history
             for player in list(self.seating.connected):
-                self.send(player, state_for(snap, player, events or [], finished))
+                self.send(player, state_for(snap, player, events or [], finished, shared))
 
     # ----- services for the parts ----------------------------------------------------------------
     def stand_up(self, seat: str, reason: str | None = None) -> int:

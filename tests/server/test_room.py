@@ -353,3 +353,62 @@ def test_a_round_whose_table_is_gone_is_voided_by_the_interrupted_game_policy() 
     kinds = [e["kind"] for e in ledger.round_info(round_id)["log"]]
     assert kinds.count("action") == 1
     assert total_money(ledger) > 0  # conserved and audited
+
+
+def test_the_scheduler_is_woken_only_for_what_is_due_before_all_it_waits_for() -> None:
+    """A wake that is not due before everything scheduled leaves the scheduler alone: it is
+    busy or already waits for an earlier time, and sees the entry then."""
+    room = make_room()
+    notified: list[float] = []
+    real = room._cond.notify
+
+    def counting(n: int = 1) -> None:
+        notified.append(room.clock.now())
+        real(n)
+
+    room._cond.notify = counting  # type: ignore[method-assign]
+    room._schedule("t1", 10.0)  # nothing scheduled: the scheduler must look
+    room._schedule("t2", 12.0)  # after t1: it will be seen when t1 is due
+    room._schedule("t3", 12.0)
+    assert len(notified) == 1
+    room._schedule("t4", 5.0)  # before everything: the scheduler must wake earlier
+    assert len(notified) == 2
+    room._schedule("t2", 11.0)  # earlier than before, but not before t4: no wake
+    assert len(notified) == 2
+    due = []
+    while (table_id := room._pop_due(20.0)) is not None:
+        due.append(table_id)
+    assert due == ["t4", "t1", "t2", "t3"]
+
+
+def test_a_call_lets_its_table_look_on_the_same_thread_without_the_scheduler() -> None:
+    """After `room.call(id, fn)` the table ticks in the same job, on the worker that ran fn:
+    no wake through the scheduler thread and back to a worker (two hand-offs per action)."""
+    from qipai.tables.ports import SystemClock
+
+    async def scenario() -> None:
+        ledger, repo = fresh_ledger(), MemoryTableRepo()
+        room = Room(ledger, repo, SystemClock(), Timing(0.01, 0.05))
+        ledger.deposit("alice", 1000, "d-alice")
+        table = room.create_table("toy")
+        room.start()
+        try:
+            await asyncio.sleep(0.05)  # the first tick the scheduler gives every table
+            ticks: list[int] = []
+            wakes: list[str] = []
+            real_tick, real_wake = room._tick, room.wake
+            room._tick = lambda t: (ticks.append(threading.get_ident()), real_tick(t))[1]  # type: ignore[method-assign]
+            room.wake = lambda tid: (wakes.append(tid), real_wake(tid))[1]  # type: ignore[method-assign]
+            worker = await room.call(
+                table.id, lambda t: (t.sit("alice", "alice", 100), threading.get_ident())[1]
+            )
+            for _ in range(200):
+                if worker in ticks:
+                    break
+                await asyncio.sleep(0.005)
+            assert worker in ticks
+            assert table.id not in wakes
+        finally:
+            await room.stop()
+
+    run_in_fresh_loop(scenario)

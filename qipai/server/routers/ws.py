@@ -38,6 +38,7 @@ from qipai.server.sockets import (
     SLOW,
     ClientConnection,
     Outbox,
+    encode,
 )
 from qipai.server.store import token_hash
 from qipai.tables.table import Table
@@ -213,7 +214,7 @@ async def _write(ws: WebSocket, svc: Services, conn: ClientConnection) -> None:
             if conn.outbox.overflowed:
                 conn.end(SLOW, "too far behind")
             return
-        text = json.dumps(message, ensure_ascii=False, separators=(",", ":"))
+        text = encode(message)
         conn.sending_since = time.monotonic()
         try:
             await ws.send_text(text)
