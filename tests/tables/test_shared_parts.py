@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from qipai.core.protocol import JSON, ActionSpec
 from qipai.tables.messages import Shared, state_for
 from qipai.tables.snapshot import RoundFacts, TableSnapshot
+from qipai.tables.versions import VersionCache
 
 SEATS = ["S1", "S2", "S3"]
 
@@ -65,6 +66,7 @@ def snapshot(round_: CountingRound, seated: dict[str, str]) -> TableSnapshot:
         results=({"round_id": "r0"},),
         next_start_at=None,
         now=1.0,
+        versions=VersionCache(),
     )
 
 
