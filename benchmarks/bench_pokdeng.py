@@ -23,7 +23,7 @@ import time
 from typing import Any
 
 from qipai.bots.base import Bot
-from qipai.bots.pokdeng import RandomBot, SensibleBot
+from qipai.games.pokdeng.bots import RandomBot, SensibleBot
 from qipai.core.cards import Shoe
 from qipai.core.protocol import Seat
 from qipai.core.rng import Rng

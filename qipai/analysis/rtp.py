@@ -11,7 +11,7 @@ from qipai.core.errors import InvalidInput
 
 
 def pokdeng_reports(mode: str | None) -> list[Report]:
-    from qipai.analysis import pokdeng
+    from qipai.games.pokdeng import analysis as pokdeng
 
     modes = [mode] if mode else ["classic", "banker-player"]
     for m in modes:
@@ -21,19 +21,19 @@ def pokdeng_reports(mode: str | None) -> list[Report]:
 
 
 def niuniu_reports(mode: str | None) -> list[Report]:
-    from qipai.analysis import niuniu
+    from qipai.games.niuniu import analysis as niuniu
 
     return [niuniu.analyse(mode)]
 
 
 def paigow_reports(mode: str | None) -> list[Report]:
-    from qipai.analysis import paigow
+    from qipai.games.paigow import analysis as paigow
 
     return paigow.analyse(mode)
 
 
 def holdem_reports(mode: str | None) -> list[Report]:
-    from qipai.analysis import holdem_report
+    from qipai.games.holdem_bonus import analysis as holdem_report
 
     return holdem_report.analyse(mode)
 

@@ -581,7 +581,7 @@ def holdem_decisions(
     limit: int = 2_000,
 ) -> list[dict[str, Any]]:
     """Per Hold'em Bonus template version, the people's decisions of the last `limit` boxes
-    against the optimal strategy (`qipai.analysis.strategy`, docs/rules/holdem-bonus.md#differences's source rule):
+    against the optimal strategy (`qipai.games.holdem_bonus.strategy`, docs/rules/holdem-bonus.md#differences's source rule):
 
     * flop (play 2x or fold): how many differ from the optimal choice (its expected values are
       not tabulated per hand, so no cost is given);
@@ -591,7 +591,7 @@ def holdem_decisions(
 
     An exact figure per decision, where the observed `given_up` of `observed_returns` is a
     noisy estimate over the same boxes."""
-    from qipai.analysis.strategy import flop_decision, river_decision, turn_decision
+    from qipai.games.holdem_bonus.strategy import flop_decision, river_decision, turn_decision
     from qipai.core.cards import parse_cards
 
     boxes: list[tuple[tuple[Any, ...], Mapping[str, Any], list[str]]] = []

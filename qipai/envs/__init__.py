@@ -46,23 +46,23 @@ DEFAULT_STACK = 10_000
 def encoder_type(game: str) -> type[Encoder]:
     """The encoder class of a game (imported on first use)."""
     if game == "pokdeng":
-        from qipai.envs.pokdeng import PokDengEncoder
+        from qipai.games.pokdeng.env import PokDengEncoder
 
         return PokDengEncoder
     if game == "paigow":
-        from qipai.envs.paigow import PaigowEncoder
+        from qipai.games.paigow.env import PaigowEncoder
 
         return PaigowEncoder
     if game == "holdem-bonus":
-        from qipai.envs.holdem_bonus import HoldemBonusEncoder
+        from qipai.games.holdem_bonus.env import HoldemBonusEncoder
 
         return HoldemBonusEncoder
     if game == "niuniu":
-        from qipai.envs.niuniu import NiuniuEncoder
+        from qipai.games.niuniu.env import NiuniuEncoder
 
         return NiuniuEncoder
     if game == "tiengow":
-        from qipai.envs.tiengow import TienGowEncoder
+        from qipai.games.tiengow.env import TienGowEncoder
 
         return TienGowEncoder
     raise InvalidInput(f"no environment for game {game!r}; expected one of {', '.join(GAMES)}")

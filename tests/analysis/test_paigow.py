@@ -7,7 +7,7 @@ from itertools import combinations
 
 import pytest
 
-from qipai.analysis import paigow
+from qipai.games.paigow import analysis as paigow
 from qipai.core.tiles import full_set
 from qipai.games.paigow.hands import evaluate, outcome
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from qipai.analysis.holdem_strategy_exact import cache_path
+from qipai.games.holdem_bonus.strategy_exact import cache_path
 from qipai.analysis.simulate import SimulationResult, simulate_game
 from tests.conftest import require_service
 

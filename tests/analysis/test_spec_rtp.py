@@ -10,7 +10,7 @@ from fractions import Fraction
 
 import pytest
 
-from qipai.analysis.holdem_strategy_exact import cache_path
+from qipai.games.holdem_bonus.strategy_exact import cache_path
 from qipai.games import registry
 from tests.conftest import require_service
 

@@ -191,7 +191,7 @@ def test_pay_tables_show_the_settings_in_both_languages() -> None:
 
 
 def test_settle_documents_go_through_the_spec() -> None:
-    doc = json.loads(Path("examples/pokdeng/example1.json").read_text(encoding="utf-8"))
+    doc = json.loads(Path("qipai/games/pokdeng/examples/example1.json").read_text(encoding="utf-8"))
     assert settle_document(doc) == registry.get("pokdeng").settle(doc)
     with pytest.raises(InvalidInput, match="unknown game"):
         settle_document({"game": "chess"})

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 import pytest
 
-from qipai.bots.holdem_bonus import BOTS, RandomBot, SensibleBot, rule_of_thumb
+from qipai.games.holdem_bonus.bots import BOTS, RandomBot, SensibleBot, rule_of_thumb
 from qipai.core.cards import Card, parse_cards
 from qipai.core.protocol import Seat
 from qipai.core.rng import Rng

@@ -16,7 +16,7 @@ from qipai.cli import app
 from qipai.core.errors import InvalidInput
 from qipai.games import settle_document
 
-EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "niuniu" / "source-example.json"
+EXAMPLE = Path(__file__).resolve().parents[2] / "qipai" / "games" / "niuniu" / "examples" / "source-example.json"
 runner = CliRunner()
 
 
@@ -176,7 +176,7 @@ def test_cli_end_to_end_json_and_bad_input_exit_2() -> None:
 
 
 def test_banker_cap_example_file() -> None:
-    # examples/niuniu/banker-cap.json: the source hands, but the banker brings 100 and the two
+    # qipai/games/niuniu/examples/banker-cap.json: the source hands, but the banker brings 100 and the two
     # losers bring nothing. Losers pay 0 (capped at their balance); the banker would owe 尾 1,200
     # but can lose only its 100, so 尾's win is scaled to 100; 3.5 % of 100 = 3.5 → commission 3,
     # 尾 keeps 96, and the half unit goes to rounding.

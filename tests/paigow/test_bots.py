@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from qipai.bots.paigow import (
+from qipai.games.paigow.bots import (
     RandomPaigowBot,
     SensiblePaigowBot,
     banker_value,

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from qipai.bots.pokdeng import RandomBot, SensibleBot
+from qipai.games.pokdeng.bots import RandomBot, SensibleBot
 from qipai.core.cards import parse_card
 from qipai.core.errors import InvalidInput
 from qipai.core.protocol import Seat

@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from qipai.bots.base import Bot
-from qipai.bots.pokdeng import RandomBot, SensibleBot
+from qipai.games.pokdeng.bots import RandomBot, SensibleBot
 from qipai.core.cards import Card, Shoe
 from qipai.core.errors import GameError, IllegalAction, InvalidInput, OutOfTurn, WrongPhase
 from qipai.core.protocol import HOUSE, ROUNDING, RecordedAction, Seat

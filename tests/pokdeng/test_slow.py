@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from qipai.bots.pokdeng import RandomBot
+from qipai.games.pokdeng.bots import RandomBot
 from qipai.core.protocol import RecordedAction, Seat
 from qipai.core.rng import Rng
 from qipai.games.pokdeng import PokDengConfig, PokDengRound, replay_shoe

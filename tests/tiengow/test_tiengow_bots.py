@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from qipai.bots.tiengow import (
+from qipai.games.tiengow.bots import (
     Observation,
     RandomBot,
     RuleOfThumbBot,

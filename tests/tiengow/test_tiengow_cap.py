@@ -13,7 +13,7 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from qipai.bots.tiengow import RandomBot, play_game
+from qipai.games.tiengow.bots import RandomBot, play_game
 from qipai.core.protocol import Seat
 from qipai.core.rng import Rng
 from qipai.games import settle_document
@@ -24,7 +24,7 @@ from qipai.games.tiengow.scoring import capped_nets
 from .helpers import make_round
 from .test_tiengow_round import HANDS
 
-EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "tiengow"
+EXAMPLES = Path(__file__).resolve().parents[2] / "qipai" / "games" / "tiengow" / "examples"
 SEATS = ["E", "S", "W", "N"]
 
 

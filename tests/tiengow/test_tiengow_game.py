@@ -8,7 +8,7 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from qipai.bots.tiengow import RandomBot
+from qipai.games.tiengow.bots import RandomBot
 from qipai.core.protocol import Seat
 from qipai.core.rng import Rng
 from qipai.core.tiles import Tile

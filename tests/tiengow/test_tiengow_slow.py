@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from qipai.bots.tiengow import RuleOfThumbBot, play_game
+from qipai.games.tiengow.bots import RuleOfThumbBot, play_game
 from qipai.core.protocol import Seat
 from qipai.core.rng import Rng
 from qipai.games.tiengow.config import TienGowConfig

@@ -32,7 +32,7 @@ SIMPLE_RULE_TEXT = (
 
 
 def simple_strategy(phase: str, hole: Sequence[Card], board: Sequence[Card]) -> bool:
-    """The simple strategy as a bot's strategy function (`qipai.bots.holdem_bonus.Strategy`):
+    """The simple strategy as a bot's strategy function (`qipai.games.holdem_bonus.bots.Strategy`):
     the same rules the exact kernels price (`holdem_kernels.simple_turn` / `simple_river`)."""
     a, b = hole
     if phase == "flop":
@@ -196,7 +196,7 @@ def _label(net: int) -> str:
 def strategy_figures(sums: Any, strategy: int) -> tuple[BetFigures, dict[str, Any]]:
     """The main game's exact outcome distribution per ante for one strategy (0 optimal/source,
     1 optimal/common, 2 simple/source, 3 simple/common)."""
-    from qipai.analysis.holdem_strategy_exact import UNIT, start_classes
+    from qipai.games.holdem_bonus.strategy_exact import UNIT, start_classes
 
     weights: dict[tuple[str, Fraction], int] = {}
     per_class = int(sums.flops[0]) * UNIT
@@ -239,7 +239,7 @@ def strategy_figures(sums: Any, strategy: int) -> tuple[BetFigures, dict[str, An
 
 def preflop_table(sums: Any) -> Table:
     """Every starting class: exact EV of playing on under each rule, and the optimal decision."""
-    from qipai.analysis.holdem_strategy_exact import UNIT, start_classes
+    from qipai.games.holdem_bonus.strategy_exact import UNIT, start_classes
 
     rows = []
     total = int(sums.flops[0]) * UNIT
@@ -279,7 +279,7 @@ def preflop_table(sums: Any) -> Table:
 
 def analyse(mode: str | None = None, recompute: bool = False) -> list[Report]:
     """The Hold'em Bonus report: main game (both rules, optimal and simple), bonus, pool."""
-    from qipai.analysis.holdem_strategy_exact import load_or_compute
+    from qipai.games.holdem_bonus.strategy_exact import load_or_compute
     from qipai.core.errors import InvalidInput
     from qipai.games.holdem_bonus.config import BONUS_TABLES
 
@@ -334,13 +334,13 @@ def rtp_for(config: Any) -> list[BetReturn]:
     (GameSpec.rtp), under docs/rules/holdem-bonus.md#differences's source rule, which the engine plays.
 
     * main bets per ante: under the optimal strategy; under the simple strategy; and under the
-      table's default bot, which plays the optimal strategy (`qipai.bots.holdem_bonus.
+      table's default bot, which plays the optimal strategy (`qipai.games.holdem_bonus.bots.
       optimal_bot`), so its figure is the optimal one. The `sensible` bot's rule of thumb is not
       priced exactly (the exact kernels price the optimal and simple strategies only).
     * bonus: the table's pay table.
     * pool: per stake, with the pool at the table's seed (its floor); it grows with the pool.
     """
-    from qipai.analysis.holdem_strategy_exact import load_or_compute
+    from qipai.games.holdem_bonus.strategy_exact import load_or_compute
     from qipai.core.spec import label
 
     sums = load_or_compute(False)

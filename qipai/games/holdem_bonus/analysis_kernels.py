@@ -290,7 +290,7 @@ def flop_values(classes: Any, acc: Any, simple_rules: Any) -> Any:  # pragma: no
     rivers[h, s] — (flop, turn) pairs on which the river is bet; flops[h] — flops counted;
     bets[h, s, i] — 1 iff the optimal strategy s (0 source, 1 common rule) bets the turn on the
     i-th flop, i = `flop_index(c1, c2, f0, f1, f2)` of the class representative (c1, c2): the
-    turn decision table of `qipai.analysis.strategy`, so bots look it up instead of enumerating.
+    turn decision table of `qipai.games.holdem_bonus.strategy`, so bots look it up instead of enumerating.
     Strategies: 0 optimal under the source rule (no turn bet, no river bet), 1 optimal under the
     common rule (river open after a check), 2/3 the simple strategy under each rule.
     """
@@ -449,7 +449,7 @@ def decision_counts(
     Returns W, Ws, T, L — wins, wins with a straight or better, ties, losses over every card
     still to come and every dealer pair — as an (n_turn, 4) array, one row per possible turn
     card, when n_board = 3 (each row summed over the river and the dealer's hands), or a (1, 4)
-    row when n_board = 4. This is the on-demand lookup of `qipai.analysis.strategy` (about two
+    row when n_board = 4. This is the on-demand lookup of `qipai.games.holdem_bonus.strategy` (about two
     million evaluations for a turn decision, 45,540 for a river decision); it shares only the
     evaluator with `river_sums`, which tests compare it with."""
     used = np.zeros(52, np.bool_)

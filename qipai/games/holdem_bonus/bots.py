@@ -1,13 +1,13 @@
 """Hold'em Bonus bots: a random player and a rule-of-thumb player (`qipai.bots.base.Bot`).
 
 `optimal` (the card room's default) is `SensibleBot` playing the exact optimal strategy of
-`qipai.analysis.strategy`. All read only `round.view(seat)` and the legal actions. In the
+`qipai.games.holdem_bonus.strategy`. All read only `round.view(seat)` and the legal actions. In the
 betting phase they bet their own box and confirm in one action (`"done": true`); in a decision
 phase they answer for one awaiting box per call (the table asks again while the seat is
 awaited).
 
 `SensibleBot(strategy=...)` plays by a strategy function when given one — e.g. the optimal
-strategy lookup of `qipai.analysis.strategy` — with the signature of `Strategy`:
+strategy lookup of `qipai.games.holdem_bonus.strategy` — with the signature of `Strategy`:
 `strategy(phase, hole, board) -> bool` (True = make the bet of that phase: "flop", "turn" or
 "river"; False = fold or check), where `hole` is the box's two cards and `board` the community
 cards shown (0, 3 or 4 of them).
@@ -168,10 +168,10 @@ class SensibleBot:
 
 def optimal_bot() -> SensibleBot:
     """The card room's default Hold'em Bonus bot: the exact optimal strategy of the analysis
-    (`qipai.analysis.strategy`, docs/rules/holdem-bonus.md#differences's source rule, as the game implements it). Its turn
+    (`qipai.games.holdem_bonus.strategy`, docs/rules/holdem-bonus.md#differences's source rule, as the game implements it). Its turn
     choices are read from the full enumeration's cached table (`strategy.turn_bet`, µs each) so
     bots do not load the server's event loop; without the cache they are computed (~9 ms each)."""
-    from qipai.analysis.strategy import optimal_strategy
+    from qipai.games.holdem_bonus.strategy import optimal_strategy
 
     bot = SensibleBot(strategy=optimal_strategy("source"))
     bot.name = "optimal"

@@ -30,7 +30,7 @@ from typing import Any, Literal
 
 import numpy as np
 
-from qipai.analysis.holdem_strategy_exact import class_of, start_classes
+from qipai.games.holdem_bonus.strategy_exact import class_of, start_classes
 from qipai.core.cards import Card, parse_cards
 from qipai.core.errors import InvalidInput
 
@@ -92,7 +92,7 @@ def flop_decision(hole: Sequence[Card | int], rule: Rule = "source") -> bool:
 
 
 def _counts(hole: tuple[int, ...], board: tuple[int, ...]) -> np.ndarray:
-    from qipai.analysis.holdem_kernels import decision_counts
+    from qipai.games.holdem_bonus.analysis_kernels import decision_counts
     from qipai.poker.tables import tables
 
     t = tables()
@@ -167,7 +167,7 @@ def to_representative(
 def _turn_table() -> np.ndarray | None:
     """The packed turn decision table of the cached full enumeration, loaded once (None: no
     cache file; `turn_bet` then computes on demand). Clear with `_turn_table.cache_clear()`."""
-    from qipai.analysis.holdem_strategy_exact import load_turn_bets
+    from qipai.games.holdem_bonus.strategy_exact import load_turn_bets
 
     return load_turn_bets()
 
@@ -181,7 +181,7 @@ def turn_bet(hole: Sequence[Card | int], flop: Sequence[Card | int], rule: Rule 
     table = _turn_table()
     if table is None:
         return _turn(tuple(sorted(h)), tuple(sorted(f)), rule).bet
-    from qipai.analysis.holdem_kernels import flop_index
+    from qipai.games.holdem_bonus.analysis_kernels import flop_index
 
     cls, (f0, f1, f2) = to_representative(h, f)
     r1, r2 = _REP_CARDS[cls]
@@ -228,7 +228,7 @@ def advise(
 def optimal_strategy(
     rule: Rule = "source",
 ) -> Callable[[str, Sequence[Card], Sequence[Card]], bool]:
-    """The optimal strategy as a bot's strategy function (`qipai.bots.holdem_bonus.Strategy`:
+    """The optimal strategy as a bot's strategy function (`qipai.games.holdem_bonus.bots.Strategy`:
     `fn(phase, hole, board) -> bool`, True = make that phase's bet), e.g.
     `SensibleBot(strategy=optimal_strategy("source"))` at a table playing the source rule."""
     _check_rule(rule)

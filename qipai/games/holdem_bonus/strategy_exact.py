@@ -94,13 +94,13 @@ class Sums:
     timings: dict[str, float]
     # (169, 2, 2450) uint8: the optimal turn bet (1) or check (0) of each class representative on
     # each of its 19,600 flops (`holdem_kernels.flop_index`), source rule then common rule,
-    # bit-packed along the flops (numpy.packbits): `qipai.analysis.strategy`'s turn lookup.
+    # bit-packed along the flops (numpy.packbits): `qipai.games.holdem_bonus.strategy`'s turn lookup.
     turn_bets: npt.NDArray[np.uint8]
 
 
 def compute_sums(threads: int = 2) -> Sums:
     """Run the whole exact computation (minutes on two cores)."""
-    from qipai.analysis import holdem_kernels as k
+    from qipai.games.holdem_bonus import analysis_kernels as k
     from qipai.poker.tables import tables
 
     timings: dict[str, float] = {}
@@ -142,7 +142,7 @@ def cache_path() -> Path:
     tables' checksum and the starting classes. Changing any of them computes afresh instead of
     reading stale sums; old files are simply left behind (delete the directory to reclaim them,
     or pass `recompute=True`)."""
-    from qipai.analysis import holdem_kernels
+    from qipai.games.holdem_bonus import analysis_kernels as holdem_kernels
     from qipai.poker import kernels as poker_kernels
     from qipai.poker.tables import TABLES_CRC32, cache_dir
 
@@ -193,7 +193,7 @@ def load_or_compute(recompute: bool = False) -> Sums:
 def load_turn_bets() -> npt.NDArray[np.uint8] | None:
     """The packed turn decision table (`Sums.turn_bets`) from the cache file alone, or None when
     there is no usable cache: never computes. Reads only that member of the file (~830 kB), so
-    `qipai.analysis.strategy` can load it once, lazily, for the bots' instant turn decisions."""
+    `qipai.games.holdem_bonus.strategy` can load it once, lazily, for the bots' instant turn decisions."""
     path = cache_path()
     if not path.exists():
         return None

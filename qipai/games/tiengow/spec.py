@@ -86,9 +86,9 @@ SPEC = GameSpec(
     round_type=TienGowRound,
     config_model=TienGowConfig,
     bots={
-        "random": lazy("qipai.bots.tiengow:RandomBot"),
-        "rule-of-thumb": lazy("qipai.bots.tiengow:RuleOfThumbBot"),
-        "strong": lazy("qipai.bots.tiengow:StrongBot"),
+        "random": lazy("qipai.games.tiengow.bots:RandomBot"),
+        "rule-of-thumb": lazy("qipai.games.tiengow.bots:RuleOfThumbBot"),
+        "strong": lazy("qipai.games.tiengow.bots:StrongBot"),
     },
     view_model=TienGowView,
     min_buy_in_of=min_buy_in,

@@ -1,6 +1,6 @@
 """Play one Hold'em Bonus round with three bots and print each phase as seat "1" sees it.
 
-uv run python examples/holdem_bonus/play_round.py [seed-hex]
+uv run python qipai/games/holdem_bonus/examples/play_round.py [seed-hex]
 """
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 import sys
 
-from qipai.bots.holdem_bonus import RandomBot, SensibleBot
+from qipai.games.holdem_bonus.bots import RandomBot, SensibleBot
 from qipai.core.protocol import Seat
 from qipai.core.rng import Rng, new_seed, seed_from_hex
 from qipai.games.holdem_bonus import HoldemBonusConfig, HoldemBonusRound
