@@ -25,8 +25,9 @@ def timed(label: str, goal: str, fn: Callable[[], Any]) -> Any:
 
 
 def main() -> None:
-    from qipai.games.niuniu import analysis as niuniu, paigow, pokdeng
     from qipai.analysis.simulate import simulate_game
+    from qipai.games.niuniu import analysis as niuniu
+    from qipai.games.niuniu import paigow, pokdeng
 
     # Warm-up: imports, numba caches and the games' own tables, so the figures are the math.
     pokdeng.analyse("classic")

@@ -27,8 +27,8 @@ def timed(label: str, fn: Callable[[], Any]) -> Any:
 
 def main() -> None:
     from qipai.games.holdem_bonus import analysis as hr
-    from qipai.games.holdem_bonus import strategy_exact as hx
     from qipai.games.holdem_bonus import strategy
+    from qipai.games.holdem_bonus import strategy_exact as hx
     from qipai.poker.tables import tables
 
     print(f"load average at start: {os.getloadavg()}  cpus: {os.cpu_count()}")

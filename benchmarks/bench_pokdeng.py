@@ -23,11 +23,11 @@ import time
 from typing import Any
 
 from qipai.bots.base import Bot
-from qipai.games.pokdeng.bots import RandomBot, SensibleBot
 from qipai.core.cards import Shoe
 from qipai.core.protocol import Seat
 from qipai.core.rng import Rng
 from qipai.games.pokdeng import PokDengConfig, PokDengRound
+from qipai.games.pokdeng.bots import RandomBot, SensibleBot
 
 MASTER = bytes(range(32))
 

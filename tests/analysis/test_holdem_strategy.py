@@ -11,11 +11,10 @@ from math import comb
 import numpy as np
 import pytest
 
-from qipai.games.holdem_bonus import analysis_kernels as k
-from qipai.games.holdem_bonus import strategy
 from qipai.core.cards import parse_cards
 from qipai.core.errors import InvalidInput
-from qipai.games.holdem_bonus import HoldemBonusRound
+from qipai.games.holdem_bonus import HoldemBonusRound, strategy
+from qipai.games.holdem_bonus import analysis_kernels as k
 from qipai.poker import evaluate_batch
 from qipai.poker.tables import tables
 from tests.conftest import require_service

@@ -6,11 +6,11 @@ from collections.abc import Sequence
 
 import pytest
 
-from qipai.games.holdem_bonus.bots import BOTS, RandomBot, SensibleBot, rule_of_thumb
 from qipai.core.cards import Card, parse_cards
 from qipai.core.protocol import Seat
 from qipai.core.rng import Rng
 from qipai.games.holdem_bonus import HoldemBonusConfig, HoldemBonusRound
+from qipai.games.holdem_bonus.bots import BOTS, RandomBot, SensibleBot, rule_of_thumb
 
 
 def play_round(bots: dict[str, object], seed: int) -> HoldemBonusRound:

@@ -9,12 +9,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from qipai.bots.base import Bot
-from qipai.games.niuniu.bots import BOTS, RandomBot, SensibleBot, edge_by_key, hand_edge
 from qipai.core.cards import parse_cards
 from qipai.core.protocol import Seat
 from qipai.core.rng import Rng
 from qipai.games.niuniu import NiuniuConfig, NiuniuRound
 from qipai.games.niuniu.advisor import best_swap
+from qipai.games.niuniu.bots import BOTS, RandomBot, SensibleBot, edge_by_key, hand_edge
 from qipai.games.niuniu.hands import HandType, key_of
 
 

@@ -12,6 +12,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from qipai.core.protocol import Seat
+from qipai.core.rng import Rng
+from qipai.core.tiles import full_set, parse_tiles
+from qipai.games.paigow import PaigowConfig, PaigowRound, evaluate
 from qipai.games.paigow.bots import (
     RandomPaigowBot,
     SensiblePaigowBot,
@@ -20,10 +24,6 @@ from qipai.games.paigow.bots import (
     player_edge,
     unseen_tiles,
 )
-from qipai.core.protocol import Seat
-from qipai.core.rng import Rng
-from qipai.core.tiles import full_set, parse_tiles
-from qipai.games.paigow import PaigowConfig, PaigowRound, evaluate
 
 from .helpers import IDS, seed, start
 

@@ -8,12 +8,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from qipai.games.pokdeng.bots import RandomBot, SensibleBot
 from qipai.core.cards import parse_card
 from qipai.core.errors import InvalidInput
 from qipai.core.protocol import Seat
 from qipai.core.rng import Rng
 from qipai.games.pokdeng import PokDengConfig, PokDengRound
+from qipai.games.pokdeng.bots import RandomBot, SensibleBot
 from qipai.games.pokdeng.hands import Hand, evaluate
 from qipai.games.pokdeng.road import (
     Road,

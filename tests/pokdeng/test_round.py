@@ -12,13 +12,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from qipai.bots.base import Bot
-from qipai.games.pokdeng.bots import RandomBot, SensibleBot
 from qipai.core.cards import Card, Shoe
 from qipai.core.errors import GameError, IllegalAction, InvalidInput, OutOfTurn, WrongPhase
 from qipai.core.protocol import HOUSE, ROUNDING, RecordedAction, Seat
 from qipai.core.rng import Rng
 from qipai.games import game_package
 from qipai.games.pokdeng import CONFIG, ROUND, PokDengConfig, PokDengRound
+from qipai.games.pokdeng.bots import RandomBot, SensibleBot
 from qipai.games.pokdeng.config import Limits
 from qipai.games.pokdeng.round import replay_shoe
 from tests.pokdeng.oracle import allowed_returns, oracle_hand, oracle_returned

@@ -8,10 +8,10 @@ from typing import Any
 
 import pytest
 
-from qipai.games.pokdeng.bots import RandomBot
 from qipai.core.protocol import RecordedAction, Seat
 from qipai.core.rng import Rng
 from qipai.games.pokdeng import PokDengConfig, PokDengRound, replay_shoe
+from qipai.games.pokdeng.bots import RandomBot
 from tests.pokdeng.oracle import allowed_returns
 
 

@@ -5,6 +5,9 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from qipai.core.protocol import Seat
+from qipai.core.rng import Rng
+from qipai.core.tiles import full_set
 from qipai.games.tiengow.bots import (
     Observation,
     RandomBot,
@@ -12,9 +15,6 @@ from qipai.games.tiengow.bots import (
     StrongBot,
     play_game,
 )
-from qipai.core.protocol import Seat
-from qipai.core.rng import Rng
-from qipai.core.tiles import full_set
 from qipai.games.tiengow.config import TienGowConfig
 from qipai.games.tiengow.plays import legal_beats, legal_leads
 from qipai.games.tiengow.round import TienGowRound

@@ -13,10 +13,10 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from qipai.games.tiengow.bots import RandomBot, play_game
 from qipai.core.protocol import Seat
 from qipai.core.rng import Rng
 from qipai.games import settle_document
+from qipai.games.tiengow.bots import RandomBot, play_game
 from qipai.games.tiengow.config import TienGowConfig
 from qipai.games.tiengow.round import TienGowRound
 from qipai.games.tiengow.scoring import capped_nets

@@ -8,10 +8,10 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from qipai.games.tiengow.bots import RandomBot
 from qipai.core.protocol import Seat
 from qipai.core.rng import Rng
 from qipai.core.tiles import Tile
+from qipai.games.tiengow.bots import RandomBot
 from qipai.games.tiengow.config import TienGowConfig
 from qipai.games.tiengow.round import TienGowRound, lowest_first, silence_order
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from qipai.games.tiengow.bots import RuleOfThumbBot, play_game
 from qipai.core.protocol import Seat
 from qipai.core.rng import Rng
+from qipai.games.tiengow.bots import RuleOfThumbBot, play_game
 from qipai.games.tiengow.config import TienGowConfig
 from qipai.games.tiengow.round import TienGowRound
 from qipai.games.tiengow.sim import FACE_INDEX, State, play_out, rule_of_thumb, table

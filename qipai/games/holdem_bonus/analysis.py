@@ -279,9 +279,9 @@ def preflop_table(sums: Any) -> Table:
 
 def analyse(mode: str | None = None, recompute: bool = False) -> list[Report]:
     """The Hold'em Bonus report: main game (both rules, optimal and simple), bonus, pool."""
-    from qipai.games.holdem_bonus.strategy_exact import load_or_compute
     from qipai.core.errors import InvalidInput
     from qipai.games.holdem_bonus.config import BONUS_TABLES
+    from qipai.games.holdem_bonus.strategy_exact import load_or_compute
 
     if mode not in (None, "source", "common"):
         raise InvalidInput(f"Hold'em Bonus mode {mode!r}: expected source or common")
@@ -340,8 +340,8 @@ def rtp_for(config: Any) -> list[BetReturn]:
     * bonus: the table's pay table.
     * pool: per stake, with the pool at the table's seed (its floor); it grows with the pool.
     """
-    from qipai.games.holdem_bonus.strategy_exact import load_or_compute
     from qipai.core.spec import label
+    from qipai.games.holdem_bonus.strategy_exact import load_or_compute
 
     sums = load_or_compute(False)
     optimal, _ = strategy_figures(sums, 0)

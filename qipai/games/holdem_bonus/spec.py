@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from qipai.core.protocol import JSON
-from qipai.core.spec import GameSpec, countdown, label, lazy, pays
+from qipai.core.spec import GameSpec, countdown, label, lazy, pays, ref
 from qipai.games.holdem_bonus.config import HoldemBonusConfig
 from qipai.games.holdem_bonus.hands import BonusLine
 from qipai.games.holdem_bonus.round import HoldemBonusRound
@@ -136,8 +136,8 @@ def _warm_up() -> None:
     """Load what the first hint or optimal-bot decision would otherwise load mid-game: the
     decision kernels (numba's on-disk cache) and evaluator tables, about a second of CPU that
     would stall every table of the event loop."""
-    from qipai.games.holdem_bonus.strategy import river_decision, turn_bet, turn_decision
     from qipai.core.cards import parse_cards
+    from qipai.games.holdem_bonus.strategy import river_decision, turn_bet, turn_decision
 
     hole, flop = parse_cards("As Kd"), parse_cards("2c 7h 9s")
     turn_bet(hole, flop, "source")  # loads the enumeration's turn table if it is cached
@@ -171,4 +171,7 @@ SPEC = GameSpec(
     analyse=lazy("qipai.analysis.rtp:holdem_reports"),
     analyse_modes="source | common: the turn/river rule (default: both)",
     simulate=lazy("qipai.analysis.simulate:simulate_holdem"),
+    encoder=ref("qipai.games.holdem_bonus.env:HoldemBonusEncoder"),
+    fairness=ref("qipai.games.holdem_bonus.fairness:DESCRIPTION"),
+    stakes=lazy("qipai.games.holdem_bonus.reports:stakes"),
 )

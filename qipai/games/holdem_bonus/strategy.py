@@ -30,9 +30,9 @@ from typing import Any, Literal
 
 import numpy as np
 
-from qipai.games.holdem_bonus.strategy_exact import class_of, start_classes
 from qipai.core.cards import Card, parse_cards
 from qipai.core.errors import InvalidInput
+from qipai.games.holdem_bonus.strategy_exact import class_of, start_classes
 
 Rule = Literal["source", "common"]
 

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from qipai.core.banker import stakes_against_banker
 from qipai.core.protocol import JSON
-from qipai.core.spec import GameSpec, countdown, label, lazy
+from qipai.core.spec import GameSpec, countdown, label, lazy, ref
 from qipai.games.niuniu.config import NiuniuConfig
 from qipai.games.niuniu.hands import MULTIPLIERS, HandType
 from qipai.games.niuniu.round import NiuniuRound
@@ -83,4 +84,8 @@ SPEC = GameSpec(
     analyse=lazy("qipai.analysis.rtp:niuniu_reports"),
     analyse_modes="no-swap | swap (default: both)",
     simulate=lazy("qipai.analysis.simulate:simulate_niuniu"),
+    advise=lazy("qipai.games.niuniu.advisor:advise_command"),
+    encoder=ref("qipai.games.niuniu.env:NiuniuEncoder"),
+    fairness=ref("qipai.games.niuniu.fairness:DESCRIPTION"),
+    stakes=stakes_against_banker,
 )

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from qipai.core.banker import stakes_against_banker
 from qipai.core.protocol import JSON
-from qipai.core.spec import GameSpec, countdown, label, lazy
+from qipai.core.spec import GameSpec, countdown, label, lazy, ref
 from qipai.games.paigow.config import NO_BID_MULTIPLE, SEATS, PaigowConfig
 from qipai.games.paigow.round import PaigowRound
 from qipai.games.paigow.view import PaigowView
@@ -81,4 +82,7 @@ SPEC = GameSpec(
     analyse=lazy("qipai.analysis.rtp:paigow_reports"),
     analyse_modes="banker | push: the tie policy (default: both)",
     simulate=lazy("qipai.analysis.simulate:simulate_paigow"),
+    encoder=ref("qipai.games.paigow.env:PaigowEncoder"),
+    fairness=ref("qipai.games.paigow.fairness:DESCRIPTION"),
+    stakes=stakes_against_banker,
 )

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from qipai.core.protocol import JSON
-from qipai.core.spec import BetReturn, GameSpec, countdown, label, lazy
+from qipai.core.spec import BetReturn, GameSpec, countdown, label, lazy, ref
 from qipai.games.tiengow.config import TienGowConfig
 from qipai.games.tiengow.round import TienGowRound
 from qipai.games.tiengow.view import TienGowView
@@ -99,4 +99,14 @@ SPEC = GameSpec(
     commits_tiles=True,  # docs/fairness.md "Tien Gow's tile commitment"
     engine_version="2",
     order=50,
+    encoder=ref("qipai.games.tiengow.env:TienGowEncoder"),
+    fairness=ref("qipai.games.tiengow.fairness:DESCRIPTION"),
+    stakes=lazy("qipai.games.tiengow.reports:stakes"),
+    turnover=lazy("qipai.games.tiengow.reports:turnover"),
+    analyse=None,
+    no_analysis=(
+        "the players play each other and the house takes nothing (each seat's expectation is 0"
+        " by symmetry, docs/rules/tiengow.md#return-to-player)"
+    ),
+    simulate=None,
 )

@@ -8,15 +8,16 @@ from __future__ import annotations
 import json
 import sys
 
-from qipai.games.holdem_bonus.bots import RandomBot, SensibleBot
+from qipai.bots.base import Bot
 from qipai.core.protocol import Seat
 from qipai.core.rng import Rng, new_seed, seed_from_hex
 from qipai.games.holdem_bonus import HoldemBonusConfig, HoldemBonusRound
+from qipai.games.holdem_bonus.bots import RandomBot, SensibleBot
 
 
 def main() -> None:
     seed = seed_from_hex(sys.argv[1]) if len(sys.argv) > 1 else new_seed()
-    bots = {"1": SensibleBot(bonus=True, pool=True), "3": SensibleBot(), "6": RandomBot()}
+    bots: dict[str, Bot] = {"1": SensibleBot(bonus=True, pool=True), "3": SensibleBot(), "6": RandomBot()}
     config = HoldemBonusConfig()
     r = HoldemBonusRound.start(config, [Seat(s, 10_000) for s in bots], Rng(seed))
     bot_rng = Rng(seed).fork("bots")
