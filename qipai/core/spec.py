@@ -170,6 +170,16 @@ class DealDescription:
 
 
 @dataclass(frozen=True)
+class ShippedTable:
+    """A table template the room ships for the game (docs/rules/common.md#who-sets-the-rules):
+    its id, its name and the settings it changes from the rules' defaults."""
+
+    id: str
+    name: str
+    settings: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
 class BetReturn:
     """The exact return to player of one bet for one table's settings.
 
@@ -265,6 +275,8 @@ class GameSpec:
     # The bets of a settled round for the reports, and its turnover when not its stakes.
     stakes: StakesOf | Undeclared = UNDECLARED
     turnover: TurnoverOf | None = None
+    # The templates the room ships (empty: one at the rules' defaults, named by the title).
+    shipped_tables: tuple[ShippedTable, ...] = ()
     # The Python package of the game's folder ("qipai.games.niuniu"); the registry fills it
     # in for a discovered folder, a test game names its own (default: its round's package).
     package: str = ""

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from qipai.core.protocol import JSON
-from qipai.core.spec import GameSpec, countdown, label, lazy, pays, ref
+from qipai.core.spec import GameSpec, ShippedTable, countdown, label, lazy, pays, ref
 from qipai.games.pokdeng.config import BetKind, PokDengConfig
 from qipai.games.pokdeng.round import PokDengRound
 from qipai.games.pokdeng.view import PokDengView
@@ -130,6 +130,12 @@ SPEC = GameSpec(
     analyse=lazy("qipai.analysis.rtp:pokdeng_reports"),
     analyse_modes="classic | banker-player (default: both)",
     simulate=lazy("qipai.analysis.simulate:simulate_pokdeng"),
+    shipped_tables=(
+        ShippedTable("pokdeng-classic", "Pok Deng classic 经典博丁", {"mode": "classic"}),
+        ShippedTable(
+            "pokdeng-banker-player", "Pok Deng banker-player 庄闲博丁", {"mode": "banker-player"}
+        ),
+    ),
     encoder=ref("qipai.games.pokdeng.env:PokDengEncoder"),
     fairness=ref("qipai.games.pokdeng.fairness:DESCRIPTION"),
     stakes=lazy("qipai.games.pokdeng.reports:stakes"),
