@@ -431,6 +431,28 @@ def schema(
 
 
 @app.command()
+def docs(
+    write: Annotated[bool, typer.Option("--write", help="Write the generated files.")] = False,
+    check: Annotated[bool, typer.Option("--check", help="Fail if any is out of date.")] = False,
+) -> None:
+    """Files written from the game folders: docs/verify_deal.py (the standalone verifier, from
+    qipai/fairness/standalone/ and each game's verify_deal.py)."""
+    from qipai.fairness import verify_script
+
+    path = verify_script.SCRIPT
+    if write:
+        changed = verify_script.write(path)
+        typer.echo(f"{'wrote' if changed else 'unchanged:'} {path}")
+    elif check:
+        if verify_script.stale(path):
+            typer.echo(f"error: {path} is out of date (run `uv run qipai docs --write`)", err=True)
+            raise typer.Exit(1)
+        typer.echo(f"{path}: current")
+    else:
+        typer.echo(str(path))
+
+
+@app.command()
 def migrate(
     db: Annotated[
         str | None, typer.Option(help="SQLite file or database URL (default: user data dir).")

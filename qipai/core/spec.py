@@ -25,7 +25,8 @@ environment encoder (`encoder`, `qipai.envs.env`), the deal description for fair
 public inputs, the deal recomputed from a key, what the table showed and how it compares), the
 stakes of a settled round for the operator's reports (`stakes`, `turnover`), the exact analysis
 and simulation (`analyse`, `simulate`) and `qipai settle` documents (`settle_doc`) with their
-examples (`examples/*.json` in the folder). A capability left undeclared is an error at
+examples (`examples/*.json` in the folder), and the game's part of the standalone verifier
+(`verify_deal.py` in the folder, joined into docs/verify_deal.py by `qipai docs --write`). A capability left undeclared is an error at
 registration naming it (`MissingCapability`); a game without one of the optional ones says so
 explicitly with `None` (Tien Gow has no exact return: `analyse=None`), and the tool then answers
 `NotOffered` naming the game instead of "unknown game".
@@ -356,6 +357,8 @@ class GameSpec:
         ]
         if not self.bots:
             missing.insert(0, "bots")
+        if self.fairness is not UNDECLARED and not (self.folder / "verify_deal.py").is_file():
+            missing.append(f"verify_deal (no verify_deal.py in {self.folder})")
         if callable(self.settle_doc) and not self.examples():
             missing.append(f"examples (no examples/*.json in {self.folder})")
         return missing

@@ -65,9 +65,12 @@ def _names_in(path: Path, names: set[str]) -> set[str]:
     found: set[str] = set()
     if path.suffix == ".py":
         for node in ast.walk(ast.parse(text, str(path))):
-            if isinstance(node, ast.Constant) and isinstance(node.value, str):
-                if node.value in names:
-                    found.add(node.value)
+            if (
+                isinstance(node, ast.Constant)
+                and isinstance(node.value, str)
+                and node.value in names
+            ):
+                found.add(node.value)
     else:
         for match in JS_NAME.finditer(text):
             value = next(g for g in match.groups() if g)

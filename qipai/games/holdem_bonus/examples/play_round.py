@@ -17,7 +17,11 @@ from qipai.games.holdem_bonus.bots import RandomBot, SensibleBot
 
 def main() -> None:
     seed = seed_from_hex(sys.argv[1]) if len(sys.argv) > 1 else new_seed()
-    bots: dict[str, Bot] = {"1": SensibleBot(bonus=True, pool=True), "3": SensibleBot(), "6": RandomBot()}
+    bots: dict[str, Bot] = {
+        "1": SensibleBot(bonus=True, pool=True),
+        "3": SensibleBot(),
+        "6": RandomBot(),
+    }
     config = HoldemBonusConfig()
     r = HoldemBonusRound.start(config, [Seat(s, 10_000) for s in bots], Rng(seed))
     bot_rng = Rng(seed).fork("bots")
