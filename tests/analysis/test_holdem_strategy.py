@@ -15,10 +15,10 @@ from qipai.core.cards import parse_cards
 from qipai.core.errors import InvalidInput
 from qipai.games.holdem_bonus import HoldemBonusRound, strategy
 from qipai.games.holdem_bonus import analysis_kernels as k
+from qipai.games.holdem_bonus.tests.helpers import bet_all, round_with
 from qipai.poker import evaluate_batch
 from qipai.poker.tables import tables
 from tests.conftest import require_service
-from tests.holdem_bonus.helpers import bet_all, round_with
 
 PERMS = np.array(list(itertools.permutations(range(4))), np.int64)
 INVERSE = np.argsort(PERMS, axis=1).astype(np.int64)
@@ -94,7 +94,7 @@ def test_optimal_strategy_plays_a_bot() -> None:
     """`optimal_strategy` has the bots' `Strategy` signature and answers as the lookups do; a
     `SensibleBot` playing it finishes a round."""
     from qipai.games.holdem_bonus.bots import SensibleBot, Strategy
-    from tests.holdem_bonus.test_bots import play_round
+    from qipai.games.holdem_bonus.tests.test_bots import play_round
 
     fn: Strategy = strategy.optimal_strategy("common")
     assert fn("flop", parse_cards("7c 2d"), []) is False

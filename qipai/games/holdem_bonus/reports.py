@@ -1,5 +1,5 @@
 """Hold'em Bonus's bets of a settled round for the operator's reports
-(docs/rules/holdem-bonus.md#betting): per box the main game (ante, with the flop, turn and river
+(docs/rules/holdem-bonus.md#bets): per box the main game (ante, with the flop, turn and river
 bets' results), the bonus side bet and the jackpot pool bet."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Pok Deng's bets of a settled round for the operator's reports (docs/rules/pokdeng.md#betting):
+"""Pok Deng's bets of a settled round for the operator's reports (docs/rules/pokdeng.md#bets):
 each spot's bet, the pair side bet and the banker bet, with what each staked and won."""
 
 from __future__ import annotations

@@ -105,8 +105,8 @@ SPEC = GameSpec(
     turnover=lazy("qipai.games.tiengow.reports:turnover"),
     analyse=None,
     no_analysis=(
-        "the players play each other and the house takes nothing (each seat's expectation is 0"
-        " by symmetry, docs/rules/tiengow.md#return-to-player)"
+        "the players play each other and the house takes nothing: the players' total return"
+        " is exactly 100 % and each seat's expectation is 0 by symmetry"
     ),
     simulate=None,
 )

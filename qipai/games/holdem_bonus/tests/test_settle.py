@@ -158,9 +158,7 @@ def test_cli_settles_the_example() -> None:
     assert json.loads(out.stdout)["pool"]["balance_after"] == 1_000_100
 
 
-EXAMPLES = sorted(
-    (Path(__file__).parents[2] / "qipai" / "games" / "holdem_bonus" / "examples").glob("*.json")
-)
+EXAMPLES = sorted((Path(__file__).parents[1] / "examples").glob("*.json"))
 
 
 @pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.stem)

@@ -16,14 +16,7 @@ from qipai.cli import app
 from qipai.core.errors import InvalidInput
 from qipai.games import settle_document
 
-EXAMPLE = (
-    Path(__file__).resolve().parents[2]
-    / "qipai"
-    / "games"
-    / "niuniu"
-    / "examples"
-    / "source-example.json"
-)
+EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "source-example.json"
 runner = CliRunner()
 
 

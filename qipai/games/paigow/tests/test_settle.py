@@ -16,7 +16,7 @@ from qipai.cli import app
 from qipai.core.errors import InvalidInput
 from qipai.games import settle_document
 
-EXAMPLES = Path(__file__).resolve().parents[2] / "qipai" / "games" / "paigow" / "examples"
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 runner = CliRunner()
 
 

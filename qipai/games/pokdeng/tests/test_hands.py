@@ -8,7 +8,7 @@ import pytest
 
 from qipai.core.cards import parse_card
 from qipai.games.pokdeng.hands import RANK_VALUES, evaluate, rank_text
-from tests.pokdeng.oracle import ALL_CARDS, oracle_hand
+from qipai.games.pokdeng.tests.oracle import ALL_CARDS, oracle_hand
 
 
 def test_every_ordered_two_card_hand_matches_the_rule_text() -> None:

@@ -9,7 +9,12 @@ from qipai.core.cards import parse_card
 from qipai.games.pokdeng.config import SPOTS, PokDengConfig
 from qipai.games.pokdeng.hands import Hand, evaluate
 from qipai.games.pokdeng.payout import Bet, settle_bet, settle_bets
-from tests.pokdeng.oracle import ALL_CARDS, allowed_returns, oracle_hand, oracle_returned
+from qipai.games.pokdeng.tests.oracle import (
+    ALL_CARDS,
+    allowed_returns,
+    oracle_hand,
+    oracle_returned,
+)
 
 HANDS = ("P1", "P2", "P3", "P4", "P5", "B")
 

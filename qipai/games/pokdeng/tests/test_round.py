@@ -21,7 +21,7 @@ from qipai.games.pokdeng import CONFIG, ROUND, PokDengConfig, PokDengRound
 from qipai.games.pokdeng.bots import RandomBot, SensibleBot
 from qipai.games.pokdeng.config import Limits
 from qipai.games.pokdeng.round import replay_shoe
-from tests.pokdeng.oracle import allowed_returns, oracle_hand, oracle_returned
+from qipai.games.pokdeng.tests.oracle import allowed_returns, oracle_hand, oracle_returned
 
 SEED = bytes(range(32))
 SEATS = [Seat("alice", 10_000), Seat("bob", 50_000)]

@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 
 from qipai.cli import app
 
-EXAMPLES = Path(__file__).resolve().parents[2] / "qipai" / "games" / "pokdeng" / "examples"
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 
 # pokdeng.zh.txt 投注与派彩举例: (example, spot, taken, returned, P1 rank, banker rank)
 SOURCE = [

@@ -12,7 +12,7 @@ from qipai.core.protocol import RecordedAction, Seat
 from qipai.core.rng import Rng
 from qipai.games.pokdeng import PokDengConfig, PokDengRound, replay_shoe
 from qipai.games.pokdeng.bots import RandomBot
-from tests.pokdeng.oracle import allowed_returns
+from qipai.games.pokdeng.tests.oracle import allowed_returns
 
 
 @pytest.mark.slow

@@ -24,7 +24,7 @@ from qipai.games.tiengow.scoring import capped_nets
 from .helpers import make_round
 from .test_tiengow_round import HANDS
 
-EXAMPLES = Path(__file__).resolve().parents[2] / "qipai" / "games" / "tiengow" / "examples"
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 SEATS = ["E", "S", "W", "N"]
 
 

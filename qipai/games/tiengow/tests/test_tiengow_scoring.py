@@ -17,7 +17,7 @@ from qipai.core.errors import InvalidInput
 from qipai.games import settle_document
 from qipai.games.tiengow.scoring import banker_multiplier, max_loss_units, net_units, score
 
-EXAMPLES = Path(__file__).resolve().parents[2] / "qipai" / "games" / "tiengow" / "examples"
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 SEATS = ["E", "S", "W", "N"]
 runner = CliRunner()
 
