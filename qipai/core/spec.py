@@ -357,6 +357,8 @@ class GameSpec:
         ]
         if not self.bots:
             missing.insert(0, "bots")
+        if self.rules_page("en") is None:
+            missing.append(f"rules (no rules/en.md in {self.folder}, nor a shipped page)")
         if self.fairness is not UNDECLARED and not (self.folder / "verify_deal.py").is_file():
             missing.append(f"verify_deal (no verify_deal.py in {self.folder})")
         if callable(self.settle_doc) and not self.examples():
@@ -392,6 +394,20 @@ class GameSpec:
         """The folder's `qipai settle` examples (`examples/*.json`, sorted; `bad-*.json` are
         documents the game must refuse)."""
         return sorted((self.folder / "examples").glob("*.json"))
+
+    def rules_page(self, lang: str = "en") -> tuple[Path, str] | None:
+        """(file, language served) of the game's rules page in `lang`, else in English: the
+        folder's `rules/<lang>.md`, else the shipped pages (`qipai/rules/`, where the wheel
+        carries docs/rules, or docs/rules/ in a source checkout) as `<game>.<lang>.md` /
+        `<game>.md`. None when there is none (a missing capability)."""
+        candidates = [(self.folder / "rules" / f"{lang}.md", lang)]
+        candidates.append((self.folder / "rules" / "en.md", "en"))
+        for shipped in _shipped_rules():
+            candidates += [
+                (shipped / f"{self.name}.{lang}.md", lang),
+                (shipped / f"{self.name}.md", "en"),
+            ]
+        return next(((path, served) for path, served in candidates if path.is_file()), None)
 
     def encoder_type(self) -> Any:
         """The game's environment encoder class (`qipai.envs.base.Encoder`)."""
@@ -487,6 +503,13 @@ class GameSpec:
             "engine_version": self.engine_version,
             "rules": f"/api/rules/{self.name}",
         }
+
+
+def _shipped_rules() -> list[Path]:
+    """Where the five first games' rules pages are shipped: inside the package (the wheel maps
+    docs/rules to qipai/rules), or docs/rules/ of a source checkout."""
+    package = Path(__file__).resolve().parents[1]
+    return [package / "rules", package.parent / "docs" / "rules"]
 
 
 def _games() -> dict[str, GameSpec]:

@@ -65,6 +65,11 @@ def test_api_games_lists_it_with_a_shipped_template(game_folder: None, tmp_path:
     app = create_app(str(tmp_path / "room.db"), timing=Timing(0.05, 0.2, 0.05))
     with TestClient(app) as client:
         games = client.get("/api/games").json()["games"]
+        # its rules pages come from its folder (rules/zh.md, rules/en.md)
+        zh = client.get(f"/api/rules/{GAME}", params={"lang": "zh"}).json()
+        en = client.get(f"/api/rules/{GAME}", params={"lang": "en"}).json()
+    assert zh["served_lang"] == "zh" and zh["markdown"].startswith("# 比大小")
+    assert en["served_lang"] == "en" and en["markdown"].startswith("# High card")
     found = {g["game"]: g for g in games}
     assert GAME in found
     entry = found[GAME]
