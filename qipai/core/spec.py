@@ -409,6 +409,16 @@ class GameSpec:
             ]
         return next(((path, served) for path, served in candidates if path.is_file()), None)
 
+    def web_assets(self) -> dict[str, str | None]:
+        """Where the client loads the game's renderer and strings from its folder (`web/`,
+        served at /games/<package>/…), None for a game drawn by the built-in renderers."""
+        package = self.package_name.rpartition(".")[2]
+        web = self.folder / "web"
+        return {
+            key: f"/games/{package}/{name}" if (web / name).is_file() else None
+            for key, name in (("renderer", "renderer.js"), ("strings", "i18n.json"))
+        }
+
     def encoder_type(self) -> Any:
         """The game's environment encoder class (`qipai.envs.base.Encoder`)."""
         return self._declared("encoder", self.encoder, "environment")()
@@ -502,6 +512,7 @@ class GameSpec:
             "reveal_seed": self.reveal_seed,
             "engine_version": self.engine_version,
             "rules": f"/api/rules/{self.name}",
+            **self.web_assets(),
         }
 
 

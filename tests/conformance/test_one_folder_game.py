@@ -68,6 +68,17 @@ def test_api_games_lists_it_with_a_shipped_template(game_folder: None, tmp_path:
         # its rules pages come from its folder (rules/zh.md, rules/en.md)
         zh = client.get(f"/api/rules/{GAME}", params={"lang": "zh"}).json()
         en = client.get(f"/api/rules/{GAME}", params={"lang": "en"}).json()
+        # its renderer and strings too (web/renderer.js, web/i18n.json), at the URLs it lists
+        entry = next(g for g in games if g["game"] == GAME)
+        script = client.get(entry["renderer"])
+        strings = client.get(entry["strings"])
+        missing = client.get(f"/games/{GAME}/spec.py")
+        elsewhere = client.get("/games/nosuchgame/renderer.js")
+    assert entry["renderer"] == f"/games/{GAME}/renderer.js"
+    assert script.status_code == 200 and "javascript" in script.headers["content-type"]
+    assert "export const renderer" in script.text
+    assert strings.json()["en"]["tag_highcard"].startswith("One card")
+    assert missing.status_code == 404 and elsewhere.status_code == 404
     assert zh["served_lang"] == "zh" and zh["markdown"].startswith("# 比大小")
     assert en["served_lang"] == "en" and en["markdown"].startswith("# High card")
     found = {g["game"]: g for g in games}
