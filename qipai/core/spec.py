@@ -402,11 +402,14 @@ class GameSpec:
         `<game>.md`. None when there is none (a missing capability)."""
         candidates = [(self.folder / "rules" / f"{lang}.md", lang)]
         candidates.append((self.folder / "rules" / "en.md", "en"))
+        # the shipped page is named after the game or its folder ("holdem-bonus", "pokdeng")
+        folder = self.package_name.rpartition(".")[2].replace("_", "-")
         for shipped in _shipped_rules():
-            candidates += [
-                (shipped / f"{self.name}.{lang}.md", lang),
-                (shipped / f"{self.name}.md", "en"),
-            ]
+            for page in dict.fromkeys((self.name, folder)):
+                candidates += [
+                    (shipped / f"{page}.{lang}.md", lang),
+                    (shipped / f"{page}.md", "en"),
+                ]
         return next(((path, served) for path, served in candidates if path.is_file()), None)
 
     def web_assets(self) -> dict[str, str | None]:
