@@ -25,8 +25,9 @@ def timed(label: str, goal: str, fn: Callable[[], Any]) -> Any:
 
 
 def main() -> None:
-    from qipai.analysis import niuniu, paigow, pokdeng
     from qipai.analysis.simulate import simulate_game
+    from qipai.games.niuniu import analysis as niuniu
+    from qipai.games.niuniu import paigow, pokdeng
 
     # Warm-up: imports, numba caches and the games' own tables, so the figures are the math.
     pokdeng.analyse("classic")
@@ -73,7 +74,7 @@ def main() -> None:
 
     timed("Pai Gow: player v banker, 2 tie policies × 2 high_nine", "-", pai)
 
-    from qipai.analysis.holdem_strategy_exact import cache_path, compute_sums
+    from qipai.games.holdem_bonus.strategy_exact import cache_path, compute_sums
 
     if "--holdem" in sys.argv:
         sums = timed(
@@ -81,7 +82,7 @@ def main() -> None:
         )
         timings = sums.timings
     elif cache_path().exists():
-        from qipai.analysis.holdem_strategy_exact import load_or_compute
+        from qipai.games.holdem_bonus.strategy_exact import load_or_compute
 
         timings = load_or_compute().timings
         print("Hold'em Bonus: timings recorded by the last exact run (--holdem to rerun):")

@@ -26,9 +26,9 @@ def timed(label: str, fn: Callable[[], Any]) -> Any:
 
 
 def main() -> None:
-    from qipai.analysis import holdem_report as hr
-    from qipai.analysis import holdem_strategy_exact as hx
-    from qipai.analysis import strategy
+    from qipai.games.holdem_bonus import analysis as hr
+    from qipai.games.holdem_bonus import strategy
+    from qipai.games.holdem_bonus import strategy_exact as hx
     from qipai.poker.tables import tables
 
     print(f"load average at start: {os.getloadavg()}  cpus: {os.cpu_count()}")
@@ -38,7 +38,7 @@ def main() -> None:
         """Compile (or load from numba's cache) the kernels on one class and one board."""
         import numpy as np
 
-        from qipai.analysis import holdem_kernels as k
+        from qipai.games.holdem_bonus import analysis_kernels as k
 
         perms, inverse = hx._perms()
         one = np.array([[48, 44]], np.int64)

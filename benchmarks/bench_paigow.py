@@ -11,12 +11,12 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from qipai.bots.paigow import _odds
 from qipai.core.protocol import Seat
 from qipai.core.rng import Rng
 from qipai.core.tiles import full_set
 from qipai.games import settle_document
 from qipai.games.paigow import PaigowConfig, PaigowRound
+from qipai.games.paigow.bots import _odds
 from qipai.games.paigow.hands import _evaluate, outcome
 
 IDS = ["S1", "S2", "S3", "S4"]
@@ -74,7 +74,9 @@ def main() -> None:
 
     rate("two-round games (bid, bets, deal, reveal, settle)", "games", 300, lambda: games(300))
 
-    doc = json.loads((Path(__file__).parents[1] / "examples/paigow/issue-example.json").read_text())
+    doc = json.loads(
+        (Path(__file__).parents[1] / "qipai/games/paigow/examples/issue-example.json").read_text()
+    )
     rate(
         "qipai settle documents (in process)",
         "docs",

@@ -7,7 +7,7 @@ and keeps nothing between rounds but the context, so every round shuffles its sh
 seed (as a table restarting mid-shoe would): its figure is a table's, not a simulator's. The
 goal of ≥ 20,000 rounds per CPU second is `qipai simulate pokdeng`'s (docs/rtp.md), which
 plays the coverage bot's bets through the batch simulator `qipai.games.pokdeng.sim` (checked
-against the engine round by round in tests/pokdeng/test_sim.py): the last lines time it.
+against the engine round by round in qipai/games/pokdeng/tests/test_sim.py): the last lines time it.
 Times are CPU time of this process (`time.process_time`), which is less disturbed than wall time
 when other work shares the machine, but still noisy then (shared caches, SMT): the first line's
 empty-loop time tells how slow the machine is right now. For figures that do not depend on the
@@ -23,11 +23,11 @@ import time
 from typing import Any
 
 from qipai.bots.base import Bot
-from qipai.bots.pokdeng import RandomBot, SensibleBot
 from qipai.core.cards import Shoe
 from qipai.core.protocol import Seat
 from qipai.core.rng import Rng
 from qipai.games.pokdeng import PokDengConfig, PokDengRound
+from qipai.games.pokdeng.bots import RandomBot, SensibleBot
 
 MASTER = bytes(range(32))
 

@@ -24,9 +24,9 @@ import time
 from multiprocessing import Pool
 from typing import Any
 
-from qipai.bots.tiengow import RuleOfThumbBot, StrongBot, play_game
 from qipai.core.protocol import Seat
 from qipai.core.rng import Rng
+from qipai.games.tiengow.bots import RuleOfThumbBot, StrongBot, play_game
 from qipai.games.tiengow.config import TienGowConfig
 from qipai.games.tiengow.round import TienGowRound
 

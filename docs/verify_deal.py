@@ -146,138 +146,6 @@ def _zeros(values):
     return None if values is None else {s: (v or 0) for s, v in values.items()}
 
 
-# ----- §The games ----------------------------------------------------------------------------
-def pokdeng(key, inputs):
-    decks = inputs.get("decks", 8)
-    lo, hi = inputs.get("cut_behind", [52, 104])
-    position = inputs.get("position", 0)
-    shoe = Stream(key, "shoe").shuffle(cards(decks))
-    behind = lo + Stream(key, "cut").below(hi - lo + 1)
-    cut_index = len(shoe) - behind
-    dealt = shoe[position + 1 : position + 13]  # card `position` is burned
-    spots = ["P1", "P2", "P3", "P4", "P5", "B"]
-    return {
-        "game": "pokdeng",
-        "shoe": shoe,
-        "cut_behind": behind,
-        "cut_index": cut_index,
-        "position": position,
-        "burn": shoe[position],
-        "hands": {spot: [dealt[i], dealt[i + 6]] for i, spot in enumerate(spots)},
-        "last_round": position + 13 > cut_index,
-    }
-
-
-def paigow(key, inputs):
-    seats = inputs["seats"]
-    n = inputs.get("round", 1)
-    order = Stream(key, "tiles").shuffle(tiles())
-    mine = order[8 * (n - 1) : 8 * n]
-    deal = {
-        "game": "paigow",
-        "tiles": order,
-        "round": n,
-        "round_tiles": mine,
-        "banker": None,
-        "banker_by": None,
-        "dice": None,
-        "first_seat": None,
-        "deal_order": None,
-        "hands": None,
-    }
-    bids = _zeros(inputs.get("bids"))
-    if bids is None:
-        return deal
-    stacks = inputs.get("stacks") or {s: 0 for s in seats}
-    banker, how = banker_from_bids(Stream(key, f"round{n}/banker"), seats, bids, stacks)
-    dice_stream = Stream(key, f"round{n}/dice")
-    dice = [1 + dice_stream.below(6), 1 + dice_stream.below(6)]
-    first = (seats.index(banker) + dice[0] + dice[1] - 1) % 4
-    deal_order = [seats[(first - k) % 4] for k in range(4)] * 2
-    hands = {s: [] for s in seats}
-    for seat, tile in zip(deal_order, mine, strict=False):
-        hands[seat].append(tile)
-    deal.update(
-        banker=banker,
-        banker_by=how,
-        dice=dice,
-        first_seat=seats[first],
-        deal_order=deal_order,
-        hands=hands,
-    )
-    return deal
-
-
-def holdem(key, inputs):
-    deck = Stream(key, "deck").shuffle(cards())
-    deal = {"game": "holdem-bonus", "deck": deck, "boxes": None, "dealer": None, "board": None}
-    boxes = inputs.get("boxes")
-    if boxes is None:
-        return deal
-    deal["boxes"] = {}
-    if not boxes:
-        return deal
-    n = len(boxes)
-    deal["boxes"] = {box: [deck[i], deck[n + 1 + i]] for i, box in enumerate(boxes)}
-    deal["dealer"] = [deck[n], deck[2 * n + 1]]
-    deal["board"] = deck[2 * n + 2 : 2 * n + 7]
-    return deal
-
-
-def niuniu(key, inputs):
-    seats = inputs["seats"]
-    n = len(seats)
-    deck = Stream(key, "deck").shuffle(cards())
-    deal = {
-        "game": "niuniu",
-        "deck": deck,
-        "initial": {s: [deck[k * n + i] for k in range(4)] for i, s in enumerate(seats)},
-        "received": None,
-        "fifth": None,
-        "banker": None,
-        "banker_by": None,
-    }
-    swaps = _zeros(inputs.get("swaps"))
-    if swaps is not None:
-        top = 4 * n
-        deal["received"] = {}
-        for seat in seats:
-            deal["received"][seat] = deck[top : top + swaps[seat]]
-            top += swaps[seat]
-        deal["fifth"] = {s: deck[top + i] for i, s in enumerate(seats)}
-    bids = _zeros(inputs.get("bids"))
-    if bids is not None:
-        stacks = inputs.get("stacks") or {s: 0 for s in seats}
-        banker, how = banker_from_bids(Stream(key, "banker"), seats, bids, stacks)
-        deal["banker"] = banker
-        deal["banker_by"] = {"nobody-bid": "random", "highest-bid": "bid", "tie": "tie"}[how]
-    return deal
-
-
-def tiengow(key, inputs):
-    seats = inputs["seats"]
-    banker = inputs.get("banker")
-    how = "previous-game"
-    if banker is None:
-        banker, how = Stream(key, "banker").choice(seats), "random"
-    order = Stream(key, "deal").shuffle(tiles())
-    start = seats.index(banker)
-    turn = seats[start:] + seats[:start]  # counter-clockwise from the banker
-    hands = {s: [] for s in seats}
-    for batch in range(8):
-        hands[turn[batch % 4]] += order[4 * batch : 4 * batch + 4]
-    salts = Stream(key, "salts")
-    leaves = [tile_leaf(i, order[i], salts.next_bytes(32)) for i in range(32)]
-    return {
-        "game": "tiengow",
-        "tiles": order,
-        "banker": banker,
-        "banker_by": how,
-        "hands": hands,
-        "tiles_root": tiles_root(leaves).hex(),
-    }
-
-
 # ----- §Tien Gow commitments -----------------------------------------------------------------
 def tile_leaf(position, tile, salt):
     return hashlib.sha256(
@@ -320,26 +188,7 @@ def check_tiles(block, deal, checks):
 
 
 # ----- comparing with what the table dealt ---------------------------------------------------
-def compare(deal, dealt, checks):
-    game = deal["game"]
-    if game == "niuniu":
-        checks.append(("banker as chosen", dealt.get("banker") == deal["banker"], deal["banker"]))
-        for seat, first4 in deal["initial"].items():
-            hand = (dealt.get("hands") or {}).get(seat) or []
-            swapped = [hand[i] for i in range(min(4, len(hand))) if hand[i] != first4[i]]
-            ok = (
-                len(hand) == 5
-                and hand[4] == (deal["fifth"] or {}).get(seat)
-                and swapped == (deal["received"] or {}).get(seat)
-            )
-            checks.append((f"{seat}'s hand as dealt", ok, " ".join(hand)))
-        return
-    names = {
-        "pokdeng": ["hands"],
-        "paigow": ["banker", "dice", "first_seat", "deal_order", "hands"],
-        "holdem-bonus": ["boxes", "dealer", "board"],
-        "tiengow": ["banker", "hands"],
-    }[game]
+def compare_items(deal, dealt, checks, names):
     for name in names:
         if name not in dealt:
             continue
@@ -356,15 +205,251 @@ def compare(deal, dealt, checks):
             checks.append((f"{name} as dealt", dealt[name] == deal[name], str(dealt[name])))
 
 
-GAMES = {
-    "pokdeng": pokdeng,
-    "paigow": paigow,
-    "holdem-bonus": holdem,
-    "niuniu": niuniu,
-    "tiengow": tiengow,
-}
+# game → (deal, describe, compare); each game's section below adds its own
+GAMES = {}
 
 
+# ----- pokdeng: its deal (docs/fairness.md, "The games"), its description, its comparison ---
+def pokdeng(key, inputs):
+    decks = inputs.get("decks", 8)
+    lo, hi = inputs.get("cut_behind", [52, 104])
+    position = inputs.get("position", 0)
+    shoe = Stream(key, "shoe").shuffle(cards(decks))
+    behind = lo + Stream(key, "cut").below(hi - lo + 1)
+    cut_index = len(shoe) - behind
+    dealt = shoe[position + 1 : position + 13]  # card `position` is burned
+    spots = ["P1", "P2", "P3", "P4", "P5", "B"]
+    return {
+        "game": "pokdeng",
+        "shoe": shoe,
+        "cut_behind": behind,
+        "cut_index": cut_index,
+        "position": position,
+        "burn": shoe[position],
+        "hands": {spot: [dealt[i], dealt[i + 6]] for i, spot in enumerate(spots)},
+        "last_round": position + 13 > cut_index,
+    }
+
+
+def describe_pokdeng(deal):
+    out = []
+    out.append(
+        f"shoe: {len(deal['shoe'])} cards, {deal['cut_behind']} behind the cut card"
+        f" (before index {deal['cut_index']})"
+    )
+    out.append(f"position {deal['position']}: burn {deal['burn']}")
+    out += ["  {}: {}".format(spot, " ".join(c)) for spot, c in deal["hands"].items()]
+    return out
+
+
+def compare_pokdeng(deal, dealt, checks):
+    compare_items(deal, dealt, checks, ["hands"])
+
+
+GAMES["pokdeng"] = (pokdeng, describe_pokdeng, compare_pokdeng)
+
+
+# ----- paigow: its deal (docs/fairness.md, "The games"), its description, its comparison ---
+def paigow(key, inputs):
+    seats = inputs["seats"]
+    n = inputs.get("round", 1)
+    order = Stream(key, "tiles").shuffle(tiles())
+    mine = order[8 * (n - 1) : 8 * n]
+    deal = {
+        "game": "paigow",
+        "tiles": order,
+        "round": n,
+        "round_tiles": mine,
+        "banker": None,
+        "banker_by": None,
+        "dice": None,
+        "first_seat": None,
+        "deal_order": None,
+        "hands": None,
+    }
+    bids = _zeros(inputs.get("bids"))
+    if bids is None:
+        return deal
+    stacks = inputs.get("stacks") or {s: 0 for s in seats}
+    banker, how = banker_from_bids(Stream(key, f"round{n}/banker"), seats, bids, stacks)
+    dice_stream = Stream(key, f"round{n}/dice")
+    dice = [1 + dice_stream.below(6), 1 + dice_stream.below(6)]
+    first = (seats.index(banker) + dice[0] + dice[1] - 1) % 4
+    deal_order = [seats[(first - k) % 4] for k in range(4)] * 2
+    hands = {s: [] for s in seats}
+    for seat, tile in zip(deal_order, mine, strict=False):
+        hands[seat].append(tile)
+    deal.update(
+        banker=banker,
+        banker_by=how,
+        dice=dice,
+        first_seat=seats[first],
+        deal_order=deal_order,
+        hands=hands,
+    )
+    return deal
+
+
+def describe_paigow(deal):
+    out = []
+    out.append("tiles: " + " ".join(deal["tiles"]))
+    if deal["hands"]:
+        out.append(
+            "banker {} ({}), dice {}, first seat {}".format(
+                deal["banker"], deal["banker_by"], deal["dice"], deal["first_seat"]
+            )
+        )
+        out += ["  {}: {}".format(s, " ".join(t)) for s, t in deal["hands"].items()]
+    return out
+
+
+def compare_paigow(deal, dealt, checks):
+    compare_items(deal, dealt, checks, ["banker", "dice", "first_seat", "deal_order", "hands"])
+
+
+GAMES["paigow"] = (paigow, describe_paigow, compare_paigow)
+
+
+# ----- holdem-bonus: its deal (docs/fairness.md, "The games"), its description, its comparison ---
+def holdem(key, inputs):
+    deck = Stream(key, "deck").shuffle(cards())
+    deal = {"game": "holdem-bonus", "deck": deck, "boxes": None, "dealer": None, "board": None}
+    boxes = inputs.get("boxes")
+    if boxes is None:
+        return deal
+    deal["boxes"] = {}
+    if not boxes:
+        return deal
+    n = len(boxes)
+    deal["boxes"] = {box: [deck[i], deck[n + 1 + i]] for i, box in enumerate(boxes)}
+    deal["dealer"] = [deck[n], deck[2 * n + 1]]
+    deal["board"] = deck[2 * n + 2 : 2 * n + 7]
+    return deal
+
+
+def describe_holdem(deal):
+    out = []
+    out.append("deck: " + " ".join(deal["deck"]))
+    for box, c in (deal["boxes"] or {}).items():
+        out.append("  box {}: {}".format(box, " ".join(c)))
+    if deal["dealer"]:
+        out.append(
+            "  dealer: {}  board: {}".format(" ".join(deal["dealer"]), " ".join(deal["board"]))
+        )
+    return out
+
+
+def compare_holdem(deal, dealt, checks):
+    compare_items(deal, dealt, checks, ["boxes", "dealer", "board"])
+
+
+GAMES["holdem-bonus"] = (holdem, describe_holdem, compare_holdem)
+
+
+# ----- niuniu: its deal (docs/fairness.md, "The games"), its description, its comparison ---
+def niuniu(key, inputs):
+    seats = inputs["seats"]
+    n = len(seats)
+    deck = Stream(key, "deck").shuffle(cards())
+    deal = {
+        "game": "niuniu",
+        "deck": deck,
+        "initial": {s: [deck[k * n + i] for k in range(4)] for i, s in enumerate(seats)},
+        "received": None,
+        "fifth": None,
+        "banker": None,
+        "banker_by": None,
+    }
+    swaps = _zeros(inputs.get("swaps"))
+    if swaps is not None:
+        top = 4 * n
+        deal["received"] = {}
+        for seat in seats:
+            deal["received"][seat] = deck[top : top + swaps[seat]]
+            top += swaps[seat]
+        deal["fifth"] = {s: deck[top + i] for i, s in enumerate(seats)}
+    bids = _zeros(inputs.get("bids"))
+    if bids is not None:
+        stacks = inputs.get("stacks") or {s: 0 for s in seats}
+        banker, how = banker_from_bids(Stream(key, "banker"), seats, bids, stacks)
+        deal["banker"] = banker
+        deal["banker_by"] = {"nobody-bid": "random", "highest-bid": "bid", "tie": "tie"}[how]
+    return deal
+
+
+def describe_niuniu(deal):
+    out = []
+    out.append("deck: " + " ".join(deal["deck"]))
+    for seat, c in deal["initial"].items():
+        extra = ""
+        if deal["received"] is not None:
+            extra = " | in: {} | fifth: {}".format(
+                " ".join(deal["received"][seat]), deal["fifth"][seat]
+            )
+        out.append("  {}: {}{}".format(seat, " ".join(c), extra))
+    if deal["banker"]:
+        out.append("banker {} ({})".format(deal["banker"], deal["banker_by"]))
+    return out
+
+
+def compare_niuniu(deal, dealt, checks):
+    checks.append(("banker as chosen", dealt.get("banker") == deal["banker"], deal["banker"]))
+    for seat, first4 in deal["initial"].items():
+        hand = (dealt.get("hands") or {}).get(seat) or []
+        swapped = [hand[i] for i in range(min(4, len(hand))) if hand[i] != first4[i]]
+        ok = (
+            len(hand) == 5
+            and hand[4] == (deal["fifth"] or {}).get(seat)
+            and swapped == (deal["received"] or {}).get(seat)
+        )
+        checks.append((f"{seat}'s hand as dealt", ok, " ".join(hand)))
+
+
+GAMES["niuniu"] = (niuniu, describe_niuniu, compare_niuniu)
+
+
+# ----- tiengow: its deal (docs/fairness.md, "The games"), its description, its comparison ---
+def tiengow(key, inputs):
+    seats = inputs["seats"]
+    banker = inputs.get("banker")
+    how = "previous-game"
+    if banker is None:
+        banker, how = Stream(key, "banker").choice(seats), "random"
+    order = Stream(key, "deal").shuffle(tiles())
+    start = seats.index(banker)
+    turn = seats[start:] + seats[:start]  # counter-clockwise from the banker
+    hands = {s: [] for s in seats}
+    for batch in range(8):
+        hands[turn[batch % 4]] += order[4 * batch : 4 * batch + 4]
+    salts = Stream(key, "salts")
+    leaves = [tile_leaf(i, order[i], salts.next_bytes(32)) for i in range(32)]
+    return {
+        "game": "tiengow",
+        "tiles": order,
+        "banker": banker,
+        "banker_by": how,
+        "hands": hands,
+        "tiles_root": tiles_root(leaves).hex(),
+    }
+
+
+def describe_tiengow(deal):
+    out = []
+    out.append("tiles: " + " ".join(deal["tiles"]))
+    out.append("banker {} ({})".format(deal["banker"], deal["banker_by"]))
+    out += ["  {}: {}".format(s, " ".join(t)) for s, t in deal["hands"].items()]
+    out.append("tile root: " + deal["tiles_root"])
+    return out
+
+
+def compare_tiengow(deal, dealt, checks):
+    compare_items(deal, dealt, checks, ["banker", "hands"])
+
+
+GAMES["tiengow"] = (tiengow, describe_tiengow, compare_tiengow)
+
+
+# ----- verifying an export ------------------------------------------------------------------
 def verify(export, seed_hex=None):
     """(deal or None, [(check, ok, detail)], [text lines]) for one round export."""
     if not isinstance(export, dict):
@@ -401,7 +486,8 @@ def verify(export, seed_hex=None):
         client_seeds = export.get("client_seeds") or {}
         key = unit_key(seed, client_seeds)
         lines.append("key: " + (key.hex() if client_seeds else "the server seed (no client seeds)"))
-        deal = GAMES[game](key, export["inputs"])
+        make, describe, compare = GAMES[game]
+        deal = make(key, export["inputs"])
         lines += describe(deal)
         if isinstance(export.get("dealt"), dict):
             compare(deal, export["dealt"], checks)
@@ -412,51 +498,6 @@ def verify(export, seed_hex=None):
     if not checks:
         checks.append(("something to check", False, "no seed and no tile openings"))
     return deal, checks, lines
-
-
-def describe(deal):
-    game, out = deal["game"], []
-    if game == "pokdeng":
-        out.append(
-            f"shoe: {len(deal['shoe'])} cards, {deal['cut_behind']} behind the cut card"
-            f" (before index {deal['cut_index']})"
-        )
-        out.append(f"position {deal['position']}: burn {deal['burn']}")
-        out += ["  {}: {}".format(spot, " ".join(c)) for spot, c in deal["hands"].items()]
-    elif game == "paigow":
-        out.append("tiles: " + " ".join(deal["tiles"]))
-        if deal["hands"]:
-            out.append(
-                "banker {} ({}), dice {}, first seat {}".format(
-                    deal["banker"], deal["banker_by"], deal["dice"], deal["first_seat"]
-                )
-            )
-            out += ["  {}: {}".format(s, " ".join(t)) for s, t in deal["hands"].items()]
-    elif game == "holdem-bonus":
-        out.append("deck: " + " ".join(deal["deck"]))
-        for box, c in (deal["boxes"] or {}).items():
-            out.append("  box {}: {}".format(box, " ".join(c)))
-        if deal["dealer"]:
-            out.append(
-                "  dealer: {}  board: {}".format(" ".join(deal["dealer"]), " ".join(deal["board"]))
-            )
-    elif game == "niuniu":
-        out.append("deck: " + " ".join(deal["deck"]))
-        for seat, c in deal["initial"].items():
-            extra = ""
-            if deal["received"] is not None:
-                extra = " | in: {} | fifth: {}".format(
-                    " ".join(deal["received"][seat]), deal["fifth"][seat]
-                )
-            out.append("  {}: {}{}".format(seat, " ".join(c), extra))
-        if deal["banker"]:
-            out.append("banker {} ({})".format(deal["banker"], deal["banker_by"]))
-    else:
-        out.append("tiles: " + " ".join(deal["tiles"]))
-        out.append("banker {} ({})".format(deal["banker"], deal["banker_by"]))
-        out += ["  {}: {}".format(s, " ".join(t)) for s, t in deal["hands"].items()]
-        out.append("tile root: " + deal["tiles_root"])
-    return out
 
 
 def main(argv):

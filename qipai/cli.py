@@ -6,7 +6,6 @@ the command so that `qipai --help` stays fast.
 
 from __future__ import annotations
 
-import importlib
 import json
 import sys
 from pathlib import Path
@@ -199,7 +198,7 @@ def _print_address(settings: Any, extra: str = "") -> None:
 
 @app.command()
 def rtp(
-    game: Annotated[str, typer.Argument(help="pokdeng, niuniu, paigow or holdem-bonus")],
+    game: Annotated[str, typer.Argument(help="A registered game's name (e.g. niuniu).")],
     mode: Annotated[
         str | None, typer.Option(help="A mode or rule variant of the game (default: all).")
     ] = None,
@@ -219,7 +218,7 @@ def rtp(
 
 @app.command()
 def simulate(
-    game: Annotated[str, typer.Argument(help="pokdeng, niuniu, paigow or holdem-bonus")],
+    game: Annotated[str, typer.Argument(help="A registered game's name (e.g. niuniu).")],
     rounds: Annotated[int, typer.Option(help="Rounds to play.")] = 10_000,
     seed: Annotated[int, typer.Option(help="Seed of the simulation (reproducible).")] = 1,
     mode: Annotated[str | None, typer.Option(help="A mode of the game.")] = None,
@@ -432,6 +431,28 @@ def schema(
 
 
 @app.command()
+def docs(
+    write: Annotated[bool, typer.Option("--write", help="Write the generated files.")] = False,
+    check: Annotated[bool, typer.Option("--check", help="Fail if any is out of date.")] = False,
+) -> None:
+    """Files written from the game folders: docs/verify_deal.py (the standalone verifier, from
+    qipai/fairness/standalone/ and each game's verify_deal.py)."""
+    from qipai.fairness import verify_script
+
+    path = verify_script.SCRIPT
+    if write:
+        changed = verify_script.write(path)
+        typer.echo(f"{'wrote' if changed else 'unchanged:'} {path}")
+    elif check:
+        if verify_script.stale(path):
+            typer.echo(f"error: {path} is out of date (run `uv run qipai docs --write`)", err=True)
+            raise typer.Exit(1)
+        typer.echo(f"{path}: current")
+    else:
+        typer.echo(str(path))
+
+
+@app.command()
 def migrate(
     db: Annotated[
         str | None, typer.Option(help="SQLite file or database URL (default: user data dir).")
@@ -452,14 +473,9 @@ def migrate(
 
 # `qipai advise GAME CARDS`: each game with an advisor maps here to a function
 # (cards, seen, as_json) -> text that raises GameError on bad input.
-ADVISORS: dict[str, str] = {
-    "niuniu": "qipai.games.niuniu.advisor:advise_command",
-}
-
-
 @app.command()
 def advise(
-    game: Annotated[str, typer.Argument(help="niuniu")],
+    game: Annotated[str, typer.Argument(help="A game with an advisor (GameSpec.advise).")],
     cards: Annotated[
         list[str], typer.Argument(help="Your cards, e.g. As Kd 5c 6h or '10♠ K♦ 5♣ 6♥'")
     ],
@@ -468,12 +484,12 @@ def advise(
         bool, typer.Option("--json", help="Print JSON with exact fractions.")
     ] = False,
 ) -> None:
-    """Best decision for a hand: for niuniu, all 16 swap choices ranked by expected multiplier."""
-    if game not in ADVISORS:
-        fail(f"no advisor for game {game!r}; expected one of {', '.join(ADVISORS)}")
-    module, name = ADVISORS[game].split(":")
+    """Best decision for a hand (the game's advisor: Swap Niu Niu ranks all 16 swap choices by
+    expected multiplier)."""
+    from qipai.games import registry
+
     try:
-        text = getattr(importlib.import_module(module), name)(" ".join(cards), seen, as_json)
+        text = registry.get(game).advice(" ".join(cards), seen, as_json)
     except GameError as exc:
         fail(exc.message)
     typer.echo(text)

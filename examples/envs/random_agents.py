@@ -18,7 +18,7 @@ import time
 
 import numpy as np
 
-from qipai.envs import GAMES, env
+from qipai.envs import env, games
 
 
 def run(game: str, rounds: int, seed: int) -> None:
@@ -54,15 +54,16 @@ def run(game: str, rounds: int, seed: int) -> None:
 
 
 def main() -> None:
+    known = games()
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
-    parser.add_argument("games", nargs="*", metavar="GAME", help=f"any of {', '.join(GAMES)}")
+    parser.add_argument("games", nargs="*", metavar="GAME", help=f"any of {', '.join(known)}")
     parser.add_argument("--rounds", type=int, default=200)
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
-    unknown = [g for g in args.games if g not in GAMES]
+    unknown = [g for g in args.games if g not in known]
     if unknown:
-        parser.error(f"unknown game(s) {', '.join(unknown)}; choose from {', '.join(GAMES)}")
-    for game in args.games or GAMES:
+        parser.error(f"unknown game(s) {', '.join(unknown)}; choose from {', '.join(known)}")
+    for game in args.games or known:
         run(game, args.rounds, args.seed)
 
 

@@ -43,6 +43,7 @@ from typing import Any
 
 from sqlalchemy import Connection, select
 
+from qipai.core.spec import GameSpec, StakedBet
 from qipai.ledger import accounts as acct
 from qipai.ledger.schema import accounts, entries, round_ends, round_players, rounds, transactions
 
@@ -54,84 +55,36 @@ BOT_PREFIX = "bot."
 
 
 # ----- the bets of a settled round -------------------------------------------------------------
-@dataclass(frozen=True)
-class Bet:
-    """One bet of a settled round: its kind (the exact figure's `bet` key), the seat that
-    placed it, what was staked and what it won (+) or lost (−), in minor units."""
-
-    kind: str
-    seat: str
-    staked: int
-    net: int
+Bet = StakedBet
+"""One bet of a settled round (`qipai.core.spec.StakedBet`): each game's spec lists them
+(`GameSpec.stakes`, in the game's folder)."""
 
 
-def _pokdeng(config: Mapping[str, Any], details: Mapping[str, Any]) -> list[Bet]:
-    out = []
-    for b in details.get("bets") or []:
-        spot = str(b["spot"])
-        kind = "pair" if spot.endswith("pair") else ("player" if spot.startswith("P") else "banker")
-        out.append(Bet(kind, str(b["player"]), int(b["amount"]), int(b["net"])))
-    return out
+def _spec(game: str) -> GameSpec | None:
+    """The game's spec; None only for a game this installation does not have at all (rows of a
+    game since removed): every registered game declares its stakes (`MissingCapability`)."""
+    from qipai.games import registry
 
-
-def _against_banker(config: Mapping[str, Any], details: Mapping[str, Any]) -> list[Bet]:
-    """Niu Niu and Pai Gow: each player against the banker, staked base × X × Y (the banker's
-    and the player's multiples), net after commission (docs/rules/niuniu.md, paigow.md)."""
-    base = int(config.get("base", 100))
-    x = int(details.get("banker_multiple") or 1)
-    banker = details.get("banker")
-    seats = details.get("seats") or {}
-    out = []
-    for seat, y in (details.get("bets") or {}).items():
-        if seat == banker or not y:
-            continue
-        out.append(Bet("player", str(seat), base * x * int(y), int(seats[seat]["net"])))
-    return out
-
-
-def _holdem(config: Mapping[str, Any], details: Mapping[str, Any]) -> list[Bet]:
-    out = []
-    for box in (details.get("boxes") or {}).values():
-        bets, nets = box["bets"], box["nets"]
-        seat = str(box.get("player", box.get("box")))
-        main = sum(int(nets[k]) for k in ("ante", "flop", "turn", "river"))
-        out.append(Bet("main", seat, int(bets["ante"]), main))
-        for kind in ("bonus", "pool"):
-            if int(bets.get(kind) or 0) > 0:
-                out.append(Bet(kind, seat, int(bets[kind]), int(nets[kind])))
-    return out
-
-
-_BETS = {
-    "pokdeng": _pokdeng,
-    "niuniu": _against_banker,
-    "paigow": _against_banker,
-    "holdem-bonus": _holdem,
-}
+    return registry.available().get(game)
 
 
 def turnover_of(
     game: str, config: Mapping[str, Any], result: Mapping[str, Any] | None
 ) -> list[tuple[str, int]]:
-    """(seat, amount) of a settled round's turnover (有效投注額): each bet's stake; for Tien
-    Gow, which has no stakes (the players settle 尊钱 and the score with each other after the
-    game, capped at their stacks), each seat's settled amount, won or lost, |net|
-    (docs/rules/tiengow.md#turnover)."""
-    if game == "tiengow":
-        nets = ((result or {}).get("details") or {}).get("net") or {}
-        return [(str(seat), abs(int(net))) for seat, net in nets.items() if int(net)]
-    return [(bet.seat, bet.staked) for bet in bets_of(game, config, result)]
+    """(seat, amount) of a settled round's turnover (有效投注額): each bet's stake, or what the
+    game counts instead (`GameSpec.turnover`: Tien Gow's |net|, docs/rules/tiengow.md#turnover)."""
+    spec = _spec(game)
+    if spec is None or not result:
+        return []
+    return spec.turnover_of(config or {}, result.get("details") or {})
 
 
 def bets_of(game: str, config: Mapping[str, Any], result: Mapping[str, Any] | None) -> list[Bet]:
-    """The bets of a settled round from its recorded result (none for Tien Gow, whose players
-    play each other, and for a game this module does not know)."""
-    if not result:
+    """The bets of a settled round from its recorded result (`GameSpec.bets_of`)."""
+    spec = _spec(game)
+    if spec is None or not result:
         return []
-    fn = _BETS.get(game)
-    if fn is None:
-        return []
-    return fn(config or {}, result.get("details") or {})
+    return spec.bets_of(config or {}, result.get("details") or {})
 
 
 # ----- reading the settled rounds ----------------------------------------------------------------
@@ -581,7 +534,7 @@ def holdem_decisions(
     limit: int = 2_000,
 ) -> list[dict[str, Any]]:
     """Per Hold'em Bonus template version, the people's decisions of the last `limit` boxes
-    against the optimal strategy (`qipai.analysis.strategy`, docs/rules/holdem-bonus.md#differences's source rule):
+    against the optimal strategy (`qipai.games.holdem_bonus.strategy`, docs/rules/holdem-bonus.md#differences's source rule):
 
     * flop (play 2x or fold): how many differ from the optimal choice (its expected values are
       not tabulated per hand, so no cost is given);
@@ -591,8 +544,8 @@ def holdem_decisions(
 
     An exact figure per decision, where the observed `given_up` of `observed_returns` is a
     noisy estimate over the same boxes."""
-    from qipai.analysis.strategy import flop_decision, river_decision, turn_decision
     from qipai.core.cards import parse_cards
+    from qipai.games.holdem_bonus.strategy import flop_decision, river_decision, turn_decision
 
     boxes: list[tuple[tuple[Any, ...], Mapping[str, Any], list[str]]] = []
     for r in _ended_rounds(conn, since=since, until=until, game="holdem-bonus"):

@@ -584,51 +584,38 @@ class TemplateStore:
 
 
 def shipped_templates() -> list[dict[str, Any]]:
-    """docs/rules/common.md#who-sets-the-rules's default tables: both Pok Deng modes, and every other game at its defaults
-    (a game registered by a plug-in or a test gets one template of its defaults too)."""
+    """docs/rules/common.md#who-sets-the-rules's default tables: each game's own
+    (`GameSpec.shipped_tables`: both Pok Deng modes), else one at the game's defaults named by
+    its title (a game registered by a plug-in or a test gets one too)."""
     names = games.game_names()
     out: list[dict[str, Any]] = []
     reason = "docs/rules/common.md#who-sets-the-rules defaults (shipped template)"
-    titles = {
-        "paigow": "Pai Gow 抢庄牌九",
-        "holdem-bonus": "Hold'em Bonus 德州扑克",
-        "niuniu": "Swap Niu Niu 换牌牛牛",
-        "tiengow": "Tien Gow 打天九",
-    }
     for game in names:
-        if game == "pokdeng":
+        spec = games.spec(game)
+        tables = getattr(spec, "shipped_tables", ())
+        for table in tables:
             out.append(
                 {
-                    "id": "pokdeng-classic",
-                    "game": "pokdeng",
-                    "name": "Pok Deng classic 经典博丁",
-                    "settings": {"mode": "classic"},
+                    "id": table.id,
+                    "game": game,
+                    "name": table.name,
+                    "settings": dict(table.settings),
                     "private_allowed": True,
                     "reason": reason,
                 }
             )
-            out.append(
-                {
-                    "id": "pokdeng-banker-player",
-                    "game": "pokdeng",
-                    "name": "Pok Deng banker-player 庄闲博丁",
-                    "settings": {"mode": "banker-player"},
-                    "private_allowed": True,
-                    "reason": reason,
-                }
-            )
+        if tables:
             continue
         slug = re.sub(r"[^a-z0-9-]+", "-", game.lower()).strip("-")
         if not TEMPLATE_ID.match(slug):
             continue
-        title = titles.get(game) or str(
-            dict(getattr(games.spec(game), "title", {})).get("en", game)
-        )
+        title = dict(getattr(spec, "title", {}))
+        name = " ".join(t for t in (title.get("en"), title.get("zh")) if t) or game
         out.append(
             {
                 "id": slug,
                 "game": game,
-                "name": title[:64],
+                "name": name[:64],
                 "settings": {},
                 "private_allowed": True,
                 "reason": reason,

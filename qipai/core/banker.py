@@ -163,3 +163,21 @@ def check_bet(seat: str, multiple: int, choices: Sequence[int]) -> int:
             field=f"seats.{seat}.multiple",
         )
     return multiple
+
+
+def stakes_against_banker(config: Mapping[str, Any], details: Mapping[str, Any]) -> list[Any]:
+    """The operator's reports' bets of a settled bid-for-banker round (Niu Niu, Pai Gow): each
+    player against the banker, staked base × X × Y (the banker's and the player's multiples,
+    docs/rules/niuniu.md#settlement, docs/rules/paigow.md#settlement), net after commission."""
+    from qipai.core.spec import StakedBet
+
+    base = int(config.get("base", 100))
+    x = int(details.get("banker_multiple") or 1)
+    banker = details.get("banker")
+    seats = details.get("seats") or {}
+    out = []
+    for seat, y in (details.get("bets") or {}).items():
+        if seat == banker or not y:
+            continue
+        out.append(StakedBet("player", str(seat), base * x * int(y), int(seats[seat]["net"])))
+    return out

@@ -46,7 +46,7 @@ def _schema_of(source: SchemaSource) -> dict[str, Any]:
 def settle_document_model(spec: GameSpec) -> type[BaseModel] | None:
     """The model of a game's `qipai settle` document: `DOCUMENT` in the `settle` module of the
     game's package (None when the game settles no documents or its module names no model)."""
-    if spec.settle_doc is None:
+    if not callable(spec.settle_doc):
         return None
     package = spec.round_type.__module__.rpartition(".")[0]
     try:

@@ -19,6 +19,18 @@ What a spec holds:
   `reveal_seed` (the seed policy), `context_keys`, `hint`, `engine_version`, and the entry points
   of `qipai rtp` / `qipai simulate` for the game.
 
+Capabilities (as OpenSpiel's `GameType` declares a game's facts): besides the contract above, a
+spec names from inside its folder what the room, the tools and the client need of it — the
+environment encoder (`encoder`, `qipai.envs.env`), the deal description for fairness (`fairness`:
+public inputs, the deal recomputed from a key, what the table showed and how it compares), the
+stakes of a settled round for the operator's reports (`stakes`, `turnover`), the exact analysis
+and simulation (`analyse`, `simulate`) and `qipai settle` documents (`settle_doc`) with their
+examples (`examples/*.json` in the folder), and the game's part of the standalone verifier
+(`verify_deal.py` in the folder, joined into docs/verify_deal.py by `qipai docs --write`). A capability left undeclared is an error at
+registration naming it (`MissingCapability`); a game without one of the optional ones says so
+explicitly with `None` (Tien Gow has no exact return: `analyse=None`), and the tool then answers
+`NotOffered` naming the game instead of "unknown game".
+
 `GameSpec` also answers the names of the older `qipai.tables.games.GameInfo` (`config_type`,
 `bot_levels`, `make_bot`, `default_bot`, `config`, `min_stack`, `default_buy_in`), so that callers
 move over one at a time.
@@ -26,14 +38,16 @@ move over one at a time.
 
 from __future__ import annotations
 
+import enum
 import hashlib
 import importlib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any, Protocol
+from pathlib import Path
+from typing import Any, Final, Protocol
 
-from qipai.core.errors import InvalidInput
+from qipai.core.errors import GameError, InvalidInput
 from qipai.core.model import Model, ViewModel, canonical_json
 from qipai.core.protocol import JSON, ActionSpec, Round
 from qipai.core.rng import Rng
@@ -62,6 +76,108 @@ def lazy(path: str) -> Callable[..., Any]:
     call.__qualname__ = call.__name__ = attribute
     call.__doc__ = f"{path} (imported on first use)"
     return call
+
+
+def ref(path: str) -> Callable[[], Any]:
+    """A loader of `module:attribute` (imported on first call, not called): a spec names its
+    encoder class or deal description without importing the layers above the games."""
+    module_name, _, attribute = path.partition(":")
+
+    def load() -> Any:
+        return getattr(importlib.import_module(module_name), attribute)
+
+    load.__qualname__ = load.__name__ = attribute
+    load.__doc__ = f"{path} (imported on first use)"
+    return load
+
+
+class Undeclared(enum.Enum):
+    """A capability the spec does not mention (distinct from `None`: declared absent)."""
+
+    UNDECLARED = "undeclared"
+
+
+UNDECLARED: Final = Undeclared.UNDECLARED
+
+
+class MissingCapability(GameError):
+    """A game's spec leaves out something every game must declare (raised at registration and
+    by the conformance suite): the message names the game and each missing capability."""
+
+    code = "missing_capability"
+
+    def __init__(self, game: str, missing: Sequence[str]) -> None:
+        self.game = game
+        self.missing = tuple(missing)
+        super().__init__(
+            f"game {game!r} does not declare {', '.join(self.missing)} "
+            "(qipai/core/spec.py, GameSpec's capabilities; docs/adding-a-game.md)",
+            field="game",
+        )
+
+
+class NotOffered(InvalidInput):
+    """The game declares that it has none of this capability (Tien Gow's exact return)."""
+
+    code = "not_offered"
+
+
+@dataclass(frozen=True)
+class StakedBet:
+    """One bet of a settled round, as the operator's reports count it: its kind (the exact
+    figure's `bet` key), the seat that placed it, what was staked (turnover, 有效投注額) and
+    what it won (+) or lost (−), in minor units."""
+
+    kind: str
+    seat: str
+    staked: int
+    net: int
+
+
+StakesOf = Callable[[Mapping[str, Any], Mapping[str, Any]], list[StakedBet]]
+"""(config JSON, the result's details) → the round's bets."""
+
+TurnoverOf = Callable[[Mapping[str, Any], Mapping[str, Any]], list[tuple[str, int]]]
+"""(config JSON, the result's details) → (seat, amount) of turnover, for a game whose turnover
+is not its stakes (Tien Gow: each seat's settled |net|, docs/rules/tiengow.md#turnover)."""
+
+
+class DealCheckLike(Protocol):
+    """Where a deal description reports a comparison (`qipai.fairness.check.DealCheck`)."""
+
+    def add(self, name: str, ok: bool, detail: str = "") -> object: ...
+
+
+@dataclass(frozen=True)
+class DealDescription:
+    """How a game's deal is made public and checked (docs/fairness.md, "The games"): the round's
+    public inputs for the export, the deal recomputed from a unit key and those inputs
+    independently of the engine (plain data: cards "As", tiles "6-6"), what the table showed at
+    the end, how a recomputed deal is printed and compared with what was shown, and a
+    standard-library-only snippet of the deal for `docs/verify_deal.py`."""
+
+    # (round, config, seats, context) → the `inputs` block of the export
+    inputs: Callable[[Any, Any, Sequence[Any], Mapping[str, Any]], dict[str, Any]]
+    # (key, inputs) → the deal as JSON (InvalidInput for bad inputs)
+    deal: Callable[[bytes, Mapping[str, Any]], dict[str, Any]]
+    # (round, key, the journal record, whether the seed is shown) → `dealt` (None: not shown)
+    dealt: Callable[[Any, bytes, Mapping[str, Any], bool], Any]
+    # the deal as lines of text for `qipai verify`
+    lines: Callable[[Mapping[str, Any]], list[str]]
+    # (check, deal, dealt): each item shown against the recomputed deal
+    compare: Callable[[DealCheckLike, Mapping[str, Any], Mapping[str, Any]], None]
+    # the deal's labelled streams, for the specification's table (docs/fairness.md)
+    streams: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class ShippedTable:
+    """A table template the room ships for the game (docs/rules/common.md#who-sets-the-rules):
+    its id, its name and the settings it changes from the rules' defaults."""
+
+    id: str
+    name: str
+    settings: Mapping[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -120,7 +236,8 @@ class GameSpec:
     min_buy_in_of: Callable[[Any], int] = _one
     pay_table_of: Callable[[Any], JSON] = _no_pay_table
     rtp_of: Callable[[Any], list[BetReturn]] = _no_rtp
-    settle_doc: Callable[[Mapping[str, Any]], JSON] | None = None
+    # `qipai settle` (None: the game declares it has no settle documents).
+    settle_doc: Callable[[Mapping[str, Any]], JSON] | Undeclared | None = UNDECLARED
     # Whether players are shown the seed once its deal unit ends. False for Tien Gow (docs/rules/tiengow.md#discards
     # : discards stay hidden from everyone forever, and the seed would let anyone recompute
     # every hand): players get the commitment only; the operator's `qipai verify` still checks.
@@ -143,11 +260,27 @@ class GameSpec:
     # Position in lists of games (the lobby).
     order: int = 100
     default_buy_in: int = 10_000
-    # `qipai rtp GAME [--mode]`: mode → reports (qipai.analysis.report.Report), and its help.
-    analyse: Callable[[str | None], list[Any]] | None = None
+    # `qipai rtp GAME [--mode]`: mode → reports (qipai.analysis.report.Report), and its help
+    # (None: the game declares it has no exact analysis, `no_analysis` says why).
+    analyse: Callable[[str | None], list[Any]] | Undeclared | None = UNDECLARED
     analyse_modes: str = ""
+    no_analysis: str = ""
     # `qipai simulate GAME`: (rounds, seed, mode) → qipai.analysis.simulate.SimulationResult.
-    simulate: Callable[[int, int, str | None], Any] | None = None
+    simulate: Callable[[int, int, str | None], Any] | Undeclared | None = UNDECLARED
+    # `qipai advise GAME CARDS --seen`: (cards, seen, as_json) → text; optional (None: none).
+    advise: Callable[[str, str, bool], str] | None = None
+    # The PettingZoo encoder class (`qipai.envs.base.Encoder`), loaded on first use.
+    encoder: Callable[[], Any] | Undeclared = UNDECLARED
+    # The deal description for fairness (`DealDescription`), loaded on first use.
+    fairness: Callable[[], DealDescription] | Undeclared = UNDECLARED
+    # The bets of a settled round for the reports, and its turnover when not its stakes.
+    stakes: StakesOf | Undeclared = UNDECLARED
+    turnover: TurnoverOf | None = None
+    # The templates the room ships (empty: one at the rules' defaults, named by the title).
+    shipped_tables: tuple[ShippedTable, ...] = ()
+    # The Python package of the game's folder ("qipai.games.niuniu"); the registry fills it
+    # in for a discovered folder, a test game names its own (default: its round's package).
+    package: str = ""
     # The view's model (JSON Schema in docs/schema/), when the game declares one.
     view_model: type[ViewModel] | None = None
     # Settings merged under every parsed config (GameInfo compatibility; normally empty).
@@ -203,9 +336,136 @@ class GameSpec:
 
     def settle(self, doc: Mapping[str, Any]) -> JSON:
         """Settle one dealt round described by a `qipai settle` document."""
-        if self.settle_doc is None:
-            raise InvalidInput(f"game {self.name!r} has no settle documents")
-        return self.settle_doc(doc)
+        settle: Callable[[Mapping[str, Any]], JSON] = self._declared(
+            "settle_doc", self.settle_doc, "settle documents"
+        )
+        return settle(doc)
+
+    # ----- capabilities -----------------------------------------------------------------------
+    REQUIRED: tuple[str, ...] = (
+        "bots", "encoder", "fairness", "stakes", "analyse", "simulate", "settle_doc", "examples"
+    )  # fmt: skip
+
+    def missing_capabilities(self) -> list[str]:
+        """The capabilities this spec leaves undeclared (empty for a complete game): `bots`
+        needs at least one level, `examples` at least one settle example in the folder when
+        the game settles documents; the others must be given or declared absent (`None`)."""
+        missing = [
+            name
+            for name in ("encoder", "fairness", "stakes", "analyse", "simulate", "settle_doc")
+            if getattr(self, name) is UNDECLARED
+        ]
+        if not self.bots:
+            missing.insert(0, "bots")
+        if self.rules_page("en") is None:
+            missing.append(f"rules (no rules/en.md in {self.folder}, nor a shipped page)")
+        if self.fairness is not UNDECLARED and not (self.folder / "verify_deal.py").is_file():
+            missing.append(f"verify_deal (no verify_deal.py in {self.folder})")
+        if callable(self.settle_doc) and not self.examples():
+            missing.append(f"examples (no examples/*.json in {self.folder})")
+        return missing
+
+    def validate(self) -> GameSpec:
+        """This spec, or `MissingCapability` naming every capability it lacks."""
+        missing = self.missing_capabilities()
+        if missing:
+            raise MissingCapability(self.name, missing)
+        return self
+
+    def _declared(self, name: str, value: Any, what: str) -> Any:
+        if value is UNDECLARED:
+            raise MissingCapability(self.name, [name])
+        if value is None:
+            raise NotOffered(f"game {self.name!r} has no {what}", field="game")
+        return value
+
+    @property
+    def package_name(self) -> str:
+        """The game folder's Python package (`qipai.games.<package>`)."""
+        return self.package or self.round_type.__module__.rpartition(".")[0]
+
+    @property
+    def folder(self) -> Path:
+        """The game's folder on disk (the package directory)."""
+        module = importlib.import_module(self.package_name)
+        return Path(str(module.__file__)).parent
+
+    def examples(self) -> list[Path]:
+        """The folder's `qipai settle` examples (`examples/*.json`, sorted; `bad-*.json` are
+        documents the game must refuse)."""
+        return sorted((self.folder / "examples").glob("*.json"))
+
+    def rules_page(self, lang: str = "en") -> tuple[Path, str] | None:
+        """(file, language served) of the game's rules page in `lang`, else in English: the
+        folder's `rules/<lang>.md`, else the shipped pages (`qipai/rules/`, where the wheel
+        carries docs/rules, or docs/rules/ in a source checkout) as `<game>.<lang>.md` /
+        `<game>.md`. None when there is none (a missing capability)."""
+        candidates = [(self.folder / "rules" / f"{lang}.md", lang)]
+        candidates.append((self.folder / "rules" / "en.md", "en"))
+        # the shipped page is named after the game or its folder ("holdem-bonus", "pokdeng")
+        folder = self.package_name.rpartition(".")[2].replace("_", "-")
+        for shipped in _shipped_rules():
+            for page in dict.fromkeys((self.name, folder)):
+                candidates += [
+                    (shipped / f"{page}.{lang}.md", lang),
+                    (shipped / f"{page}.md", "en"),
+                ]
+        return next(((path, served) for path, served in candidates if path.is_file()), None)
+
+    def web_assets(self) -> dict[str, str | None]:
+        """Where the client loads the game's renderer and strings from its folder (`web/`,
+        served at /games/<package>/…), None for a game drawn by the built-in renderers."""
+        package = self.package_name.rpartition(".")[2]
+        web = self.folder / "web"
+        return {
+            key: f"/games/{package}/{name}" if (web / name).is_file() else None
+            for key, name in (("renderer", "renderer.js"), ("strings", "i18n.json"))
+        }
+
+    def encoder_type(self) -> Any:
+        """The game's environment encoder class (`qipai.envs.base.Encoder`)."""
+        return self._declared("encoder", self.encoder, "environment")()
+
+    def deal_description(self) -> DealDescription:
+        """How the game's deal is exported, recomputed and compared (`DealDescription`)."""
+        loaded = self._declared("fairness", self.fairness, "deal description")()
+        if not isinstance(loaded, DealDescription):
+            raise MissingCapability(self.name, ["fairness (not a DealDescription)"])
+        return loaded
+
+    def bets_of(self, config: Mapping[str, Any], details: Mapping[str, Any]) -> list[StakedBet]:
+        """The bets of a settled round (the reports' stakes)."""
+        stakes: StakesOf = self._declared("stakes", self.stakes, "stakes")
+        return stakes(config, details)
+
+    def turnover_of(
+        self, config: Mapping[str, Any], details: Mapping[str, Any]
+    ) -> list[tuple[str, int]]:
+        """(seat, amount) of a settled round's turnover: its stakes unless the game says
+        otherwise (`turnover`)."""
+        if self.turnover is not None:
+            return self.turnover(config, details)
+        return [(bet.seat, bet.staked) for bet in self.bets_of(config, details)]
+
+    def analysis(self, mode: str | None) -> list[Any]:
+        """`qipai rtp`: the game's exact reports (`NotOffered` when it has none, with why)."""
+        if self.analyse is None and self.no_analysis:
+            raise NotOffered(f"{self.name} has no exact analysis: {self.no_analysis}", "game")
+        analyse = self._declared("analyse", self.analyse, "exact analysis")
+        return list(analyse(mode))
+
+    def advice(self, cards: str, seen: str, as_json: bool) -> str:
+        """`qipai advise`: the best decision for a hand (`NotOffered` for a game without one)."""
+        if self.advise is None:
+            offered = [name for name, spec in _games().items() if spec.advise is not None]
+            raise NotOffered(
+                f"no advisor for game {self.name!r}; games with one: {', '.join(offered)}", "game"
+            )
+        return self.advise(cards, seen, as_json)
+
+    def simulation(self, rounds: int, seed: int, mode: str | None) -> Any:
+        """`qipai simulate`: a bot-versus-bot result (`qipai.analysis.simulate`)."""
+        return self._declared("simulate", self.simulate, "simulation")(rounds, seed, mode)
 
     # ----- bots -------------------------------------------------------------------------------
     @property
@@ -255,7 +515,21 @@ class GameSpec:
             "reveal_seed": self.reveal_seed,
             "engine_version": self.engine_version,
             "rules": f"/api/rules/{self.name}",
+            **self.web_assets(),
         }
+
+
+def _shipped_rules() -> list[Path]:
+    """Where the five first games' rules pages are shipped: inside the package (the wheel maps
+    docs/rules to qipai/rules), or docs/rules/ of a source checkout."""
+    package = Path(__file__).resolve().parents[1]
+    return [package / "rules", package.parent / "docs" / "rules"]
+
+
+def _games() -> dict[str, GameSpec]:
+    from qipai.games import registry
+
+    return registry.available()
 
 
 # ----- helpers for the games' pay tables ----------------------------------------------------------

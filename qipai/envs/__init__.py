@@ -1,4 +1,5 @@
-"""PettingZoo environments for the five qipai games (docs/envs.md).
+"""PettingZoo environments for every registered game (docs/envs.md): each game's encoder lives
+in its folder (`qipai/games/<game>/env.py`, named by its `GameSpec.encoder`).
 
     from qipai.envs import env
     e = env("niuniu", players=4, base=100)       # any table setting of the game as a keyword
@@ -29,43 +30,31 @@ from qipai.envs.base import Encoder, QipaiEnv, Segment
 from qipai.games import registry
 
 __all__ = [
-    "GAMES",
     "Encoder",
     "QipaiEnv",
     "Segment",
     "encoder_type",
     "env",
+    "games",
     "observation_table",
     "raw_env",
 ]
 
-GAMES = ("pokdeng", "paigow", "holdem-bonus", "niuniu", "tiengow")
 DEFAULT_STACK = 10_000
 
 
+def games() -> list[str]:
+    """Every registered game (each declares its encoder, `GameSpec.encoder`)."""
+    return registry.names()
+
+
 def encoder_type(game: str) -> type[Encoder]:
-    """The encoder class of a game (imported on first use)."""
-    if game == "pokdeng":
-        from qipai.envs.pokdeng import PokDengEncoder
-
-        return PokDengEncoder
-    if game == "paigow":
-        from qipai.envs.paigow import PaigowEncoder
-
-        return PaigowEncoder
-    if game == "holdem-bonus":
-        from qipai.envs.holdem_bonus import HoldemBonusEncoder
-
-        return HoldemBonusEncoder
-    if game == "niuniu":
-        from qipai.envs.niuniu import NiuniuEncoder
-
-        return NiuniuEncoder
-    if game == "tiengow":
-        from qipai.envs.tiengow import TienGowEncoder
-
-        return TienGowEncoder
-    raise InvalidInput(f"no environment for game {game!r}; expected one of {', '.join(GAMES)}")
+    """The encoder class of a game, from its folder (`qipai/games/<game>/env.py`, imported on
+    first use); an unknown game is `InvalidInput` naming the registered ones."""
+    kind = registry.get(game).encoder_type()
+    if not (isinstance(kind, type) and issubclass(kind, Encoder)):
+        raise InvalidInput(f"game {game!r}: its encoder is not a qipai.envs.Encoder", field="game")
+    return kind
 
 
 def _spec(game: str) -> GameSpec:

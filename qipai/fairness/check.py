@@ -16,6 +16,7 @@ from typing import Any
 
 from qipai.core.errors import InvalidInput
 from qipai.core.rng import seed_from_hex
+from qipai.core.spec import DealDescription
 from qipai.fairness.deal import compute_deal
 from qipai.fairness.export import FORMAT
 from qipai.fairness.keys import DEAL_SPEC, check_client_seeds, unit_key
@@ -67,95 +68,10 @@ def unwrap(document: Any) -> Mapping[str, Any]:
     raise InvalidInput(f"not a round export: expected an object with format {FORMAT!r}")
 
 
-def _join(cards: Any) -> str:
-    return " ".join(cards) if cards else "-"
+def _description(game: str) -> DealDescription:
+    from qipai.games import registry
 
-
-def _deal_lines(deal: Mapping[str, Any]) -> list[str]:
-    game = deal["game"]
-    out: list[str] = []
-    if game == "pokdeng":
-        out.append(
-            f"shoe: {len(deal['shoe'])} cards; the cut card leaves {deal['cut_behind']} behind it"
-            f" (before index {deal['cut_index']})"
-        )
-        out.append(f"round at position {deal['position']}: burn {deal['burn']}")
-        out += [f"  {spot}: {_join(cards)}" for spot, cards in deal["hands"].items()]
-        out.append(f"  last round of the shoe: {'yes' if deal['last_round'] else 'no'}")
-        out.append(f"shoe order: {_join(deal['shoe'])}")
-    elif game == "paigow":
-        out.append(f"tiles (shuffled): {_join(deal['tiles'])}")
-        out.append(f"round {deal['round']} deals: {_join(deal['round_tiles'])}")
-        if deal["banker"] is not None:
-            out.append(f"banker: {deal['banker']} ({deal['banker_by']}); dice {deal['dice']}")
-            out.append(f"first seat: {deal['first_seat']}; order {_join(deal['deal_order'])}")
-            out += [f"  {s}: {_join(t)}" for s, t in deal["hands"].items()]
-    elif game == "holdem-bonus":
-        out.append(f"deck (shuffled): {_join(deal['deck'])}")
-        if deal["boxes"]:
-            out += [f"  box {b}: {_join(c)}" for b, c in deal["boxes"].items()]
-            out.append(f"  dealer: {_join(deal['dealer'])}")
-            out.append(f"  board: {_join(deal['board'])}")
-    elif game == "niuniu":
-        out.append(f"deck (shuffled): {_join(deal['deck'])}")
-        for seat, cards in deal["initial"].items():
-            line = f"  {seat}: {_join(cards)}"
-            if deal["received"] is not None:
-                line += (
-                    f" | swapped in {_join(deal['received'][seat])} | fifth {deal['fifth'][seat]}"
-                )
-            out.append(line)
-        if deal["banker"] is not None:
-            out.append(f"banker: {deal['banker']} ({deal['banker_by']})")
-    elif game == "tiengow":
-        out.append(f"tiles (shuffled): {_join(deal['tiles'])}")
-        out.append(f"banker: {deal['banker']} ({deal['banker_by']})")
-        out += [f"  {s}: {_join(t)}" for s, t in deal["hands"].items()]
-        out.append(f"tile commitment root: {deal['tiles_root']}")
-    return out
-
-
-def _compare_niuniu(check: DealCheck, deal: Mapping[str, Any], dealt: Mapping[str, Any]) -> None:
-    """A final hand is the four first cards with the swapped positions replaced, in position
-    order, by the cards swapped in, then the fifth card."""
-    hands = dealt.get("hands") or {}
-    for seat, initial in deal["initial"].items():
-        hand = list(hands.get(seat) or [])
-        received = list((deal["received"] or {}).get(seat, []))
-        replaced = [hand[i] for i in range(min(4, len(hand))) if hand[i] != initial[i]]
-        ok = len(hand) == 5 and hand[4] == (deal["fifth"] or {}).get(seat) and replaced == received
-        check.add(f"{seat}'s hand as dealt", ok, _join(hand))
-
-
-def _compare(check: DealCheck, deal: Mapping[str, Any], dealt: Mapping[str, Any]) -> None:
-    game = deal["game"]
-    if game == "niuniu":
-        check.add("banker as chosen", dealt.get("banker") == deal["banker"], str(deal["banker"]))
-        _compare_niuniu(check, deal, dealt)
-        return
-    keys = {
-        "pokdeng": ("hands",),
-        "paigow": ("banker", "dice", "first_seat", "deal_order", "hands"),
-        "holdem-bonus": ("boxes", "dealer", "board"),
-        "tiengow": ("banker", "hands"),
-    }[game]
-    for name in keys:
-        if name not in dealt:
-            continue
-        expected, shown = deal.get(name), dealt[name]
-        if isinstance(shown, Mapping) and isinstance(expected, Mapping):
-            for part in shown:
-                check.add(
-                    f"{name} {part} as dealt",
-                    list(shown[part]) == list(expected.get(part) or []),
-                    _join(shown[part]),
-                )
-            if set(shown) != set(expected):
-                check.add(
-                    f"{name}: the same places", False, f"{sorted(shown)} vs {sorted(expected)}"
-                )
-        else:
-            check.add(f"{name} as dealt", shown == expected, str(shown))
+    return registry.get(game).deal_description()
 
 
 def _check_tiles(
@@ -214,10 +130,11 @@ def check_export(document: Any) -> DealCheck:
             raise InvalidInput("the export has no inputs object")
         deal = compute_deal(game, key, inputs)
         check.deal = deal
-        check.lines += _deal_lines(deal)
+        description = _description(game)
+        check.lines += description.lines(deal)
         dealt = export.get("dealt")
         if isinstance(dealt, Mapping):
-            _compare(check, deal, dealt)
+            description.compare(check, deal, dealt)
     else:
         policy = export.get("seed_policy")
         why = "stays with the operator" if policy == "operator_only" else "is not revealed yet"

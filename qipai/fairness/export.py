@@ -23,7 +23,8 @@ from typing import Any
 
 from qipai.core.errors import InvalidInput
 from qipai.core.protocol import RecordedAction, Seat
-from qipai.core.rng import Rng, seed_from_hex
+from qipai.core.rng import seed_from_hex
+from qipai.core.spec import GameSpec
 from qipai.fairness.keys import DEAL_SPEC, meta_client_seeds, unit_key
 from qipai.fairness.tiles import seat_openings, tiles_commitment
 
@@ -31,14 +32,10 @@ FORMAT = "qipai-round/1"
 JSON = dict[str, Any]
 
 
-def _shows_seed(game: str) -> bool:
-    """Whether players ever see this game's seeds (GameInfo.reveal_seed; Tien Gow: never)."""
-    from qipai.tables import games
+def _spec(game: str) -> GameSpec:
+    from qipai.games import registry
 
-    try:
-        return bool(games.get(game).reveal_seed)
-    except InvalidInput:
-        return True
+    return registry.get(game)
 
 
 def _replay(record: Mapping[str, Any], key: bytes) -> tuple[Any, Any, list[Seat]]:
@@ -54,83 +51,6 @@ def _replay(record: Mapping[str, Any], key: bytes) -> tuple[Any, Any, list[Seat]
     ]
     round_ = package.ROUND.replay(config, seats, key, actions, record.get("context") or {})
     return round_, config, seats
-
-
-def _inputs(
-    game: str, round_: Any, config: Any, seats: list[Seat], context: Mapping[str, Any]
-) -> JSON:
-    ids = [s.id for s in seats]
-    stacks = {s.id: s.stack for s in seats}
-    if game == "pokdeng":
-        return {
-            "decks": config.decks,
-            "cut_behind": list(config.cut_behind),
-            "position": int(context.get("position", 0)),
-            "round_in_shoe": int(context.get("round_in_shoe", 1)),
-        }
-    if game == "paigow":
-        chosen = round_.banker is not None
-        return {
-            "round": round_.round_no,
-            "seats": ids,
-            "bids": dict(round_.bids) if chosen else None,
-            "stacks": stacks,
-        }
-    if game == "holdem-bonus":
-        dealt = round_.phase != "betting"
-        return {"boxes": round_.playing_boxes() if dealt else None}
-    if game == "niuniu":
-        swapped = bool(round_.discarded)
-        return {
-            "seats": ids,
-            "swaps": {s: len(round_.discarded[s]) for s in ids} if swapped else None,
-            "bids": {s: v or 0 for s, v in round_.bids.items()} if round_.banker else None,
-            "stacks": stacks,
-        }
-    if game == "tiengow":
-        return {"seats": ids, "banker": context.get("banker")}
-    raise InvalidInput(f"unknown game {game!r}")
-
-
-def _dealt(game: str, round_: Any, key: bytes, record: Mapping[str, Any], with_seed: bool) -> Any:
-    """What the table showed at the end (None before the end, or when it was not shown)."""
-    if not round_.finished:
-        return None
-    if game == "pokdeng":
-        return {"hands": {spot: [str(c) for c in h.cards] for spot, h in round_.hands.items()}}
-    if game == "paigow":
-        return {
-            "banker": round_.banker,
-            "dice": list(round_.dice),
-            "first_seat": round_.first_seat,
-            "deal_order": list(round_.deal_seats),
-            "hands": {s: [str(t) for t in ts] for s, ts in round_.tiles.items()},
-        }
-    if game == "holdem-bonus":
-        details = (record.get("result") or {}).get("details") or round_.result().details
-        if not with_seed or "board" not in details:
-            return None
-        return {
-            "boxes": {b: list(v["hole"]) for b, v in details["boxes"].items()},
-            "dealer": list(details["dealer_cards"]),
-            "board": list(details["board"]),
-        }
-    if game == "niuniu":
-        return {
-            "banker": round_.banker,
-            "hands": {s: [str(c) for c in cs] for s, cs in round_.cards.items()},
-        }
-    if game == "tiengow":
-        if not with_seed:
-            return None
-        first = type(round_).start(
-            round_.config, round_.seats, Rng(key), record.get("context") or {}
-        )
-        return {
-            "banker": first.banker,
-            "hands": {s: [str(t) for _, t in first.hand_of(s)] for s in first.seat_ids()},
-        }
-    return None
 
 
 def export_round(
@@ -150,7 +70,9 @@ def export_round(
     client_seeds = meta_client_seeds(meta if isinstance(meta, Mapping) else None)
     key = unit_key(seed_from_hex(seed_hex), client_seeds)
     status = str(record.get("status", "open"))
-    shows_seed = _shows_seed(game)
+    spec = _spec(game)
+    description = spec.deal_description()
+    shows_seed = spec.reveal_seed
     with_seed = operator or (shows_seed and bool(record.get("seed_revealed")))
     round_, config, seats = _replay(record, key)
     context = record.get("context") or {}
@@ -165,11 +87,11 @@ def export_round(
         "seed": seed_hex if with_seed else None,
         "seed_policy": "after_deal" if shows_seed else "operator_only",
         "client_seeds": client_seeds,
-        "inputs": _inputs(game, round_, config, seats, context),
-        "dealt": _dealt(game, round_, key, record, with_seed),
+        "inputs": description.inputs(round_, config, seats, context),
+        "dealt": description.dealt(round_, key, record, with_seed),
         "tiles": None,
     }
-    if game == "tiengow":
+    if spec.commits_tiles:
         commitment = tiles_commitment(key, round_.deck)
         block: JSON = commitment.public_json()
         published = meta.get("tiles_root") if isinstance(meta, Mapping) else None

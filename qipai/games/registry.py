@@ -4,6 +4,10 @@
 `get(name)` is one of them or an `InvalidInput` naming the choices. Nothing else in qipai lists
 games: the table runtime, `/api/games`, the CLI, the analysis and the bots all come here, so a
 new game is one new folder.
+
+A game is checked when it is found or registered: a spec that leaves a capability undeclared
+(`GameSpec.missing_capabilities`: its encoder, deal description, stakes, analysis, …) raises
+`MissingCapability` naming the game and what it lacks, so no tool silently leaves it out.
 """
 
 from __future__ import annotations
@@ -39,7 +43,7 @@ def _discover() -> dict[str, GameSpec]:
                     raise
                 spec = getattr(module, "SPEC", None)
                 if isinstance(spec, GameSpec):
-                    found[spec.name] = spec
+                    found[spec.name] = spec.validate()
             _FOUND = found
         return _FOUND
 
@@ -48,7 +52,7 @@ def register(spec: GameSpec) -> GameSpec:
     """Add a game (a test's own game); it then appears everywhere a real game does."""
     if not isinstance(spec, GameSpec):
         raise TypeError("register() takes a GameSpec")
-    _REGISTERED[spec.name] = spec
+    _REGISTERED[spec.name] = spec.validate()
     return spec
 
 

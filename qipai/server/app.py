@@ -39,7 +39,7 @@ from qipai.server.metrics import Metrics
 from qipai.server.models import HealthOut
 from qipai.server.passwords import Hasher
 from qipai.server.room import Room
-from qipai.server.routers import accounts, history, lobby, ops, wallet, ws
+from qipai.server.routers import accounts, game_assets, history, lobby, ops, wallet, ws
 from qipai.server.settings import Settings
 from qipai.server.sockets import GOING_AWAY, SocketRegistry, close_all, sweep_stalled
 from qipai.server.store import RoomStore
@@ -301,6 +301,7 @@ def create_app(
         accounts.router,
         wallet.router,
         lobby.router,
+        game_assets.router,
         history.router,
         ws.router,
         meta,

@@ -134,6 +134,13 @@ class GameOut(BaseModel):
     bot_levels: list[str]
     default_buy_in: int
     tables: int
+    renderer: str | None = Field(
+        default=None,
+        description="URL of the game's own renderer (an ES module from its folder), if it has one",
+    )
+    strings: str | None = Field(
+        default=None, description="URL of the game's own UI strings ({zh, en}), if it has them"
+    )
     templates: list[JSONObject] = Field(
         default_factory=list,
         description="the operator's templates of this game, each with its facts (pay table, "

@@ -23,7 +23,7 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
-from qipai.core.errors import GameError, InvalidInput, OutOfTurn, WrongPhase
+from qipai.core.errors import GameError, InvalidInput
 from qipai.core.protocol import JSON, Round
 
 MAX_ACTION_BYTES = 2048
@@ -102,20 +102,9 @@ def canonical(game: Any, action: Mapping[str, Any]) -> JSON:
 
 
 def check(round_: Round[Any], seat: str, action: Mapping[str, Any]) -> None:
-    """Validate `action` exactly as `round_.act` would, changing nothing (GameError if not)."""
-    own = getattr(round_, "check", None)
-    if callable(own):
-        own(seat, action)
-        return
-    # The protocol's own order (`Round.act`): shape, seat, phase, then the game's `_check`,
-    # which every game implements without mutating (core/protocol.py).
-    if seat not in round_.seat_ids():
-        raise OutOfTurn(f"seat {seat!r} is not in this round")
-    if round_.finished:
-        raise WrongPhase("the round is finished")
-    round_._check(seat, action)
-    if not round_.legal_actions(seat):  # a game whose own `act` checks the phase (Pok Deng)
-        raise WrongPhase("nothing is awaited from your seat now")
+    """Validate `action` exactly as `round_.act` would, changing nothing (GameError if not):
+    every round has `Round.check` (core/protocol.py), the one source of legality."""
+    round_.check(seat, action)
 
 
 __all__ = [

@@ -9,6 +9,7 @@ import { ApiError, errorText } from "./api/errors.js";
 import { setLang as setI18nLang, t } from "./i18n/index.js";
 import { sound } from "./ui/sound.js";
 import { reasonText } from "./views/table.js";
+import { loadGameAssets } from "./games/index.js";
 
 /**
  * @typedef {import("./api/ws.js").ConnStatus} ConnStatus
@@ -183,6 +184,11 @@ export async function loadGames() {
   /** @type {Record<string, any>} */
   const games = {};
   for (const x of g.games) games[x.game] = x;
+  try {
+    await loadGameAssets(g.games);
+  } catch (err) {
+    console.error("a game's renderer or strings did not load", err); // drawn by the generic renderer
+  }
   store.set({ games });
   return games;
 }

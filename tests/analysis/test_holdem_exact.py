@@ -11,12 +11,12 @@ from math import comb
 import numpy as np
 import pytest
 
-from qipai.analysis import holdem_kernels as k
-from qipai.analysis.holdem_report import pool_table, simple_strategy
-from qipai.analysis.holdem_strategy_exact import cache_path, load_or_compute, start_classes
 from qipai.core.cards import Card, parse_cards
+from qipai.games.holdem_bonus import analysis_kernels as k
+from qipai.games.holdem_bonus.analysis import pool_table, simple_strategy
 from qipai.games.holdem_bonus.hands import PokerHand
 from qipai.games.holdem_bonus.payout import BoxPlay, main_nets
+from qipai.games.holdem_bonus.strategy_exact import cache_path, load_or_compute, start_classes
 from qipai.poker.categories import Category
 from qipai.poker.evaluator import evaluate_batch
 from qipai.poker.tables import tables
@@ -153,7 +153,7 @@ def test_full_result_matches_published_figures() -> None:
         cache_path().exists(),
         "the cached exact Hold'em Bonus sums (`qipai rtp holdem-bonus` computes them; .ci/run does)",
     )
-    from qipai.analysis.holdem_report import analyse, preflop_table
+    from qipai.games.holdem_bonus.analysis import analyse, preflop_table
 
     report = analyse("common")[0]
     assert (

@@ -7,7 +7,7 @@ from fractions import Fraction
 
 import pytest
 
-from qipai.analysis import holdem_report as hr
+from qipai.games.holdem_bonus import analysis as hr
 from qipai.poker import FIVE_CARD_COUNTS, Category
 
 HOLES = math.comb(52, 2)  # 1,326

@@ -1,4 +1,4 @@
-"""The Hold'em Bonus strategy lookup (`qipai.analysis.strategy`): input checks, plain
+"""The Hold'em Bonus strategy lookup (`qipai.games.holdem_bonus.strategy`): input checks, plain
 enumeration, the full enumeration's kernel and its fold table."""
 
 from __future__ import annotations
@@ -11,15 +11,14 @@ from math import comb
 import numpy as np
 import pytest
 
-from qipai.analysis import holdem_kernels as k
-from qipai.analysis import strategy
 from qipai.core.cards import parse_cards
 from qipai.core.errors import InvalidInput
-from qipai.games.holdem_bonus import HoldemBonusRound
+from qipai.games.holdem_bonus import HoldemBonusRound, strategy
+from qipai.games.holdem_bonus import analysis_kernels as k
+from qipai.games.holdem_bonus.tests.helpers import bet_all, round_with
 from qipai.poker import evaluate_batch
 from qipai.poker.tables import tables
 from tests.conftest import require_service
-from tests.holdem_bonus.helpers import bet_all, round_with
 
 PERMS = np.array(list(itertools.permutations(range(4))), np.int64)
 INVERSE = np.argsort(PERMS, axis=1).astype(np.int64)
@@ -94,8 +93,8 @@ def test_turn_decisions_obvious_cases() -> None:
 def test_optimal_strategy_plays_a_bot() -> None:
     """`optimal_strategy` has the bots' `Strategy` signature and answers as the lookups do; a
     `SensibleBot` playing it finishes a round."""
-    from qipai.bots.holdem_bonus import SensibleBot, Strategy
-    from tests.holdem_bonus.test_bots import play_round
+    from qipai.games.holdem_bonus.bots import SensibleBot, Strategy
+    from qipai.games.holdem_bonus.tests.test_bots import play_round
 
     fn: Strategy = strategy.optimal_strategy("common")
     assert fn("flop", parse_cards("7c 2d"), []) is False
@@ -165,8 +164,8 @@ def test_fold_table_is_the_full_enumerations() -> None:
     """`FOLD_CLASSES` are exactly the classes the full enumeration folds under each rule, and
     the common rule's EVs of 32o … T2o are Wizard of Odds' (wizardofodds.com/texasholdembonus,
     Las Vegas rules, six decimals). Reads the cached sums (`qipai rtp holdem-bonus`)."""
-    from qipai.analysis.holdem_report import preflop_table
-    from qipai.analysis.holdem_strategy_exact import cache_path, load_or_compute
+    from qipai.games.holdem_bonus.analysis import preflop_table
+    from qipai.games.holdem_bonus.strategy_exact import cache_path, load_or_compute
 
     require_service(
         cache_path().exists(),
@@ -234,7 +233,7 @@ def test_every_hole_maps_to_its_class_representative() -> None:
     """`to_representative` is a suit permutation taking each of the 1,326 hole pairs (either
     order) to its class's representative: the flop keeps its ranks, stays three distinct cards
     off the representative, and the flop's own suit pattern relative to the hole is kept."""
-    from qipai.analysis.holdem_strategy_exact import class_of, start_classes
+    from qipai.games.holdem_bonus.strategy_exact import class_of, start_classes
 
     classes = start_classes()
     rng = np.random.default_rng(3)
@@ -286,7 +285,7 @@ def test_turn_bet_reads_the_table_through_the_suit_permutation(
     """With a table, `turn_bet` reads the bit of (class, rule, flop index of the mapped flop):
     a synthetic table with one flop's bits set answers True there, for every suit image of the
     hole and flop, and False on another flop and under the other rule."""
-    from qipai.analysis.holdem_strategy_exact import start_classes
+    from qipai.games.holdem_bonus.strategy_exact import start_classes
 
     hole, flop = parse_cards("Kh 9c"), parse_cards("Qh 9h 2s")
     cls, mapped = strategy.to_representative(tuple(c.id for c in hole), tuple(c.id for c in flop))
@@ -314,7 +313,7 @@ def test_turn_table_equals_the_exact_turn_decision() -> None:
     """The full enumeration's turn table (`Sums.turn_bets`, read by `turn_bet`) gives the same
     choice as the exact on-demand `turn_decision` for 300 random (hole, flop) pairs under both
     rules. Reads the cached sums (`qipai rtp holdem-bonus`)."""
-    from qipai.analysis.holdem_strategy_exact import cache_path
+    from qipai.games.holdem_bonus.strategy_exact import cache_path
 
     require_service(
         cache_path().exists(),

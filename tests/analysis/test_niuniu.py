@@ -9,8 +9,8 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from qipai.analysis import niuniu
 from qipai.core.cards import Card
+from qipai.games.niuniu import analysis as niuniu
 from qipai.games.niuniu.advisor import advise
 from qipai.games.niuniu.hands import rank_type_table
 

@@ -7,8 +7,8 @@ from itertools import combinations
 
 import pytest
 
-from qipai.analysis import paigow
 from qipai.core.tiles import full_set
+from qipai.games.paigow import analysis as paigow
 from qipai.games.paigow.hands import evaluate, outcome
 
 RATE = Fraction(1, 20)

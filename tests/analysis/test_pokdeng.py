@@ -10,8 +10,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from qipai.analysis.pokdeng import _hand_key, analyse, best_bet, hand_classes
 from qipai.core.cards import Card
+from qipai.games.pokdeng.analysis import _hand_key, analyse, best_bet, hand_classes
 from qipai.games.pokdeng.hands import evaluate
 from qipai.games.pokdeng.payout import banker_player_side, classic_position
 

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import pytest
 
-from qipai.analysis.holdem_strategy_exact import cache_path
 from qipai.analysis.simulate import SimulationResult, simulate_game
+from qipai.games.holdem_bonus.strategy_exact import cache_path
 from tests.conftest import require_service
 
 

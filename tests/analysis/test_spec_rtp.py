@@ -10,8 +10,8 @@ from fractions import Fraction
 
 import pytest
 
-from qipai.analysis.holdem_strategy_exact import cache_path
 from qipai.games import registry
+from qipai.games.holdem_bonus.strategy_exact import cache_path
 from tests.conftest import require_service
 
 

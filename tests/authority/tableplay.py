@@ -46,7 +46,7 @@ def policy(game: str) -> Any:
     if game == "niuniu":
         return FlatNiuniu()
     if game == "paigow":
-        from qipai.bots.paigow import RandomPaigowBot
+        from qipai.games.paigow.bots import RandomPaigowBot
 
         return RandomPaigowBot()
     if game == "holdem-bonus":

@@ -142,9 +142,18 @@ def start(spec: GameSpec, rng: Rng, stacks: list[int] | None = None) -> Playout:
     return Playout(spec, seats, seed, config, round_)
 
 
+def legal_types(round_: Round[Any], seat: str) -> set[str]:
+    """The action types `legal_actions` offers `seat` now (none for a seat not in the round)."""
+    if seat not in round_.seat_ids():
+        return set()
+    return {spec.type for spec in round_.legal_actions(seat)}
+
+
 def attempt(play: Playout, seat: str, action: Any) -> str | None:
-    """check, then act: they agree; a refusal changes nothing."""
+    """check, then act: they agree; a refusal changes nothing; what is accepted is of a type
+    `legal_actions` offered (accepted ⊆ legal: legality has one source, as in PokerKit)."""
     round_ = play.round
+    offered = legal_types(round_, seat)
     before = snapshot(round_)
     checked = outcome(lambda: round_.check(seat, action))
     assert snapshot(round_) == before, f"check changed the round: {seat} {action!r}"
@@ -152,6 +161,11 @@ def attempt(play: Playout, seat: str, action: Any) -> str | None:
     assert acted == checked, f"check said {checked}, act said {acted}: {seat} {action!r}"
     if acted is None:
         play.accepted += 1
+        kind = action.get("type") if isinstance(action, dict) else None
+        assert kind in offered, (
+            f"{play.spec.name}: {seat}'s {action!r} was accepted, but legal_actions offered only "
+            f"{sorted(offered)}"
+        )
         check_action_json(play.spec, action)
     else:
         play.refused += 1

@@ -16,11 +16,17 @@ from qipai.core.spec import GameSpec
 from qipai.games import game_package, registry, settle_document
 from qipai.tables import games as table_games
 
-GAMES = ("pokdeng", "paigow", "holdem-bonus", "niuniu", "tiengow")
+GAMES = tuple(registry.names())
+FOLDERS = Path(registry.__file__).parent
 
 
-def test_the_registry_finds_every_game_in_lobby_order() -> None:
-    assert list(registry.available()) == list(GAMES)
+def test_the_registry_finds_every_game_folder_in_lobby_order() -> None:
+    # one game per folder of qipai/games with a spec.py, whatever the folders are
+    folders = {p.parent.name for p in FOLDERS.glob("*/spec.py")}
+    assert {registry.get(name).package_name.rpartition(".")[2] for name in GAMES} == folders
+    assert len(GAMES) == len(folders) >= 5
+    order = [(registry.get(name).order, name) for name in GAMES]
+    assert order == sorted(order)
     for name in GAMES:
         spec = registry.get(name)
         assert spec.name == name and spec.round_type.game == name
@@ -191,7 +197,7 @@ def test_pay_tables_show_the_settings_in_both_languages() -> None:
 
 
 def test_settle_documents_go_through_the_spec() -> None:
-    doc = json.loads(Path("examples/pokdeng/example1.json").read_text(encoding="utf-8"))
+    doc = json.loads(registry.get("pokdeng").examples()[0].read_text(encoding="utf-8"))
     assert settle_document(doc) == registry.get("pokdeng").settle(doc)
     with pytest.raises(InvalidInput, match="unknown game"):
         settle_document({"game": "chess"})

@@ -27,7 +27,9 @@ ABSOLUTE = re.compile(r"docs/rules/(?P<page>[A-Za-z0-9_.-]+\.md)(?:#(?P<anchor>[
 # Markdown links inside a page: [text](target).
 LINK = re.compile(r"\]\((?P<target>[^)\s]+)\)")
 # Test references in the pages: tests/x/test_y.py::test_name (or a bare tests/… path).
-TEST_REF = re.compile(r"(?P<path>tests/[A-Za-z0-9_/]+\.py)(?:::(?P<name>[A-Za-z0-9_]+))?")
+TEST_REF = re.compile(
+    r"(?P<path>(?:qipai/games/[a-z_]+/)?tests/[A-Za-z0-9_/]+\.py)(?:::(?P<name>[A-Za-z0-9_]+))?"
+)
 # Other repository files the pages name: examples/…, qipai/…, docs/… paths in backticks.
 FILE_REF = re.compile(r"`(?P<path>(?:examples|qipai|docs|benchmarks)/[^`\s:]+?)`")
 

@@ -14,10 +14,11 @@ import pytest
 from pettingzoo.test import api_test, seed_test
 
 from qipai.core.errors import GameError, InvalidInput
-from qipai.envs import GAMES, env, observation_table, raw_env
+from qipai.envs import env, games, observation_table, raw_env
 from qipai.envs.base import QipaiEnv
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "envs.md"
+GAMES = games()
 
 
 def play(e: QipaiEnv, rng: random.Random) -> list[tuple[str, int]]:
@@ -213,7 +214,7 @@ def test_an_illegal_action_is_refused_and_changes_nothing() -> None:
 @pytest.mark.parametrize(
     ("game", "settings", "message"),
     [
-        ("chess", {}, "no environment"),
+        ("chess", {}, "unknown game"),
         ("pokdeng", {"mode": "baccarat"}, "mode"),
         ("niuniu", {"bse": 100}, "bse"),
         ("paigow", {"players": 3}, "4–4 players"),

@@ -17,6 +17,7 @@ import pytest
 from qipai.fairness import export_round
 from qipai.fairness.deal import compute_deal
 from qipai.fairness.tiles import tiles_commitment
+from qipai.games import registry
 from tests.fairness.test_deal import _engine_order
 from tests.fairness.units import GAMES, make_unit
 
@@ -126,3 +127,14 @@ def test_it_runs_as_a_script_and_fails_a_wrong_deal(tmp_path: Path) -> None:
         [sys.executable, "-I", str(SCRIPT), str(path)], capture_output=True, text=True
     )
     assert done.returncode == 2 and "error:" in done.stderr
+
+
+def test_the_script_is_written_from_the_game_folders() -> None:
+    from qipai.fairness import verify_script
+
+    # `qipai docs --check` in CI: the file is exactly its parts, one snippet per game folder
+    assert not verify_script.stale(SCRIPT), "run `uv run qipai docs --write`"
+    text = SCRIPT.read_text(encoding="utf-8")
+    for spec in registry.available().values():
+        assert verify_script.snippet(spec) in text
+        assert spec.name in verify_deal.GAMES

@@ -198,7 +198,7 @@ def test_the_checker_catches_a_leak() -> None:
 
 
 def test_warm_up_loads_the_hold_em_decision_kernels_ahead_of_play() -> None:
-    from qipai.analysis import strategy
+    from qipai.games.holdem_bonus import strategy
 
     games.warm_up()
     assert strategy._turn.cache_info().currsize >= 1

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from qipai.core.protocol import JSON
-from qipai.core.spec import GameSpec, countdown, label, lazy, pays
+from qipai.core.spec import GameSpec, countdown, label, lazy, pays, ref
 from qipai.games.holdem_bonus.config import HoldemBonusConfig
 from qipai.games.holdem_bonus.hands import BonusLine
 from qipai.games.holdem_bonus.round import HoldemBonusRound
@@ -127,7 +127,7 @@ def pay_table(config: HoldemBonusConfig) -> JSON:
 
 def _hint(view: JSON) -> JSON | None:
     """docs/rules/holdem-bonus.md#differences as implemented (a turn check gives up the river bet): the source rule."""
-    from qipai.analysis.strategy import hint
+    from qipai.games.holdem_bonus.strategy import hint
 
     return hint(view, "source")
 
@@ -136,8 +136,8 @@ def _warm_up() -> None:
     """Load what the first hint or optimal-bot decision would otherwise load mid-game: the
     decision kernels (numba's on-disk cache) and evaluator tables, about a second of CPU that
     would stall every table of the event loop."""
-    from qipai.analysis.strategy import river_decision, turn_bet, turn_decision
     from qipai.core.cards import parse_cards
+    from qipai.games.holdem_bonus.strategy import river_decision, turn_bet, turn_decision
 
     hole, flop = parse_cards("As Kd"), parse_cards("2c 7h 9s")
     turn_bet(hole, flop, "source")  # loads the enumeration's turn table if it is cached
@@ -154,14 +154,14 @@ SPEC = GameSpec(
     round_type=HoldemBonusRound,
     config_model=HoldemBonusConfig,
     bots={
-        "random": lazy("qipai.bots.holdem_bonus:RandomBot"),
-        "sensible": lazy("qipai.bots.holdem_bonus:SensibleBot"),
-        "optimal": lazy("qipai.bots.holdem_bonus:optimal_bot"),
+        "random": lazy("qipai.games.holdem_bonus.bots:RandomBot"),
+        "sensible": lazy("qipai.games.holdem_bonus.bots:SensibleBot"),
+        "optimal": lazy("qipai.games.holdem_bonus.bots:optimal_bot"),
     },
     view_model=HoldemBonusView,
     min_buy_in_of=min_buy_in,
     pay_table_of=pay_table,
-    rtp_of=lazy("qipai.analysis.holdem_report:rtp_for"),
+    rtp_of=lazy("qipai.games.holdem_bonus.analysis:rtp_for"),
     settle_doc=lazy("qipai.games.holdem_bonus.settle:settle"),
     context_keys=("pool",),  # the jackpot balance comes from the ledger
     hint=_hint,
@@ -171,4 +171,7 @@ SPEC = GameSpec(
     analyse=lazy("qipai.analysis.rtp:holdem_reports"),
     analyse_modes="source | common: the turn/river rule (default: both)",
     simulate=lazy("qipai.analysis.simulate:simulate_holdem"),
+    encoder=ref("qipai.games.holdem_bonus.env:HoldemBonusEncoder"),
+    fairness=ref("qipai.games.holdem_bonus.fairness:DESCRIPTION"),
+    stakes=lazy("qipai.games.holdem_bonus.reports:stakes"),
 )

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from qipai.core.banker import stakes_against_banker
 from qipai.core.protocol import JSON
-from qipai.core.spec import GameSpec, countdown, label, lazy
+from qipai.core.spec import GameSpec, countdown, label, lazy, ref
 from qipai.games.niuniu.config import NiuniuConfig
 from qipai.games.niuniu.hands import MULTIPLIERS, HandType
 from qipai.games.niuniu.round import NiuniuRound
@@ -70,17 +71,21 @@ SPEC = GameSpec(
     round_type=NiuniuRound,
     config_model=NiuniuConfig,
     bots={
-        "random": lazy("qipai.bots.niuniu:RandomBot"),
-        "sensible": lazy("qipai.bots.niuniu:SensibleBot"),
+        "random": lazy("qipai.games.niuniu.bots:RandomBot"),
+        "sensible": lazy("qipai.games.niuniu.bots:SensibleBot"),
     },
     view_model=NiuniuView,
     min_buy_in_of=min_buy_in,
     pay_table_of=pay_table,
-    rtp_of=lazy("qipai.analysis.niuniu:rtp_for"),
+    rtp_of=lazy("qipai.games.niuniu.analysis:rtp_for"),
     settle_doc=lazy("qipai.games.niuniu.settle:settle"),
     engine_version="2",
     order=40,
     analyse=lazy("qipai.analysis.rtp:niuniu_reports"),
     analyse_modes="no-swap | swap (default: both)",
     simulate=lazy("qipai.analysis.simulate:simulate_niuniu"),
+    advise=lazy("qipai.games.niuniu.advisor:advise_command"),
+    encoder=ref("qipai.games.niuniu.env:NiuniuEncoder"),
+    fairness=ref("qipai.games.niuniu.fairness:DESCRIPTION"),
+    stakes=stakes_against_banker,
 )

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from qipai.core.banker import stakes_against_banker
 from qipai.core.protocol import JSON
-from qipai.core.spec import GameSpec, countdown, label, lazy
+from qipai.core.spec import GameSpec, countdown, label, lazy, ref
 from qipai.games.paigow.config import NO_BID_MULTIPLE, SEATS, PaigowConfig
 from qipai.games.paigow.round import PaigowRound
 from qipai.games.paigow.view import PaigowView
@@ -68,17 +69,20 @@ SPEC = GameSpec(
     round_type=PaigowRound,
     config_model=PaigowConfig,
     bots={
-        "paigow-random": lazy("qipai.bots.paigow:RandomPaigowBot"),
-        "paigow-sensible": lazy("qipai.bots.paigow:SensiblePaigowBot"),
+        "paigow-random": lazy("qipai.games.paigow.bots:RandomPaigowBot"),
+        "paigow-sensible": lazy("qipai.games.paigow.bots:SensiblePaigowBot"),
     },
     view_model=PaigowView,
     min_buy_in_of=min_buy_in,
     pay_table_of=pay_table,
-    rtp_of=lazy("qipai.analysis.paigow:rtp_for"),
+    rtp_of=lazy("qipai.games.paigow.analysis:rtp_for"),
     settle_doc=lazy("qipai.games.paigow.settle:settle"),
     engine_version="2",
     order=20,
     analyse=lazy("qipai.analysis.rtp:paigow_reports"),
     analyse_modes="banker | push: the tie policy (default: both)",
     simulate=lazy("qipai.analysis.simulate:simulate_paigow"),
+    encoder=ref("qipai.games.paigow.env:PaigowEncoder"),
+    fairness=ref("qipai.games.paigow.fairness:DESCRIPTION"),
+    stakes=stakes_against_banker,
 )

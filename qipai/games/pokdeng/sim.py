@@ -6,7 +6,7 @@ the journal — and pays for what a table needs; this module is its speed for th
 same shoes (`qipai.core.cards.Shoe` from the same seeds), the same burn-and-deal order
 (docs/rules/pokdeng.md, "Cards and shoe"), the same cut card and the same settlement (each
 bet's net read from tables built by `payout.rule_tables`, which tabulates `payout.spot_rule`).
-`tests/pokdeng/test_sim.py` plays the same shoes through `PokDengRound` and checks every
+`qipai/games/pokdeng/tests/test_sim.py` plays the same shoes through `PokDengRound` and checks every
 round: hand classes, each bet's net, the rounding units and where each shoe ends.
 """
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from qipai.core.protocol import JSON
-from qipai.core.spec import GameSpec, countdown, label, lazy, pays
+from qipai.core.spec import GameSpec, ShippedTable, countdown, label, lazy, pays, ref
 from qipai.games.pokdeng.config import BetKind, PokDengConfig
 from qipai.games.pokdeng.round import PokDengRound
 from qipai.games.pokdeng.view import PokDengView
@@ -117,17 +117,26 @@ SPEC = GameSpec(
     round_type=PokDengRound,
     config_model=PokDengConfig,
     bots={
-        "random": lazy("qipai.bots.pokdeng:RandomBot"),
-        "sensible": lazy("qipai.bots.pokdeng:SensibleBot"),
+        "random": lazy("qipai.games.pokdeng.bots:RandomBot"),
+        "sensible": lazy("qipai.games.pokdeng.bots:SensibleBot"),
     },
     view_model=PokDengView,
     min_buy_in_of=min_buy_in,
     pay_table_of=pay_table,
-    rtp_of=lazy("qipai.analysis.pokdeng:rtp_for"),
+    rtp_of=lazy("qipai.games.pokdeng.analysis:rtp_for"),
     settle_doc=lazy("qipai.games.pokdeng.settle:settle"),
     engine_version="2",
     order=10,
     analyse=lazy("qipai.analysis.rtp:pokdeng_reports"),
     analyse_modes="classic | banker-player (default: both)",
     simulate=lazy("qipai.analysis.simulate:simulate_pokdeng"),
+    shipped_tables=(
+        ShippedTable("pokdeng-classic", "Pok Deng classic 经典博丁", {"mode": "classic"}),
+        ShippedTable(
+            "pokdeng-banker-player", "Pok Deng banker-player 庄闲博丁", {"mode": "banker-player"}
+        ),
+    ),
+    encoder=ref("qipai.games.pokdeng.env:PokDengEncoder"),
+    fairness=ref("qipai.games.pokdeng.fairness:DESCRIPTION"),
+    stakes=lazy("qipai.games.pokdeng.reports:stakes"),
 )

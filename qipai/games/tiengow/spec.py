@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from qipai.core.protocol import JSON
-from qipai.core.spec import BetReturn, GameSpec, countdown, label, lazy
+from qipai.core.spec import BetReturn, GameSpec, countdown, label, lazy, ref
 from qipai.games.tiengow.config import TienGowConfig
 from qipai.games.tiengow.round import TienGowRound
 from qipai.games.tiengow.view import TienGowView
@@ -86,9 +86,9 @@ SPEC = GameSpec(
     round_type=TienGowRound,
     config_model=TienGowConfig,
     bots={
-        "random": lazy("qipai.bots.tiengow:RandomBot"),
-        "rule-of-thumb": lazy("qipai.bots.tiengow:RuleOfThumbBot"),
-        "strong": lazy("qipai.bots.tiengow:StrongBot"),
+        "random": lazy("qipai.games.tiengow.bots:RandomBot"),
+        "rule-of-thumb": lazy("qipai.games.tiengow.bots:RuleOfThumbBot"),
+        "strong": lazy("qipai.games.tiengow.bots:StrongBot"),
     },
     view_model=TienGowView,
     min_buy_in_of=min_buy_in,
@@ -99,4 +99,14 @@ SPEC = GameSpec(
     commits_tiles=True,  # docs/fairness.md "Tien Gow's tile commitment"
     engine_version="2",
     order=50,
+    encoder=ref("qipai.games.tiengow.env:TienGowEncoder"),
+    fairness=ref("qipai.games.tiengow.fairness:DESCRIPTION"),
+    stakes=lazy("qipai.games.tiengow.reports:stakes"),
+    turnover=lazy("qipai.games.tiengow.reports:turnover"),
+    analyse=None,
+    no_analysis=(
+        "the players play each other and the house takes nothing: the players' total return"
+        " is exactly 100 % and each seat's expectation is 0 by symmetry"
+    ),
+    simulate=None,
 )

@@ -9,6 +9,7 @@ from fastapi import APIRouter, Depends, Header
 from qipai.authority import Authority
 from qipai.authority import lobby as authority_lobby
 from qipai.cluster import directory
+from qipai.core.spec import GameSpec
 from qipai.server.deps import Player, ServicesDep, bearer
 from qipai.server.errors import ApiError
 from qipai.server.models import (
@@ -83,6 +84,7 @@ async def list_games(svc: ServicesDep) -> GamesOut:
                 default_buy_in=info.default_buy_in,
                 tables=counts.get(info.name, 0),
                 templates=by_game.get(info.name, []),
+                **(info.web_assets() if isinstance(info, GameSpec) else {}),
             )
             for info in games_mod.available().values()
         ]

@@ -4,7 +4,8 @@
   table of every bet (limits, commission, countdowns, base stake), the buy-in range, the bot
   levels, and the exact return to player of every bet for those settings.
 * `GET /api/templates/{id}` — **anyone**: one template's facts (its newest version).
-* `GET /api/rules/{game}?lang=en|zh` — **anyone**: the game's rules page (docs/rules/<game>.md)
+* `GET /api/rules/{game}?lang=en|zh` — **anyone**: the game's rules page (`GameSpec.rules_page`:
+  the game folder's rules/, or the shipped docs/rules/<game>.md)
   and a structured summary (title, seats, the templates offered).
 * `POST /api/wallet/withdrawals`, `GET /api/wallet/requests`, `POST /api/wallet/requests/{id}/
   cancel` — **a signed-in player**: money requests an operator approves.
@@ -13,7 +14,6 @@
 from __future__ import annotations
 
 import asyncio
-from pathlib import Path
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Query
@@ -25,8 +25,6 @@ from qipai.server.deps import Player
 from qipai.server.routers.ops import AuthorityDep
 
 router = APIRouter(prefix="/api", tags=["offer"])
-
-RULES = Path(__file__).resolve().parents[3] / "docs" / "rules"
 
 
 @router.get("/templates")
@@ -46,12 +44,14 @@ async def offered_one(template_id: str, authority: AuthorityDep) -> dict[str, An
 
 
 def rules_text(game: str, lang: str) -> tuple[str, str] | None:
-    """(markdown, language served) of a game's rules page, or None if the docs are absent."""
-    for name, served in ((f"{game}.{lang}.md", lang), (f"{game}.md", "en")):
-        path = RULES / name
-        if path.is_file():
-            return path.read_text(encoding="utf-8"), served
-    return None
+    """(markdown, language served) of a game's rules page, or None if it has none."""
+    from qipai.games import registry
+
+    found = registry.get(game).rules_page(lang)
+    if found is None:
+        return None
+    path, served = found
+    return path.read_text(encoding="utf-8"), served
 
 
 @router.get("/rules/{game}")

@@ -57,6 +57,18 @@ export function t(key, vars) {
   return text;
 }
 
+/**
+ * Merge strings a game ships in its folder (`web/i18n.json`: {"zh": {...}, "en": {...}}); the
+ * client's own keys win, so a game cannot rename the room's buttons.
+ * @param {{ zh?: Record<string, string>, en?: Record<string, string> } | null | undefined} strings
+ */
+export function addStrings(strings) {
+  for (const l of /** @type {Lang[]} */ (["zh", "en"])) {
+    const more = (strings && strings[l]) || {};
+    for (const [k, v] of Object.entries(more)) if (!(k in TEXT[l]) && typeof v === "string") TEXT[l][k] = v;
+  }
+}
+
 /** Whether `key` exists (in both languages: a key only one language has is a bug). */
 export function has(key) {
   return key in TEXT.zh && key in TEXT.en;

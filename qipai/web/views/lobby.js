@@ -9,6 +9,7 @@ import { Tile } from "../ui/tile.js";
 import { tableStatus } from "./table.js";
 import { termsOf, offerOf } from "./help.js";
 import { PayTable, ReturnTable, buyInText } from "./paytable.js";
+import { renderer } from "../games/index.js";
 
 const ART = /** @type {Record<string, () => any>} */ ({
   pokdeng: () => html`<div class="art-cards"><${Card} code="9h" /><${Card} code="Ks" /></div>`,
@@ -48,7 +49,7 @@ export function LobbyView({ s, actions }) {
   return html`<section class="view" id="view-lobby">
     <div class="lobby-head"><h2>${t("lobby")}</h2><p class="muted">${t("lobby_sub")}</p></div>
     <div class="game-grid" id="game-list">${games.map((g) => html`<div key=${g.game} class=${`game-card g-${g.game}`} data-game=${g.game}>
-      <div class="game-art">${(ART[g.game] || (() => html`<${Card} />`))()}</div>
+      <div class="game-art">${(ART[g.game] || renderer(g.game).Art || (() => html`<${Card} />`))()}</div>
       <div class="game-name"><b>${named(g.title)}</b><span>${g.title ? (s.lang === "zh" ? g.title.en : g.title.zh) : ""}</span></div>
       <div class="game-tag">${t(`tag_${g.game}`)}</div>
       <div class="muted small">${t("seats_n", { n: g.seats.length })} · ${t("tables_n", { n: g.tables ?? 0 })}</div>

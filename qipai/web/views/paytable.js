@@ -86,9 +86,17 @@ export function ReturnTable({ rtp, status }) {
   return html`<table class="rtp-table" data-rtp=""><thead><tr><th>${t("bet")}</th><th>${t("rtp")}</th><th>${t("pt_exact")}</th></tr></thead>
     <tbody>${rtp.map((/** @type {any} */ r, /** @type {number} */ i) => html`<tr key=${i} data-rtp-bet=${r.bet}>
       <td>${named(r.label) || r.bet}${r.strategy ? html` <span class="muted small">(${strategyText(r.strategy)})</span>` : null}</td>
-      <td class="rtp-percent">${r.rtp_percent ? `${r.rtp_percent}%` : `${(Number(r.rtp) * 100).toFixed(4)}%`}</td>
+      <td class="rtp-percent">${rtpText(r)}</td>
       <td class="mono small">${r.rtp_exact || ""}</td></tr>`)}</tbody></table>
     ${lang() === "en" && rtp[0] && rtp[0].note ? html`<p class="muted small">${rtp[0].note}</p>` : null}`;
+}
+
+/** A bet's return to player as shown: "97.5000%", or "—" when the bet has no figure (`rtp` null: Tien
+ * Gow's players play each other; a missing value is never shown as 0 %). @param {{ rtp?: any, rtp_percent?: any }} r */
+export function rtpText(r) {
+  if (r.rtp_percent) return `${r.rtp_percent}%`;
+  if (r.rtp === null || r.rtp === undefined || r.rtp === "" || !Number.isFinite(Number(r.rtp))) return "—";
+  return `${(Number(r.rtp) * 100).toFixed(4)}%`;
 }
 
 /** A strategy's name ("optimal", "bot: sensible", "no swap") in the UI language; an unknown one as written. @param {string} s */

@@ -9,7 +9,7 @@ from typing import Any
 from qipai.core.cards import parse_card
 from qipai.core.errors import InvalidInput
 from qipai.core.protocol import JSON
-from qipai.core.spec import BetReturn, GameSpec, countdown, label, lazy
+from qipai.core.spec import BetReturn, GameSpec, countdown, label, lazy, ref
 
 from .config import HighCardConfig
 from .round import HighCardRound
@@ -55,6 +55,12 @@ SPEC = GameSpec(
     pay_table_of=pay_table,
     rtp_of=rtp,
     settle_doc=settle,
+    encoder=ref(f"{__package__}.env:HighCardEncoder"),
+    fairness=ref(f"{__package__}.fairness:DESCRIPTION"),
+    stakes=lazy(f"{__package__}.reports:stakes"),
+    analyse=None,
+    no_analysis="the players play each other and the house takes nothing (100 % in total)",
+    simulate=None,
     order=900,
     default_buy_in=100,
 )
