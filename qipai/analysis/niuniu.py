@@ -241,13 +241,19 @@ def distribution_after(masks: npt.NDArray[np.int64]) -> list[Fraction]:
     return total
 
 
-def optimal_swap(iterations: int = 6) -> tuple[npt.NDArray[np.int64], list[Fraction]]:
-    """The EV-maximising swap policy against the population's final type distribution.
+@lru_cache(maxsize=8)
+def optimal_swap(
+    iterations: int = 6, commission: Fraction | None = None
+) -> tuple[npt.NDArray[np.int64], list[Fraction]]:
+    """The money-maximising swap policy against the population's final type distribution.
 
     Start from the no-swap distribution; best-respond; recompute the distribution; repeat until
-    the policy no longer changes. Returns (masks, exact final type distribution).
+    the policy no longer changes. Returns (masks, exact final type distribution). `commission`
+    is the table's rate (default: the rules' 4 %).
     """
     _, mult, rate = _game()
+    if commission is not None:
+        rate = commission
     g = pair_value(mult, rate)
     base = type_counts()
     dist = [Fraction(int(c), math.comb(52, 5)) for c in base]
@@ -261,7 +267,26 @@ def optimal_swap(iterations: int = 6) -> tuple[npt.NDArray[np.int64], list[Fract
         if np.array_equal(new, masks):
             break
         masks = new
+    masks.setflags(write=False)  # shared through the cache
     return masks, dist
+
+
+@lru_cache(maxsize=8)
+def money_values(commission: Fraction | None = None) -> tuple[Fraction, ...]:
+    """v[t]: a player's exact expected net per unit (base × banker multiple × own multiple,
+    after the commission) when its final hand has type t, against a banker whose final type is
+    distributed as the population's under the money-optimal swap (`optimal_swap`, the fixed
+    point). This is the objective the swap hint maximises: the multiples only scale it, so the
+    best swap does not depend on them. Same-type hands are split evenly (exchangeable), and the
+    banker's type is taken independent of the player's four cards (the population model)."""
+    _, mult, rate = _game()
+    if commission is not None:
+        rate = commission
+    _, dist = optimal_swap(commission=rate)
+    g = pair_value(mult, rate)
+    return tuple(
+        sum((g[t][u] * dist[u] for u in range(N_TYPES)), Fraction(0)) for t in range(N_TYPES)
+    )
 
 
 def multiplier_swap() -> tuple[npt.NDArray[np.int64], list[Fraction]]:
@@ -295,7 +320,6 @@ def _deal_kernel(
     masks: Any,
     hands: Any,
     rank_of: Any,
-    swap: bool,
     out: Any,
 ) -> None:  # pragma: no cover - compiled
     np.random.seed(seed)
@@ -316,7 +340,7 @@ def _deal_kernel(
             code = 0
             for i in range(4):
                 code = code * 13 + rank_of[sc[i]]
-            m = masks[lookup[code]] if swap else 15
+            m = masks[0 if s == 0 else 1, lookup[code]]
             k = 0
             for i in range(4):
                 if m >> i & 1:
@@ -331,10 +355,31 @@ def _deal_kernel(
             top += 1
 
 
+POLICIES = ("none", "multiplier", "money")
+
+
+def policy_masks(policy: str, commission: Fraction | None = None) -> npt.NDArray[np.int64]:
+    """Keep masks per four-card rank multiset: `none` keeps all four, `multiplier` maximises the
+    expected hand multiplier (the former hint), `money` the expected net against the banker."""
+    if policy == "none":
+        return np.full(swap_counts()[0].shape[0], 15, np.int64)
+    if policy == "multiplier":
+        return multiplier_swap()[0]
+    if policy == "money":
+        return optimal_swap(commission=commission)[0]
+    raise ValueError(f"unknown swap policy {policy!r}; expected one of {', '.join(POLICIES)}")
+
+
 def monte_carlo(
-    rounds: int, seed: int, seats: int = 4, swap: bool = True
+    rounds: int,
+    seed: int,
+    seats: int = 4,
+    swap: bool = True,
+    player: str = "money",
+    banker: str = "money",
 ) -> dict[str, tuple[float, float]]:
-    """Estimate per-unit expectations with every seat swapping by the optimal policy.
+    """Estimate per-unit expectations with the banker and the players swapping by the given
+    policies (`policy_masks`; `swap=False` means no swaps anywhere).
 
     Seat 0 is the banker; every player bets one unit (X = Y = 1). Returns mean and 95 % CI
     half-width of: a player's net per unit, the banker's net per player-unit (commission on its
@@ -346,10 +391,12 @@ def monte_carlo(
     hands4, _, _ = swap_counts()
     lookup = np.full(13**4, -1, np.int64)
     lookup[_index(hands4)] = np.arange(hands4.shape[0])
-    masks, _ = optimal_swap()
+    if not swap:
+        player = banker = "none"
+    masks = np.stack([policy_masks(banker), policy_masks(player)])
     rank_of = np.array([(i // 4 + 1) % 13 for i in range(52)], np.int64)  # 2..K → 1..12, A → 0
     out = np.empty((rounds, seats, 5), np.int64)
-    _deal_kernel(seed, rounds, seats, lookup, masks, hands4, rank_of, swap, out)
+    _deal_kernel(seed, rounds, seats, lookup, masks, hands4, rank_of, out)
     keys = keys_of(out.reshape(-1, 5)).astype(np.int64).reshape(rounds, seats)
     m = mult[keys // 64]
     keep = float(1 - rate)

@@ -48,10 +48,12 @@ class NiuniuEncoder(Encoder):
             Segment(
                 "swap_ev",
                 SWAPS,
-                0,
+                -1,
                 1,
                 "swap phase, before confirming, if the table's `hints` is on: the exact expected "
-                "hand multiplier / 5 of each swap index (the game's advisor); else 0",
+                "net against the banker per unit of stake, after the commission, / 5 (the most a "
+                "hand can win or lose per unit) of each swap index — the hint's money objective; "
+                "else 0",
             ),
             Segment("swap_confirmed", n, 0, 1, "per seat from me: has confirmed its swap"),
             Segment("swapped", n, 0, 1, "per seat: cards swapped / 4 (public after the swap)"),
@@ -82,7 +84,7 @@ class NiuniuEncoder(Encoder):
         cards = view["me"]["cards"]
         for choice in hint["choices"]:
             k = sum(1 << cards.index(c) for c in choice["discard"])
-            out[k] = float(choice["expected_multiplier"]) / MAX_MULTIPLIER
+            out[k] = float(choice["expected_net"]) / MAX_MULTIPLIER
         return out
 
     def encode(self, table: Table, seat: str, view: JSON) -> Vector:
