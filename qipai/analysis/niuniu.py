@@ -449,6 +449,8 @@ def analyse(mode: str | None = None, rounds: int = 400_000, seed: int = 2026) ->
     bets = [no_swap_figures()]
     mc = monte_carlo(rounds, seed, 4, True)
     mc0 = monte_carlo(rounds, seed, 4, False)
+    policies = policy_table(rounds, seed)
+    differ, cost = hint_difference()
     facts: dict[str, Any] = {
         "player expectation per unit, no swap (exact)": f"{float(ev):+.6f} ({ev})",
         "P(player beats banker), no swap (exact)": f"{float(p_win):.6f}",
@@ -464,19 +466,95 @@ def analyse(mode: str | None = None, rounds: int = 400_000, seed: int = 2026) ->
         ),
         "banker per player-unit, 4 seats, all swap EV-optimally (Monte Carlo)": _ci(mc["banker"]),
         "swap policy: four-card hands that keep all four cards": f"{int((opt_masks == 15).sum())} of {len(opt_masks)} rank multisets",
+        "four-card hands on which the money-best swap differs from the max-multiplier swap "
+        "(exact)": differ,
+        "expected money the max-multiplier swap gives up per unit (exact, population model)": cost,
     }
     return Report(
         game="niuniu",
         title="Swap Niu Niu, one 52-card deck",
         settings={"commission": str(rate), "seats (Monte Carlo)": 4},
         bets=tuple(bets),
-        tables=(table,),
+        tables=(table, policies),
         facts=facts,
         notes=(
             "Hand types are of ranks only; exact counts are over the 2,598,960 five-card hands.",
             "Monte Carlo figures are estimates: mean ± 95 % confidence half-width.",
         ),
     )
+
+
+def _policy_ev(player: str, banker: str) -> Fraction:
+    """A player's exact expectation per unit when its final type and the banker's are
+    independent, each distributed as its policy makes one seat's (the population model)."""
+    _, mult, rate = _game()
+    g = pair_value(mult, rate)
+    dist = {
+        "none": [Fraction(int(c), math.comb(52, 5)) for c in type_counts()],
+        "multiplier": multiplier_swap()[1],
+        "money": optimal_swap()[1],
+    }
+    p, b = dist[player], dist[banker]
+    return sum((p[t] * b[u] * g[t][u] for t in range(N_TYPES) for u in range(N_TYPES)), Fraction(0))
+
+
+def policy_table(rounds: int, seed: int) -> Table:
+    """The player's return for each pair of swap policies (player, banker): a Monte Carlo run
+    of the real deal order (4 seats, swaps in seat order, the fifth card after all swaps, ties
+    broken by the top card) and the exact figure of the population model."""
+    rows = []
+    for player in POLICIES:
+        for banker in POLICIES:
+            if player == banker == "none":
+                exact = player_ev_no_swap()  # two hands of one deck, exactly
+                mc_text = "exact"
+            else:
+                exact = _policy_ev(player, banker)
+                mc = monte_carlo(rounds, seed, 4, True, player, banker)
+                mc_text = f"{(1 + mc['player'][0]) * 100:.3f} % ± {mc['player'][1] * 100:.3f}"
+            rows.append((player, banker, mc_text, 1 + exact))
+    return Table(
+        "Player's return against the banker by swap policy (none, multiplier = the highest "
+        "expected hand multiplier, money = the hint: the highest expected net)",
+        (
+            "player swaps",
+            "banker swaps",
+            "RTP (Monte Carlo, 95 %)",
+            "RTP (population model, exact)",
+        ),
+        tuple(rows),
+        f"Monte Carlo: {rounds:,} deals of 4 seats (3 players), seed {seed}, the game's deal "
+        "order and tie-break; the population model takes the two final hands independent (it "
+        "ignores card removal between them), which is what the hint optimises. 'none/none' is "
+        "exact for two hands of one deck. A player's best response to a banker who follows the "
+        "hint is the hint (the policy is that fixed point).",
+    )
+
+
+def hint_difference() -> tuple[Fraction, Fraction]:
+    """(share of four-card hands where the money-best and the max-multiplier swaps differ,
+    expected net per unit the max-multiplier swap gives up), both exact against the banker's
+    money-policy distribution."""
+    hands, weights, counts = swap_counts()
+    money, _ = optimal_swap()
+    mult, _ = multiplier_swap()
+    values = money_values()
+    denom = math.comb(52, 4)
+    differ = Fraction(0)
+    cost = Fraction(0)
+    for h in range(hands.shape[0]):
+        a, b = int(money[h]), int(mult[h])
+        if a == b:
+            continue
+        w = Fraction(int(weights[h]), denom)
+        ev = [
+            sum((values[t] * int(counts[h, m, t]) for t in range(N_TYPES)), Fraction(0))
+            / int(_OUTCOMES[m])
+            for m in (a, b)
+        ]
+        differ += w
+        cost += w * (ev[0] - ev[1])
+    return differ, cost
 
 
 def no_swap_figures(commission: Fraction | None = None) -> BetFigures:

@@ -189,7 +189,9 @@ def advise(
     def score(c: SwapChoice) -> Fraction:
         return c.expected_net if by == "money" else c.expected_multiplier
 
-    order = sorted(range(len(choices)), key=lambda i: (-score(choices[i]), len(choices[i].discard), i))
+    order = sorted(
+        range(len(choices)), key=lambda i: (-score(choices[i]), len(choices[i].discard), i)
+    )
     return [choices[i] for i in order]
 
 
