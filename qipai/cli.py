@@ -450,30 +450,32 @@ def migrate(
     raise typer.Exit(code)
 
 
-# `qipai advise GAME CARDS`: each game with an advisor maps here to a function
-# (cards, seen, as_json) -> text that raises GameError on bad input.
-ADVISORS: dict[str, str] = {
-    "niuniu": "qipai.games.niuniu.advisor:advise_command",
-}
-
-
 @app.command()
 def advise(
-    game: Annotated[str, typer.Argument(help="niuniu")],
+    game: Annotated[str, typer.Argument(help="niuniu, holdem-bonus, paigow or pokdeng")],
     cards: Annotated[
-        list[str], typer.Argument(help="Your cards, e.g. As Kd 5c 6h or '10♠ K♦ 5♣ 6♥'")
-    ],
+        list[str] | None,
+        typer.Argument(
+            help="Your cards or tiles, e.g. As Kd 5c 6h or '10♠ K♦ 5♣ 6♥' (Pai Gow: tiles shown)"
+        ),
+    ] = None,
     seen: Annotated[str, typer.Option(help="Other cards you can see (out of the deck).")] = "",
+    board: Annotated[str, typer.Option(help="Hold'em Bonus: the board cards shown (3 or 4).")] = "",
+    mode: Annotated[
+        str | None,
+        typer.Option(help="holdem-bonus: source|common rule; pokdeng: classic|banker-player."),
+    ] = None,
     as_json: Annotated[
-        bool, typer.Option("--json", help="Print JSON with exact fractions.")
+        bool, typer.Option("--json", help="Print JSON: numbers, and exact ratios as integers.")
     ] = False,
 ) -> None:
-    """Best decision for a hand: for niuniu, all 16 swap choices ranked by expected multiplier."""
-    if game not in ADVISORS:
-        fail(f"no advisor for game {game!r}; expected one of {', '.join(ADVISORS)}")
-    module, name = ADVISORS[game].split(":")
+    """Best decision for a hand: Niu Niu's 16 swaps ranked by expected money against the
+    banker; Hold'em Bonus play/fold, bet/check with both exact EVs; Pai Gow's expectation for
+    the coming round; Pok Deng's bets by exact return (qipai/analysis/advise.py)."""
+    from qipai.analysis.advise import advise as run
+
     try:
-        text = getattr(importlib.import_module(module), name)(" ".join(cards), seen, as_json)
+        text = run(game, " ".join(cards or []), seen, board, mode, as_json)
     except GameError as exc:
         fail(exc.message)
     typer.echo(text)
