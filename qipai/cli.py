@@ -6,7 +6,6 @@ the command so that `qipai --help` stays fast.
 
 from __future__ import annotations
 
-import importlib
 import json
 import sys
 from pathlib import Path
