@@ -14,7 +14,7 @@ from typing import Annotated, Any, NoReturn
 import typer
 
 from qipai import __version__
-from qipai.core.errors import GameError
+from qipai.core.errors import GameError, InvalidInput
 
 app = typer.Typer(
     name="qipai",
@@ -447,6 +447,66 @@ def migrate(
     text, code = migrate_command(db, app_role)
     typer.echo(text, err=code == 2)
     raise typer.Exit(code)
+
+
+@app.command()
+def par(
+    target: Annotated[
+        str,
+        typer.Argument(
+            help="A game (pokdeng, niuniu, paigow, holdem-bonus, tiengow) or a template JSON "
+            'file ({"game": …, "settings": {…}}, as the back office lists it)'
+        ),
+    ],
+    settings: Annotated[
+        Path | None,
+        typer.Option(
+            help="JSON file of table settings (plus PAR-only keys: niuniu multipliers, "
+            "stack_units; holdem-bonus bonus_pays)."
+        ),
+    ] = None,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="JSON with exact integer ratios.")
+    ] = False,
+    markdown: Annotated[bool, typer.Option("--markdown", help="Markdown (the default).")] = False,
+    as_html: Annotated[bool, typer.Option("--html", help="A printable HTML page.")] = False,
+) -> None:
+    """The PAR sheet of a game or template: per bet the exact outcome table, RTP, hit
+    frequency, sd, volatility index and return ranges; the house's hold (qipai/analysis/par.py)."""
+    from qipai.analysis.par import par_for, render
+
+    if sum((as_json, markdown, as_html)) > 1:
+        fail("choose one of --json, --markdown, --html")
+    try:
+        game, data = _par_target(target)
+        if settings is not None:
+            data |= _json_object(settings)
+        sheet = par_for(game, data)
+    except GameError as exc:
+        fail(exc.message)
+    typer.echo(render(sheet, "json" if as_json else "html" if as_html else "markdown"))
+
+
+def _json_object(path: Path) -> dict[str, Any]:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise InvalidInput(f"cannot read {path}: {exc}") from None
+    if not isinstance(data, dict):
+        raise InvalidInput(f"{path} does not hold a JSON object")
+    return data
+
+
+def _par_target(target: str) -> tuple[str, dict[str, Any]]:
+    """(game, settings) from a game name or a template JSON file."""
+    path = Path(target)
+    if not target.endswith(".json"):
+        return target, {}
+    doc = _json_object(path)
+    game, data = doc.get("game"), doc.get("settings", {})
+    if not isinstance(game, str) or not isinstance(data, dict):
+        raise InvalidInput(f"{path}: a template has a 'game' name and a 'settings' object")
+    return game, dict(data)
 
 
 @app.command()

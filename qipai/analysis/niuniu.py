@@ -22,6 +22,7 @@ import math
 from fractions import Fraction
 from functools import lru_cache
 from itertools import combinations_with_replacement
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -557,19 +558,34 @@ def hint_difference() -> tuple[Fraction, Fraction]:
     return differ, cost
 
 
-def no_swap_figures(commission: Fraction | None = None) -> BetFigures:
+def no_swap_figures(
+    commission: Fraction | None = None,
+    multipliers: Sequence[int] | None = None,
+    cap: Fraction | None = None,
+) -> BetFigures:
     """A player's bet against the banker, no swaps: the exact distribution of its net per unit
     (win ×m less commission, or lose ×m of the banker's hand). Same-type pairings are split
-    evenly between the two sides (exchangeable hands, no ties)."""
+    evenly between the two sides (exchangeable hands, no ties).
+
+    `multipliers` (per HandType value) replaces the rules' hand multipliers — a free setting
+    for pricing. `cap` is the smaller of the two balances at the table in units of the stake:
+    docs/rules/niuniu.md#settlement, nobody wins or loses more in a round than its balance, so
+    a pairing moves min(m, cap) units (commission on the net after the cap)."""
     _, mult, rate = _game()
     if commission is not None:
         rate = commission
+    if multipliers is not None:
+        if len(multipliers) != N_TYPES or min(multipliers) < 1:
+            raise ValueError(f"{N_TYPES} hand multipliers of at least 1 are needed")
+        mult = np.array(multipliers, np.int64)
     keep = 1 - rate
     j = joint_types()
     weights: dict[tuple[str, Fraction], int] = {}
 
     def add(win: bool, m: int, w: int) -> None:
-        key = (f"win ×{m}", keep * m) if win else (f"lose ×{m}", Fraction(-m))
+        moved = Fraction(m) if cap is None else min(Fraction(m), cap)
+        text = f"×{m}" if moved == m else f"×{m} capped at {float(moved):g}"
+        key = (f"win {text}", keep * moved) if win else (f"lose {text}", -moved)
         weights[key] = weights.get(key, 0) + w
 
     for t in range(N_TYPES):
@@ -584,13 +600,54 @@ def no_swap_figures(commission: Fraction | None = None) -> BetFigures:
             else:  # half each way, in doubled weights
                 add(True, int(mult[t]), w)
                 add(False, int(mult[t]), w)
-    order = [f"win ×{m}" for m in (5, 4, 3, 2, 1)] + [f"lose ×{m}" for m in (1, 2, 3, 4, 5)]
+    order = [label for label, _ in sorted(weights, key=lambda k: (-k[1], k[0]))]
     return from_weights(
         "player vs banker, no swap",
         weights,
         f"per unit of base × banker multiple × own multiple, {float(rate) * 100:g} % commission "
         "on a win; with one player the banker's bet is the mirror image (same figures)",
         order,
+    )
+
+
+def par(
+    config: Any, multipliers: Mapping[str, int] | None = None, cap: Fraction | None = None
+) -> Any:
+    """The PAR sheet of a Niu Niu table (qipai.analysis.par): the player's bet against the
+    banker without swaps, exact, and the house's commission hold of one pairing. The banker's
+    side of one pairing is the mirror image, so its expectation equals the player's."""
+    from qipai.analysis.par import Hold, sheet
+    from qipai.core.money import to_rate
+    from qipai.games.niuniu.hands import HandType
+
+    rate = to_rate(config.commission)
+    mult = [int(m) for m in _game()[1]]
+    for name, m in (multipliers or {}).items():
+        try:
+            t = HandType[name.upper()]
+        except KeyError:
+            known = ", ".join(h.name.lower() for h in HandType)
+            raise ValueError(f"unknown hand type {name!r}; expected one of {known}") from None
+        mult[int(t)] = int(m)
+    figures = no_swap_figures(rate, mult, cap)
+    settings: dict[str, Any] = {"commission": config.commission}
+    if multipliers:
+        settings["multipliers"] = dict(multipliers)
+    if cap is not None:
+        settings["stack_units"] = str(cap)
+    return sheet(
+        "niuniu",
+        "Swap Niu Niu, player against the banker (no swap)",
+        settings,
+        [figures],
+        Hold(figures.ev, figures.ev),
+        notes=(
+            "Exact over every pair of five-card hands of one deck; with swaps the return depends "
+            "on both sides' swaps (docs/rtp.md section 2: ≈ 96.0 % when everyone follows the "
+            "hint).",
+            "Hold: the commission of one pairing (one banker, one player); with several players "
+            "the banker's commission is on its net over all of them.",
+        ),
     )
 
 

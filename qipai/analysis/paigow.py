@@ -241,3 +241,30 @@ def rtp_for(config: Any) -> list[BetReturn]:
             "charged on the banker's net, so this is a bound" + cap,
         ),
     ]
+
+
+def par(config: Any) -> Any:
+    """The PAR sheet of a Pai Gow table (qipai.analysis.par): the player's bet against the
+    banker, exact, and the house's commission hold of one pairing. The cap has no effect: a
+    pairing moves one stake either way and a seat's minimum buy-in covers its stake."""
+    from qipai.analysis.par import Hold, sheet
+
+    commission = config.commission_rate
+    player = player_figures(config.high_nine, config.tie_policy, commission)
+    banker = banker_ev(player, commission)
+    return sheet(
+        "paigow",
+        "Pai Gow (bid for banker), player against the banker",
+        {
+            "commission": config.commission,
+            "tie_policy": config.tie_policy,
+            "high_nine": config.high_nine,
+        },
+        [player],
+        Hold(player.ev, banker),
+        notes=(
+            "Per unit of A·X·Y, round 1; round 2's exact average is the same (docs/rtp.md §3).",
+            "Hold: the commission of one pairing; with several players the banker's commission "
+            "is on its net over all of them.",
+        ),
+    )
