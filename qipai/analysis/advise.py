@@ -51,13 +51,8 @@ def niuniu(cards: str, seen: str, board: str, mode: str | None, as_json: bool) -
 def holdem_bonus(cards: str, seen: str, board: str, mode: str | None, as_json: bool) -> str:
     """Hole cards (and 0, 3 or 4 board cards): the optimal decision and, where it is computed
     on demand, the exact expected net per ante of both choices."""
-    from qipai.analysis.strategy import (
-        FOLD_CLASSES,
-        Rule,
-        class_of,
-        river_decision,
-        turn_decision,
-    )
+    from qipai.analysis.holdem_strategy_exact import class_of
+    from qipai.analysis.strategy import FOLD_CLASSES, Rule, river_decision, turn_decision
     from qipai.core.cards import parse_cards
 
     _refuse_extra("holdem-bonus", seen=seen)
@@ -219,7 +214,10 @@ def pokdeng(cards: str, seen: str, board: str, mode: str | None, as_json: bool) 
     if as_json:
         return _dump({"game": "pokdeng", "mode": config.mode, "bets": rows})
     lines = [f"Pok Deng ({config.mode}): no decision after the deal; bets by exact return"]
-    lines += [f"  {r['bet']:<8} {r['rtp'] * 100:.4f} %" for r in rows]
+    lines += [
+        f"  {b.bet:<8} {float(b.rtp or 0) * 100:.4f} %"
+        for b in sorted(bets, key=lambda b: -(b.rtp or 0))
+    ]
     return "\n".join(lines)
 
 

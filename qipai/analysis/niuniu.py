@@ -19,10 +19,10 @@ exchangeability: when two hands from one deck have the same type, each is equall
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from functools import lru_cache
 from itertools import combinations_with_replacement
-from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np

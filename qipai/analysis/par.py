@@ -211,8 +211,8 @@ class ParSheet:
             out.append("")
         for k, v in self.facts.items():
             out.append(f"* {k}: {_text(v)}")
-        for n in self.notes:
-            out.append(f"* {n}")
+        for note in self.notes:
+            out.append(f"* {note}")
         out.append(
             "* Volatility index = 1.6449 × sd; ranges = RTP ± z·sd/√n (normal approximation)."
         )
