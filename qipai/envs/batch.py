@@ -137,20 +137,22 @@ class GymEnv(gymnasium.Env[Obs, np.int64]):
             0.0, 1.0, (self.batch.observation_size,), np.float32
         )
         self.action_space = gymnasium.spaces.Discrete(len(self.batch.actions))
+        self._next: tuple[Obs, dict[str, Any]] | None = None
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[Obs, dict[str, Any]]:
         super().reset(seed=seed)
-        if seed is not None or self.batch._obs is None:
+        if seed is not None or self._next is None:
             obs, info = self.batch.reset(seed)
-        else:  # the next round of the same stream
-            self.batch._deal()
-            obs, info = self.batch._observe(), self.batch._info()
+        else:  # the round `step` already dealt, never acted on
+            obs, info = self._next
+        self._next = None
         return obs[0], _first(info)
 
     def step(self, action: Any) -> tuple[Obs, float, bool, bool, dict[str, Any]]:
         obs, reward, _, _, info = self.batch.step(np.array([int(action)], np.int64))
+        self._next = (obs, info)
         # The episode ends with the round; the next round's observation is in info.
         return obs[0], float(reward[0]), True, False, _first(info)
 
