@@ -43,7 +43,7 @@ def qipai_aec(game: str) -> Runner:
         start, steps = time.process_time(), 0
         while True:
             e.reset(seed=int(rng.integers(2**31)))
-            for agent in e.agent_iter():
+            for _agent in e.agent_iter():
                 obs, _, terminated, truncated, _ = e.last()
                 if terminated or truncated:
                     e.step(None)
