@@ -99,4 +99,6 @@ SPEC = GameSpec(
     commits_tiles=True,  # docs/fairness.md "Tien Gow's tile commitment"
     engine_version="2",
     order=50,
+    analyse=lazy("qipai.analysis.rtp:tiengow_reports"),
+    simulate=lazy("qipai.analysis.simulate:simulate_tiengow"),
 )
