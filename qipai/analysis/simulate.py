@@ -365,14 +365,23 @@ def simulate_paigow(rounds: int, seed: int, mode: str | None) -> SimulationResul
 
 def simulate_holdem(rounds: int, seed: int, mode: str | None) -> SimulationResult:
     from qipai.analysis.holdem_report import analyse, simple_strategy
+    from qipai.analysis.strategy import optimal_strategy
     from qipai.bots.holdem_bonus import SensibleBot
     from qipai.games.holdem_bonus import HoldemBonusConfig, HoldemBonusRound
 
-    if mode not in (None, "source"):
-        raise InvalidInput("the Hold'em Bonus engine plays the source rule only (mode: source)")
+    # The engine plays the source turn/river rule; the mode names the players' strategy:
+    # `optimal` is the room's default bot (qipai.bots.holdem_bonus.optimal_bot), `simple` the
+    # published rule of thumb ("source" is kept as the name of the simple run).
+    if mode not in (None, "source", "simple", "optimal"):
+        raise InvalidInput(
+            "Hold'em Bonus mode: simple or optimal (the strategy; the engine plays the source rule)"
+        )
+    optimal = mode == "optimal"
+    label = "optimal" if optimal else "simple"
+    strategy = optimal_strategy("source") if optimal else simple_strategy
     config = HoldemBonusConfig()
     seats = [Seat(box, 10**12) for box in config.boxes]
-    bots = {s.id: SensibleBot(strategy=simple_strategy, bonus=True) for s in seats}
+    bots = {s.id: SensibleBot(strategy=strategy, bonus=True) for s in seats}
     bot_rng = Rng(round_seed(seed, -1), "bots")
     main = Tally()
     bonus = Tally()
@@ -396,23 +405,26 @@ def simulate_holdem(rounds: int, seed: int, mode: str | None) -> SimulationResul
     seconds = time.perf_counter() - start
     cpu = time.process_time() - cpu
     report = analyse("source")[0]
+    main_name = f"main bets per ante ({label} strategy)"
     exact = {
-        "main bets per ante (simple strategy)": report.bet(
-            "ante, simple strategy, source rule"
-        ).rtp,
+        main_name: report.bet(f"ante, {label} strategy, source rule").rtp,
         "bonus (source pay table)": report.bet("bonus (source pay table)").rtp,
     }
-    tallies = {"main bets per ante (simple strategy)": main, "bonus (source pay table)": bonus}
+    tallies = {main_name: main, "bonus (source pay table)": bonus}
     return SimulationResult(
         "holdem-bonus",
-        "source",
+        label,
         rounds,
         seed,
         seconds,
         _rows(tallies, exact),
         [
-            "bots: qipai.bots.holdem_bonus.SensibleBot on every box, playing the simple strategy "
-            "(holdem_report.simple_strategy) with the bonus bet",
+            "bots: qipai.bots.holdem_bonus.SensibleBot on every box with the bonus bet, playing "
+            + (
+                "the optimal strategy (analysis.strategy.optimal_strategy: the room's default bot)"
+                if optimal
+                else "the simple strategy (holdem_report.simple_strategy)"
+            ),
         ],
         cpu,
     )

@@ -96,3 +96,19 @@ def test_rows_carry_z_scores_against_the_exact_figure() -> None:
     assert row["z"] == pytest.approx(
         (row["observed_rtp"] - row["exact_rtp"]) / (row["ci95"] / 1.96)
     )
+
+
+def test_holdem_simulation_plays_the_rooms_optimal_bot() -> None:
+    require_service(
+        cache_path().exists(),
+        "the cached exact Hold'em Bonus sums (`qipai rtp holdem-bonus` computes them; .ci/run does)",
+    )
+    from qipai.analysis.holdem_report import analyse
+
+    result = simulate_game("holdem-bonus", 20, 7, "optimal")
+    main = result.rows[0]
+    assert main["bet"] == "main bets per ante (optimal strategy)"
+    exact = analyse("source")[0].bet("ante, optimal strategy, source rule").rtp
+    assert main["exact_rtp"] == float(exact)
+    with pytest.raises(InvalidInput, match="simple or optimal"):
+        simulate_game("holdem-bonus", 4, 7, "common")
