@@ -186,3 +186,43 @@ def test_cli_formats_and_template_files(tmp_path: Path) -> None:
 def test_bad_settings_are_named(game: str, settings: dict[str, object], message: str) -> None:
     with pytest.raises(InvalidInput, match=message):
         par_for(game, settings)
+
+
+@pytest.mark.parametrize("tiles", [7, 8, 9])
+def test_triple_counts_equal_brute_force(tiles: int) -> None:
+    import numpy as np
+
+    from qipai.analysis.paigow import triple_counts
+
+    rng = np.random.default_rng(tiles)
+    sign = np.triu(rng.integers(-1, 2, (tiles, tiles)), 1)
+    want = [0] * 7
+    hands = list(combinations(range(tiles), 2))
+    for a in hands:
+        for b in hands:
+            if set(a) & set(b):
+                continue
+            for c in hands:
+                if not set(c) & (set(a) | set(b)):
+                    want[int(sign[a] + sign[b] + sign[c]) + 3] += 1
+    assert triple_counts(sign, tiles).tolist() == want
+
+
+def test_pai_gow_banker_against_three_players_exactly() -> None:
+    from qipai.analysis.paigow import banker_three_players, player_figures
+
+    for policy in ("banker", "push"):
+        ev0, dist = banker_three_players("any-seven", policy, Fraction(0))
+        assert sum(dist) == 1
+        # Without commission the banker's expectation is linear: three times one pairing's.
+        player = player_figures("any-seven", policy, Fraction(0))
+        assert ev0 == -3 * player.ev
+    ev, dist = banker_three_players("any-seven", "banker", Fraction(5, 100))
+    gross = sum((g * p for g, p in zip(range(-3, 4), dist, strict=True)), Fraction(0))
+    # Commission on the net: 5 % of each positive gross.
+    assert ev == gross - Fraction(5, 100) * sum(
+        (g * p for g, p in zip(range(-3, 4), dist, strict=True) if g > 0), Fraction(0)
+    )
+    assert ev == Fraction(-160019, 4247775)
+    sheet = par_for("paigow")
+    assert sheet.facts["banker against three players, per player-unit"] == ev / 3
