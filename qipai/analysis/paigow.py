@@ -276,7 +276,7 @@ def par(config: Any) -> Any:
         notes=(
             "Per unit of A·X·Y, round 1; round 2's exact average is the same (docs/rtp.md §3).",
             "Hold: the commission of one pairing; with several players the banker's commission "
-            "is on its net over all of them (three players: the facts below, exact).",
+            "is on its net over all of them (three players: the facts, exact).",
         ),
         facts=facts,
     )
