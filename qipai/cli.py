@@ -14,7 +14,7 @@ from typing import Annotated, Any, NoReturn
 import typer
 
 from qipai import __version__
-from qipai.core.errors import GameError
+from qipai.core.errors import GameError, InvalidInput
 
 app = typer.Typer(
     name="qipai",
@@ -471,25 +471,92 @@ def migrate(
     raise typer.Exit(code)
 
 
-# `qipai advise GAME CARDS`: each game with an advisor maps here to a function
-# (cards, seen, as_json) -> text that raises GameError on bad input.
+@app.command()
+def par(
+    target: Annotated[
+        str,
+        typer.Argument(
+            help="A registered game (qipai --help lists them in rtp) or a template JSON "
+            'file ({"game": …, "settings": {…}}, as the back office lists it)'
+        ),
+    ],
+    settings: Annotated[
+        Path | None,
+        typer.Option(
+            help="JSON file of table settings (plus PAR-only keys: niuniu multipliers, "
+            "stack_units; holdem-bonus bonus_pays)."
+        ),
+    ] = None,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="JSON with exact integer ratios.")
+    ] = False,
+    markdown: Annotated[bool, typer.Option("--markdown", help="Markdown (the default).")] = False,
+    as_html: Annotated[bool, typer.Option("--html", help="A printable HTML page.")] = False,
+) -> None:
+    """The PAR sheet of a game or template: per bet the exact outcome table, RTP, hit
+    frequency, sd, volatility index and return ranges; the house's hold (qipai/analysis/par.py)."""
+    from qipai.analysis.par import par_for, render
+
+    if sum((as_json, markdown, as_html)) > 1:
+        fail("choose one of --json, --markdown, --html")
+    try:
+        game, data = _par_target(target)
+        if settings is not None:
+            data |= _json_object(settings)
+        sheet = par_for(game, data)
+    except GameError as exc:
+        fail(exc.message)
+    typer.echo(render(sheet, "json" if as_json else "html" if as_html else "markdown"))
+
+
+def _json_object(path: Path) -> dict[str, Any]:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise InvalidInput(f"cannot read {path}: {exc}") from None
+    if not isinstance(data, dict):
+        raise InvalidInput(f"{path} does not hold a JSON object")
+    return data
+
+
+def _par_target(target: str) -> tuple[str, dict[str, Any]]:
+    """(game, settings) from a game name or a template JSON file."""
+    path = Path(target)
+    if not target.endswith(".json"):
+        return target, {}
+    doc = _json_object(path)
+    game, data = doc.get("game"), doc.get("settings", {})
+    if not isinstance(game, str) or not isinstance(data, dict):
+        raise InvalidInput(f"{path}: a template has a 'game' name and a 'settings' object")
+    return game, dict(data)
+
+
 @app.command()
 def advise(
     game: Annotated[str, typer.Argument(help="A game with an advisor (GameSpec.advise).")],
     cards: Annotated[
-        list[str], typer.Argument(help="Your cards, e.g. As Kd 5c 6h or '10♠ K♦ 5♣ 6♥'")
-    ],
+        list[str] | None,
+        typer.Argument(
+            help="Your cards or tiles, e.g. As Kd 5c 6h or '10♠ K♦ 5♣ 6♥' (Pai Gow: tiles shown)"
+        ),
+    ] = None,
     seen: Annotated[str, typer.Option(help="Other cards you can see (out of the deck).")] = "",
+    board: Annotated[str, typer.Option(help="Hold'em Bonus: the board cards shown (3 or 4).")] = "",
+    mode: Annotated[
+        str | None,
+        typer.Option(help="holdem-bonus: source|common rule; pokdeng: classic|banker-player."),
+    ] = None,
     as_json: Annotated[
-        bool, typer.Option("--json", help="Print JSON with exact fractions.")
+        bool, typer.Option("--json", help="Print JSON: numbers, and exact ratios as integers.")
     ] = False,
 ) -> None:
-    """Best decision for a hand (the game's advisor: Swap Niu Niu ranks all 16 swap choices by
-    expected multiplier)."""
-    from qipai.games import registry
+    """Best decision for a hand: Niu Niu's 16 swaps ranked by expected money against the
+    banker; Hold'em Bonus play/fold, bet/check with both exact EVs; Pai Gow's expectation for
+    the coming round; Pok Deng's bets by exact return (qipai/analysis/advise.py)."""
+    from qipai.analysis.advise import advise as run
 
     try:
-        text = registry.get(game).advice(" ".join(cards), seen, as_json)
+        text = run(game, " ".join(cards or []), seen, board, mode, as_json)
     except GameError as exc:
         fail(exc.message)
     typer.echo(text)

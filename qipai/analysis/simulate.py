@@ -295,7 +295,8 @@ def simulate_niuniu(rounds: int, seed: int, mode: str | None) -> SimulationResul
     exact = {} if swap else {"player vs banker": 1 + player_ev_no_swap()}
     notes = [
         "bots: no bids (random banker), minimum bets; swaps by qipai.games.niuniu.bots.SensibleBot "
-        "(the game's advisor: highest expected hand multiplier)"
+        "(the hint: highest expected net against the banker); no exact figure with swaps "
+        "(docs/rtp.md section 2: about 96.0 % when every seat follows the hint)"
         if swap
         else "bots: no bids (random banker), minimum bets, no swaps",
         "per unit of base × banker multiple × player multiple, after the 4 % commission",
@@ -365,15 +366,24 @@ def simulate_paigow(rounds: int, seed: int, mode: str | None) -> SimulationResul
 
 
 def simulate_holdem(rounds: int, seed: int, mode: str | None) -> SimulationResult:
+    from qipai.games.holdem_bonus.strategy import optimal_strategy
     from qipai.games.holdem_bonus import HoldemBonusConfig, HoldemBonusRound
     from qipai.games.holdem_bonus.analysis import analyse, simple_strategy
     from qipai.games.holdem_bonus.bots import SensibleBot
 
-    if mode not in (None, "source"):
-        raise InvalidInput("the Hold'em Bonus engine plays the source rule only (mode: source)")
+    # The engine plays the source turn/river rule; the mode names the players' strategy:
+    # `optimal` is the room's default bot (qipai.games.holdem_bonus.bots.optimal_bot), `simple` the
+    # published rule of thumb ("source" is kept as the name of the simple run).
+    if mode not in (None, "source", "simple", "optimal"):
+        raise InvalidInput(
+            "Hold'em Bonus mode: simple or optimal (the strategy; the engine plays the source rule)"
+        )
+    optimal = mode == "optimal"
+    label = "optimal" if optimal else "simple"
+    strategy = optimal_strategy("source") if optimal else simple_strategy
     config = HoldemBonusConfig()
     seats = [Seat(box, 10**12) for box in config.boxes]
-    bots = {s.id: SensibleBot(strategy=simple_strategy, bonus=True) for s in seats}
+    bots = {s.id: SensibleBot(strategy=strategy, bonus=True) for s in seats}
     bot_rng = Rng(round_seed(seed, -1), "bots")
     main = Tally()
     bonus = Tally()
@@ -397,23 +407,26 @@ def simulate_holdem(rounds: int, seed: int, mode: str | None) -> SimulationResul
     seconds = time.perf_counter() - start
     cpu = time.process_time() - cpu
     report = analyse("source")[0]
+    main_name = f"main bets per ante ({label} strategy)"
     exact = {
-        "main bets per ante (simple strategy)": report.bet(
-            "ante, simple strategy, source rule"
-        ).rtp,
+        main_name: report.bet(f"ante, {label} strategy, source rule").rtp,
         "bonus (source pay table)": report.bet("bonus (source pay table)").rtp,
     }
-    tallies = {"main bets per ante (simple strategy)": main, "bonus (source pay table)": bonus}
+    tallies = {main_name: main, "bonus (source pay table)": bonus}
     return SimulationResult(
         "holdem-bonus",
-        "source",
+        label,
         rounds,
         seed,
         seconds,
         _rows(tallies, exact),
         [
-            "bots: qipai.games.holdem_bonus.bots.SensibleBot on every box, playing the simple strategy "
-            "(holdem_report.simple_strategy) with the bonus bet",
+            "bots: qipai.games.holdem_bonus.bots.SensibleBot on every box with the bonus bet, playing "
+            + (
+                "the optimal strategy (qipai.games.holdem_bonus.strategy.optimal_strategy: the room's default bot)"
+                if optimal
+                else "the simple strategy (holdem_report.simple_strategy)"
+            ),
         ],
         cpu,
     )
@@ -432,9 +445,141 @@ def _rows(tallies: Mapping[str, Tally], exact: Mapping[str, Fraction]) -> list[d
                 "ci95": half,
                 "exact_rtp": None if ex is None else float(ex),
                 "agrees": None if ex is None else abs(observed - float(ex)) <= half,
+                "z": None if ex is None else z_score(observed, float(ex), half),
             }
         )
     return rows
+
+
+def z_score(observed: float, exact: float, half95: float) -> float | None:
+    """(observed − exact) in standard errors (the 95 % half-width is 1.96 of them)."""
+    if not half95 or math.isnan(half95):
+        return None
+    return (observed - exact) / (half95 / 1.96)
+
+
+TIENGOW_LEVELS = ("random", "rule-of-thumb", "strong")
+
+
+def _tiengow_chunk(args: tuple[int, int, int, tuple[str, ...]]) -> list[tuple[str, dict[str, int]]]:
+    """Games [first, last) of a Tien Gow simulation: (first banker, net per seat in base units)
+    each. Every game's deal and bots' streams come from its own index, so the result does not
+    depend on how the games are split among processes."""
+    from qipai.games.tiengow.config import TienGowConfig
+    from qipai.games.tiengow.round import TienGowRound
+    from qipai.games.tiengow.spec import SPEC
+
+    first, last, seed, levels = args
+    config = TienGowConfig()
+    ids = SPEC.seat_ids
+    out = []
+    for n in range(first, last):
+        seats = [Seat(i, 10**12) for i in ids]
+        rnd = TienGowRound.start(config, seats, Rng(round_seed(seed, n)))
+        bots = {i: SPEC.make_bot(level) for i, level in zip(ids, levels, strict=True)}
+        from qipai.games.tiengow.bots import play_game
+
+        play_game(rnd, bots, Rng(round_seed(seed, n), "bots"))
+        nets = {i: 0 for i in ids}
+        for p in rnd.result().postings:
+            nets[p.account] += p.amount
+        out.append((rnd.banker, {k: v // config.base for k, v in nets.items()}))
+    return out
+
+
+def simulate_tiengow(rounds: int, seed: int, mode: str | None) -> SimulationResult:
+    """Tien Gow games between bots (`mode`: one level for every seat, or four comma-separated
+    levels for E, S, W, N; default rule-of-thumb): each seat's mean net per game in base units
+    with its 95 % interval, by seat and by whether it was the first banker. With the same bot
+    at every seat each seat's exact expectation is 0 (symmetry: a uniformly random first banker,
+    the same rules from every seat), so the z-scores test for a seat-position effect. Games run
+    in processes on every core; the result is the same whatever their number."""
+    import os
+    from concurrent.futures import ProcessPoolExecutor
+
+    from rich.progress import Progress
+
+    from qipai.games.tiengow.spec import SPEC
+
+    levels = tuple((mode or "rule-of-thumb").split(","))
+    if len(levels) == 1:
+        levels = levels * 4
+    if len(levels) != 4 or any(level not in TIENGOW_LEVELS for level in levels):
+        raise InvalidInput(
+            f"Tien Gow mode {mode!r}: one level or four comma-separated levels of "
+            f"{', '.join(TIENGOW_LEVELS)}"
+        )
+    ids = SPEC.seat_ids
+    workers = max(1, min(os.cpu_count() or 1, rounds // 50 or 1))
+    size = max(1, min(500, rounds // (4 * workers) or 1))
+    chunks = [(a, min(a + size, rounds), seed, levels) for a in range(0, rounds, size)]
+    games: list[tuple[str, dict[str, int]]] = []
+    start = time.perf_counter()
+    cpu = time.process_time()
+    children = os.times()
+    with Progress(transient=True) as progress:
+        task = progress.add_task("Tien Gow games", total=rounds)
+        if workers == 1:
+            for chunk in chunks:
+                games += _tiengow_chunk(chunk)
+                progress.advance(task, chunk[1] - chunk[0])
+        else:
+            with ProcessPoolExecutor(workers) as pool:
+                for chunk, done in zip(chunks, pool.map(_tiengow_chunk, chunks), strict=True):
+                    games += done
+                    progress.advance(task, chunk[1] - chunk[0])
+    seconds = time.perf_counter() - start
+    after = os.times()  # the workers' CPU, counted once the pool has ended
+    cpu = (time.process_time() - cpu) + (
+        after.children_user
+        - children.children_user
+        + after.children_system
+        - children.children_system
+    )
+    same = len(set(levels)) == 1
+    rows = []
+    groups: list[tuple[str, list[float]]] = [
+        (f"seat {i} ({lv}): net per game / base", [g[1][i] for g in games])
+        for i, lv in zip(ids, levels, strict=True)
+    ]
+    groups += [
+        ("first banker: net per game / base", [g[1][g[0]] for g in games]),
+        (
+            "a non-banker seat: net per game / base",
+            [sum(v for k, v in g[1].items() if k != g[0]) / 3 for g in games],
+        ),
+    ]
+    for name, values in groups:
+        n = len(values)
+        mean = sum(values) / n
+        var = sum((v - mean) ** 2 for v in values) / (n - 1) if n > 1 else math.nan
+        half = 1.96 * math.sqrt(var / n) if n > 1 else math.nan
+        exact = 0.0 if same and name.startswith("seat") else None
+        rows.append(
+            {
+                "bet": name,
+                "bets": n,
+                "mean": mean,
+                "ci95": half,
+                "exact": exact,
+                "z": None if exact is None else z_score(mean, exact, half),
+            }
+        )
+    return SimulationResult(
+        "tiengow",
+        ",".join(levels),
+        rounds,
+        seed,
+        seconds,
+        rows,
+        [
+            f"bots: {', '.join(f'{i} {lv}' for i, lv in zip(ids, levels, strict=True))}; "
+            "first banker at random each game; nets in units of the base (尊钱 and score)",
+            f"{workers} process(es); each game's deal and bot streams come from its index",
+            "exact: 0 for a seat when every seat plays the same bot (symmetry); none otherwise",
+        ],
+        cpu,
+    )
 
 
 def simulated_games() -> list[str]:
@@ -466,15 +611,31 @@ def render_simulation(result: SimulationResult, fmt: str) -> str:
         f"{result.rounds_per_second:,.0f} rounds/s wall, "
         f"{result.rounds_per_cpu_second:,.0f} rounds per CPU second",
         "",
-        "| bet | bets | observed return | 95 % CI | exact return | agrees |",
-        "|---|---:|---:|---:|---:|---|",
     ]
+    if any("mean" in row for row in result.rows):
+        out += [
+            "| figure | games | observed mean | 95 % CI | exact | z |",
+            "|---|---:|---:|---:|---:|---:|",
+        ]
+    else:
+        out += [
+            "| bet | bets | observed return | 95 % CI | exact return | agrees | z |",
+            "|---|---:|---:|---:|---:|---|---:|",
+        ]
     for row in result.rows:
+        z = "—" if row.get("z") is None else f"{row['z']:+.2f}"
+        if "mean" in row:
+            exact = "—" if row["exact"] is None else f"{row['exact']:+.4f}"
+            out.append(
+                f"| {row['bet']} | {row['bets']:,} | {row['mean']:+.4f} | ± {row['ci95']:.4f} | "
+                f"{exact} | {z} |"
+            )
+            continue
         exact = "—" if row["exact_rtp"] is None else f"{row['exact_rtp'] * 100:.4f} %"
         agrees = "—" if row["agrees"] is None else ("yes" if row["agrees"] else "NO")
         out.append(
             f"| {row['bet']} | {row['bets']:,} | {row['observed_rtp'] * 100:.4f} % | "
-            f"± {row['ci95'] * 100:.4f} % | {exact} | {agrees} |"
+            f"± {row['ci95'] * 100:.4f} % | {exact} | {agrees} | {z} |"
         )
     out.append("")
     out.extend(f"* {n}" for n in result.notes)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import pytest
 
 from qipai.analysis.simulate import SimulationResult, simulate_game
+from qipai.core.errors import InvalidInput
 from qipai.games.holdem_bonus.strategy_exact import cache_path
 from tests.conftest import require_service
 
@@ -58,3 +59,56 @@ def test_a_wrong_figure_would_be_caught() -> None:
     result = simulate_game("pokdeng", 2000, 7, "classic")
     row = result.rows[0]
     assert abs(row["observed_rtp"] - (row["exact_rtp"] - 0.10)) > 1.68 * row["ci95"]
+
+
+def test_tiengow_games_do_not_depend_on_how_they_are_split() -> None:
+    from qipai.analysis.simulate import _tiengow_chunk
+
+    levels = ("rule-of-thumb", "random", "rule-of-thumb", "random")
+    whole = _tiengow_chunk((0, 6, 5, levels))
+    parts = _tiengow_chunk((0, 2, 5, levels)) + _tiengow_chunk((2, 6, 5, levels))
+    assert whole == parts
+    for _, nets in whole:
+        assert sum(nets.values()) == 0  # players play each other: every game balances
+
+
+def test_tiengow_simulation_rows_and_z_scores() -> None:
+    from qipai.analysis.simulate import render_simulation, simulate_game
+
+    result = simulate_game("tiengow", 8, 3, "rule-of-thumb")
+    seats = [r for r in result.rows if r["bet"].startswith("seat")]
+    assert len(seats) == 4 and all(r["exact"] == 0.0 for r in seats)
+    for r in seats:
+        assert r["z"] == pytest.approx(r["mean"] / (r["ci95"] / 1.96))
+    assert sum(r["mean"] for r in seats) == pytest.approx(0)
+    assert "| z |" in render_simulation(result, "markdown")
+    mixed = simulate_game("tiengow", 4, 3, "random,random,random,rule-of-thumb")
+    assert all(r["exact"] is None for r in mixed.rows)
+    with pytest.raises(InvalidInput, match="levels"):
+        simulate_game("tiengow", 4, 3, "genius")
+
+
+def test_rows_carry_z_scores_against_the_exact_figure() -> None:
+    from qipai.analysis.simulate import simulate_game
+
+    result = simulate_game("niuniu", 300, 2, "no-swap")
+    row = result.rows[0]
+    assert row["z"] == pytest.approx(
+        (row["observed_rtp"] - row["exact_rtp"]) / (row["ci95"] / 1.96)
+    )
+
+
+def test_holdem_simulation_plays_the_rooms_optimal_bot() -> None:
+    require_service(
+        cache_path().exists(),
+        "the cached exact Hold'em Bonus sums (`qipai rtp holdem-bonus` computes them; .ci/run does)",
+    )
+    from qipai.games.holdem_bonus.analysis import analyse
+
+    result = simulate_game("holdem-bonus", 20, 7, "optimal")
+    main = result.rows[0]
+    assert main["bet"] == "main bets per ante (optimal strategy)"
+    exact = analyse("source")[0].bet("ante, optimal strategy, source rule").rtp
+    assert main["exact_rtp"] == float(exact)
+    with pytest.raises(InvalidInput, match="simple or optimal"):
+        simulate_game("holdem-bonus", 4, 7, "common")

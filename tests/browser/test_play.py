@@ -281,6 +281,9 @@ def test_play_a_full_round_by_clicking(page: Any, server: Server, game: str) -> 
                         assert page.evaluate("!!qipai.state().round.hint")
                         assert page.locator(".he-hint").count() == 1
                         assert page.locator("#actions button.action.suggested").count() == 1
+                    if game == "niuniu" and phase == "swap":
+                        # the swap hint shows its money objective: expected result per stake
+                        assert page.locator('[data-hint="swap"] [data-hint-ev]').count() == 1
                 play_step(page, game)
                 clicked_in_round = True
             continue

@@ -12,7 +12,7 @@ play for both turn/river rules, the bonus bet under both pay tables, and the poo
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from itertools import combinations
 from typing import Any
@@ -65,9 +65,26 @@ _NET_ORDER = (
 )
 
 
-def bonus_figures(table: str) -> BetFigures:
+def bonus_figures(table: str, pays: Mapping[str, int] | None = None) -> BetFigures:
     """The bonus bet's exact outcome distribution under one pay table, paid by the game's own
-    `hands.bonus_line` (for a pair of aces, whether the dealer holds the other two matters)."""
+    `hands.bonus_line` (for a pair of aces, whether the dealer holds the other two matters).
+
+    `pays` (line key → odds x:1, e.g. {"ak_suited": 30}) replaces the table's odds line by line
+    — the pay table as a free setting for pricing; a line paying 0 pushes, and a `small_pair`
+    pay adds that line to any table."""
+    from qipai.games.holdem_bonus.hands import BonusLine
+
+    pays = dict(pays or {})
+    known = {line.key for line in BonusLine}
+    for key, odds in pays.items():
+        if key not in known:
+            raise ValueError(
+                f"unknown bonus line {key!r}; expected one of {', '.join(sorted(known))}"
+            )
+        if not isinstance(odds, int) or isinstance(odds, bool) or odds < 0:
+            raise ValueError(f"bonus line {key!r}: odds are a whole number ≥ 0, got {odds!r}")
+    if "small_pair" in pays:
+        table = "with-small-pairs"
     from qipai.core.cards import Card
     from qipai.games.holdem_bonus.hands import bonus_line
 
@@ -84,10 +101,12 @@ def bonus_figures(table: str) -> BetFigures:
             cases = [(rest[:2], dealer_hands)]  # the dealer's cards matter only for AA
         for dealer, w in cases:
             line = bonus_line(hole, dealer, table)  # type: ignore[arg-type]
-            label = f"{line.label} {line.odds}:1" if line else "lose"
-            net = Fraction(line.odds) if line else Fraction(-1)
+            odds = pays.get(line.key, line.odds) if line else -1
+            label = f"{line.label} {odds}:1" if line else "lose"
+            net = Fraction(odds)
             weights[label, net] = weights.get((label, net), 0) + w
-    return from_weights(f"bonus ({table} pay table)", weights, "paid even when the seat folds")
+    name = f"bonus ({table} pay table{', changed' if pays else ''})"
+    return from_weights(name, weights, "paid even when the seat folds")
 
 
 def pool_return(pool: int, stake: int, rates: dict[Any, Fraction]) -> Fraction:
@@ -378,3 +397,28 @@ def rtp_for(config: Any) -> list[BetReturn]:
             )
         )
     return out
+
+
+def par(config: Any, bonus_pays: Mapping[str, int] | None = None) -> Any:
+    """The PAR sheet of a Hold'em Bonus table (qipai.analysis.par): the main bets per ante
+    under the optimal strategy (the engine's source rule; the table's default bot plays it),
+    the bonus bet under the table's pay table with any `bonus_pays` changes, exact."""
+    from qipai.games.holdem_bonus.strategy_exact import load_or_compute
+    from qipai.analysis.par import sheet
+
+    sums = load_or_compute(False)
+    optimal, facts = strategy_figures(sums, 0)
+    bonus = bonus_figures(config.bonus_table, bonus_pays)
+    settings: dict[str, Any] = {"bonus_table": config.bonus_table}
+    if bonus_pays:
+        settings["bonus_pays"] = dict(bonus_pays)
+    notes = ["Main bets: per ante, all of a hand's main bets together (ante, flop, turn, river)."]
+    if config.pool_stake:
+        pool = pool_return(config.pool_seed, config.pool_stake, config.pool_rates)
+        notes.append(
+            f"Pool bet: return {float(pool) * 100:.4f} % per stake with the pool at its seed "
+            f"({config.pool_seed}); it grows with the pool (see `qipai rtp holdem-bonus`)."
+        )
+    return sheet(
+        "holdem-bonus", "Texas Hold'em Bonus", settings, [optimal, bonus], notes=notes, facts=facts
+    )

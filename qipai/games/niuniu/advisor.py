@@ -15,6 +15,16 @@ The hand type depends on ranks only, so the enumeration runs over rank multisets
 cards, each weighted by how many card subsets realise it (Π C(unseen of rank r, taken of rank r));
 this is the full enumeration of card subsets, grouped — at most 6,188 groups per choice instead of
 up to 1,712,304 subsets, which keeps the worst case to a few milliseconds.
+
+What the ranking maximises: the player's money. Each choice's `expected_net` is its expected net
+result against the banker per unit of stake (base × banker multiple × own multiple), after the
+table's commission: Σ_t P(final type t) · v[t], with v[t] the exact value of type t against the
+banker's final-type distribution under the same money-optimal swap (`qipai.games.niuniu.analysis.
+money_values`, docs/rtp.md section 2). The multiples only scale the stake, so the best swap is the
+same whatever they turn out to be. Ranking by the expected hand multiplier instead ("keep the
+biggest multiplier in reach") ignores what the banker holds and that a loss pays the banker's
+multiplier: it picks a money-losing swap on about a quarter of hands, so it is kept only as a
+labelled alternative (`by="multiplier"`).
 """
 
 from __future__ import annotations
@@ -26,13 +36,14 @@ from dataclasses import dataclass
 from fractions import Fraction
 from itertools import combinations, combinations_with_replacement
 from math import comb
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 import numpy.typing as npt
 
 from qipai.core.cards import Card, parse_cards, standard_deck
 from qipai.core.errors import InvalidInput
+from qipai.games.niuniu.config import NiuniuConfig
 from qipai.games.niuniu.hands import MULTIPLIER_ARRAY, HandType, niu_rank, rank_type_table
 
 N_TYPES = len(HandType)
@@ -47,6 +58,8 @@ class SwapChoice:
     keep: tuple[Card, ...]
     outcomes: int  # equally likely (k+1)-card subsets of the unseen cards
     counts: tuple[int, ...]  # per HandType value: how many of those subsets give that type
+    # Expected net against the banker per unit of stake (see the module docstring).
+    expected_net: Fraction = Fraction(0)
 
     @property
     def expected_multiplier(self) -> Fraction:
@@ -60,19 +73,39 @@ class SwapChoice:
         return {HandType(t): Fraction(n, self.outcomes) for t, n in enumerate(self.counts)}
 
     def to_json(self) -> dict[str, Any]:
-        expected = self.expected_multiplier
+        """Numbers as numbers; exact values as {numerator, denominator} ratios."""
         return {
             "discard": [str(c) for c in self.discard],
             "keep": [str(c) for c in self.keep],
-            "expected_multiplier": f"{float(expected):.6f}",
-            "expected_multiplier_exact": str(expected),
+            "expected_net": float(self.expected_net),
+            "expected_net_exact": ratio_json(self.expected_net),
+            "expected_multiplier": float(self.expected_multiplier),
+            "expected_multiplier_exact": ratio_json(self.expected_multiplier),
             "outcomes": self.outcomes,
             "types": {
-                HandType(t).name.lower(): {"count": n, "probability": f"{n / self.outcomes:.6f}"}
+                HandType(t).name.lower(): {"count": n, "probability": n / self.outcomes}
                 for t, n in enumerate(self.counts)
                 if n
             },
         }
+
+
+def ratio_json(value: Fraction) -> dict[str, int]:
+    """An exact ratio as JSON numbers (a string would be text to parse)."""
+    return {"numerator": value.numerator, "denominator": value.denominator}
+
+
+Objective = Literal["money", "multiplier"]
+
+
+def type_values(commission: str | Fraction | None = None) -> tuple[Fraction, ...]:
+    """The money value of each final hand type at this commission (decimal string or Fraction;
+    default the rules' 4 %): `qipai.games.niuniu.analysis.money_values`. Computed once per rate (a
+    few seconds of CPU; the server warms the default rate up at start)."""
+    from qipai.games.niuniu.analysis import money_values
+
+    rate = None if commission is None else Fraction(commission)
+    return money_values(rate)
 
 
 @functools.cache
@@ -116,13 +149,22 @@ def _counts_for(
     return total, tuple(int(n) for n in counts)
 
 
-def advise(hand: Sequence[Card], seen: Iterable[Card] = ()) -> list[SwapChoice]:
-    """All 16 swap choices for a four-card hand, best expected multiplier first.
+def advise(
+    hand: Sequence[Card],
+    seen: Iterable[Card] = (),
+    commission: str | Fraction | None = None,
+    by: Objective = "money",
+) -> list[SwapChoice]:
+    """All 16 swap choices for a four-card hand, best first: by the expected net against the
+    banker at the table's `commission` (`by="money"`, the hint), or by the expected hand
+    multiplier (`by="multiplier"`, the labelled alternative).
 
     `seen` are other cards the player knows are not in the deck (none in a normal round: other
     seats' cards are hidden until the reveal). Ties in expectation rank the choice that swaps
     fewer cards first, so "keep everything" wins a tie.
     """
+    if by not in ("money", "multiplier"):
+        raise InvalidInput(f"unknown objective {by!r}; expected money or multiplier")
     cards = list(hand)
     if len(cards) != 4:
         raise InvalidInput(f"the swap advisor takes the four cards of a hand, got {len(cards)}")
@@ -135,22 +177,29 @@ def advise(hand: Sequence[Card], seen: Iterable[Card] = ()) -> list[SwapChoice]:
     by_rank = np.zeros(13, dtype=np.int64)
     for card in unseen:
         by_rank[niu_rank(card) - 1] += 1
+    values = type_values(commission)
     choices: list[SwapChoice] = []
     for k in range(5):
         for discard in combinations(range(4), k):
             keep = tuple(c for i, c in enumerate(cards) if i not in discard)
             total, counts = _counts_for(keep, by_rank)
-            choices.append(SwapChoice(tuple(cards[i] for i in discard), keep, total, counts))
+            net = sum((v * n for v, n in zip(values, counts, strict=True)), Fraction(0)) / total
+            choices.append(SwapChoice(tuple(cards[i] for i in discard), keep, total, counts, net))
+
+    def score(c: SwapChoice) -> Fraction:
+        return c.expected_net if by == "money" else c.expected_multiplier
+
     order = sorted(
-        range(len(choices)),
-        key=lambda i: (-choices[i].expected_multiplier, len(choices[i].discard), i),
+        range(len(choices)), key=lambda i: (-score(choices[i]), len(choices[i].discard), i)
     )
     return [choices[i] for i in order]
 
 
-def best_swap(hand: Sequence[Card], seen: Iterable[Card] = ()) -> SwapChoice:
-    """The swap with the highest expected hand multiplier (fewest cards on a tie)."""
-    return advise(hand, seen)[0]
+def best_swap(
+    hand: Sequence[Card], seen: Iterable[Card] = (), commission: str | Fraction | None = None
+) -> SwapChoice:
+    """The swap with the highest expected net against the banker (fewest cards on a tie)."""
+    return advise(hand, seen, commission)[0]
 
 
 def fifth_card_counts(hand: Sequence[Card], seen: Iterable[Card] = ()) -> SwapChoice:
@@ -158,18 +207,37 @@ def fifth_card_counts(hand: Sequence[Card], seen: Iterable[Card] = ()) -> SwapCh
     return next(c for c in advise(hand, seen) if not c.discard)
 
 
-def hint(hand: Sequence[Card], seen: Iterable[Card] = (), top: int = 16) -> dict[str, Any]:
-    """JSON-ready advice for a client: the best choice and the `top` choices ranked."""
-    ranked = advise(hand, seen)
+def hint(
+    hand: Sequence[Card],
+    seen: Iterable[Card] = (),
+    top: int = 16,
+    commission: str | Fraction | None = None,
+) -> dict[str, Any]:
+    """JSON-ready advice for a client: the money-best choice, the `top` choices ranked by money,
+    and the multiplier-best choice as a labelled alternative."""
+    ranked = advise(hand, seen, commission)
+    by_multiplier = min(
+        ranked, key=lambda c: (-c.expected_multiplier, len(c.discard), ranked.index(c))
+    )
     return {
+        "objective": "money",
+        "unit": "expected net against the banker per unit of base × banker multiple × own "
+        "multiple, after the commission",
         "best": ranked[0].to_json(),
         "choices": [
             {
                 "discard": [str(c) for c in choice.discard],
-                "expected_multiplier": f"{float(choice.expected_multiplier):.4f}",
+                "expected_net": float(choice.expected_net),
+                "expected_multiplier": float(choice.expected_multiplier),
             }
             for choice in ranked[:top]
         ],
+        "by_multiplier": {
+            "label": "highest expected hand multiplier (ignores the banker's hand)",
+            "discard": [str(c) for c in by_multiplier.discard],
+            "expected_net": float(by_multiplier.expected_net),
+            "expected_multiplier": float(by_multiplier.expected_multiplier),
+        },
     }
 
 
@@ -183,7 +251,7 @@ def format_table(choices: Sequence[SwapChoice]) -> str:
         ("x4/x5", (HandType.FOUR_ROYALS, HandType.FIVE_ROYALS, HandType.BOMB, HandType.FIVE_SMALL)),
     ]
     # ASCII headers keep the columns aligned in any terminal; the legend below names them in zh.
-    header = f"{'#':>2}  {'swap':<14}{'keep':<14}{'E[mult]':>9}" + "".join(
+    header = f"{'#':>2}  {'swap':<14}{'keep':<14}{'E[net]':>9}{'E[mult]':>9}" + "".join(
         f"{name:>10}" for name, _ in groups
     )
     lines = [header]
@@ -194,7 +262,8 @@ def format_table(choices: Sequence[SwapChoice]) -> str:
             f"{float(sum(choice.probability(t) for t in kinds)):>10.4f}" for _, kinds in groups
         )
         lines.append(
-            f"{n:>2}  {discard:<14}{keep:<14}{float(choice.expected_multiplier):>9.4f}{cells}"
+            f"{n:>2}  {discard:<14}{keep:<14}{float(choice.expected_net):>+9.4f}"
+            f"{float(choice.expected_multiplier):>9.4f}{cells}"
         )
     lines.append(
         "no bull = 无牛 (x1); bull 1-6 = 牛一…牛六 (x1); bull 7-9 = 牛七…牛九 (x2); "
@@ -204,18 +273,35 @@ def format_table(choices: Sequence[SwapChoice]) -> str:
 
 
 def advise_command(cards: str, seen: str = "", as_json: bool = False) -> str:
-    """The text `qipai advise niuniu CARDS` prints (InvalidInput for bad cards)."""
+    """The text `qipai advise niuniu CARDS` prints (InvalidInput for bad cards): the 16 choices
+    ranked by expected net against the banker at the rules' 4 % commission."""
     hand = parse_cards(cards)
-    ranked = advise(hand, parse_cards(seen) if seen else ())
+    seen_cards = parse_cards(seen) if seen else []
+    ranked = advise(hand, seen_cards)
+    alt = min(ranked, key=lambda c: (-c.expected_multiplier, len(c.discard)))
     if as_json:
         return json.dumps(
-            {"hand": [str(c) for c in hand], "choices": [c.to_json() for c in ranked]},
+            {
+                "game": "niuniu",
+                "hand": [str(c) for c in hand],
+                "objective": "money",
+                "commission": ratio_json(Fraction(NiuniuConfig().commission)),
+                "choices": [c.to_json() for c in ranked],
+                "by_multiplier": alt.to_json(),
+            },
             ensure_ascii=False,
             indent=2,
         )
-    unseen = 52 - 4 - len(parse_cards(seen) if seen else [])
+    unseen = 52 - 4 - len(seen_cards)
     title = (
-        f"Swap advice for {' '.join(c.pretty for c in hand)} — exact over {unseen} unseen cards; "
-        "E[mult] = expected hand multiplier, then the probability of each group of types"
+        f"Swap advice for {' '.join(c.pretty for c in hand)} — exact over {unseen} unseen cards, "
+        "ranked by E[net] = expected net against the banker per unit of base × banker multiple × "
+        "own multiple (after the 4 % commission); E[mult] = expected hand multiplier, then the "
+        "probability of each group of types"
     )
-    return title + "\n" + format_table(ranked)
+    alt_text = " ".join(c.pretty for c in alt.discard) or "nothing"
+    footer = (
+        f"Alternative (ignores the banker's hand): the highest E[mult] swaps {alt_text}, "
+        f"E[net] {float(alt.expected_net):+.4f}."
+    )
+    return title + "\n" + format_table(ranked) + "\n" + footer

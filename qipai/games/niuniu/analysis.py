@@ -19,6 +19,7 @@ exchangeability: when two hands from one deck have the same type, each is equall
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from functools import lru_cache
 from itertools import combinations_with_replacement
@@ -241,13 +242,19 @@ def distribution_after(masks: npt.NDArray[np.int64]) -> list[Fraction]:
     return total
 
 
-def optimal_swap(iterations: int = 6) -> tuple[npt.NDArray[np.int64], list[Fraction]]:
-    """The EV-maximising swap policy against the population's final type distribution.
+@lru_cache(maxsize=8)
+def optimal_swap(
+    iterations: int = 6, commission: Fraction | None = None
+) -> tuple[npt.NDArray[np.int64], list[Fraction]]:
+    """The money-maximising swap policy against the population's final type distribution.
 
     Start from the no-swap distribution; best-respond; recompute the distribution; repeat until
-    the policy no longer changes. Returns (masks, exact final type distribution).
+    the policy no longer changes. Returns (masks, exact final type distribution). `commission`
+    is the table's rate (default: the rules' 4 %).
     """
     _, mult, rate = _game()
+    if commission is not None:
+        rate = commission
     g = pair_value(mult, rate)
     base = type_counts()
     dist = [Fraction(int(c), math.comb(52, 5)) for c in base]
@@ -261,7 +268,26 @@ def optimal_swap(iterations: int = 6) -> tuple[npt.NDArray[np.int64], list[Fract
         if np.array_equal(new, masks):
             break
         masks = new
+    masks.setflags(write=False)  # shared through the cache
     return masks, dist
+
+
+@lru_cache(maxsize=8)
+def money_values(commission: Fraction | None = None) -> tuple[Fraction, ...]:
+    """v[t]: a player's exact expected net per unit (base × banker multiple × own multiple,
+    after the commission) when its final hand has type t, against a banker whose final type is
+    distributed as the population's under the money-optimal swap (`optimal_swap`, the fixed
+    point). This is the objective the swap hint maximises: the multiples only scale it, so the
+    best swap does not depend on them. Same-type hands are split evenly (exchangeable), and the
+    banker's type is taken independent of the player's four cards (the population model)."""
+    _, mult, rate = _game()
+    if commission is not None:
+        rate = commission
+    _, dist = optimal_swap(commission=rate)
+    g = pair_value(mult, rate)
+    return tuple(
+        sum((g[t][u] * dist[u] for u in range(N_TYPES)), Fraction(0)) for t in range(N_TYPES)
+    )
 
 
 def multiplier_swap() -> tuple[npt.NDArray[np.int64], list[Fraction]]:
@@ -295,7 +321,6 @@ def _deal_kernel(
     masks: Any,
     hands: Any,
     rank_of: Any,
-    swap: bool,
     out: Any,
 ) -> None:  # pragma: no cover - compiled
     np.random.seed(seed)
@@ -316,7 +341,7 @@ def _deal_kernel(
             code = 0
             for i in range(4):
                 code = code * 13 + rank_of[sc[i]]
-            m = masks[lookup[code]] if swap else 15
+            m = masks[0 if s == 0 else 1, lookup[code]]
             k = 0
             for i in range(4):
                 if m >> i & 1:
@@ -331,10 +356,31 @@ def _deal_kernel(
             top += 1
 
 
+POLICIES = ("none", "multiplier", "money")
+
+
+def policy_masks(policy: str, commission: Fraction | None = None) -> npt.NDArray[np.int64]:
+    """Keep masks per four-card rank multiset: `none` keeps all four, `multiplier` maximises the
+    expected hand multiplier (the former hint), `money` the expected net against the banker."""
+    if policy == "none":
+        return np.full(swap_counts()[0].shape[0], 15, np.int64)
+    if policy == "multiplier":
+        return multiplier_swap()[0]
+    if policy == "money":
+        return optimal_swap(commission=commission)[0]
+    raise ValueError(f"unknown swap policy {policy!r}; expected one of {', '.join(POLICIES)}")
+
+
 def monte_carlo(
-    rounds: int, seed: int, seats: int = 4, swap: bool = True
+    rounds: int,
+    seed: int,
+    seats: int = 4,
+    swap: bool = True,
+    player: str = "money",
+    banker: str = "money",
 ) -> dict[str, tuple[float, float]]:
-    """Estimate per-unit expectations with every seat swapping by the optimal policy.
+    """Estimate per-unit expectations with the banker and the players swapping by the given
+    policies (`policy_masks`; `swap=False` means no swaps anywhere).
 
     Seat 0 is the banker; every player bets one unit (X = Y = 1). Returns mean and 95 % CI
     half-width of: a player's net per unit, the banker's net per player-unit (commission on its
@@ -346,10 +392,12 @@ def monte_carlo(
     hands4, _, _ = swap_counts()
     lookup = np.full(13**4, -1, np.int64)
     lookup[_index(hands4)] = np.arange(hands4.shape[0])
-    masks, _ = optimal_swap()
+    if not swap:
+        player = banker = "none"
+    masks = np.stack([policy_masks(banker), policy_masks(player)])
     rank_of = np.array([(i // 4 + 1) % 13 for i in range(52)], np.int64)  # 2..K → 1..12, A → 0
     out = np.empty((rounds, seats, 5), np.int64)
-    _deal_kernel(seed, rounds, seats, lookup, masks, hands4, rank_of, swap, out)
+    _deal_kernel(seed, rounds, seats, lookup, masks, hands4, rank_of, out)
     keys = keys_of(out.reshape(-1, 5)).astype(np.int64).reshape(rounds, seats)
     m = mult[keys // 64]
     keep = float(1 - rate)
@@ -402,6 +450,8 @@ def analyse(mode: str | None = None, rounds: int = 400_000, seed: int = 2026) ->
     bets = [no_swap_figures()]
     mc = monte_carlo(rounds, seed, 4, True)
     mc0 = monte_carlo(rounds, seed, 4, False)
+    policies = policy_table(rounds, seed)
+    differ, cost = hint_difference()
     facts: dict[str, Any] = {
         "player expectation per unit, no swap (exact)": f"{float(ev):+.6f} ({ev})",
         "P(player beats banker), no swap (exact)": f"{float(p_win):.6f}",
@@ -417,13 +467,16 @@ def analyse(mode: str | None = None, rounds: int = 400_000, seed: int = 2026) ->
         ),
         "banker per player-unit, 4 seats, all swap EV-optimally (Monte Carlo)": _ci(mc["banker"]),
         "swap policy: four-card hands that keep all four cards": f"{int((opt_masks == 15).sum())} of {len(opt_masks)} rank multisets",
+        "four-card hands on which the money-best swap differs from the max-multiplier swap "
+        "(exact)": differ,
+        "expected money the max-multiplier swap gives up per unit (exact, population model)": cost,
     }
     return Report(
         game="niuniu",
         title="Swap Niu Niu, one 52-card deck",
         settings={"commission": str(rate), "seats (Monte Carlo)": 4},
         bets=tuple(bets),
-        tables=(table,),
+        tables=(table, policies),
         facts=facts,
         notes=(
             "Hand types are of ranks only; exact counts are over the 2,598,960 five-card hands.",
@@ -432,19 +485,107 @@ def analyse(mode: str | None = None, rounds: int = 400_000, seed: int = 2026) ->
     )
 
 
-def no_swap_figures(commission: Fraction | None = None) -> BetFigures:
+def _policy_ev(player: str, banker: str) -> Fraction:
+    """A player's exact expectation per unit when its final type and the banker's are
+    independent, each distributed as its policy makes one seat's (the population model)."""
+    _, mult, rate = _game()
+    g = pair_value(mult, rate)
+    dist = {
+        "none": [Fraction(int(c), math.comb(52, 5)) for c in type_counts()],
+        "multiplier": multiplier_swap()[1],
+        "money": optimal_swap()[1],
+    }
+    p, b = dist[player], dist[banker]
+    return sum((p[t] * b[u] * g[t][u] for t in range(N_TYPES) for u in range(N_TYPES)), Fraction(0))
+
+
+def policy_table(rounds: int, seed: int) -> Table:
+    """The player's return for each pair of swap policies (player, banker): a Monte Carlo run
+    of the real deal order (4 seats, swaps in seat order, the fifth card after all swaps, ties
+    broken by the top card) and the exact figure of the population model."""
+    rows = []
+    for player in POLICIES:
+        for banker in POLICIES:
+            if player == banker == "none":
+                exact = player_ev_no_swap()  # two hands of one deck, exactly
+                mc_text = "exact"
+            else:
+                exact = _policy_ev(player, banker)
+                mc = monte_carlo(rounds, seed, 4, True, player, banker)
+                mc_text = f"{(1 + mc['player'][0]) * 100:.3f} % ± {mc['player'][1] * 100:.3f}"
+            rows.append((player, banker, mc_text, 1 + exact))
+    return Table(
+        "Player's return against the banker by swap policy (none, multiplier = the highest "
+        "expected hand multiplier, money = the hint: the highest expected net)",
+        (
+            "player swaps",
+            "banker swaps",
+            "RTP (Monte Carlo, 95 %)",
+            "RTP (population model, exact)",
+        ),
+        tuple(rows),
+        f"Monte Carlo: {rounds:,} deals of 4 seats (3 players), seed {seed}, the game's deal "
+        "order and tie-break; the population model takes the two final hands independent (it "
+        "ignores card removal between them), which is what the hint optimises. 'none/none' is "
+        "exact for two hands of one deck. A player's best response to a banker who follows the "
+        "hint is the hint (the policy is that fixed point).",
+    )
+
+
+def hint_difference() -> tuple[Fraction, Fraction]:
+    """(share of four-card hands where the money-best and the max-multiplier swaps differ,
+    expected net per unit the max-multiplier swap gives up), both exact against the banker's
+    money-policy distribution."""
+    hands, weights, counts = swap_counts()
+    money, _ = optimal_swap()
+    mult, _ = multiplier_swap()
+    values = money_values()
+    denom = math.comb(52, 4)
+    differ = Fraction(0)
+    cost = Fraction(0)
+    for h in range(hands.shape[0]):
+        a, b = int(money[h]), int(mult[h])
+        if a == b:
+            continue
+        w = Fraction(int(weights[h]), denom)
+        ev = [
+            sum((values[t] * int(counts[h, m, t]) for t in range(N_TYPES)), Fraction(0))
+            / int(_OUTCOMES[m])
+            for m in (a, b)
+        ]
+        differ += w
+        cost += w * (ev[0] - ev[1])
+    return differ, cost
+
+
+def no_swap_figures(
+    commission: Fraction | None = None,
+    multipliers: Sequence[int] | None = None,
+    cap: Fraction | None = None,
+) -> BetFigures:
     """A player's bet against the banker, no swaps: the exact distribution of its net per unit
     (win ×m less commission, or lose ×m of the banker's hand). Same-type pairings are split
-    evenly between the two sides (exchangeable hands, no ties)."""
+    evenly between the two sides (exchangeable hands, no ties).
+
+    `multipliers` (per HandType value) replaces the rules' hand multipliers — a free setting
+    for pricing. `cap` is the smaller of the two balances at the table in units of the stake:
+    docs/rules/niuniu.md#settlement, nobody wins or loses more in a round than its balance, so
+    a pairing moves min(m, cap) units (commission on the net after the cap)."""
     _, mult, rate = _game()
     if commission is not None:
         rate = commission
+    if multipliers is not None:
+        if len(multipliers) != N_TYPES or min(multipliers) < 1:
+            raise ValueError(f"{N_TYPES} hand multipliers of at least 1 are needed")
+        mult = np.array(multipliers, np.int64)
     keep = 1 - rate
     j = joint_types()
     weights: dict[tuple[str, Fraction], int] = {}
 
     def add(win: bool, m: int, w: int) -> None:
-        key = (f"win ×{m}", keep * m) if win else (f"lose ×{m}", Fraction(-m))
+        moved = Fraction(m) if cap is None else min(Fraction(m), cap)
+        text = f"×{m}" if moved == m else f"×{m} capped at {float(moved):g}"
+        key = (f"win {text}", keep * moved) if win else (f"lose {text}", -moved)
         weights[key] = weights.get(key, 0) + w
 
     for t in range(N_TYPES):
@@ -459,13 +600,54 @@ def no_swap_figures(commission: Fraction | None = None) -> BetFigures:
             else:  # half each way, in doubled weights
                 add(True, int(mult[t]), w)
                 add(False, int(mult[t]), w)
-    order = [f"win ×{m}" for m in (5, 4, 3, 2, 1)] + [f"lose ×{m}" for m in (1, 2, 3, 4, 5)]
+    order = [label for label, _ in sorted(weights, key=lambda k: (-k[1], k[0]))]
     return from_weights(
         "player vs banker, no swap",
         weights,
         f"per unit of base × banker multiple × own multiple, {float(rate) * 100:g} % commission "
         "on a win; with one player the banker's bet is the mirror image (same figures)",
         order,
+    )
+
+
+def par(
+    config: Any, multipliers: Mapping[str, int] | None = None, cap: Fraction | None = None
+) -> Any:
+    """The PAR sheet of a Niu Niu table (qipai.analysis.par): the player's bet against the
+    banker without swaps, exact, and the house's commission hold of one pairing. The banker's
+    side of one pairing is the mirror image, so its expectation equals the player's."""
+    from qipai.analysis.par import Hold, sheet
+    from qipai.core.money import to_rate
+    from qipai.games.niuniu.hands import HandType
+
+    rate = to_rate(config.commission)
+    mult = [int(m) for m in _game()[1]]
+    for name, m in (multipliers or {}).items():
+        try:
+            t = HandType[name.upper()]
+        except KeyError:
+            known = ", ".join(h.name.lower() for h in HandType)
+            raise ValueError(f"unknown hand type {name!r}; expected one of {known}") from None
+        mult[int(t)] = int(m)
+    figures = no_swap_figures(rate, mult, cap)
+    settings: dict[str, Any] = {"commission": config.commission}
+    if multipliers:
+        settings["multipliers"] = dict(multipliers)
+    if cap is not None:
+        settings["stack_units"] = str(cap)
+    return sheet(
+        "niuniu",
+        "Swap Niu Niu, player against the banker (no swap)",
+        settings,
+        [figures],
+        Hold(figures.ev, figures.ev),
+        notes=(
+            "Exact over every pair of five-card hands of one deck; with swaps the return depends "
+            "on both sides' swaps (docs/rtp.md section 2: ≈ 96.0 % when everyone follows the "
+            "hint).",
+            "Hold: the commission of one pairing (one banker, one player); with several players "
+            "the banker's commission is on its net over all of them.",
+        ),
     )
 
 

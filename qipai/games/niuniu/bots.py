@@ -3,7 +3,8 @@
 Both see only `round.view(seat)` and the legal actions (qipai/bots/base.py).
 
 * `RandomBot`: a uniformly random subset of its four cards to swap, a random allowed bid and bet.
-* `SensibleBot`: swaps as the advisor says (highest exact expected hand multiplier), then bids and
+* `SensibleBot`: swaps as the advisor says (highest exact expected net against the banker at the
+  table's commission — the money-best swap, the same as the hint), then bids and
   bets by its *edge*: the expected result per unit stake of its hand against one random other hand,
   averaged over the fifth card. Against a random hand with key k the edge is
   P(other < k) × mult(k) − E[mult(other); other > k] (docs/rules/niuniu.md#settlement: the winner's hand multiplier is
@@ -95,7 +96,8 @@ class SensibleBot:
             if hint is not None:
                 discard = list(hint["best"]["discard"])
             else:
-                discard = [str(c) for c in best_swap(cards).discard]
+                commission = view.get("commission")
+                discard = [str(c) for c in best_swap(cards, commission=commission).discard]
             return {"type": "swap", "cards": discard}
         choices = sorted(spec.options["choices"])
         edge = hand_edge(cards)

@@ -48,8 +48,10 @@ A disconnected seat is simply silent: `expire()` applies the defaults above.
           "marked": [card, …] | null,          # swap phase, after confirming: the cards to go
           "discarded": [card, …] | null, "received": [card, …] | null,   # after the swap
           "hint": advisor hint | null          # swap phase, before confirming, if config.hints:
-                                               # {"best": SwapChoice JSON, "choices": [{"discard",
-                                               #  "expected_multiplier"}, … 16 ranked]}
+                                               # {"objective": "money", "unit", "best": SwapChoice
+                                               #  JSON, "choices": [{"discard", "expected_net",
+                                               #  "expected_multiplier"}, … 16 ranked by money],
+                                               #  "by_multiplier": the labelled alternative}
       },
       "commission_total": int | null, "rounding": int | null    # finished
     }
@@ -352,12 +354,13 @@ class NiuniuRound(Round[NiuniuConfig]):
         }
 
     def hint(self, seat: str) -> dict[str, Any] | None:
-        """The advisor's hint for `seat` while it may still swap (cached per hand)."""
+        """The advisor's hint for `seat` while it may still swap (cached per hand): the swaps
+        ranked by expected net against the banker at this table's commission."""
         if self._phase != SWAP or self.swaps.get(seat, ()) is not None or not self.config.hints:
             return None
         key = tuple(self.cards[seat])
         if key not in self._hints:
-            self._hints[key] = advisor.hint(key)
+            self._hints[key] = advisor.hint(key, commission=self.config.commission)
         return self._hints[key]
 
     def view(self, seat: str | None) -> JSON:

@@ -62,6 +62,15 @@ def pay_table(config: NiuniuConfig) -> JSON:
     }
 
 
+def _warm_up() -> None:
+    """Compute what the first swap hint would otherwise compute mid-game: the money value of
+    each hand type at the rules' commission (the swap enumeration, a few seconds of CPU that
+    would stall every table of the event loop). Other rates are computed on first use."""
+    from qipai.games.niuniu.advisor import type_values
+
+    type_values(NiuniuConfig().commission)
+
+
 SPEC = GameSpec(
     name="niuniu",
     title={"en": "Swap Niu Niu", "zh": "换牌牛牛"},
@@ -79,6 +88,7 @@ SPEC = GameSpec(
     pay_table_of=pay_table,
     rtp_of=lazy("qipai.games.niuniu.analysis:rtp_for"),
     settle_doc=lazy("qipai.games.niuniu.settle:settle"),
+    warm_up=_warm_up,
     engine_version="2",
     order=40,
     analyse=lazy("qipai.analysis.rtp:niuniu_reports"),

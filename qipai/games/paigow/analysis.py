@@ -241,3 +241,120 @@ def rtp_for(config: Any) -> list[BetReturn]:
             "charged on the banker's net, so this is a bound" + cap,
         ),
     ]
+
+
+def par(config: Any) -> Any:
+    """The PAR sheet of a Pai Gow table (qipai.analysis.par): the player's bet against the
+    banker, exact, and the house's commission hold of one pairing. The cap has no effect: a
+    pairing moves one stake either way and a seat's minimum buy-in covers its stake."""
+    from qipai.analysis.par import Hold, sheet
+
+    commission = config.commission_rate
+    player = player_figures(config.high_nine, config.tie_policy, commission)
+    banker = banker_ev(player, commission)
+    banker3, gross3 = banker_three_players(config.high_nine, config.tie_policy, commission)
+    facts = {
+        "banker against three players, expectation per round (exact, units of A·X·Y)": banker3,
+        "banker against three players, per player-unit": banker3 / 3,
+        "house hold per round with three players (exact, units of A·X·Y)": -(
+            3 * player.ev + banker3
+        ),
+        "banker's gross −3 … +3 against three players (exact probabilities)": ", ".join(
+            f"{g:+d}: {float(p):.6f}" for g, p in zip(range(-3, 4), gross3, strict=True)
+        ),
+    }
+    return sheet(
+        "paigow",
+        "Pai Gow (bid for banker), player against the banker",
+        {
+            "commission": config.commission,
+            "tie_policy": config.tie_policy,
+            "high_nine": config.high_nine,
+        },
+        [player],
+        Hold(player.ev, banker),
+        notes=(
+            "Per unit of A·X·Y, round 1; round 2's exact average is the same (docs/rtp.md §3).",
+            "Hold: the commission of one pairing; with several players the banker's commission "
+            "is on its net over all of them (three players: the facts, exact).",
+        ),
+        facts=facts,
+    )
+
+
+def _sign_code(high_nine: str, tie_policy: str) -> npt.NDArray[np.int64]:
+    """S[b, p] by strength index: the banker's gross in one pairing, +1 (banker wins), 0 (push)
+    or −1 (player wins), by the game's own verdicts."""
+    codes = _verdict_codes(high_nine, tie_policy)
+    sign = np.array([-1, 0, 1, 1], np.int64)  # _ORDER: player, push, banker, banker (equal)
+    return sign[codes]
+
+
+def triple_counts(sign_of_pair: npt.NDArray[np.int64], tiles: int) -> npt.NDArray[np.int64]:
+    """For one banker hand: how many ordered triples of pairwise disjoint player hands, drawn
+    from `tiles` tiles (0..tiles−1), give each banker gross total −3 … +3 (index total + 3).
+
+    `sign_of_pair[i, j]` (i < j) is the banker's result against the hand of tiles i and j. The
+    third hand is counted, for each ordered pair of disjoint first and second hands, by
+    inclusion–exclusion over the four tiles they use: hands of sign c avoiding those tiles =
+    all hands of sign c − those touching any of the 4 tiles (each touching hand counted once
+    per tile it touches, so the six hands among the 4 tiles are added back once)."""
+    iu, ju = np.triu_indices(tiles, 1)
+    sign = sign_of_pair[iu, ju]
+    out = np.zeros(7, np.int64)
+    for c in (-1, 0, 1):
+        onc = sign == c
+        total_c = int(onc.sum())
+        deg = np.zeros(tiles, np.int64)
+        np.add.at(deg, iu[onc], 1)
+        np.add.at(deg, ju[onc], 1)
+        is_c = np.zeros((tiles, tiles), np.int64)
+        is_c[iu[onc], ju[onc]] = 1
+        is_c = is_c + is_c.T
+        # ordered pairs (a, b) of disjoint hands
+        a_i, a_j = iu[:, None], ju[:, None]
+        b_i, b_j = iu[None, :], ju[None, :]
+        disjoint = (a_i != b_i) & (a_i != b_j) & (a_j != b_i) & (a_j != b_j)
+        touching = deg[a_i] + deg[a_j] + deg[b_i] + deg[b_j]
+        inside = (
+            is_c[a_i, a_j]
+            + is_c[b_i, b_j]
+            + is_c[a_i, b_i]
+            + is_c[a_i, b_j]
+            + is_c[a_j, b_i]
+            + is_c[a_j, b_j]
+        )
+        third = np.where(disjoint, total_c - touching + inside, 0)
+        first_two = sign[:, None] + sign[None, :] + c
+        np.add.at(out, (first_two + 3).ravel(), third.ravel())
+    return out
+
+
+@lru_cache(maxsize=8)
+def banker_three_players(
+    high_nine: str, tie_policy: str, commission: Fraction
+) -> tuple[Fraction, list[Fraction]]:
+    """The banker's exact expectation per round against three players of one unit each
+    (A·X·Y, the same X for all), commission on its net win, and the distribution of its gross
+    −3 … +3. Every banker hand (496) and every ordered triple of disjoint player hands from
+    the other 30 tiles is counted (`triple_counts`); the cap is ignored (stacks cover 3 units).
+    """
+    _, cls, pairs = hands_table(high_nine)
+    s = _sign_code(high_nine, tie_policy)
+    n = 32
+    strength = np.zeros((n, n), np.int64)  # strength index of the hand of tiles x, y
+    for k, (x, y) in enumerate(pairs):
+        strength[x, y] = strength[y, x] = cls[k]
+    totals = np.zeros(7, np.int64)
+    for b, (bi, bj) in enumerate(pairs):
+        rest = np.array([t for t in range(n) if t not in (bi, bj)])
+        sp = np.triu(s[cls[b]][strength[np.ix_(rest, rest)]], 1)
+        totals += triple_counts(sp, 30)
+    whole = int(totals.sum())
+    dist = [Fraction(int(c), whole) for c in totals]
+    keep = 1 - commission
+    ev = sum(
+        (p * (keep * g if g > 0 else Fraction(g)) for g, p in zip(range(-3, 4), dist, strict=True)),
+        Fraction(0),
+    )
+    return ev, dist

@@ -200,3 +200,17 @@ def rtp_for(config: Any) -> list[BetReturn]:
             )
         out.append(BetReturn(key, labels[name], figures.rtp, None, note))
     return out
+
+
+def par(config: Any) -> Any:
+    """The PAR sheet of a Pok Deng table (qipai.analysis.par): every bet of its mode, exact."""
+    from qipai.analysis.par import sheet
+
+    report = analyse(config=config)
+    return sheet(
+        "pokdeng",
+        report.title,
+        report.settings,
+        report.bets,
+        notes=report.notes,
+    )

@@ -17,10 +17,12 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 from qipai.core.cards import RANK_CHARS, parse_card
 from qipai.core.protocol import JSON, ActionSpec
 from qipai.envs.base import Encoder, Segment, Table, Vector
+from qipai.envs.batch import BatchEnv, Obs, Reward
 from qipai.envs.features import one_hot, ratio, relative
 
 PHASES = ("betting", "finished")
@@ -139,3 +141,83 @@ class PokDengEncoder(Encoder):
             return {"type": "done"}
         spot, amount = self.chips[index - 1]
         return {"type": "bet", "spot": spot, "amount": amount}
+
+
+class PokDengBatch(BatchEnv):
+    """Pok Deng, one player position against the banker at many tables (qipai.envs.batch).
+
+    Before the deal a player knows nothing that changes a bet's value (each round is dealt off
+    the top of a full shoe: the distribution `qipai rtp pokdeng` prices), so the observation is
+    a constant and the decision is which bet to make: `sit out`, `P1` (the position bet),
+    `P1 pair`, and in banker-player mode `B1`, one unit each. A round's result per unit is the
+    game's own `payout.spot_rule` for the two dealt hands (before rounding to minor units)."""
+
+    game = "pokdeng"
+    observation_size = 1
+
+    def __init__(
+        self,
+        tables: int,
+        mode: str = "classic",
+        decks: int = 8,
+        reward: Reward = "result",
+        force_play: bool = False,
+    ) -> None:
+        super().__init__(tables, reward, force_play)
+        from qipai.games.pokdeng.analysis import analyse
+        from qipai.games.pokdeng.config import PokDengConfig
+        from qipai.games.pokdeng.hands import HAND_TABLE, KLASS_COUNT
+        from qipai.games.pokdeng.payout import rule_tables
+
+        self.config = PokDengConfig.parse({"mode": mode, "decks": decks})
+        spots = ["P1", "P1 pair"] + (["B1"] if self.config.mode == "banker-player" else [])
+        self.actions = ("sit out", *spots)
+        tables_by_spot = rule_tables(self.config)
+        # net per unit by [spot, player klass, banker klass]
+        self._nets = np.zeros((len(spots), KLASS_COUNT, KLASS_COUNT), np.float64)
+        for i, spot in enumerate(spots):
+            table, _ = tables_by_spot[spot]
+            for k in range(KLASS_COUNT):
+                for b in range(KLASS_COUNT):
+                    rule = table[k][b]
+                    if rule is not None:
+                        self._nets[i, k, b] = rule.num / rule.den
+        self._klass = np.array([h.klass for h in HAND_TABLE], np.int64)  # by a * 52 + b
+        report = analyse(config=self.config)
+        evs = {b.bet: float(b.ev) for b in report.bets}
+        by_spot = {"P1": evs["Pn"], "B1": evs.get("Bn", 0.0)}
+        by_spot["P1 pair"] = next(v for k, v in evs.items() if "pair" in k)
+        self._ev = np.array([0.0, *(by_spot[s] for s in spots)], np.float64)
+        self._cards = np.zeros((tables, 4), np.int64)
+
+    def _deal(self) -> None:
+        # Four distinct cards of the shoe (52·decks): the position's two and the banker's two.
+        size = 52 * self.config.decks
+        ids = self._rng.integers(0, size, (self.tables, 4))
+        while True:
+            s = np.sort(ids, axis=1)
+            dup = (s[:, 1:] == s[:, :-1]).any(axis=1)
+            if not dup.any():
+                break
+            ids[dup] = self._rng.integers(0, size, (int(dup.sum()), 4))
+        self._cards = ids % 52
+
+    def _play(self, actions: npt.NDArray[np.int64]) -> npt.NDArray[np.float64]:
+        c = self._cards
+        player = self._klass[c[:, 0] * 52 + c[:, 1]]
+        banker = self._klass[c[:, 2] * 52 + c[:, 3]]
+        spot = np.maximum(actions - 1, 0)
+        net = self._nets[spot, player, banker]
+        return np.where(actions == 0, 0.0, net)
+
+    def observe(self) -> Obs:
+        return np.ones((self.tables, 1), np.float32)
+
+    def action_mask(self) -> npt.NDArray[np.bool_]:
+        mask = np.ones((self.tables, len(self.actions)), np.bool_)
+        if self.force_play:
+            mask[:, 0] = False
+        return mask
+
+    def exact_values(self) -> npt.NDArray[np.float64]:
+        return np.broadcast_to(self._ev, (self.tables, len(self.actions)))

@@ -103,10 +103,6 @@ SPEC = GameSpec(
     fairness=ref("qipai.games.tiengow.fairness:DESCRIPTION"),
     stakes=lazy("qipai.games.tiengow.reports:stakes"),
     turnover=lazy("qipai.games.tiengow.reports:turnover"),
-    analyse=None,
-    no_analysis=(
-        "the players play each other and the house takes nothing: the players' total return"
-        " is exactly 100 % and each seat's expectation is 0 by symmetry"
-    ),
-    simulate=None,
+    analyse=lazy("qipai.analysis.rtp:tiengow_reports"),
+    simulate=lazy("qipai.analysis.simulate:simulate_tiengow"),
 )

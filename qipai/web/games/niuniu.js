@@ -79,8 +79,9 @@ function Mine({ st, ctx }) {
   const swapping = legal(st, "swap");
   /** @type {string[]} */
   const marked = v.me.marked ? v.me.marked : ctx.ui.marked || [];
-  // the exact advisor's best swap (round.py's hint; the schema leaves its shape open)
-  const hint = v.me.hint && swapping ? /** @type {{ discard?: string[], expected_multiplier?: number }} */ (v.me.hint.best || {}) : null;
+  // the exact advisor's money-best swap (round.py's hint; the schema leaves its shape open):
+  // expected_net is the expected result against the banker per unit of stake
+  const hint = v.me.hint && swapping ? /** @type {{ discard?: string[], expected_net?: number, expected_multiplier?: number }} */ (v.me.hint.best || {}) : null;
   const hinted = new Set((hint && hint.discard) || []);
   const mine = shownSeat(v, v.me.id, sd);  // my cards are mine to see; my hand's result comes in its turn
   const toggle = (/** @type {string} */ c) => {
@@ -101,6 +102,7 @@ function Mine({ st, ctx }) {
       <div class="hint-title"><span class="hint-icon" aria-hidden="true"></span><b>${t("hint")}</b></div>
       ${hint.discard && hint.discard.length ? html`<div class="hint-cards"><span>${t("swap")} ${hint.discard.length}:</span>
         <span class="tiny-cards">${hint.discard.map((/** @type {string} */ c) => html`<${Card} key=${c} code=${c} size="tiny" />`)}</span></div>` : html`<div>${t("keep_all")}</div>`}
+      ${hint.expected_net !== undefined ? html`<div class="muted small" data-hint-ev="">${t("expected_net")} ${hint.expected_net >= 0 ? "+" : ""}${Number(hint.expected_net).toFixed(3)}</div>` : null}
       ${hint.expected_multiplier !== undefined ? html`<div class="muted small">${t("expected")} ${Number(hint.expected_multiplier).toFixed(3)}</div>` : null}
       ${hint.discard && hint.discard.length ? html`<button type="button" class="btn small ghost" data-hint-use="" onClick=${() => ctx.setUi({ marked: [...(hint.discard || [])] })}>${t("use_hint")}</button>` : null}
     </div>` : null}

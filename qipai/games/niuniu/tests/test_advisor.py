@@ -16,6 +16,7 @@ from qipai.cli import app
 from qipai.core.cards import Card, parse_cards, standard_deck
 from qipai.core.errors import InvalidInput
 from qipai.games.niuniu.advisor import (
+    Objective,
     SwapChoice,
     advise,
     advise_command,
@@ -88,13 +89,15 @@ def test_swapping_all_four_is_a_random_hand() -> None:
     assert sum(choice.probabilities().values()) == 1
 
 
-def test_ranking_and_tie_break() -> None:
-    choices = advise(parse_cards("Ks Qh 5c 6d"))
-    expected = [c.expected_multiplier for c in choices]
+@pytest.mark.parametrize("by", ["money", "multiplier"])
+def test_ranking_and_tie_break(by: Objective) -> None:
+    choices = advise(parse_cards("Ks Qh 5c 6d"), by=by)
+    expected = [c.expected_net if by == "money" else c.expected_multiplier for c in choices]
     assert expected == sorted(expected, reverse=True)
-    assert best_swap(parse_cards("Ks Qh 5c 6d")) == choices[0]
-    for a, b in pairwise(choices):
-        if a.expected_multiplier == b.expected_multiplier:
+    if by == "money":
+        assert best_swap(parse_cards("Ks Qh 5c 6d")) == choices[0]
+    for (a, b), (ea, eb) in zip(pairwise(choices), pairwise(expected), strict=True):
+        if ea == eb:
             assert len(a.discard) <= len(b.discard)
     # K Q J J kept: 8 royals and 4 tens give ×4, A–6 give 牛一–牛六 ×1, 7–9 give ×2: 96/48.
     royal = advise(parse_cards("Kc Qd Jh Js"))[0]
@@ -121,7 +124,11 @@ def test_bad_input(cards: str, seen: str) -> None:
 def test_choice_json() -> None:
     choice: SwapChoice = advise(parse_cards("Ks Qh 5c 6d"))[0]
     data = choice.to_json()
-    assert Fraction(data["expected_multiplier_exact"]) == choice.expected_multiplier
+    exact = data["expected_multiplier_exact"]
+    assert Fraction(exact["numerator"], exact["denominator"]) == choice.expected_multiplier
+    net = data["expected_net_exact"]
+    assert Fraction(net["numerator"], net["denominator"]) == choice.expected_net
+    assert isinstance(data["expected_net"], float)
     assert sum(v["count"] for v in data["types"].values()) == choice.outcomes
 
 
