@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from qipai.analysis import niuniu
+from qipai.games.niuniu import analysis as niuniu
 from qipai.analysis.distribution import BetFigures, Outcome
 from qipai.analysis.par import Z90, Z95, BetPar, par_for
 from qipai.cli import app

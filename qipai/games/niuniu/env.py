@@ -212,7 +212,7 @@ class NiuniuBatch(BatchEnv):
         super().__init__(tables, reward, force_play)
         from fractions import Fraction
 
-        from qipai.analysis import niuniu as nn
+        from qipai.games.niuniu import analysis as nn
         from qipai.games.niuniu.hands import MULTIPLIER_ARRAY
 
         if banker not in nn.POLICIES:

@@ -16,7 +16,7 @@ from functools import cache
 import numpy as np
 import pytest
 
-from qipai.analysis import niuniu
+from qipai.games.niuniu import analysis as niuniu
 from qipai.games.niuniu.bots import SensibleBot
 from qipai.core.cards import Card, parse_cards
 from qipai.core.protocol import ActionSpec, Seat
