@@ -349,6 +349,56 @@ def parse_abuse(out: str, cmd: str) -> list[Row]:
     ]
 
 
+def parse_envs(out: str, cmd: str) -> list[Row]:
+    def rate(system: str, what: str) -> float | None:
+        m = re.search(rf"^{re.escape(system)}\s+{re.escape(what)}\s+([\d,]+)\s*$", out, re.M)
+        return num(m.group(1)) if m else None
+
+    batch = re.findall(r"^qipai\s+(\S+) \(batch, (\d+) tables per call\)\s+([\d,]+)\s*$", out, re.M)
+    if not batch:
+        raise NotRecognised("no batch rows")
+    rlcard = rate("RLCard", "limit-holdem")
+    spiel = rate("OpenSpiel", "HU limit Hold'em (universal_poker)")
+    peers = (
+        "; ".join(
+            f"{name} {big(value)}"
+            for name, value in (("RLCard limit Hold'em", rlcard), ("OpenSpiel HU limit", spiel))
+            if value is not None
+        )
+        or "peers not installed (uv sync --group bench)"
+    )
+    return [
+        Row(
+            f"environment steps per CPU s, {game} batch ({tables} tables a call)",
+            f"{big(num(steps))}",
+            peers,
+            "≥ 1 M (Pok Deng, Niu Niu)",
+            cmd,
+        )
+        for game, tables, steps in batch
+    ]
+
+
+def parse_room(out: str, cmd: str) -> list[Row]:
+    rows = re.findall(
+        r"^\s*new\s+(\d+)\s+(\d+)\s+\d+\s+\d+\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)\s+(\d+)",
+        out,
+        re.M,
+    )
+    if not rows:
+        raise NotRecognised("no result rows")
+    return [
+        Row(
+            f"room at human pacing: {people} people, {watch} spectators, action→state p99",
+            f"{p99} ms ({per_core} people per core)",
+            f"p50 {p50} ms; {cores} cores",
+            "p99 ≤ 100 ms at ≥ 5,000 people per core",
+            cmd,
+        )
+        for people, watch, p50, p99, cores, _ms, per_core in rows
+    ]
+
+
 def parse_seating(out: str, cmd: str) -> list[Row]:
     m = grab(r"CPU [\d.]+ s \(([\d.]+) ms a person\); per person: (.*)$", out)
     return [
@@ -430,6 +480,8 @@ BENCHES: tuple[Bench, ...] = (
     ),
     Bench("render", (), ("--rounds", "2"), parse_render, needs_chromium),
     Bench("abuse", (), ("--seconds", "3"), parse_abuse),
+    Bench("envs", (), ("--seconds", "0.3", "--tables", "1024"), parse_envs),
+    Bench("room", (), ("--people", "40", "--seconds", "15"), parse_room),
     Bench("seating", (), ("--people", "40"), parse_seating, needs_pg),
     Bench(
         "table_workers",
