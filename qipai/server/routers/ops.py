@@ -38,6 +38,7 @@ from qipai.authority.errors import (
     OperatorOnly,
     ReadOnlyRole,
     SetupRequired,
+    UnitInPlay,
 )
 from qipai.authority.operators import Operator
 from qipai.cluster import directory
@@ -612,11 +613,20 @@ def _round(request: Request, round_id: str) -> dict[str, Any]:
     return info
 
 
+def _round_shown(request: Request, round_id: str) -> dict[str, Any]:
+    """The round as the back office may see it: no seed while its deal unit is in play."""
+    from qipai.authority import inspector
+
+    return inspector.shown(_ledger(request), _round(request, round_id))
+
+
 @router.get("/rounds/{round_id}")
 async def round_detail(round_id: str, request: Request, op: Reader) -> dict[str, Any]:
-    """**An operator or auditor.** A round in full: players, journal, result, seed (also of
-    games whose seeds players never see) and identification (`meta`)."""
-    info = await blocking(_round, request, round_id)
+    """**An operator or auditor.** A round in full: players, journal, result, identification
+    (`meta`) and, once its deal unit ended, its seed (also of games whose seeds players never
+    see). While the unit is in play the seed is withheld from every role (`seed_withheld`:
+    docs/security.md); end the unit (void the round) to inspect it."""
+    info = await blocking(_round_shown, request, round_id)
     return {"round": info}
 
 
@@ -684,7 +694,7 @@ async def void_round(
                 f"; won so far paid by the house: {sum(paid.values())}" if paid else ""
             )
         authority.log.append(op.actor, "round.void", round_id, body.reason, {"how": how})
-        return {"round": _round(request, round_id), "how": how}
+        return {"round": _round_shown(request, round_id), "how": how}
 
     return await blocking(work)
 
@@ -851,6 +861,12 @@ async def round_replay(round_id: str, request: Request, op: Reader) -> dict[str,
 
     def work() -> dict[str, Any]:
         record = _round(request, round_id)
+        if inspector.unit_in_play(_ledger(request), record):
+            raise UnitInPlay(
+                f"round {round_id}'s deal unit is still dealing: its replay (every seat's "
+                "cards) is shown once the unit ends; void the round to inspect it now",
+                "round_id",
+            )
         steps = inspector.replay_steps(record)
         return {
             **steps,
@@ -869,12 +885,13 @@ async def round_replay(round_id: str, request: Request, op: Reader) -> dict[str,
 async def round_verify(round_id: str, request: Request, op: Reader) -> dict[str, Any]:
     """**An operator or auditor.** Verify a round now: the seed against its commitment, the
     journal replayed (deal, result, money against the settlement) and the MAC chain of its
-    table recomputed. Changes nothing."""
+    table recomputed. Changes nothing. The seed is in the answer once the round's deal unit
+    ended (`seed_withheld` while it is in play)."""
     from qipai.authority import inspector
 
     def work() -> dict[str, Any]:
         _round(request, round_id)
-        return inspector.verify(_ledger(request), round_id)
+        return inspector.verify_shown(_ledger(request), round_id)
 
     return await blocking(work)
 
