@@ -62,8 +62,6 @@ class Authority:
             idle_s=s.ops_idle_s,
             max_s=s.ops_max_s,
             setup_idle_s=s.ops_setup_idle_s,
-            max_failures=s.ops_max_failures,
-            lockout_s=s.ops_lockout_s,
         )
         self.operators = OperatorStore(engine, self.log, policy, clock)
         self.rtp = RtpCache(engine, clock)

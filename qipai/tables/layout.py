@@ -41,7 +41,7 @@ class Sealer(Protocol):
 def sealer(table: Table) -> Sealer | None:
     """The ledger that seals this table's layout seeds: the key holder behind the table's
     ledger adapter. None for an in-memory ledger (no layout leaves the process)."""
-    inner = getattr(table.ledger, "ledger", table.ledger)
+    inner: Any = getattr(table.ledger, "ledger", table.ledger)
     if hasattr(inner, "seal_stable") and hasattr(inner, "unseal"):
         found: Sealer = inner
         return found

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -18,34 +17,12 @@ from fastapi.testclient import TestClient
 from sqlalchemy import inspect, select, text
 
 from qipai.authority import Authority
-from qipai.server.app import create_app
-from qipai.server.settings import Settings
 from qipai.server.store import room_tables
 from qipai.tables import layout
-from qipai.tables.table import Timing
 from tests.authority.helpers import enrol, error, offer, signup
-from tests.conftest import require_service
-from tests.ledger.conftest import postgres_available
+from tests.server import rooms
 
-SETTINGS = {"signup_rate": "1000/minute"}
-
-
-@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
-def room(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[tuple[TestClient, str]]:
-    """The app over a SQLite file or a fresh PostgreSQL schema; yields (client, backend)."""
-    settings = Settings(**SETTINGS)  # type: ignore[arg-type]
-    if request.param == "postgresql":
-        require_service(postgres_available(), "PostgreSQL")
-        from tests.cluster.hosts import room_database
-
-        with room_database() as url:
-            app = create_app(url, settings=settings, timing=Timing(0.02, 0.1, 1.0))
-            with TestClient(app) as client:
-                yield client, "postgresql"
-        return
-    app = create_app(str(tmp_path / "room.db"), settings=settings, timing=Timing(0.02, 0.1, 1.0))
-    with TestClient(app) as client:
-        yield client, "sqlite"
+room, room_settings = rooms.room, rooms.room_settings  # the fixtures
 
 
 def _bet(client: TestClient, headers: dict[str, str], table_id: str) -> dict[str, Any]:

@@ -18,6 +18,7 @@ Blocking work (the database, scrypt, an exact-return computation) runs in a work
 from __future__ import annotations
 
 import asyncio
+import functools
 from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Annotated, Any, TypeVar
@@ -43,6 +44,8 @@ from qipai.authority.errors import (
 from qipai.authority.operators import Operator
 from qipai.cluster import directory
 from qipai.core.ids import is_whole_round_id
+from qipai.server.deps import Address, Services
+from qipai.server.routers.accounts import guarded
 from qipai.tables.ledger_adapter import LedgerAdapter
 
 T = TypeVar("T")
@@ -198,10 +201,41 @@ class CodeIn(BaseModel):
 
 
 @router.post("/login")
-async def login(body: LoginIn, authority: AuthorityDep) -> dict[str, Any]:
+async def login(
+    body: LoginIn, request: Request, authority: AuthorityDep, address: Address
+) -> dict[str, Any]:
     """**Anyone.** Sign in as an operator: `name`, `password` and, once enrolled, `totp`. The
-    one-time password gives a `setup` session (`next`: what is left to do)."""
-    return await blocking(authority.operators.login, body.name, body.password, body.totp)
+    one-time password gives a `setup` session (`next`: what is left to do). Refused (429)
+    before the password is hashed when the address or the name is over its sign-in limits
+    (`QIPAI_OPS_LOGIN_RATE`, back-off per name and address, `QIPAI_OPS_NAME_FAILURES`); an
+    unknown name, a wrong password and a wrong code get one answer; no number of wrong
+    attempts locks the account (docs/security.md). The password is hashed in the server's own
+    bounded pool, never on the event loop or the pool other requests use."""
+    from qipai.authority.errors import AuthFailed, TotpRequired
+
+    svc: Services = request.app.state.services
+    guard = svc.ops_guard
+    guarded(svc, guard, body.name, address)
+    try:
+        salt = await blocking(authority.operators.salt_of, body.name)
+        hashed = await svc.hasher.hash(body.password, salt)
+        result = await blocking(
+            functools.partial(authority.operators.login, hashed=hashed),
+            body.name,
+            body.password,
+            body.totp,
+        )
+    except AuthFailed:
+        guard.failed(body.name)
+        raise
+    except TotpRequired:  # the password was right: the code is still to come
+        guard.forgive(body.name, address)
+        raise
+    except BaseException:  # not looked at (busy, cancelled, disabled): not a wrong guess
+        guard.forgive(body.name, address)
+        raise
+    guard.succeed(body.name, address)
+    return result
 
 
 @router.post("/logout")
