@@ -267,7 +267,7 @@ async def hammer(
                 try:
                     r = await request(http, i, n)
                     key = f"HTTP {r.status_code}"
-                except httpx.HTTPError as exc:
+                except Exception as exc:  # counted by kind: a worker never dies silently
                     key = type(exc).__name__
                 statuses[key] = statuses.get(key, 0) + 1
                 n += 1
