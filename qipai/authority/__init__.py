@@ -56,7 +56,8 @@ class Authority:
         self.engine = engine
         self.settings = settings or AuthoritySettings()
         self.clock = clock
-        self.log = OperatorLog(engine, clock)
+        # the log is keyed with the ledger's key where there is one (docs/security.md)
+        self.log = OperatorLog(engine, clock, None if ledger is None else ledger.keys.oplog_key)
         s = self.settings
         policy = OperatorPolicy(
             idle_s=s.ops_idle_s,

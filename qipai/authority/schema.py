@@ -90,6 +90,18 @@ ops_log = Table(
     Index("ix_ops_log_action", "action", "id"),
 )
 
+ops_log_head = Table(
+    "ops_log_head",
+    metadata,
+    Column("name", String(16), primary_key=True),
+    Column("last_id", Integer, nullable=False),
+    Column("hash", String(64), nullable=False),
+    Column("rows", Integer, nullable=False),
+    Column("mac", String(64), nullable=False),
+)
+"""The operator log's head (one row, `name` 'ops_log'): its last row's id and hash, how many
+rows it has, and an HMAC over the three under the operator-log key (`oplog.OperatorLog`)."""
+
 table_templates = Table(
     "table_templates",
     metadata,
