@@ -67,6 +67,7 @@ class Authority:
         self.operators = OperatorStore(engine, self.log, policy, clock)
         self.rtp = RtpCache(engine, clock)
         self.templates = TemplateStore(engine, self.log, self.rtp.figures, clock)
+        self.templates.key = None if ledger is None else ledger.keys.template_key
         self.players = PlayerControls(engine, self.log, clock)
         self.quotas = Quotas(self.settings, self.players)
         self.money = MoneyDesk(engine, ledger, self.log, self.settings, self.players, clock)
@@ -76,6 +77,10 @@ class Authority:
         """Seed the shipped templates at first start (docs/rules/common.md#who-sets-the-rules defaults)
         and release what decided withdrawal requests still hold (a crash in between)."""
         made = self.templates.seed_defaults()
+        # templates written before they were sealed are sealed once; then every version is
+        # checked against its seal and a template found altered is suspended (docs/security.md)
+        self.templates.seal_unsealed()
+        self.templates.check_seals()
         if self.money.ledger is not None:
             self.money.release_decided()
         return made

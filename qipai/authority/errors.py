@@ -107,6 +107,14 @@ class TemplateRetired(AuthorityError):
     status = 409
 
 
+class TemplateSuspended(AuthorityError):
+    """The template's terms differ from their seal (altered in the database): no table opens
+    on it until an operator makes a new version (docs/security.md, "Terms")."""
+
+    code = "template_suspended"
+    status = 409
+
+
 class PrivateNotAllowed(AuthorityError):
     code = "private_not_allowed"
     status = 403

@@ -91,7 +91,14 @@ def _operator_log_findings(ledger: Ledger) -> list[str]:
     if not inspect(ledger.engine).has_table("ops_log"):
         return []
     log = OperatorLog(ledger.engine, key=ledger.keys.oplog_key)
-    return [f"operator log: {p}" for p in log.verify()]
+    out = [f"operator log: {p}" for p in log.verify()]
+    if inspect(ledger.engine).has_table("template_seals"):
+        from qipai.authority import seals
+
+        with ledger.engine.connect() as conn:
+            found = seals.findings(conn, ledger.keys.template_key)
+        out += [f"template {t} version {v}: {what}" for (t, v), what in sorted(found.items())]
+    return out
 
 
 def migrate_command(db: str | None, app_role: str | None) -> tuple[str, int]:
