@@ -76,10 +76,11 @@ class Authority:
     def start(self) -> list[Template]:
         """Seed the shipped templates at first start (docs/rules/common.md#who-sets-the-rules defaults)
         and release what decided withdrawal requests still hold (a crash in between)."""
-        made = self.templates.seed_defaults()
-        # templates written before they were sealed are sealed once; then every version is
-        # checked against its seal and a template found altered is suspended (docs/security.md)
+        # templates written before they were sealed are sealed once (before the shipped ones
+        # are seeded: those are sealed as they are written); then every version is checked
+        # against its seal and a template found altered is suspended (docs/security.md)
         self.templates.seal_unsealed()
+        made = self.templates.seed_defaults()
         self.templates.check_seals()
         if self.money.ledger is not None:
             self.money.release_decided()
