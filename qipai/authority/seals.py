@@ -6,8 +6,8 @@ options, limits, pool, status, who and why). It is written in the version's own 
 `template_seals` (append-only). A version whose terms differ from its seal — a pay table edited
 in the database with the triggers disabled — or whose settings no longer hash to its recorded
 `config_hash`, or that has no seal once the room's templates are sealed, is a finding: the
-server refuses to open tables on that template (suspended; the others play on), and start-up,
-`qipai audit` and `qipai verify` report it.
+server refuses to open tables on that template (suspended; the others play on), and start-up
+and `qipai audit` report it.
 
 Versions written before templates were sealed are sealed once, at the first start with a key
 (the room's terms as they are then: trust on first use); after that an unsealed version is a
