@@ -8,7 +8,12 @@ each abuse in turn:
   (a) 20 wrong sign-ins per second (random existing accounts, one address);
   (b) one client flooding 5,000 frames per second (reconnecting whenever it is closed);
   (c) 100 sockets that never read (subscribed to the busy table, receive window 4 kB);
-  (d) 2,000 idle signed-in sockets.
+  (d) 2,000 idle signed-in sockets;
+  (e) operator sign-in flood: 16 workers from 16 addresses, wrong names and passwords, each
+      sending its next attempt as soon as the last is answered;
+  (f) player sign-in flood: the same with wrong passwords of existing accounts;
+  (g) table creation by 30 accounts at once (each from its own address, as fast as answered);
+  (h) huge bodies: 8 workers posting 4 MB and 100,000-deep JSON bodies to sign-in and tables.
 
 The server runs with its default limits, the connection limit per address included: the
 sockets of (c) and (d) each come from an address of their own (127.1.x.y), as real clients
@@ -247,6 +252,62 @@ async def flood(url: str, token: str, stop: asyncio.Event, rate: float = 5000.0)
     return counts
 
 
+async def hammer(
+    url: str, stop: asyncio.Event, workers: int, request: Any, base: str
+) -> dict[str, int]:
+    """`workers` clients, worker i from address `base`.i, each sending `request(http, i, n)`
+    again as soon as the last one is answered; counts the answers by status."""
+    statuses: dict[str, int] = {}
+
+    async def worker(i: int) -> None:
+        transport = httpx.AsyncHTTPTransport(local_address=f"{base}.{i + 1}")
+        async with httpx.AsyncClient(base_url=url, timeout=60, transport=transport) as http:
+            n = 0
+            while not stop.is_set():
+                try:
+                    r = await request(http, i, n)
+                    key = f"HTTP {r.status_code}"
+                except Exception as exc:  # counted by kind: a worker never dies silently
+                    key = type(exc).__name__
+                statuses[key] = statuses.get(key, 0) + 1
+                n += 1
+
+    tasks = [asyncio.create_task(worker(i)) for i in range(workers)]
+    await stop.wait()
+    for task in tasks:
+        task.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+    return statuses
+
+
+async def ops_logins(http: httpx.AsyncClient, i: int, n: int) -> httpx.Response:
+    body = {"name": f"nobody{i}x{n}", "password": "wrong-guess-wrong", "totp": "123456"}
+    return await http.post("/api/ops/login", json=body)
+
+
+async def player_logins(http: httpx.AsyncClient, i: int, n: int) -> httpx.Response:
+    body = {"username": f"abuser{random.randrange(1, 500)}", "password": f"wrong-{n}-guess"}
+    return await http.post("/api/login", json=body)
+
+
+def table_opener(tokens: list[str]) -> Any:
+    async def open_table(http: httpx.AsyncClient, i: int, n: int) -> httpx.Response:
+        auth = {"Authorization": f"Bearer {tokens[200 + i]}"}
+        return await http.post("/api/tables", json={"game": "pokdeng"}, headers=auth)
+
+    return open_table
+
+
+HUGE = b'{"username": "' + b"x" * (4 << 20) + b'", "password": "y"}'
+DEEP = b"[" * 100_000 + b"]" * 100_000
+
+
+async def huge_bodies(http: httpx.AsyncClient, i: int, n: int) -> httpx.Response:
+    body, path = (HUGE, "/api/login") if n % 2 else (DEEP, "/api/tables")
+    headers = {"Content-Type": "application/json"}
+    return await http.post(path, content=body, headers=headers)
+
+
 GUESSER = "127.3.0.1"
 """The address of the wrong sign-ins (a): not the probe's (127.0.0.1)."""
 FLOODER = "127.2.0.1"
@@ -392,6 +453,10 @@ async def abuser_main(kind: str, url: str, port: int, tokens: list[str]) -> None
     elif kind == "b":
         print("ready", flush=True)
         result = await flood(url, tokens[2], stop)
+    elif kind in HAMMERS:
+        print("ready", flush=True)
+        workers, make, base = HAMMERS[kind]
+        result = await hammer(url, stop, workers, make(tokens), base)
     elif kind == "c":  # by hand: never read after the handshake, a 4 kB receive window
         held = []
         for i in range(100):
@@ -420,6 +485,16 @@ async def abuser_main(kind: str, url: str, port: int, tokens: list[str]) -> None
         await asyncio.gather(*(ws.close() for ws in idle), return_exceptions=True)
         result = {"sockets": len(idle), "still open": open_at_end}
     print(json.dumps(result), flush=True)
+
+
+HAMMERS: dict[str, tuple[int, Any, str]] = {
+    "e": (16, lambda tokens: ops_logins, "127.4.0"),
+    "f": (16, lambda tokens: player_logins, "127.5.0"),
+    "g": (30, table_opener, "127.6.0"),
+    "h": (8, lambda tokens: huge_bodies, "127.7.0"),
+}
+"""The abuses of (e)-(h): how many workers, their request (made from the tokens), their
+addresses' prefix."""
 
 
 UPGRADE = (
@@ -596,6 +671,10 @@ async def main_async(seconds: float, only: set[str], profile: str | None) -> Non
                 ("b", "(b) 5,000 frames/s flood", 0),
                 ("c", "(c) 100 never-reading sockets", 100),
                 ("d", "(d) 2,000 idle sockets", 2000),
+                ("e", "(e) operator sign-in flood x16", 0),
+                ("f", "(f) player sign-in flood x16", 0),
+                ("g", "(g) 30 accounts opening tables", 0),
+                ("h", "(h) huge and deep bodies x8", 0),
             ):
                 if key not in only:
                     continue
@@ -664,7 +743,9 @@ async def main_async(seconds: float, only: set[str], profile: str | None) -> Non
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=10.0, help="measured seconds per phase")
-    parser.add_argument("--only", default="a,b,c,d", help="scenarios to run (a,b,c,d)")
+    parser.add_argument(
+        "--only", default="a,b,c,d,e,f,g,h", help="scenarios to run (a,b,c,d,e,f,g,h)"
+    )
     parser.add_argument("--profile", help="run the server under cProfile, stats to this file")
     parser.add_argument(
         "--refusal-cost",

@@ -315,7 +315,7 @@ def _operators(db: str | None) -> Any:
     from qipai.ledger import Ledger
 
     ledger = Ledger.open(db)
-    return ledger, Authority(ledger.engine).operators
+    return ledger, Authority(ledger.engine, ledger=ledger).operators
 
 
 @operator_app.command("add")

@@ -56,18 +56,18 @@ class Authority:
         self.engine = engine
         self.settings = settings or AuthoritySettings()
         self.clock = clock
-        self.log = OperatorLog(engine, clock)
+        # the log is keyed with the ledger's key where there is one (docs/security.md)
+        self.log = OperatorLog(engine, clock, None if ledger is None else ledger.keys.oplog_key)
         s = self.settings
         policy = OperatorPolicy(
             idle_s=s.ops_idle_s,
             max_s=s.ops_max_s,
             setup_idle_s=s.ops_setup_idle_s,
-            max_failures=s.ops_max_failures,
-            lockout_s=s.ops_lockout_s,
         )
         self.operators = OperatorStore(engine, self.log, policy, clock)
         self.rtp = RtpCache(engine, clock)
         self.templates = TemplateStore(engine, self.log, self.rtp.figures, clock)
+        self.templates.key = None if ledger is None else ledger.keys.template_key
         self.players = PlayerControls(engine, self.log, clock)
         self.quotas = Quotas(self.settings, self.players)
         self.money = MoneyDesk(engine, ledger, self.log, self.settings, self.players, clock)
@@ -76,7 +76,12 @@ class Authority:
     def start(self) -> list[Template]:
         """Seed the shipped templates at first start (docs/rules/common.md#who-sets-the-rules defaults)
         and release what decided withdrawal requests still hold (a crash in between)."""
+        # templates written before they were sealed are sealed once (before the shipped ones
+        # are seeded: those are sealed as they are written); then every version is checked
+        # against its seal and a template found altered is suspended (docs/security.md)
+        self.templates.seal_unsealed()
         made = self.templates.seed_defaults()
+        self.templates.check_seals()
         if self.money.ledger is not None:
             self.money.release_decided()
         return made

@@ -83,6 +83,14 @@ class Conflict(AuthorityError):
     status = 409
 
 
+class UnitInPlay(Conflict):
+    """The round's deal unit is still dealing: nothing from which its deal could be computed
+    (seed, replay, every seat's cards) is shown to any role until it ends (docs/security.md);
+    an operator who must inspect it ends it first (void the round, or suspend/close the table)."""
+
+    code = "unit_in_play"
+
+
 class StaleVersion(Conflict):
     code = "stale_version"
 
@@ -96,6 +104,14 @@ class RtpOver100(AuthorityError):
 
 class TemplateRetired(AuthorityError):
     code = "template_retired"
+    status = 409
+
+
+class TemplateSuspended(AuthorityError):
+    """The template's terms differ from their seal (altered in the database): no table opens
+    on it until an operator makes a new version (docs/security.md, "Terms")."""
+
+    code = "template_suspended"
     status = 409
 
 

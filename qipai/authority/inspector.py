@@ -15,6 +15,38 @@ from typing import Any
 from qipai.core.protocol import RecordedAction, Seat
 from qipai.ledger import Ledger
 
+
+def unit_in_play(ledger: Ledger, record: dict[str, Any]) -> bool:
+    """Whether the round's deal unit may still deal (docs/security.md, "Who reads what, when"):
+    its seed, its replay and every seat's cards are shown to no role until it ended.
+
+    A unit ended when its seed was revealed (`seed_reveals`: its last round finished, or it was
+    abandoned, voided, suspended or closed: docs/fairness.md). A game whose seeds players never
+    see (`reveal_seed` False, Tien Gow) deals one round per unit and is never revealed: its unit
+    ended when no round of its commitment is open. An unknown game counts as in play."""
+    if record.get("seed_revealed"):
+        return False
+    if record.get("status") == "open":
+        return True
+    from qipai.core.errors import GameError
+    from qipai.tables import games
+
+    try:
+        reveals = games.get(str(record["game"])).reveal_seed
+    except GameError:
+        return True
+    if reveals:
+        return True  # an unrevealed unit of a game that reveals: its shoe goes on
+    return ledger.commitment_open(str(record["seed_commitment"]))
+
+
+def shown(ledger: Ledger, record: dict[str, Any]) -> dict[str, Any]:
+    """The round as the back office may see it now: its seed withheld while its unit is in play
+    (`seed_withheld` says so)."""
+    live = unit_in_play(ledger, record)
+    return {**record, "seed": None if live else record["seed"], "seed_withheld": live}
+
+
 MAX_STEPS = 2_000
 """A round's journal is bounded by its game; this bounds what one reply carries."""
 
@@ -162,6 +194,17 @@ def verify(ledger: Ledger, round_id: str) -> dict[str, Any]:
     return report
 
 
+def verify_shown(ledger: Ledger, round_id: str) -> dict[str, Any]:
+    """`verify` as the back office may see it: every check runs (the key opens the sealed seed
+    inside the server), but the seed of a unit in play is not in the answer."""
+    report = verify(ledger, round_id)
+    live = unit_in_play(ledger, ledger.round(round_id))
+    if live:
+        report["seed"] = None
+    report["seed_withheld"] = live
+    return report
+
+
 ENTRIES_PAGE_MAX = 500
 """The most entries one page of an account's statement carries (`entries_page`)."""
 
@@ -187,5 +230,8 @@ __all__ = [
     "entries_page",
     "replay_steps",
     "settlement",
+    "shown",
+    "unit_in_play",
     "verify",
+    "verify_shown",
 ]

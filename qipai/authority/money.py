@@ -317,10 +317,14 @@ class MoneyDesk:
             row = _request_row(conn, request_id)
             if row["status"] != "pending":
                 raise Conflict(f"request {request_id} is {row['status']} already")
-            # claim it first: a second approver finds it decided
-            conn.execute(
+            # claim it first, conditionally: of two decisions at once (approve and reject, two
+            # approvers) exactly one finds it pending and moves it; the other finds it decided
+            # (reading the status first is not enough: both can read "pending" before either
+            # writes, on PostgreSQL's read committed as on SQLite's deferred transactions)
+            claimed = conn.execute(
                 update(money_requests)
                 .where(money_requests.c.id == request_id)
+                .where(money_requests.c.status == "pending")
                 .values(
                     status="approved" if approve else "rejected",
                     decided_at=now,
@@ -328,6 +332,8 @@ class MoneyDesk:
                     reason=reason,
                 )
             )
+            if claimed.rowcount != 1:
+                raise Conflict(f"request {request_id} was decided meanwhile")
         tx_id = None
         if not approve and row["kind"] == "withdrawal":
             self._release(request_id)
@@ -346,6 +352,8 @@ class MoneyDesk:
                     conn.execute(
                         update(money_requests)
                         .where(money_requests.c.id == request_id)
+                        .where(money_requests.c.status == "approved")
+                        .where(money_requests.c.tx_id.is_(None))
                         .values(status="pending", decided_at=None, decided_by=None, reason="")
                     )
                     self.log.append_in(

@@ -4,8 +4,16 @@ An operator is created by `qipai operator add NAME` with a one-time password. Si
 gives a *setup* session that can do nothing but change the password and enrol TOTP (the
 enrolment returns the secret, the otpauth URI and a QR code); once both are done the session
 becomes a *full* one. Every later sign-in needs the password and a current TOTP code; a code is
-accepted once (replays of the same time step are refused). Sessions end after a short idle time
-and at an absolute limit; five wrong sign-ins in a row lock the account for a while.
+accepted once (replays of the same time step are refused, atomically: one code used by ten
+requests at once gives one session). Sessions end after a short idle time and at an absolute
+limit.
+
+No wrong sign-in locks an account (a stranger could lock any operator out): the server's sign-in
+guard (`qipai.server.throttle.SignInGuard`) refuses floods per address and per name before any
+password is hashed, and backs off the guessing address. An unknown name, a wrong password and a
+wrong code get one answer. Refused sign-ins are counted and written to the operator log as one
+row per `REFUSALS_EVERY_S` (the first of a quiet spell at once), not one row each
+(docs/security.md).
 
 Passwords are scrypt-hashed with a per-operator salt; session tokens are stored only as their
 SHA-256.
@@ -17,7 +25,9 @@ import hashlib
 import hmac
 import re
 import secrets
+import threading
 import time
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -51,8 +61,6 @@ class OperatorPolicy:
     max_s: float = 12 * 3600.0
     """…and this long after sign-in, whatever happens."""
     setup_idle_s: float = 600.0
-    max_failures: int = 5
-    lockout_s: float = 900.0
 
 
 @dataclass(frozen=True)
@@ -92,6 +100,59 @@ def _one_time_credentials() -> tuple[str, dict[str, Any]]:
         "failed_logins": 0,
         "locked_until": None,
     }
+
+
+WRONG = "wrong operator name, password or code"
+"""The one answer to an unknown name, a wrong password and a wrong code."""
+_DUMMY_SALT = b"qipai-no-operator"
+REFUSALS_EVERY_S = 60.0
+
+
+class RefusalTally:
+    """Refused sign-ins counted in memory and written as one operator-log row (`login.refused`:
+    how many, by name — the 20 most tried — and by reason) per `every_s`: a flood of wrong
+    names costs the database one row a minute. The first refusal after a quiet spell is written
+    at once, so a single wrong attempt is in the log when it happens."""
+
+    def __init__(self, log: OperatorLog, clock: Callable[[], float], every_s: float) -> None:
+        self.log, self.clock, self.every_s = log, clock, every_s
+        self._lock = threading.Lock()
+        self._names: Counter[str] = Counter()
+        self._reasons: Counter[str] = Counter()
+        self._since: float | None = None
+        self._written = -float("inf")
+
+    def note(self, name: str, reason: str) -> None:
+        with self._lock:
+            self._names[name[:40]] += 1
+            self._reasons[reason] += 1
+            if self._since is None:
+                self._since = self.clock()
+            if self.clock() - self._written < self.every_s:
+                return
+            names, reasons, since = self._names, self._reasons, self._since
+            self._names, self._reasons, self._since = Counter(), Counter(), None
+            self._written = self.clock()
+        self.write(names, reasons, since)
+
+    def flush(self) -> None:
+        """Write what is counted (at shutdown, or when asked)."""
+        with self._lock:
+            names, reasons, since = self._names, self._reasons, self._since
+            self._names, self._reasons, self._since = Counter(), Counter(), None
+        if names:
+            self.write(names, reasons, since)
+
+    def write(self, names: Counter[str], reasons: Counter[str], since: float | None) -> None:
+        total = sum(reasons.values())
+        detail = {
+            "attempts": total,
+            "names": dict(names.most_common(20)),
+            "distinct_names": len(names),
+            "reasons": dict(reasons),
+            "since": since,
+        }
+        self.log.append(Actor("anonymous", "unknown"), "login.refused", "", "", detail, "refused")
 
 
 def token_hash(token: str) -> str:
@@ -136,6 +197,7 @@ class OperatorStore:
         self.log = log
         self.policy = policy or OperatorPolicy()
         self.clock = clock
+        self.refusals = RefusalTally(log, clock, REFUSALS_EVERY_S)
 
     # ----- accounts (the `qipai operator` command) ------------------------------------------
     def add(self, name: str, role: str = "operator", actor: Actor | None = None) -> str:
@@ -213,65 +275,60 @@ class OperatorStore:
         return dict(row)
 
     # ----- sign-in --------------------------------------------------------------------------
-    def login(self, name: str, password: str, totp: str | None = None) -> dict[str, Any]:
-        """Check the password (and TOTP once enrolled); returns the new session."""
+    def salt_of(self, name: str) -> bytes:
+        """The salt to hash a sign-in's password with (a fixed one for an unknown name: the
+        same work either way), read so that the hash can run outside this store (the server's
+        bounded hashing pool)."""
+        with self.engine.connect() as conn:
+            salt = conn.execute(select(operators.c.salt).where(operators.c.name == name)).scalar()
+        return _DUMMY_SALT if salt is None else bytes.fromhex(str(salt))
+
+    def login(
+        self, name: str, password: str, totp: str | None = None, *, hashed: str | None = None
+    ) -> dict[str, Any]:
+        """Check the password (and TOTP once enrolled); returns the new session. `hashed`: the
+        password already hashed with `salt_of(name)` (the server hashes in its own pool);
+        without it the hash is computed here."""
+        if hashed is None:
+            hashed = _hash(password, self.salt_of(name))
         now = self.clock()
-        # a refused attempt is logged: it commits, and the refusal is raised afterwards
         with self.engine.begin() as conn:
-            refusal = self._login_in(conn, name, password, totp, now)
-        if isinstance(refusal, Exception):
+            outcome = self._login_in(conn, name, hashed, totp, now)
+        if isinstance(outcome, tuple):
+            refusal, reason = outcome
+            self.refusals.note(name, reason)
             raise refusal
-        return refusal
+        return outcome
 
     def _login_in(
-        self, conn: Connection, name: str, password: str, totp: str | None, now: float
-    ) -> dict[str, Any] | Exception:
+        self, conn: Connection, name: str, hashed: str, totp: str | None, now: float
+    ) -> dict[str, Any] | tuple[Exception, str]:
         row = conn.execute(select(operators).where(operators.c.name == name)).mappings().first()
         if row is None:
-            _hash("x", b"0" * 16)  # the same work either way
-            self.log.append_in(conn, Actor(name[:40], "unknown"), "login", name, "", {}, "refused")
-            return AuthFailed("wrong operator name or password")
+            return AuthFailed(WRONG), "unknown name"
+        if not hmac.compare_digest(hashed, row["pw_hash"]):
+            return AuthFailed(WRONG), "wrong password"
         actor = Actor(name, row["role"])
-        if row["disabled"]:
-            self.log.append_in(conn, actor, "login", name, "disabled", {}, "refused")
-            return AccountLocked("this operator account is disabled")
-        if row["locked_until"] is not None and row["locked_until"] > now:
-            self.log.append_in(conn, actor, "login", name, "locked", {}, "refused")
-            return AccountLocked(
-                f"too many failed sign-ins: locked for {int(row['locked_until'] - now)} s more"
-            )
-        ok = hmac.compare_digest(_hash(password, bytes.fromhex(row["salt"])), row["pw_hash"])
+        if row["disabled"]:  # told only to whoever knows the password
+            return AccountLocked("this operator account is disabled"), "disabled"
         step: int | None = None
-        if ok and row["totp_enabled"]:
+        if row["totp_enabled"]:
             if not totp:
-                return TotpRequired("enter the code of your authenticator app", "totp")
-            step = self._totp_step(row["totp_secret"], totp, row["totp_last_step"], now)
-            ok = step is not None
-        if not ok:
-            failures = int(row["failed_logins"]) + 1
-            lock = failures >= self.policy.max_failures
-            conn.execute(
+                return TotpRequired("enter the code of your authenticator app", "totp"), "no code"
+            step = self._totp_step(row["totp_secret"], totp, None, now)
+            if step is None:
+                return AuthFailed(WRONG), "wrong code"
+            # single use, atomically: of requests carrying the same code at once, one moves the
+            # last used step forward; the others find it there and are refused
+            used = conn.execute(
                 update(operators)
                 .where(operators.c.name == name)
-                .values(
-                    failed_logins=0 if lock else failures,
-                    locked_until=now + self.policy.lockout_s if lock else row["locked_until"],
-                )
+                .where((operators.c.totp_last_step.is_(None)) | (operators.c.totp_last_step < step))
+                .values(totp_last_step=step, failed_logins=0, locked_until=None)
             )
-            self.log.append_in(
-                conn, actor, "login", name, "", {"failures": failures, "locked": lock}, "refused"
-            )
-            return AuthFailed("wrong password or code" if row["totp_enabled"] else "wrong password")
+            if used.rowcount != 1:
+                return AuthFailed(WRONG), "reused code"
         stage = "full" if row["totp_enabled"] and not row["must_change"] else "setup"
-        conn.execute(
-            update(operators)
-            .where(operators.c.name == name)
-            .values(failed_logins=0, locked_until=None, totp_last_step=step)
-            if step is not None
-            else update(operators)
-            .where(operators.c.name == name)
-            .values(failed_logins=0, locked_until=None)
-        )
         token = secrets.token_urlsafe(32)
         conn.execute(
             insert(op_sessions).values(

@@ -37,7 +37,7 @@ NAMING = {
 
 metadata = MetaData(naming_convention=NAMING)
 
-APPEND_ONLY = ("ops_log", "table_templates")
+APPEND_ONLY = ("ops_log", "table_templates", "template_seals")
 
 operators = Table(
     "ops_operators",
@@ -89,6 +89,29 @@ ops_log = Table(
     Index("ix_ops_log_actor", "actor", "id"),
     Index("ix_ops_log_action", "action", "id"),
 )
+
+template_seals = Table(
+    "template_seals",
+    metadata,
+    Column("template_id", String(40), primary_key=True),
+    Column("version", Integer, primary_key=True),
+    Column("seal", String(64), nullable=False),
+    Column("sealed_at", Float, nullable=False),
+)
+"""Each template version's seal: an HMAC over its exact terms under the template key
+(`qipai.authority.seals`). Append-only."""
+
+ops_log_head = Table(
+    "ops_log_head",
+    metadata,
+    Column("name", String(16), primary_key=True),
+    Column("last_id", Integer, nullable=False),
+    Column("hash", String(64), nullable=False),
+    Column("rows", Integer, nullable=False),
+    Column("mac", String(64), nullable=False),
+)
+"""The operator log's head (one row, `name` 'ops_log'): its last row's id and hash, how many
+rows it has, and an HMAC over the three under the operator-log key (`oplog.OperatorLog`)."""
 
 table_templates = Table(
     "table_templates",

@@ -20,8 +20,6 @@ class AuthoritySettings(BaseModel):
     ops_idle_s: float = Field(default=900.0, gt=0, le=86_400)
     ops_max_s: float = Field(default=12 * 3600.0, gt=0, le=7 * 86_400)
     ops_setup_idle_s: float = Field(default=600.0, gt=0, le=86_400)
-    ops_max_failures: int = Field(default=5, ge=1, le=100)
-    ops_lockout_s: float = Field(default=900.0, ge=0, le=86_400)
     max_open_tables: int = Field(default=3, ge=0, le=1000)
     """Tables (private or not) a player may have opened and still open at once."""
     max_connections: int = Field(default=4, ge=1, le=1000)

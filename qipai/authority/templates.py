@@ -33,6 +33,7 @@ from qipai.authority.errors import (
     RtpOver100,
     StaleVersion,
     TemplateRetired,
+    TemplateSuspended,
     UnknownTemplate,
 )
 from qipai.authority.oplog import SYSTEM, Actor, OperatorLog
@@ -205,6 +206,12 @@ class TemplateStore:
         announces it to the others, which `forget` their cached offer at once (the TTL,
         CURRENT_TTL_S, stays the fallback for a lost announcement)."""
         self._versions: dict[tuple[str, int], Template] = {}
+        self.key: bytes | None = None
+        """The template key (`Keys.template_key`): versions are sealed with it and checked
+        against their seals (`qipai.authority.seals`). None: no ledger, nothing sealed."""
+        self.suspended: dict[str, str] = {}
+        self._unlogged: list[tuple[str, str]] = []
+        """Templates with a version whose terms differ from its seal: id -> what is wrong."""
 
     # ----- reading --------------------------------------------------------------------------
     def _latest(self, conn: Connection) -> list[Template]:
@@ -237,9 +244,53 @@ class TemplateStore:
         if self._current is None or now - self._current_at > CURRENT_TTL_S:
             with self.engine.connect() as conn:
                 self._current = {t.id: t for t in self._latest(conn)}
+                self._check_seals(conn)
+            self._log_suspensions()
             self.generation += 1
             self._current_at = now
         return self._current
+
+    def check_seals(self) -> dict[tuple[str, int], str]:
+        """Check every version against its seal now (start-up, the audit); suspends the
+        templates found altered (`suspended`) and returns the findings."""
+        with self.engine.connect() as conn:
+            found = self._check_seals(conn)
+        self._log_suspensions()
+        return found
+
+    def _check_seals(self, conn: Connection) -> dict[tuple[str, int], str]:
+        if self.key is None:
+            return {}
+        from qipai.authority import seals
+
+        found = seals.findings(conn, self.key)
+        newest = {t.id: t.version for t in self._latest(conn)}
+        suspended: dict[str, str] = {}
+        for (template_id, version), what in sorted(found.items()):
+            # tables open on the newest version: an operator's new version lifts it (an older
+            # version's finding stays a finding of the audit)
+            if newest.get(template_id) == version:
+                suspended[template_id] = f"version {version}: {what}"
+        # logged once per process, after the reading connection is closed (SQLite: one writer)
+        self._unlogged += [(t, w) for t, w in suspended.items() if t not in self.suspended]
+        self.suspended = suspended
+        return found
+
+    def _log_suspensions(self) -> None:
+        from qipai.authority.oplog import SYSTEM
+
+        pending, self._unlogged = self._unlogged, []
+        for template_id, what in pending:
+            self.log.append(SYSTEM, "template.suspend", template_id, what, {}, "refused")
+
+    def seal_unsealed(self) -> int:
+        """Seal the versions written before templates were sealed (the first start with a key)."""
+        if self.key is None:
+            return 0
+        from qipai.authority import seals
+
+        with self.engine.begin() as conn:
+            return seals.seal_unsealed(conn, self.key, self.clock())
 
     def forget(self) -> None:
         """Drop the cached offer (another process changed a template): read again next use."""
@@ -247,7 +298,13 @@ class TemplateStore:
         self.generation += 1
 
     def active(self, game: str | None = None) -> list[Template]:
-        return [t for t in self.current().values() if t.active and game in (None, t.game)]
+        """The offer: active templates, none suspended for altered terms."""
+        current = self.current()
+        return [
+            t
+            for t in current.values()
+            if t.active and game in (None, t.game) and t.id not in self.suspended
+        ]
 
     def get(self, template_id: object, version: int | None = None) -> Template:
         if not isinstance(template_id, str) or not TEMPLATE_ID.match(template_id):
@@ -293,6 +350,12 @@ class TemplateStore:
         found = self.get(template_id)
         if not found.active:
             raise TemplateRetired(f"template {found.id!r} is retired", "template")
+        if found.id in self.suspended:
+            raise TemplateSuspended(
+                f"template {found.id!r} is suspended: {self.suspended[found.id]}; an operator "
+                "must make a new version",
+                "template",
+            )
         return found
 
     # ----- writing --------------------------------------------------------------------------
@@ -397,6 +460,10 @@ class TemplateStore:
         figures: list[dict[str, Any]] | None,
     ) -> Template:
         conn.execute(insert(table_templates).values(**row))
+        if self.key is not None:  # sealed in the version's own transaction
+            from qipai.authority import seals
+
+            seals.write_seal(conn, self.key, row["template_id"], row["version"], self.clock())
         detail: dict[str, Any] = {
             "version": row["version"],
             "game": row["game"],

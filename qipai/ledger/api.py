@@ -854,6 +854,11 @@ class Ledger:
         given again to `unseal` (AES-256-GCM, `qipai.ledger.sealing`)."""
         return sealing.seal_bytes(self.keys.seed_key, data, context)
 
+    def seal_stable(self, data: bytes, context: str) -> str:
+        """`seal` with the same text for the same secret and context (`sealing.seal_stable`):
+        what a table layout saved on every change uses, so an unchanged layout is not rewritten."""
+        return sealing.seal_stable(self.keys.seed_key, data, context)
+
     def unseal(self, sealed: str, context: str) -> bytes:
         """The secret `seal` sealed (KeyMismatch if the key or context differ)."""
         return sealing.open_bytes(self.keys.seed_key, sealed, context)
@@ -866,6 +871,20 @@ class Ledger:
                 c, round_id, include_seed=include_seed, seed_key=self.keys.seed_key
             )
         )
+
+    def commitment_open(self, seed_commitment: str) -> bool:
+        """Whether a round dealt from this seed commitment is still open."""
+
+        def work(conn: Connection) -> bool:
+            query = (
+                select(rounds.c.id)
+                .where(rounds.c.seed_commitment == seed_commitment)
+                .where(round_is_open())
+                .limit(1)
+            )
+            return conn.execute(query).first() is not None
+
+        return self._read(work)
 
     def open_rounds(self, table_id: str | None = None) -> list[dict[str, Any]]:
         """Every round neither settled nor voided (crash recovery), oldest first, with seeds."""

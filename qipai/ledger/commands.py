@@ -67,6 +67,7 @@ def audit_command(
         return f"error: cannot open the database: {exc}", 2
     try:
         report = ledger.audit(replay=replay, expect_heads=expected, app_role=app_role)
+        report.violations.extend(_operator_log_findings(ledger))
     finally:
         ledger.close()
     if heads:
@@ -79,6 +80,25 @@ def audit_command(
         return text, 0 if report.ok else 1
     text = json.dumps(report.to_json(), indent=2) if as_json else "\n".join(report.lines())
     return text, 0 if report.ok else 1
+
+
+def _operator_log_findings(ledger: Ledger) -> list[str]:
+    """The operator log checked under its key (HMAC chain and head: docs/security.md)."""
+    from sqlalchemy import inspect
+
+    from qipai.authority.oplog import OperatorLog
+
+    if not inspect(ledger.engine).has_table("ops_log"):
+        return []
+    log = OperatorLog(ledger.engine, key=ledger.keys.oplog_key)
+    out = [f"operator log: {p}" for p in log.verify()]
+    if inspect(ledger.engine).has_table("template_seals"):
+        from qipai.authority import seals
+
+        with ledger.engine.connect() as conn:
+            found = seals.findings(conn, ledger.keys.template_key)
+        out += [f"template {t} version {v}: {what}" for (t, v), what in sorted(found.items())]
+    return out
 
 
 def migrate_command(db: str | None, app_role: str | None) -> tuple[str, int]:

@@ -97,6 +97,16 @@ class Keys:
         """The AES-256-GCM key that seals seeds at rest."""
         return self._derive("seed/v1")
 
+    @functools.cached_property
+    def oplog_key(self) -> bytes:
+        """The HMAC-SHA256 key of the operator log's chain and head (`qipai.authority.oplog`)."""
+        return self._derive("oplog/v1")
+
+    @functools.cached_property
+    def template_key(self) -> bytes:
+        """The HMAC-SHA256 key of the template versions' seals (`qipai.authority.seals`)."""
+        return self._derive("templates/v1")
+
     @property
     def key_id(self) -> str:
         """A public fingerprint of the key (16 hex digits), recorded in the database."""

@@ -43,7 +43,7 @@ from qipai.server.routers import accounts, game_assets, history, lobby, ops, wal
 from qipai.server.settings import Settings
 from qipai.server.sockets import GOING_AWAY, SocketRegistry, close_all, sweep_stalled
 from qipai.server.store import RoomStore
-from qipai.server.throttle import Backoff, Door, Rates
+from qipai.server.throttle import Door, Rates, SignInGuard
 from qipai.tables import games as games_mod
 from qipai.tables.ledger_adapter import LedgerAdapter
 from qipai.tables.ports import Clock, SystemClock
@@ -200,11 +200,23 @@ def create_app(
             login=settings.login_rate,
             signup=settings.signup_rate,
         ),
-        account_backoff=Backoff(
-            settings.login_free_failures, settings.login_backoff_s, settings.login_backoff_max_s
+        player_guard=SignInGuard(
+            "player",
+            rate=settings.login_rate,
+            name_rate=settings.login_name_failures,
+            pair_free=settings.login_free_failures,
+            address_free=settings.address_free_failures,
+            base_s=settings.login_backoff_s,
+            max_s=settings.login_backoff_max_s,
         ),
-        address_backoff=Backoff(
-            settings.address_free_failures, settings.login_backoff_s, settings.login_backoff_max_s
+        ops_guard=SignInGuard(
+            "operator",
+            rate=settings.ops_login_rate,
+            name_rate=settings.ops_name_failures,
+            pair_free=settings.login_free_failures,
+            address_free=settings.login_free_failures,
+            base_s=settings.login_backoff_s,
+            max_s=settings.login_backoff_max_s,
         ),
         sockets=SocketRegistry(),
         metrics=metrics,

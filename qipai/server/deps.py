@@ -37,7 +37,7 @@ from qipai.server.room import Room
 from qipai.server.settings import Settings
 from qipai.server.sockets import SocketRegistry
 from qipai.server.store import RoomStore, Session
-from qipai.server.throttle import Backoff, Rates
+from qipai.server.throttle import Backoff, Rates, SignInGuard
 from qipai.tables.ledger_adapter import LedgerAdapter
 from qipai.tables.table import Table
 
@@ -92,8 +92,10 @@ class Services:
     room: Room
     hasher: Hasher
     rates: Rates
-    account_backoff: Backoff
-    address_backoff: Backoff
+    player_guard: SignInGuard
+    """Players' sign-ins, refused before any hash (per address, per name and address, per name)."""
+    ops_guard: SignInGuard
+    """Operators' sign-ins, the same way with tighter limits."""
     sockets: SocketRegistry
     metrics: Metrics
     roles: RoleLookup = field(default=no_roles)

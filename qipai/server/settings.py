@@ -95,7 +95,22 @@ class Settings(BaseSettings):
         default=64, ge=1, description="password hashes waiting at most; more is 'busy' (429)"
     )
     login_free_failures: int = Field(
-        default=5, ge=1, description="wrong passwords of one account before the back-off"
+        default=5,
+        ge=1,
+        description="wrong passwords for one account from one address before that address's "
+        "back-off on it (never the account's: a stranger cannot lock anyone out)",
+    )
+    login_name_failures: str = Field(
+        default="50/hour",
+        description="wrong passwords for one name from all addresses together; past it only "
+        "addresses that signed in to it before are looked at (docs/security.md)",
+    )
+    ops_login_rate: str = Field(
+        default="10/minute", description="operator sign-in attempts per address"
+    )
+    ops_name_failures: str = Field(
+        default="20/hour",
+        description="wrong operator sign-ins for one name from all addresses together",
     )
     address_free_failures: int = Field(
         default=20, ge=1, description="wrong passwords from one address before the back-off"

@@ -241,4 +241,96 @@ class Door:
         return True
 
 
-__all__ = ["Backoff", "Door", "Rates", "Window"]
+class SignInGuard:
+    """Sign-in attempts of one kind (players' or operators'), refused before any password is
+    hashed (docs/security.md, "Sign-in limits"):
+
+    * per address: at most `rate` attempts (moving windows), and a back-off after
+      `address_free` wrong ones from it;
+    * per name and address: a back-off after `pair_free` wrong ones — a stranger's guesses back
+      off the stranger's address, never the owner's (no account lock-out anyone can trigger);
+    * per name: at most `name_rate` wrong ones from all addresses together; past it, only the
+      addresses that signed in to that name before are looked at (a guesser spread over many
+      addresses gets a bounded number of guesses; the owner at a known address still signs in).
+
+    A wrong attempt is counted when admitted (`admit`) and taken back if it turns out right or
+    was never looked at (`forgive`, `succeed`): guesses sent together cannot all pass while the
+    first ones are still being hashed. Thread-safe; memory bounded by each part's `max_keys`."""
+
+    def __init__(
+        self,
+        kind: str,
+        *,
+        rate: str,
+        name_rate: str,
+        pair_free: int,
+        address_free: int,
+        base_s: float,
+        max_s: float,
+        clock: Callable[[], float] = time.monotonic,
+        max_keys: int = 100_000,
+    ) -> None:
+        self.kind = kind
+        self.rates = Rates(clock=clock, max_keys=max_keys, attempt=rate, name_failures=name_rate)
+        self.pair = Backoff(pair_free, base_s, max_s, clock, max_keys)
+        self.address = Backoff(address_free, base_s, max_s, clock, max_keys)
+        self._known: dict[str, deque[str]] = {}
+        self.max_keys = max_keys
+        self._lock = threading.Lock()
+
+    def admit(self, name: str, address: str) -> None:
+        """Refuse (`SignInRefused`, with the seconds to wait) or count one attempt as wrong
+        until `succeed`/`forgive` say otherwise."""
+        pair = f"{name}\x00{address}"
+        wait = max(self.pair.wait_s(pair), self.address.wait_s(address))
+        if wait > 0:
+            raise SignInRefused("too_many_attempts", wait)
+        if self._name_closed(name) and not self._known_at(name, address):
+            wait = self.rates.retry_after("name_failures", name)
+            raise SignInRefused("too_many_attempts", wait)
+        if not self.rates.hit("attempt", address):
+            raise SignInRefused("rate_limited", self.rates.retry_after("attempt", address))
+        self.pair.fail(pair)
+        self.address.fail(address)
+
+    def failed(self, name: str) -> None:
+        """The admitted attempt was wrong: it counts against the name too."""
+        self.rates.hit("name_failures", name)
+
+    def forgive(self, name: str, address: str) -> None:
+        """The admitted attempt was not looked at (busy, cancelled) or its password was right
+        (a second factor still to come): not a wrong one."""
+        self.pair.forgive(f"{name}\x00{address}")
+        self.address.forgive(address)
+
+    def succeed(self, name: str, address: str) -> None:
+        self.pair.succeed(f"{name}\x00{address}")
+        self.address.forgive(address)
+        with self._lock:
+            if name not in self._known and len(self._known) >= self.max_keys:
+                self._known.pop(next(iter(self._known)))
+            known = self._known.setdefault(name, deque(maxlen=8))
+            if address not in known:
+                known.append(address)
+
+    def _name_closed(self, name: str) -> bool:
+        with self.rates._lock:
+            window = self.rates._windows.get(("name_failures", name))
+            return window is not None and window.wait_s() > 0
+
+    def _known_at(self, name: str, address: str) -> bool:
+        with self._lock:
+            return address in self._known.get(name, ())
+
+
+class SignInRefused(Exception):
+    """A sign-in refused before its password was looked at: `code` (`rate_limited`,
+    `too_many_attempts`) and the whole seconds to wait."""
+
+    def __init__(self, code: str, wait_s: float) -> None:
+        self.code = code
+        self.seconds = max(1, math.ceil(wait_s))
+        super().__init__(f"{code}: try again in {self.seconds} s")
+
+
+__all__ = ["Backoff", "Door", "Rates", "SignInGuard", "SignInRefused", "Window"]

@@ -4,13 +4,19 @@ counter, the running deal unit and the next one, reveals, recent results, status
 The layout is saved when it changes (compared as canonical text, so an unchanged layout costs no
 database write) and, where the ledger keeps the layouts in its own database, in the same
 transaction as each round's settlement (never one without the other).
+
+The seeds in a layout (the running deal unit's and the next unit's) are secrets until their unit
+ends: the layout holds them only sealed with the ledger's seed key (AES-256-GCM, the key never
+enters the database: docs/security.md), so whoever reads `room_tables.data` or a backup cannot
+compute the rest of a shoe. Sealing is deterministic (`Ledger.seal_stable`), so an unchanged
+layout still saves as the same text.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from qipai.core.protocol import JSON
 from qipai.tables.ports import TableRepo
@@ -23,11 +29,70 @@ if TYPE_CHECKING:
 LEGACY = "-legacy-"
 
 
+SEALED_SEEDS = ("carry_seed", "next_seed")
+
+
+class Sealer(Protocol):
+    def seal_stable(self, data: bytes, context: str) -> str: ...
+
+    def unseal(self, sealed: str, context: str) -> bytes: ...
+
+
+def sealer(table: Table) -> Sealer | None:
+    """The ledger that seals this table's layout seeds: the key holder behind the table's
+    ledger adapter. None for an in-memory ledger (no layout leaves the process)."""
+    inner: Any = getattr(table.ledger, "ledger", table.ledger)
+    if hasattr(inner, "seal_stable") and hasattr(inner, "unseal"):
+        found: Sealer = inner
+        return found
+    return None
+
+
+def _context(table_id: str, name: str) -> str:
+    return f"layout|{table_id}|{name}"
+
+
+def seal_seeds(data: dict[str, Any], table_id: str, keys: Sealer | None) -> dict[str, Any]:
+    """The layout with its seeds sealed (a layout without a key holder keeps them as they are)."""
+    if keys is None:
+        return data
+    out = dict(data)
+    for name in SEALED_SEEDS:
+        value = out.get(name)
+        if isinstance(value, str) and value and not is_sealed(value):
+            out[name] = keys.seal_stable(bytes.fromhex(value), _context(table_id, name))
+    return out
+
+
+def open_seeds(data: Mapping[str, Any], table_id: str, keys: Sealer | None) -> dict[str, Any]:
+    """The layout with its seeds opened (hex), for restoring the table; KeyMismatch when the
+    ledger's key is not the one they were sealed with. A layout saved before seeds were sealed
+    holds them in hex: read as they are (and sealed at the next save)."""
+    out = dict(data)
+    for name in SEALED_SEEDS:
+        value = out.get(name)
+        if isinstance(value, str) and is_sealed(value):
+            if keys is None:
+                raise ValueError(f"the layout of table {table_id} holds a sealed seed: no key")
+            out[name] = keys.unseal(value, _context(table_id, name)).hex()
+    return out
+
+
+def is_sealed(value: str) -> bool:
+    from qipai.ledger.sealing import is_sealed as sealed
+
+    return sealed(value)
+
+
 def canonical(data: JSON) -> str:
     return json.dumps(data, sort_keys=True)
 
 
 def build(table: Table) -> JSON:
+    return seal_seeds(_plain(table), table.id, sealer(table))
+
+
+def _plain(table: Table) -> dict[str, Any]:
     return {
         "table_id": table.id,
         "game": table.game.name,
@@ -61,6 +126,7 @@ def _stored_results(results: list[Any]) -> list[Any]:
 
 
 def restore(table: Table, data: Mapping[str, Any]) -> None:
+    data = open_seeds(data, table.id, sealer(table))
     table.seating.restore(list(data.get("seats", [])))
     table.number = int(data.get("number", 0))
     table.numbered = data.get("numbered", LEGACY)
@@ -114,4 +180,14 @@ class LayoutSaver:
             self.text = text
 
 
-__all__ = ["LEGACY", "LayoutSaver", "build", "canonical", "restore"]
+__all__ = [
+    "LEGACY",
+    "SEALED_SEEDS",
+    "LayoutSaver",
+    "build",
+    "canonical",
+    "open_seeds",
+    "restore",
+    "seal_seeds",
+    "sealer",
+]

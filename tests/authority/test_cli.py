@@ -28,7 +28,7 @@ def test_operator_commands(tmp_path: Path) -> None:
     assert "olga" in listed.output and "must change password" in listed.output
     assert "auditor" in listed.output
     with Ledger.open(db) as ledger:
-        login = Authority(ledger.engine).operators.login("olga", password)
+        login = Authority(ledger.engine, ledger=ledger).operators.login("olga", password)
         assert login["stage"] == "setup"
     reset = runner.invoke(app, ["operator", "reset", "olga", "--reason", "lost", "--db", db])
     assert reset.exit_code == 0
@@ -42,7 +42,7 @@ def test_operator_commands(tmp_path: Path) -> None:
     missing = runner.invoke(app, ["operator", "reset", "nobody", "--db", db])
     assert missing.exit_code == 2 and "no operator" in missing.output
     with Ledger.open(db) as ledger:
-        log = Authority(ledger.engine).log
+        log = Authority(ledger.engine, ledger=ledger).log  # keyed: the ledger's key
         actions = [r["action"] for r in reversed(log.entries())]
         assert actions == [
             "operator.add",

@@ -60,7 +60,7 @@ def login(client: TestClient, name: str, password: str) -> Any:
 def freeze_backoff(client: TestClient) -> None:
     """The back-off's clock stands still (a loaded machine must not let it pass mid-test)."""
     svc = client.app.state.services  # type: ignore[attr-defined]
-    svc.account_backoff.clock = svc.address_backoff.clock = lambda: 1000.0
+    svc.player_guard.pair.clock = svc.player_guard.address.clock = lambda: 1000.0
 
 
 def test_forty_wrong_passwords_then_the_right_one_does_not_sign_in(client: TestClient) -> None:
@@ -71,14 +71,15 @@ def test_forty_wrong_passwords_then_the_right_one_does_not_sign_in(client: TestC
     r = login(client, "alice", "secret-pw")
     assert r.status_code == 429 and r.json()["error"]["code"] == "too_many_attempts"
     assert int(r.headers["retry-after"]) >= 1
-    # another account from another address is not locked out by alice's attacker
     assert login(client, "ALICE", "secret-pw").status_code == 429  # the same account
+    # alice from another address is not locked out by her attacker (tests/server/
+    # test_signin_floods.py)
 
 
 def test_the_backoff_passes_and_a_right_password_resets_it(client: TestClient) -> None:
     now = [1000.0]
     svc = client.app.state.services  # type: ignore[attr-defined]
-    svc.account_backoff.clock = svc.address_backoff.clock = lambda: now[0]
+    svc.player_guard.pair.clock = svc.player_guard.address.clock = lambda: now[0]
     signup(client, "alice")
     for i in range(5):
         assert login(client, "alice", f"wrong-{i:03d}").status_code == 401

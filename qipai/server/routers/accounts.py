@@ -9,6 +9,7 @@ from qipai.server.errors import ApiError, AuthFailed, FieldError
 from qipai.server.models import CredentialsIn, LoggedOut, MeOut, SeatedAt, SessionOut
 from qipai.server.passwords import check_policy
 from qipai.server.store import USERNAME, username_key
+from qipai.server.throttle import SignInGuard, SignInRefused
 
 router = APIRouter(prefix="/api", tags=["accounts"])
 
@@ -25,20 +26,23 @@ def _throttled(svc: ServicesDep, name: str, key: str, what: str) -> None:
         )
 
 
-def _backing_off(svc: ServicesDep, account: str, address: str) -> None:
-    wait = max(
-        svc.account_backoff.wait_s(f"account:{account}"),
-        svc.address_backoff.wait_s(f"address:{address}"),
-    )
-    if wait > 0:
-        svc.metrics.refused.labels("login_backoff").inc()
-        seconds = max(1, int(wait + 0.999))
+def guarded(svc: ServicesDep, guard: SignInGuard, name: str, address: str) -> None:
+    """Admit one sign-in attempt or refuse it (429) before any password is hashed."""
+    try:
+        guard.admit(name, address)
+    except SignInRefused as refused:
+        svc.metrics.refused.labels(f"{guard.kind}_login").inc()
+        text = (
+            "too many sign-in attempts from your address"
+            if refused.code == "rate_limited"
+            else "too many wrong sign-ins"
+        )
         raise ApiError(
             429,
-            "too_many_attempts",
-            f"too many wrong passwords: try again in {seconds} s",
-            headers={"Retry-After": str(seconds)},
-        )
+            refused.code,
+            f"{text}: try again in {refused.seconds} s",
+            headers={"Retry-After": str(refused.seconds)},
+        ) from None
 
 
 @router.post("/signup", response_model=SessionOut)
@@ -59,19 +63,16 @@ async def signup(body: CredentialsIn, svc: ServicesDep, address: Address) -> Ses
 
 @router.post("/login", response_model=SessionOut)
 async def login(body: CredentialsIn, svc: ServicesDep, address: Address) -> SessionOut:
-    """**Anyone.** Sign in. After `QIPAI_LOGIN_FREE_FAILURES` wrong passwords for an account
-    (or `QIPAI_ADDRESS_FREE_FAILURES` from one address) every attempt is refused with 429
-    `too_many_attempts` — the right password too — until a back-off that doubles with each
-    failure has passed."""
+    """**Anyone.** Sign in. Refused (429) before the password is looked at: over
+    `QIPAI_LOGIN_RATE` attempts from one address; after `QIPAI_LOGIN_FREE_FAILURES` wrong
+    passwords for one name from one address, or `QIPAI_ADDRESS_FREE_FAILURES` from one address,
+    until a back-off that doubles with each failure has passed (`too_many_attempts`, the right
+    password too); after `QIPAI_LOGIN_NAME_FAILURES` wrong ones for a name from anywhere, from
+    every address that never signed in to it. An unknown name and a wrong password get the same
+    answer (docs/security.md)."""
     account = username_key(body.username)
-    _backing_off(svc, account, address)
-    _throttled(svc, "login", address, "sign-in attempts")
-    # counted as wrong until the hash says otherwise: guesses sent together cannot all pass
-    # the back-off while the first ones are still being hashed (no more than the free
-    # failures ever reach scrypt; every other attempt is refused above, for nothing)
-    keys = (f"account:{account}", f"address:{address}")
-    svc.account_backoff.fail(keys[0])
-    svc.address_backoff.fail(keys[1])
+    guard = svc.player_guard
+    guarded(svc, guard, account, address)
     try:
         found = await svc.db(svc.store.credentials, body.username)
         ok = await svc.hasher.verify(
@@ -80,13 +81,12 @@ async def login(body: CredentialsIn, svc: ServicesDep, address: Address) -> Sess
             None if found is None else found.pw_hash,
         )
     except BaseException:  # not looked at (busy, cancelled): not a wrong password
-        svc.account_backoff.forgive(keys[0])
-        svc.address_backoff.forgive(keys[1])
+        guard.forgive(account, address)
         raise
     if not ok or found is None:
+        guard.failed(account)
         raise AuthFailed("wrong username or password")
-    svc.address_backoff.forgive(keys[1])
-    svc.account_backoff.succeed(keys[0])
+    guard.succeed(account, address)
     token = await svc.db(svc.store.new_session, found.username)
     return SessionOut(player=found.username, token=token)
 

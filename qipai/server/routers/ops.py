@@ -18,6 +18,7 @@ Blocking work (the database, scrypt, an exact-return computation) runs in a work
 from __future__ import annotations
 
 import asyncio
+import functools
 from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Annotated, Any, TypeVar
@@ -39,10 +40,13 @@ from qipai.authority.errors import (
     OperatorOnly,
     ReadOnlyRole,
     SetupRequired,
+    UnitInPlay,
 )
 from qipai.authority.operators import Operator
 from qipai.cluster import directory
 from qipai.core.ids import is_whole_round_id
+from qipai.server.deps import Address, Services
+from qipai.server.routers.accounts import guarded
 from qipai.tables.ledger_adapter import LedgerAdapter
 
 T = TypeVar("T")
@@ -198,10 +202,41 @@ class CodeIn(BaseModel):
 
 
 @router.post("/login")
-async def login(body: LoginIn, authority: AuthorityDep) -> dict[str, Any]:
+async def login(
+    body: LoginIn, request: Request, authority: AuthorityDep, address: Address
+) -> dict[str, Any]:
     """**Anyone.** Sign in as an operator: `name`, `password` and, once enrolled, `totp`. The
-    one-time password gives a `setup` session (`next`: what is left to do)."""
-    return await blocking(authority.operators.login, body.name, body.password, body.totp)
+    one-time password gives a `setup` session (`next`: what is left to do). Refused (429)
+    before the password is hashed when the address or the name is over its sign-in limits
+    (`QIPAI_OPS_LOGIN_RATE`, back-off per name and address, `QIPAI_OPS_NAME_FAILURES`); an
+    unknown name, a wrong password and a wrong code get one answer; no number of wrong
+    attempts locks the account (docs/security.md). The password is hashed in the server's own
+    bounded pool, never on the event loop or the pool other requests use."""
+    from qipai.authority.errors import AuthFailed, TotpRequired
+
+    svc: Services = request.app.state.services
+    guard = svc.ops_guard
+    guarded(svc, guard, body.name, address)
+    try:
+        salt = await blocking(authority.operators.salt_of, body.name)
+        hashed = await svc.hasher.hash(body.password, salt)
+        result = await blocking(
+            functools.partial(authority.operators.login, hashed=hashed),
+            body.name,
+            body.password,
+            body.totp,
+        )
+    except AuthFailed:
+        guard.failed(body.name)
+        raise
+    except TotpRequired:  # the password was right: the code is still to come
+        guard.forgive(body.name, address)
+        raise
+    except BaseException:  # not looked at (busy, cancelled, disabled): not a wrong guess
+        guard.forgive(body.name, address)
+        raise
+    guard.succeed(body.name, address)
+    return result
 
 
 @router.post("/logout")
@@ -620,11 +655,20 @@ def _round(request: Request, round_id: str) -> dict[str, Any]:
     return info
 
 
+def _round_shown(request: Request, round_id: str) -> dict[str, Any]:
+    """The round as the back office may see it: no seed while its deal unit is in play."""
+    from qipai.authority import inspector
+
+    return inspector.shown(_ledger(request), _round(request, round_id))
+
+
 @router.get("/rounds/{round_id}")
 async def round_detail(round_id: str, request: Request, op: Reader) -> dict[str, Any]:
-    """**An operator or auditor.** A round in full: players, journal, result, seed (also of
-    games whose seeds players never see) and identification (`meta`)."""
-    info = await blocking(_round, request, round_id)
+    """**An operator or auditor.** A round in full: players, journal, result, identification
+    (`meta`) and, once its deal unit ended, its seed (also of games whose seeds players never
+    see). While the unit is in play the seed is withheld from every role (`seed_withheld`:
+    docs/security.md); end the unit (void the round) to inspect it."""
+    info = await blocking(_round_shown, request, round_id)
     return {"round": info}
 
 
@@ -692,7 +736,7 @@ async def void_round(
                 f"; won so far paid by the house: {sum(paid.values())}" if paid else ""
             )
         authority.log.append(op.actor, "round.void", round_id, body.reason, {"how": how})
-        return {"round": _round(request, round_id), "how": how}
+        return {"round": _round_shown(request, round_id), "how": how}
 
     return await blocking(work)
 
@@ -859,6 +903,12 @@ async def round_replay(round_id: str, request: Request, op: Reader) -> dict[str,
 
     def work() -> dict[str, Any]:
         record = _round(request, round_id)
+        if inspector.unit_in_play(_ledger(request), record):
+            raise UnitInPlay(
+                f"round {round_id}'s deal unit is still dealing: its replay (every seat's "
+                "cards) is shown once the unit ends; void the round to inspect it now",
+                "round_id",
+            )
         steps = inspector.replay_steps(record)
         return {
             **steps,
@@ -877,12 +927,13 @@ async def round_replay(round_id: str, request: Request, op: Reader) -> dict[str,
 async def round_verify(round_id: str, request: Request, op: Reader) -> dict[str, Any]:
     """**An operator or auditor.** Verify a round now: the seed against its commitment, the
     journal replayed (deal, result, money against the settlement) and the MAC chain of its
-    table recomputed. Changes nothing."""
+    table recomputed. Changes nothing. The seed is in the answer once the round's deal unit
+    ended (`seed_withheld` while it is in play)."""
     from qipai.authority import inspector
 
     def work() -> dict[str, Any]:
         _round(request, round_id)
-        return inspector.verify(_ledger(request), round_id)
+        return inspector.verify_shown(_ledger(request), round_id)
 
     return await blocking(work)
 
