@@ -79,7 +79,7 @@ async def person(
         thinking: asyncio.Task[None] | None = None
         n = 0
 
-        async def bet(round_id: str, amount: int, think_s: float) -> None:
+        async def bet(round_id: str, amount: int, think_s: float, version: str) -> None:
             nonlocal sent_at, n
             await asyncio.sleep(think_s)
             n += 1
@@ -90,6 +90,7 @@ async def person(
                         "type": "action",
                         "table_id": table_id,
                         "client_id": f"{token[:8]}-{round_id[:8]}-{n}",
+                        "version": version,  # the state it was built from (docs/protocol.md)
                         "action": {
                             "type": "bets",
                             "bets": [{"spot": "P1", "amount": amount}],
@@ -130,7 +131,9 @@ async def person(
                     continue
                 acted = rnd["round_id"]
                 amount = spec["spots"]["P1"]["min"]
-                thinking = asyncio.create_task(bet(acted, amount, rng.uniform(1.0, 4.0)))
+                thinking = asyncio.create_task(
+                    bet(acted, amount, rng.uniform(1.0, 4.0), msg["version"])
+                )
         if thinking is not None:
             thinking.cancel()
 

@@ -38,7 +38,13 @@ def _bet(client: TestClient, headers: dict[str, str], table_id: str) -> dict[str
             if msg["legal"] and not sent:
                 action = {"type": "bet", "spot": "P1", "amount": 100}
                 ws.send_json(
-                    {"type": "action", "table_id": table_id, "client_id": "b1", "action": action}
+                    {
+                        "type": "action",
+                        "table_id": table_id,
+                        "client_id": "b1",
+                        "version": msg["version"],
+                        "action": action,
+                    }
                 )
                 sent = True
             elif sent and "bets" in [e["type"] for e in msg["events"]]:
