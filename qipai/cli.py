@@ -483,8 +483,8 @@ def par(
     settings: Annotated[
         Path | None,
         typer.Option(
-            help="JSON file of table settings (plus PAR-only keys: niuniu multipliers, "
-            "stack_units; holdem-bonus bonus_pays)."
+            help="JSON file of table settings, plus the game's PAR-only options "
+            "(GameSpec.par_options, e.g. Niu Niu's multipliers and stack_units)."
         ),
     ] = None,
     as_json: Annotated[
@@ -494,7 +494,8 @@ def par(
     as_html: Annotated[bool, typer.Option("--html", help="A printable HTML page.")] = False,
 ) -> None:
     """The PAR sheet of a game or template: per bet the exact outcome table, RTP, hit
-    frequency, sd, volatility index and return ranges; the house's hold (qipai/analysis/par.py)."""
+    frequency, sd, volatility index and return ranges; the house's hold. Each game's sheet
+    comes from its folder (GameSpec.par); a game without one says which games have one."""
     from qipai.analysis.par import par_for, render
 
     if sum((as_json, markdown, as_html)) > 1:
@@ -552,7 +553,8 @@ def advise(
 ) -> None:
     """Best decision for a hand: Niu Niu's 16 swaps ranked by expected money against the
     banker; Hold'em Bonus play/fold, bet/check with both exact EVs; Pai Gow's expectation for
-    the coming round; Pok Deng's bets by exact return (qipai/analysis/advise.py)."""
+    the coming round; Pok Deng's bets by exact return. Each game's advisor is in its folder
+    (GameSpec.advise); a game without one says which games have one."""
     from qipai.analysis.advise import advise as run
 
     try:

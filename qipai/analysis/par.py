@@ -11,12 +11,15 @@ analysis builds it beside its other exact figures):
   (normal approximation to the average of n independent rounds; a stated approximation, not an
   exact quantile — tests compare it with the exact binomial quantiles of a two-outcome bet).
 
-For the games where the house's income is a commission (Niu Niu, Pai Gow) both sides of a
-pairing lose it, so a sheet also states the house's hold: the commission expected per round of
+For the games where the house's income is a commission both sides of a pairing lose it, so a sheet also states the house's hold: the commission expected per round of
 one pairing, per unit of the pairing's stake, and per unit of handle (both sides' stakes).
 
 Every probability and expectation is an exact Fraction; JSON gives them as {numerator,
 denominator} integer ratios beside a float; markdown and HTML give a printable page.
+
+Each game builds its sheet from its own folder (`GameSpec.par`, with the PAR-only options it
+names in `par_options`); this module holds the figures, the formats and the dispatch through
+the registry, and names no game.
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ from fractions import Fraction
 from typing import Any
 
 from qipai.analysis.distribution import BetFigures, percent
+from qipai.core.errors import InvalidInput
 
 Z90 = 1.6448536269514722  # standard normal quantile 0.95: a two-sided 90 % range
 Z95 = 1.959963984540054  # standard normal quantile 0.975: a two-sided 95 % range
@@ -306,68 +310,21 @@ def render(par: ParSheet, fmt: str) -> str:
     return par.to_markdown()
 
 
-# Settings a PAR sheet takes besides the table's own (free settings for pricing, which a table
-# does not have): Niu Niu's hand multipliers and the cap in stake units, the Hold'em bonus pays.
-PAR_ONLY: dict[str, tuple[str, ...]] = {
-    "niuniu": ("multipliers", "stack_units"),
-    "holdem-bonus": ("bonus_pays",),
-}
-
-
 def par_for(game: str, settings: Mapping[str, Any] | None = None) -> ParSheet:
-    """The PAR sheet of `game` under `settings` (a template's settings, plus the PAR-only keys
-    of `PAR_ONLY`); InvalidInput names a bad setting."""
-    from qipai.core.errors import InvalidInput
+    """The PAR sheet of `game` under `settings`: a template's settings plus the PAR-only
+    options the game declares (`GameSpec.par_options`: free pricing settings a table does not
+    have). An unknown game names the registered ones; a game without a PAR sheet gets
+    `NotOffered` naming those with one; InvalidInput names a bad setting."""
     from qipai.games.registry import get
 
-    spec = get(game)
-    data = dict(settings or {})
-    extra = {k: data.pop(k) for k in PAR_ONLY.get(spec.name, ()) if k in data}
-    config = spec.parse_config(data)
-    try:
-        if spec.name == "pokdeng":
-            from qipai.games.pokdeng.analysis import par as pokdeng_par
-
-            return pokdeng_par(config)  # type: ignore[no-any-return]
-        if spec.name == "paigow":
-            from qipai.games.paigow.analysis import par as paigow_par
-
-            return paigow_par(config)  # type: ignore[no-any-return]
-        if spec.name == "niuniu":
-            from qipai.games.niuniu.analysis import par as niuniu_par
-
-            cap = extra.get("stack_units")
-            return niuniu_par(  # type: ignore[no-any-return]
-                config,
-                _int_mapping(extra.get("multipliers"), "multipliers"),
-                None if cap is None else _positive_fraction(cap, "stack_units"),
-            )
-        if spec.name == "holdem-bonus":
-            from qipai.games.holdem_bonus.analysis import par as holdem_par
-
-            return holdem_par(  # type: ignore[no-any-return]
-                config, _int_mapping(extra.get("bonus_pays"), "bonus_pays")
-            )
-    except ValueError as exc:
-        raise InvalidInput(str(exc)) from None
-    if spec.name == "tiengow":
-        return sheet(
-            "tiengow",
-            "Tien Gow",
-            data,
-            [],
-            notes=(
-                "No bet against the house: the players play each other and the house takes "
-                "nothing, so the players' total return is exactly 100 % and each seat's "
-                "expectation is 0 by symmetry (`qipai simulate tiengow` measures the bots).",
-            ),
-        )
-    raise InvalidInput(f"no PAR sheet for game {spec.name!r}")
+    out = get(game).par_sheet(settings)
+    if not isinstance(out, ParSheet):
+        raise TypeError(f"{game}'s GameSpec.par returned {type(out).__name__}, not a ParSheet")
+    return out
 
 
-def _int_mapping(value: Any, name: str) -> dict[str, int] | None:
-    from qipai.core.errors import InvalidInput
-
+def int_mapping(value: Any, name: str) -> dict[str, int] | None:
+    """A PAR-only option that maps names to whole numbers (None when not given)."""
     if value is None:
         return None
     if not isinstance(value, Mapping) or not all(
@@ -378,9 +335,8 @@ def _int_mapping(value: Any, name: str) -> dict[str, int] | None:
     return dict(value)
 
 
-def _positive_fraction(value: Any, name: str) -> Fraction:
-    from qipai.core.errors import InvalidInput
-
+def positive_fraction(value: Any, name: str) -> Fraction:
+    """A PAR-only option that is a positive number, exactly."""
     try:
         out = Fraction(str(value))
     except (ValueError, ZeroDivisionError):

@@ -38,25 +38,6 @@ def holdem_reports(mode: str | None) -> list[Report]:
     return holdem_report.analyse(mode)
 
 
-def tiengow_reports(mode: str | None) -> list[Report]:
-    """Tien Gow has no bet against the house: the report says so (its PAR sheet too)."""
-    return [
-        Report(
-            game="tiengow",
-            title="Tien Gow (打天九)",
-            settings={},
-            bets=(),
-            notes=(
-                "No bet against the house: the players play each other and the house takes "
-                "nothing, so the players' total return is exactly 100 % and, with a random "
-                "first banker, each seat's expectation is 0 by symmetry when all play alike.",
-                "What the bots win against each other, by seat and as first banker: "
-                "`qipai simulate tiengow --mode rule-of-thumb` (or four levels, E,S,W,N).",
-            ),
-        )
-    ]
-
-
 def analysed_games() -> dict[str, str]:
     """Games with an exact analysis → the help text of their modes."""
     from qipai.games import registry

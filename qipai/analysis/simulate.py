@@ -366,10 +366,10 @@ def simulate_paigow(rounds: int, seed: int, mode: str | None) -> SimulationResul
 
 
 def simulate_holdem(rounds: int, seed: int, mode: str | None) -> SimulationResult:
-    from qipai.games.holdem_bonus.strategy import optimal_strategy
     from qipai.games.holdem_bonus import HoldemBonusConfig, HoldemBonusRound
     from qipai.games.holdem_bonus.analysis import analyse, simple_strategy
     from qipai.games.holdem_bonus.bots import SensibleBot
+    from qipai.games.holdem_bonus.strategy import optimal_strategy
 
     # The engine plays the source turn/river rule; the mode names the players' strategy:
     # `optimal` is the room's default bot (qipai.games.holdem_bonus.bots.optimal_bot), `simple` the

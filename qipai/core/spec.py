@@ -31,6 +31,11 @@ registration naming it (`MissingCapability`); a game without one of the optional
 explicitly with `None` (Tien Gow has no exact return: `analyse=None`), and the tool then answers
 `NotOffered` naming the game instead of "unknown game".
 
+The mathematicians' tools are optional capabilities of the same kind: `advise` (`qipai advise`,
+an `AdviceRequest` → the best decision), `par` with its `par_options` (`qipai par`) and
+`batch_env` (`qipai.envs.batch.batch_env`). A game without one answers `NotOffered` naming the
+games that have it; the shared machinery (`qipai/analysis/`, `qipai/envs/`) names no game.
+
 `GameSpec` also answers the names of the older `qipai.tables.games.GameInfo` (`config_type`,
 `bot_levels`, `make_bot`, `default_bot`, `config`, `min_stack`, `default_buy_in`), so that callers
 move over one at a time.
@@ -171,6 +176,32 @@ class DealDescription:
 
 
 @dataclass(frozen=True)
+class AdviceRequest:
+    """What `qipai advise GAME` was given: the player's cards or tiles, the other cards it can
+    see, the board (Hold'em Bonus), the rule or mode, and whether to answer in JSON."""
+
+    cards: str = ""
+    seen: str = ""
+    board: str = ""
+    mode: str | None = None
+    as_json: bool = False
+
+    def refuse(self, game: str, *options: str) -> None:
+        """InvalidInput naming the given options (of `seen`, `board`, `mode`) the game's
+        advice does not take, rather than ignoring them."""
+        given = [name for name in options if getattr(self, name)]
+        if given:
+            raise InvalidInput(f"{game} advice takes no --{', --'.join(given)}", field=given[0])
+
+
+Advisor = Callable[[AdviceRequest], str]
+"""A game's advisor: the request → the advice as text, or JSON when `as_json`."""
+
+ParOf = Callable[[Any, Mapping[str, Any]], Any]
+"""A game's PAR sheet: (parsed table settings, PAR-only options) → `ParSheet`."""
+
+
+@dataclass(frozen=True)
 class ShippedTable:
     """A table template the room ships for the game (docs/rules/common.md#who-sets-the-rules):
     its id, its name and the settings it changes from the rules' defaults."""
@@ -267,8 +298,17 @@ class GameSpec:
     no_analysis: str = ""
     # `qipai simulate GAME`: (rounds, seed, mode) → qipai.analysis.simulate.SimulationResult.
     simulate: Callable[[int, int, str | None], Any] | Undeclared | None = UNDECLARED
-    # `qipai advise GAME CARDS --seen`: (cards, seen, as_json) → text; optional (None: none).
-    advise: Callable[[str, str, bool], str] | None = None
+    # `qipai advise GAME CARDS [--seen] [--board] [--mode] [--json]`: the best decision for a
+    # hand (an `AdviceRequest` → text or JSON); optional (None: none, `no_advice` may say why).
+    advise: Advisor | None = None
+    no_advice: str = ""
+    # `qipai par GAME`: (parsed settings, the PAR-only options named in `par_options`) → the
+    # PAR sheet (`qipai.analysis.par.ParSheet`; ValueError names a bad option); optional.
+    par: ParOf | None = None
+    par_options: tuple[str, ...] = ()
+    # `qipai.envs.batch.batch_env(GAME, tables, **options)`: the vectorised environment's class
+    # (`qipai.envs.batch.BatchEnv`), loaded on first use; optional.
+    batch_env: Callable[[], Any] | None = None
     # The PettingZoo encoder class (`qipai.envs.base.Encoder`), loaded on first use.
     encoder: Callable[[], Any] | Undeclared = UNDECLARED
     # The deal description for fairness (`DealDescription`), loaded on first use.
@@ -454,14 +494,36 @@ class GameSpec:
         analyse = self._declared("analyse", self.analyse, "exact analysis")
         return list(analyse(mode))
 
-    def advice(self, cards: str, seen: str, as_json: bool) -> str:
-        """`qipai advise`: the best decision for a hand (`NotOffered` for a game without one)."""
+    def advice(self, request: AdviceRequest) -> str:
+        """`qipai advise`: the best decision for a hand (`NotOffered` for a game without one,
+        naming the games with one and saying why when the game does)."""
         if self.advise is None:
-            offered = [name for name, spec in _games().items() if spec.advise is not None]
-            raise NotOffered(
-                f"no advisor for game {self.name!r}; games with one: {', '.join(offered)}", "game"
-            )
-        return self.advise(cards, seen, as_json)
+            raise self._not_offered("advise", "advisor", self.no_advice)
+        return self.advise(request)
+
+    def par_sheet(self, settings: Mapping[str, Any] | None = None) -> Any:
+        """`qipai par`: the PAR sheet under these settings (the table's, plus the game's
+        `par_options`); `NotOffered` for a game without one, InvalidInput for a bad setting."""
+        if self.par is None:
+            raise self._not_offered("par", "PAR sheet")
+        data = dict(settings or {})
+        options = {key: data.pop(key) for key in self.par_options if key in data}
+        config = self.parse_config(data)
+        try:
+            return self.par(config, options)
+        except ValueError as exc:  # the game's own check of a PAR-only option
+            raise InvalidInput(str(exc), field="settings") from None
+
+    def batch_env_type(self) -> Any:
+        """The game's vectorised environment class (`NotOffered` for a game without one)."""
+        if self.batch_env is None:
+            raise self._not_offered("batch_env", "batch environment")
+        return self.batch_env()
+
+    def _not_offered(self, capability: str, what: str, why: str = "") -> NotOffered:
+        offered = [n for n, spec in _games().items() if getattr(spec, capability) is not None]
+        message = f"no {what} for game {self.name!r}; games with one: {', '.join(offered)}"
+        return NotOffered(message + (f" ({why})" if why else ""), "game")
 
     def simulation(self, rounds: int, seed: int, mode: str | None) -> Any:
         """`qipai simulate`: a bot-versus-bot result (`qipai.analysis.simulate`)."""

@@ -6,10 +6,11 @@
     acts = info["action_mask"].argmax(axis=1)         # any legal action per table
     obs, reward, terminated, truncated, info = e.step(acts)
 
-For the player-versus-dealer games the single agent makes one decision per round (Pok Deng: its
-bet; Niu Niu: its swap against a banker who swaps by a fixed policy), so every `step` ends each
-table's round and deals the next one: `terminated` is all True and the returned observation is
-the next round's. What a round is worth comes from the game's own tables (Pok Deng's
+Each game declares its batch environment from its folder (`GameSpec.batch_env`, a `BatchEnv`
+in its `env.py`). In the player-versus-dealer games the single agent makes one decision per
+round (Pok Deng: its bet; Niu Niu: its swap against a banker who swaps by a fixed policy),
+so every `step` ends each table's round and deals the next one: `terminated` is all True and
+the returned observation is the next round's. What a round is worth comes from the game's own tables (Pok Deng's
 `payout.spot_rule`, Niu Niu's hand keys and multipliers), and tests check the batch against the
 game engine and the exact figures.
 
@@ -167,15 +168,14 @@ def _first(info: dict[str, Any]) -> dict[str, Any]:
 
 
 def batch_env(game: str, tables: int, **options: Any) -> BatchEnv:
-    """The vectorised environment of a player-versus-dealer game: `pokdeng` (options `mode`,
-    `decks`, `force_play`, `reward`) or `niuniu` (`commission`, `banker` = the banker's swap
-    policy `money`|`multiplier`|`none`, `reward`)."""
-    if game == "pokdeng":
-        from qipai.games.pokdeng.env import PokDengBatch
+    """The vectorised environment of a game that declares one (`GameSpec.batch_env`; its
+    options are the class's: Pok Deng's `mode`, `decks`, `force_play`, `reward`; Niu Niu's
+    `commission`, `banker` = the banker's swap policy, `reward`). An unknown game names the
+    registered ones; a game without one gets `NotOffered` naming those with one."""
+    from qipai.games import registry
 
-        return PokDengBatch(tables, **options)
-    if game == "niuniu":
-        from qipai.games.niuniu.env import NiuniuBatch
-
-        return NiuniuBatch(tables, **options)
-    raise InvalidInput(f"no batch environment for {game!r}; expected pokdeng or niuniu")
+    env_type = registry.get(game).batch_env_type()
+    env = env_type(tables, **options)
+    if not isinstance(env, BatchEnv):
+        raise TypeError(f"{game}'s GameSpec.batch_env is not a BatchEnv")
+    return env

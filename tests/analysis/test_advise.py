@@ -1,105 +1,95 @@
-"""`qipai advise` for every game with a decision: the same answers as the hint and bot code,
-JSON numbers as numbers and exact values as integer ratios (never strings)."""
+"""`qipai advise` goes through the registry: each game's advisor is its own (`GameSpec.advise`,
+tested in the game's folder: `qipai/games/<game>/tests/test_advise.py`); here what every game
+shares — an unknown game names the registered ones, a game without an advisor is refused
+naming the games with one (and why, when the game says), a refused option is named, and bad
+input is one clear line on stderr (exit 2) with nothing on stdout."""
 
 from __future__ import annotations
 
-import json
-from fractions import Fraction
-from typing import Any
+import dataclasses
+from collections.abc import Iterator
 
 import pytest
 from typer.testing import CliRunner
 
-from qipai.games.holdem_bonus.strategy import river_decision, turn_decision
+from qipai.analysis.advise import advise
 from qipai.cli import app
-from qipai.core.cards import parse_cards
+from qipai.core.errors import InvalidInput
+from qipai.core.spec import AdviceRequest, NotOffered
+from qipai.games import registry
 
 runner = CliRunner()
 
 
-def run_json(*args: str) -> Any:
-    out = runner.invoke(app, ["advise", *args, "--json"])
-    assert out.exit_code == 0, out.stderr
-    return json.loads(out.stdout)
+def with_advisor() -> list[str]:
+    return [n for n, s in registry.available().items() if s.advise is not None]
 
 
-def exact(value: dict[str, int]) -> Fraction:
-    return Fraction(value["numerator"], value["denominator"])
+def without_advisor() -> list[str]:
+    return [n for n, s in registry.available().items() if s.advise is None]
 
 
-def no_numeric_strings(data: Any) -> None:
-    """Every value that reads as a number is a JSON number, not text."""
-    if isinstance(data, dict):
-        for v in data.values():
-            no_numeric_strings(v)
-    elif isinstance(data, list):
-        for v in data:
-            no_numeric_strings(v)
-    elif isinstance(data, str):
-        with pytest.raises(ValueError):
-            float(data.replace("/", "x"))
+def test_an_unknown_game_names_the_registered_ones() -> None:
+    out = runner.invoke(app, ["advise", "mahjong", "As"])
+    assert out.exit_code == 2 and out.stdout == ""
+    assert "unknown game 'mahjong'" in out.stderr
+    assert all(name in out.stderr for name in registry.names())
 
 
-def test_holdem_turn_and_river_give_both_exact_evs() -> None:
-    data = run_json("holdem-bonus", "As", "Kd", "--board", "2c 7h 9s")
-    want = turn_decision(parse_cards("As Kd"), parse_cards("2c 7h 9s"))
-    assert data["decision"] == "turn" and data["action"] == want.action
-    assert exact(data["ev"]["bet_exact"]) == want.ev_bet
-    assert exact(data["ev"]["check_exact"]) == want.ev_check
-    assert data["ev"]["bet"] == float(want.ev_bet)
-    river = run_json("holdem-bonus", "As", "Kd", "--board", "2c 7h 9s Jd", "--mode", "common")
-    want = river_decision(parse_cards("As Kd"), parse_cards("2c 7h 9s Jd"))
-    assert river["action"] == want.action and river["rule"] == "common"
-    assert exact(river["ev"]["check_exact"]) == want.ev_check
-    no_numeric_strings(data)
-    no_numeric_strings(river)
+@pytest.mark.parametrize("game", without_advisor())
+def test_a_game_without_an_advisor_names_those_with_one(game: str) -> None:
+    out = runner.invoke(app, ["advise", game])
+    assert out.exit_code == 2 and out.stdout == ""
+    want = f"no advisor for game {game!r}; games with one: {', '.join(with_advisor())}"
+    assert want in out.stderr
+    why = registry.get(game).no_advice
+    assert why in out.stderr  # the game's reason, when it gives one (Tien Gow's rollouts)
+    with pytest.raises(NotOffered):
+        advise(game, "")
 
 
-def test_holdem_flop_decision_by_the_169_class_table() -> None:
-    assert run_json("holdem-bonus", "As", "Kd")["action"] == "play"
-    fold = run_json("holdem-bonus", "7c", "2d")
-    assert fold["action"] == "fold" and fold["class"] == "72o"
-    if fold["ev"] is not None:  # the enumeration's cache exists on this machine
-        assert exact(fold["ev"]["play_exact"]) < -1
+def test_a_game_that_says_why_it_has_no_advisor_is_refused_with_its_reason() -> None:
+    reasons = {n: s.no_advice for n, s in registry.available().items() if s.no_advice}
+    assert reasons, "a game says why it has no advisor (Tien Gow's strong bot samples)"
+    for game, why in reasons.items():
+        assert registry.get(game).advise is None
+        out = runner.invoke(app, ["advise", game])
+        assert out.exit_code == 2 and why in out.stderr and "no exact advisor" in out.stderr
 
 
-def test_niuniu_json_values_are_numbers_and_ratios() -> None:
-    data = run_json("niuniu", "2s", "5d", "Tc", "Jh")
-    assert sorted(data["choices"][0]["discard"]) == ["2s", "5d"]
-    assert data["by_multiplier"]["discard"] == []
-    for choice in data["choices"]:
-        assert isinstance(choice["expected_net"], float)
-        assert exact(choice["expected_net_exact"]) == pytest.approx(choice["expected_net"])
-    no_numeric_strings(data)
+@pytest.fixture
+def echo_game() -> Iterator[str]:
+    """A registered copy of a real game whose advisor echoes its request, to show what the
+    command hands a game's advisor."""
+
+    def echo(request: AdviceRequest) -> str:
+        request.refuse("echo", "seen")
+        return repr(request)
+
+    base = next(iter(registry.available().values()))
+    spec = dataclasses.replace(base, name="echo-advice", order=999, advise=echo)
+    registry.register(spec)
+    try:
+        yield spec.name
+    finally:
+        registry.unregister(spec.name)
 
 
-def test_paigow_expectation_is_the_published_exact_figure() -> None:
-    data = run_json("paigow")
-    # docs/rtp.md section 3: player RTP 97.0933 %, expectation −0.029067 per unit of A·X·Y.
-    assert exact(data["player_expectation_exact"]) == Fraction(-4181, 143840)
-    shown = run_json("paigow", "6-6", "6-6", "1-1", "1-1", "4-4", "4-4", "1-3", "1-3")
-    assert shown["unseen"] == 24 and shown["player_expectation"] < 0
-    no_numeric_strings(data)
+def test_the_command_hands_the_game_every_option(echo_game: str) -> None:
+    out = runner.invoke(
+        app, ["advise", echo_game, "As", "Kd", "--board", "2c 7h 9s", "--mode", "m", "--json"]
+    )
+    assert out.exit_code == 0, out.output
+    want = AdviceRequest(cards="As Kd", board="2c 7h 9s", mode="m", as_json=True)
+    assert out.stdout.strip() == repr(want)
+    assert echo_game in with_advisor()
 
 
-def test_pokdeng_bets_by_exact_return() -> None:
-    data = run_json("pokdeng")
-    assert data["bets"][0]["bet"] == "player"
-    assert exact(data["bets"][0]["rtp_exact"]) == Fraction(449692489, 461223945)
-
-
-@pytest.mark.parametrize(
-    ("args", "message"),
-    [
-        (["tiengow"], "no exact advisor"),
-        (["mahjong"], "no advisor"),
-        (["holdem-bonus", "As"], "two hole cards"),
-        (["holdem-bonus", "As", "Kd", "--board", "2c 7h"], "0, 3 or 4"),
-        (["holdem-bonus", "As", "Kd", "--board", "As 7h 9s"], "twice"),
-        (["pokdeng", "--mode", "bad"], "mode"),
-        (["niuniu", "2s", "5d", "Tc", "Jh", "--board", "2c"], "--board"),
-    ],
-)
-def test_bad_input_is_a_clear_error(args: list[str], message: str) -> None:
-    out = runner.invoke(app, ["advise", *args])
-    assert out.exit_code == 2 and message in out.stderr and out.stdout == ""
+def test_an_option_the_game_does_not_take_is_named(echo_game: str) -> None:
+    out = runner.invoke(app, ["advise", echo_game, "As", "--seen", "Kd"])
+    assert out.exit_code == 2 and out.stdout == ""
+    assert "echo advice takes no --seen" in out.stderr
+    with pytest.raises(InvalidInput) as caught:
+        AdviceRequest(seen="Kd", board="2c", mode="x").refuse("g", "seen", "board", "mode")
+    assert caught.value.message == "g advice takes no --seen, --board, --mode"
+    AdviceRequest(cards="As").refuse("g", "seen", "board", "mode")  # nothing given: accepted

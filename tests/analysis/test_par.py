@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Mapping
 from fractions import Fraction
 from itertools import combinations
 from pathlib import Path
@@ -13,11 +14,11 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from qipai.games.niuniu import analysis as niuniu
 from qipai.analysis.distribution import BetFigures, Outcome
-from qipai.analysis.par import Z90, Z95, BetPar, par_for
+from qipai.analysis.par import Z90, Z95, BetPar, ParSheet, par_for
 from qipai.cli import app
 from qipai.core.errors import InvalidInput
+from qipai.games.niuniu import analysis as niuniu
 from qipai.games.niuniu.hands import HandType
 
 runner = CliRunner()
@@ -180,7 +181,8 @@ def test_cli_formats_and_template_files(tmp_path: Path) -> None:
         ("niuniu", {"multipliers": {"bull_bull": "3"}}, "whole numbers"),
         ("niuniu", {"stack_units": -1}, "positive"),
         ("paigow", {"commission": "2"}, "commission"),
-        ("mahjong", {}, "mahjong"),
+        ("mahjong", {}, "unknown game 'mahjong'"),
+        ("paigow", {"multipliers": {"bull_bull": 4}}, "multipliers"),
     ],
 )
 def test_bad_settings_are_named(game: str, settings: dict[str, object], message: str) -> None:
@@ -226,3 +228,49 @@ def test_pai_gow_banker_against_three_players_exactly() -> None:
     assert ev == Fraction(-160019, 4247775)
     sheet = par_for("paigow")
     assert sheet.facts["banker against three players, per player-unit"] == ev / 3
+
+
+def test_par_goes_through_the_registry() -> None:
+    """A game's sheet is its spec's, given the parsed settings and only the PAR-only options
+    the game names; a game without one is refused naming those with one."""
+    import dataclasses
+
+    from qipai.core.spec import NotOffered
+    from qipai.games import registry
+
+    calls: list[tuple[object, dict[str, object]]] = []
+    base = registry.get("paigow")
+
+    def fake(config: object, options: Mapping[str, object]) -> ParSheet:
+        calls.append((config, dict(options)))
+        return base_sheet
+
+    base_sheet = par_for("paigow")
+    spec = dataclasses.replace(base, name="par-probe", order=998, par=fake, par_options=("x",))
+    registry.register(spec)
+    try:
+        assert par_for("par-probe", {"x": 1, "tie_policy": "push"}) is base_sheet
+        ((config, options),) = calls
+        assert options == {"x": 1} and config == base.parse_config({"tie_policy": "push"})
+        with pytest.raises(InvalidInput, match="y"):
+            par_for("par-probe", {"y": 1})  # not a PAR-only option: the settings refuse it
+        offered = [n for n, s in registry.available().items() if s.par is not None]
+        registry.register(dataclasses.replace(spec, par=None))
+        with pytest.raises(NotOffered) as caught:
+            par_for("par-probe")
+        want = f"no PAR sheet for game 'par-probe'; games with one: {', '.join(offered[:-1])}"
+        assert caught.value.message == want
+    finally:
+        registry.unregister("par-probe")
+
+
+@pytest.mark.slow
+def test_every_games_sheet() -> None:
+    """Every game's PAR sheet is built (minutes where the sheet needs a full enumeration)."""
+    from qipai.games import registry
+
+    for game, spec in registry.available().items():
+        if spec.par is not None:
+            sheet = par_for(game)
+            assert isinstance(sheet, ParSheet) and sheet.game == game
+            assert set(spec.par_options).isdisjoint(spec.config_json(None))

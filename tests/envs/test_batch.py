@@ -10,7 +10,9 @@ from gymnasium.utils.env_checker import check_env
 
 from qipai.core.cards import Card
 from qipai.core.errors import InvalidInput
-from qipai.envs.batch import GymEnv, batch_env
+from qipai.core.spec import NotOffered
+from qipai.envs.batch import BatchEnv, GymEnv, batch_env
+from qipai.games import registry
 from qipai.games.niuniu.advisor import advise
 from qipai.games.niuniu.hands import MULTIPLIER_ARRAY, evaluate
 from qipai.games.pokdeng.config import PokDengConfig
@@ -124,12 +126,31 @@ def test_same_seed_same_rounds_and_bad_input() -> None:
     with pytest.raises(InvalidInput):
         batch_env("niuniu", 0)
     with pytest.raises(InvalidInput):
-        batch_env("tiengow", 4)
-    with pytest.raises(InvalidInput):
         batch_env("niuniu", 4, banker="psychic")
 
 
-@pytest.mark.parametrize("game", ["pokdeng", "niuniu"])
+def with_batch_env() -> list[str]:
+    return [n for n, s in registry.available().items() if s.batch_env is not None]
+
+
+def test_batch_env_goes_through_the_registry() -> None:
+    offered = with_batch_env()
+    assert offered
+    for game in offered:
+        env = batch_env(game, 3)
+        assert isinstance(env, BatchEnv) and env.tables == 3
+    for game in [n for n in registry.names() if n not in offered]:
+        with pytest.raises(NotOffered) as caught:
+            batch_env(game, 4)
+        want = f"no batch environment for game {game!r}; games with one: {', '.join(offered)}"
+        assert caught.value.message == want
+    with pytest.raises(InvalidInput) as unknown:
+        batch_env("chess", 4)
+    assert "unknown game 'chess'" in unknown.value.message
+    assert all(name in unknown.value.message for name in registry.names())
+
+
+@pytest.mark.parametrize("game", with_batch_env())
 def test_gymnasium_wrapper_passes_the_env_checker(game: str) -> None:
     env = GymEnv(game)
     check_env(env, skip_render_check=True)

@@ -399,12 +399,20 @@ def rtp_for(config: Any) -> list[BetReturn]:
     return out
 
 
+def par_sheet(config: Any, options: Mapping[str, Any]) -> Any:
+    """GameSpec.par: the PAR sheet with changes to the bonus bet's pay table (`bonus_pays`,
+    {"ak_suited": 30, …}), a PAR-only option; ValueError names a bad one."""
+    from qipai.analysis.par import int_mapping
+
+    return par(config, int_mapping(options.get("bonus_pays"), "bonus_pays"))
+
+
 def par(config: Any, bonus_pays: Mapping[str, int] | None = None) -> Any:
     """The PAR sheet of a Hold'em Bonus table (qipai.analysis.par): the main bets per ante
     under the optimal strategy (the engine's source rule; the table's default bot plays it),
     the bonus bet under the table's pay table with any `bonus_pays` changes, exact."""
-    from qipai.games.holdem_bonus.strategy_exact import load_or_compute
     from qipai.analysis.par import sheet
+    from qipai.games.holdem_bonus.strategy_exact import load_or_compute
 
     sums = load_or_compute(False)
     optimal, facts = strategy_figures(sums, 0)

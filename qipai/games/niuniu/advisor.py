@@ -43,6 +43,7 @@ import numpy.typing as npt
 
 from qipai.core.cards import Card, parse_cards, standard_deck
 from qipai.core.errors import InvalidInput
+from qipai.core.spec import AdviceRequest
 from qipai.games.niuniu.config import NiuniuConfig
 from qipai.games.niuniu.hands import MULTIPLIER_ARRAY, HandType, niu_rank, rank_type_table
 
@@ -305,3 +306,10 @@ def advise_command(cards: str, seen: str = "", as_json: bool = False) -> str:
         f"E[net] {float(alt.expected_net):+.4f}."
     )
     return title + "\n" + format_table(ranked) + "\n" + footer
+
+
+def command(request: AdviceRequest) -> str:
+    """`qipai advise niuniu CARDS [--seen CARDS] [--json]` (GameSpec.advise): the four cards
+    held and the cards seen; a board or a mode is refused by name, not ignored."""
+    request.refuse("niuniu", "board", "mode")
+    return advise_command(request.cards, request.seen, request.as_json)

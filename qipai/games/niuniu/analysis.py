@@ -651,6 +651,20 @@ def par(
     )
 
 
+def par_sheet(config: Any, options: Mapping[str, Any]) -> Any:
+    """GameSpec.par: the PAR sheet with the PAR-only options a table does not have — the hand
+    `multipliers` ({"bull_bull": 4, …}) and the cap `stack_units` (the stack in units of the
+    stake); ValueError names a bad one."""
+    from qipai.analysis.par import int_mapping, positive_fraction
+
+    cap = options.get("stack_units")
+    return par(
+        config,
+        int_mapping(options.get("multipliers"), "multipliers"),
+        None if cap is None else positive_fraction(cap, "stack_units"),
+    )
+
+
 def _ci(v: tuple[float, float]) -> str:
     return f"{v[0]:+.5f} ± {v[1]:.5f}"
 

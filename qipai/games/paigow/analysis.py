@@ -14,7 +14,7 @@ expectation across sampled round-1 deals, which is what a player who watched rou
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from functools import lru_cache
 from itertools import combinations
@@ -243,8 +243,9 @@ def rtp_for(config: Any) -> list[BetReturn]:
     ]
 
 
-def par(config: Any) -> Any:
-    """The PAR sheet of a Pai Gow table (qipai.analysis.par): the player's bet against the
+def par(config: Any, options: Mapping[str, Any] | None = None) -> Any:
+    """The PAR sheet of a Pai Gow table (qipai.analysis.par; GameSpec.par, no PAR-only
+    options): the player's bet against the
     banker, exact, and the house's commission hold of one pairing. The cap has no effect: a
     pairing moves one stake either way and a seat's minimum buy-in covers its stake."""
     from qipai.analysis.par import Hold, sheet

@@ -12,6 +12,7 @@ pair, double) and the game's own payout functions settle one representative per 
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Mapping
 from fractions import Fraction
 from functools import lru_cache
 from typing import Any
@@ -202,8 +203,9 @@ def rtp_for(config: Any) -> list[BetReturn]:
     return out
 
 
-def par(config: Any) -> Any:
-    """The PAR sheet of a Pok Deng table (qipai.analysis.par): every bet of its mode, exact."""
+def par(config: Any, options: Mapping[str, Any] | None = None) -> Any:
+    """The PAR sheet of a Pok Deng table (qipai.analysis.par; GameSpec.par): every bet of its
+    mode, exact. It takes no PAR-only options: the table's settings are all there is."""
     from qipai.analysis.par import sheet
 
     report = analyse(config=config)

@@ -103,6 +103,11 @@ SPEC = GameSpec(
     fairness=ref("qipai.games.tiengow.fairness:DESCRIPTION"),
     stakes=lazy("qipai.games.tiengow.reports:stakes"),
     turnover=lazy("qipai.games.tiengow.reports:turnover"),
-    analyse=lazy("qipai.analysis.rtp:tiengow_reports"),
+    analyse=lazy("qipai.games.tiengow.analysis:reports"),
+    par=lazy("qipai.games.tiengow.analysis:par"),
+    no_advice=(
+        "its strong bot decides by sampled rollouts, which is not advice that can be "
+        "stated exactly; Tien Gow has no exact advisor"
+    ),
     simulate=lazy("qipai.analysis.simulate:simulate_tiengow"),
 )

@@ -16,14 +16,14 @@ from functools import cache
 import numpy as np
 import pytest
 
-from qipai.games.niuniu import analysis as niuniu
-from qipai.games.niuniu.bots import SensibleBot
 from qipai.core.cards import Card, parse_cards
 from qipai.core.protocol import ActionSpec, Seat
 from qipai.core.rng import Rng
-from qipai.games.niuniu.env import MAX_MULTIPLIER, NiuniuEncoder
 from qipai.games.niuniu import NiuniuConfig, NiuniuRound
+from qipai.games.niuniu import analysis as niuniu
 from qipai.games.niuniu.advisor import advise, hint
+from qipai.games.niuniu.bots import SensibleBot
+from qipai.games.niuniu.env import MAX_MULTIPLIER, NiuniuEncoder
 
 
 def representative(ranks: list[int]) -> list[Card]:
