@@ -7,6 +7,7 @@ import { money } from "../ui/format.js";
 import { Card } from "../ui/card.js";
 import { Tile } from "../ui/tile.js";
 import { tableStatus } from "./table.js";
+import { tableName, templateName } from "../games/common.js";
 import { termsOf, offerOf } from "./help.js";
 import { PayTable, ReturnTable, buyInText } from "./paytable.js";
 
@@ -34,7 +35,7 @@ export function limitsText(tb) {
 /** One offer (a table template) of a game: its limits in a line, and its pay table and return. @param {{ offer: any }} props */
 function Offer({ offer }) {
   return html`<details class="offer small" data-template=${offer.template.id}>
-    <summary><b>${offer.template.name}</b> <span class="muted">${limitsText(offer)}</span></summary>
+    <summary><b>${templateName(offer.template)}</b> <span class="muted">${limitsText(offer)}</span></summary>
     <${PayTable} pay=${offer.pay_table} />
     <h5>${t("rtp")}</h5><${ReturnTable} rtp=${offer.rtp} status=${offer.rtp_status} />
   </details>`;
@@ -66,7 +67,7 @@ export function LobbyView({ s, actions }) {
         const taken = tb.seats.filter((/** @type {any} */ x) => x.occupied).length;
         const offer = offerOf(s.offers, tb);
         return html`<div key=${tb.id} class=${cx("table-row", mine.has(tb.id) && "mine")} data-table=${tb.id}>
-          <b>${named(tb.title)}</b><span class="muted table-name">${tb.name}</span>
+          <b>${named(tb.title)}</b><span class="muted table-name">${tableName(tb)}</span>
           <span class="seat-dots" aria-label=${t("players_n", { n: taken, of: tb.seats.length })}>${tb.seats.map((/** @type {any} */ x) => html`<span key=${x.seat} class=${cx("seat-dot", x.occupied ? (x.bot ? "bot" : "human") : "free")}></span>`)}</span>
           <span class="small players">${t("players_n", { n: taken, of: tb.seats.length })}</span>
           ${limitsText(offer || tb) ? html`<span class="small limits">${limitsText(offer || tb)}</span>` : null}

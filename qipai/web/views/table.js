@@ -9,7 +9,7 @@ import { money, signed, list } from "../ui/format.js";
 import { Timer, Seconds } from "../ui/timer.js";
 import { SeatBox } from "../ui/seat.js";
 import { renderer } from "../games/index.js";
-import { Net, phaseLabel, seatName, displayName } from "../games/common.js";
+import { Net, phaseLabel, seatName, displayName, silenceText, tableName } from "../games/common.js";
 import { errorText } from "../api/errors.js";
 import { FairnessPanel } from "./fairness.js";
 import { HelpPanel, offerOf } from "./help.js";
@@ -136,7 +136,7 @@ function TableBody({ s, actions }) {
   return html`<section class=${cx("view", "table-view", `game-${table.game}`)} id="view-table" data-status=${status.state} aria-busy=${s.conn !== "open" ? "true" : "false"}>
     <div class="table-bar">
       <button type="button" class="btn small ghost" id="btn-back" onClick=${actions.back}>${t("back_lobby")}</button>
-      <span class="table-title">${named(table.title)} — ${table.name}</span>
+      <span class="table-title">${named(table.title)} — ${tableName(table)}</span>
       ${round ? html`<span class="muted round-info">${t("round")} ${round.number} · ${phaseLabel(round.phase)}</span>` : null}
       <span class=${cx("badge", "table-status", status.state)} data-table-status=${status.state}>${statusText(status)}</span>
       <span class="spacer"></span>
@@ -164,7 +164,7 @@ function TableBody({ s, actions }) {
             ${me ? html`<${SeatBox} st=${st} seat=${me} leaving=${leaving && me.seat === you.seat} extra=${R.SeatExtra ? html`<${R.SeatExtra} st=${st} seat=${me.seat} />` : null} />` : null}
             ${round && seated && R.Mine ? html`<${R.Mine} st=${st} ctx=${ctx} />` : null}
           </div>
-          ${me && me.seat === you.seat && me.away ? html`<div class="away-note" id="away-note" role="status">${t("you_are_away")}
+          ${me && me.seat === you.seat && me.away ? html`<div class="away-note" id="away-note" role="status">${t("you_are_away_s", { s: Math.round(Number((table.terms && table.terms.away_grace_s) ?? 60)) })}
             <button type="button" class="btn small gold" id="btn-im-back" onClick=${actions.imBack}>${t("im_back")}</button></div>` : null}
           <${TurnLine} st=${st} until=${until} nextAt=${nextAt} status=${status} pending=${s.pending.length} />
           <div class="actions" id="actions">
@@ -213,7 +213,11 @@ function TurnLine({ st, until, nextAt, status, pending }) {
   const r = st.round;
   let body;
   if (r && !r.finished) {
-    if ((st.legal || []).length) body = html`<span class="mine">${t("your_turn")} · ${phaseLabel(r.phase)}</span>`;
+    if ((st.legal || []).length) {
+      // what silence will do, said before the countdown ends (RULES.md "countdown lengths")
+      const silent = silenceText(st);
+      body = html`<span class="mine">${t("your_turn")} · ${phaseLabel(r.phase)}</span>${silent ? html` <span class="silence small" id="silence-note">${t("if_silent", { what: silent })}</span>` : null}`;
+    }
     else if ((r.awaiting || []).length) body = html`<span class="muted">${t("waiting_for")} ${list(r.awaiting.map((/** @type {string} */ a) => seatName(st, a)))}</span>`;
     else body = html`<span class="muted">${phaseLabel(r.phase)}</span>`;
   } else if (nextAt !== null && st.you && st.you.seat && status.state !== "suspended") {
@@ -288,7 +292,7 @@ function ResultsPanel({ st, R }) {
   return html`<div class="panel"><h4>${t("results")}</h4><div class="results" id="results">
     ${list.length ? null : html`<p class="muted small">${t("none_yet")}</p>`}
     ${list.map((r, i) => html`<details key=${r.number} class="result-row" open=${i === 0}>
-      <summary class="kv"><span>${t("round")} ${r.number}</span>${seat && r.nets[seat] !== undefined ? html`<${Net} n=${r.nets[seat]} />` : html`<span class="muted small">${t("spectating")}</span>`}</summary>
+      <summary class="kv"><span>${t("round")} ${r.number}</span>${seat && r.nets[seat] !== undefined ? html`<${Net} n=${r.nets[seat]} />` : html`<span class="muted small">${seat ? t("sat_out") : t("spectating")}</span>`}</summary>
       <div class="result-nets">${Object.entries(r.nets).map(([k, n]) => html`<div key=${k} class="kv small"><span class="muted">${names(k)}</span><${Net} n=${n} /></div>`)}</div>
     </details>`)}
     ${done && st.round && st.round.finished && R.Details ? html`<div class="last-hand"><${R.Details} view=${st.round.view} seat=${seat} st=${st} /></div>` : null}
