@@ -229,13 +229,21 @@ export async function loadOffers() {
 }
 
 // ------------------------------------------------------------------ lobby actions
-/** @param {string} game */
-export function quickStart(game) {
-  return once(`quick:${game}`, async () => {
+/**
+ * A seat at the liveliest table of `template` (each of the operator's templates is its own
+ * lobby entry: Pok Deng's two modes are two choices), else of the game's first template.
+ * @param {string} game @param {string} [template]
+ */
+export function quickStart(game, template) {
+  return once(`quick:${template || game}`, async () => {
     const s = store.get();
     const g = s.games[game];
     const wallet = (s.me && s.me.wallet) || 0;
-    const want = (g && (g.default_buy_in || g.min_buy_in)) || 10000;
+    const offer = template ? (s.offers || []).find((o) => o.template && o.template.id === template) : null;
+    let want = (g && (g.default_buy_in || g.min_buy_in)) || 10000;
+    // within the template's buy-in range (the operator's, shown on its lobby entry)
+    if (offer && offer.min_buy_in) want = Math.max(want, offer.min_buy_in);
+    if (offer && offer.max_buy_in) want = Math.min(want, offer.max_buy_in);
     const buy = Math.min(wallet, want);
     if (buy <= 0) {
       note(t("need_deposit"), true);
@@ -243,7 +251,7 @@ export function quickStart(game) {
       return;
     }
     try {
-      const r = await http.post("/api/automatch", { game, buy_in: buy, client_seed: store.get().clientSeed });
+      const r = await http.post("/api/automatch", { ...(template ? { template } : { game }), buy_in: buy, client_seed: store.get().clientSeed });
       go(`#/table/${r.table_id}`);
     } catch (e) {
       noteError(e);
@@ -251,11 +259,11 @@ export function quickStart(game) {
   });
 }
 
-/** @param {string} game */
-export function newTable(game) {
-  return once(`new:${game}`, async () => {
+/** A new table of `template` (else of the game's first template). @param {string} game @param {string} [template] */
+export function newTable(game, template) {
+  return once(`new:${template || game}`, async () => {
     try {
-      const r = await http.post("/api/tables", { game });
+      const r = await http.post("/api/tables", template ? { template } : { game });
       go(`#/table/${r.id}`);
     } catch (e) {
       noteError(e);
