@@ -25,6 +25,7 @@ import { reasonText } from "./views/table.js";
  *   chipStack: {spot: string, amount: number}[], busy: Record<string, boolean>,
  *   note: Note | null, dialog: string | null, help: boolean, muted: boolean, outdated: boolean,
  *   history: any, tableInfo: Record<string, any>, ui: Record<string, any>, offers: any[] | null,
+ *   rulesPage?: { key: string, zh: any, en: any } | null,
  *   clientSeed: string,
  * }} AppState
  */
@@ -89,6 +90,7 @@ export const store = createStore(/** @type {AppState} */ ({
   tableInfo: {},
   ui: {},
   offers: null,
+  rulesPage: null,
   clientSeed: firstSeed,
 }));
 
@@ -197,11 +199,17 @@ export function go(hash) {
 export async function route() {
   const hash = (globalThis.location && globalThis.location.hash) || "#/lobby";
   const s = store.get();
+  const [, name = "lobby", arg = null] = hash.match(/^#\/([a-z]+)(?:\/(.+))?/) || [];
+  if (name === "rules" && arg) {  // the rules pages are public: readable before signing in
+    if (s.tableId) leaveTableScreen();
+    store.set({ route: { name, arg } });
+    await loadRules(arg).catch(noteError);
+    return;
+  }
   if (!s.token) {
     store.set({ route: { name: "login", arg: null } });
     return;
   }
-  const [, name = "lobby", arg = null] = hash.match(/^#\/([a-z]+)(?:\/(.+))?/) || [];
   if (name !== "table" && s.tableId) leaveTableScreen();
   store.set({ route: { name, arg } });
   try {
@@ -216,6 +224,19 @@ export async function route() {
 export async function loadLobby() {
   const [, , tables] = await Promise.all([refreshMe(), loadGames(), http.get("/api/tables"), loadOffers()]);
   store.set({ tables: tables.tables });
+}
+
+/**
+ * A game's rules page in both languages (a language switch needs no new request), with the
+ * template's settings filled in and its facts: `arg` is "game" or "game/template".
+ * @param {string} arg
+ */
+export async function loadRules(arg) {
+  const [game, template] = arg.split("/");
+  const q = template ? `&template=${encodeURIComponent(template)}` : "";
+  const base = `/api/rules/${encodeURIComponent(game)}`;
+  const [zh, en] = await Promise.all([http.get(`${base}?lang=zh${q}`), http.get(`${base}?lang=en${q}`)]);
+  store.set({ rulesPage: { key: arg, zh, en } });
 }
 
 /** The operator's offer (table templates with pay tables, limits, buy-in ranges and returns). */

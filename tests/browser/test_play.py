@@ -90,7 +90,8 @@ LAYOUT_JS = """() => {
 # hex commitments and the SHA-256 / `qipai verify` names are taken out; and every i18n key that
 # was asked for in a language lacking it.
 TEXT_JS = """() => {
-  const st = qipai.state(), keep = ['SHA-256', 'qipai verify', st.table.name, st.table.title.en, st.you.player];
+  const st = qipai.state(), keep = ['SHA-256', 'qipai verify', st.table.name, st.table.title.en, st.you.player,
+                                    st.table.id.slice(0, 4)];
   for (const s of st.table.seats) if (s.name) keep.push(s.name);
   keep.sort((a, b) => b.length - a.length);
   const bad = [], cjk = [];

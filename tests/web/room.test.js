@@ -148,3 +148,19 @@ describe("a round I sat out", () => {
     }
   });
 });
+
+describe("the help panel's full rules", () => {
+  it("opens the rules page of the table's own template in the room, not raw JSON", () => {
+    const m = structuredClone(moment("pokdeng", "finished").message);
+    const offers = [{ template: { id: "pokdeng-classic", name: "Pok Deng classic 经典博丁", version: 1 }, game: "pokdeng", config_hash: m.table.terms.config_hash, pay_table: null, rtp: null }];
+    for (const lang of ["zh", "en"]) {
+      setLang(lang);
+      const root = mount(html`<${TableView} s=${appState(m, { lang, help: true, offers })} actions=${ACTIONS} />`);
+      const link = root.querySelector("#help #help-rules-page");
+      expect(link).not.toBeNull();
+      expect(link.getAttribute("href")).toBe("#/rules/pokdeng/pokdeng-classic");
+      expect(root.querySelector("#help").textContent).not.toContain("Pok Deng classic 经典博丁");
+      cleanup();
+    }
+  });
+});

@@ -73,7 +73,7 @@ export function legal(st, type) {
 /**
  * What the table does for me if I stay silent until the countdown ends, in the UI language, or ""
  * when I have nothing to do. The defaults are the rules' (docs/rules/common.md#silence-defaults);
- * RULES.md "countdown lengths" asks the room to show them before the countdown runs out.
+ * docs/rules/common.md#silence-defaults asks the room to show them before the countdown runs out.
  * @param {any} st
  */
 export function silenceText(st) {

@@ -214,7 +214,7 @@ function TurnLine({ st, until, nextAt, status, pending }) {
   let body;
   if (r && !r.finished) {
     if ((st.legal || []).length) {
-      // what silence will do, said before the countdown ends (RULES.md "countdown lengths")
+      // what silence will do, said before the countdown ends (docs/rules/common.md#silence-defaults)
       const silent = silenceText(st);
       body = html`<span class="mine">${t("your_turn")} · ${phaseLabel(r.phase)}</span>${silent ? html` <span class="silence small" id="silence-note">${t("if_silent", { what: silent })}</span>` : null}`;
     }
