@@ -1,5 +1,5 @@
-"""The shipped templates' countdowns are docs/rules/common.md#silence-defaults (RULES.md "countdown lengths"):
-sized for a person on a phone, not for a bot — bid for banker 8 s, bet 12 s (Pok Deng's several
+"""The shipped templates' countdowns are docs/rules/common.md#silence-defaults (RULES.md
+"countdown lengths"): sized for a person on a phone, not for a bot — bid for banker 8 s, bet 12 s (Pok Deng's several
 spots 15 s), Niu Niu's swap 10 s, each Hold'em Bonus decision 12 s, a Tien Gow turn 15 s."""
 
 from __future__ import annotations

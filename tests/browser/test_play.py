@@ -32,6 +32,12 @@ def games_available(server: Server) -> set[str]:
         return {g["game"] for g in json.load(r)["games"]}
 
 
+def offered_templates(server: Server) -> list[tuple[str, str]]:
+    """(game, template id) of every template the operator offers now."""
+    with urllib.request.urlopen(f"{server.url}/api/templates", timeout=60) as r:
+        return [(t["game"], t["template"]["id"]) for t in json.load(r)["templates"]]
+
+
 # a password no common-password list holds (the server refuses those)
 PASSWORD = "felt-" + uuid.uuid4().hex[:12]
 
@@ -190,8 +196,11 @@ def review(page: Any, game: str, moment: str) -> None:
     set_lang(page, "zh")
 
 
-def quick_start(page: Any, game: str) -> None:
-    page.click(f".quick[data-game='{game}']")
+def quick_start(page: Any, game: str, template: str | None = None) -> None:
+    """Quick start at a table of `template`, else of the game's first lobby entry (each
+    template is its own entry: Pok Deng has two)."""
+    where = f"[data-template='{template}']" if template else ""
+    page.locator(f".quick[data-game='{game}']{where}").first.click()
     page.wait_for_selector("#view-table:not([hidden])")
     page.wait_for_selector("#balances .kv.me")
 
@@ -377,8 +386,11 @@ def test_lobby_in_both_languages_and_on_a_phone(page: Any, server: Server) -> No
             page.wait_for_selector(".game-card")
             page.wait_for_timeout(300)
             cards = page.locator(".game-card")
-            assert cards.count() == len(names)
-            assert page.locator(".quick").count() == len(names)
+            # every template the operator offers is its own entry (Pok Deng's two modes too)
+            entries = offered_templates(server)
+            assert {g for g, _ in entries} == names
+            assert cards.count() == len(entries)
+            assert page.locator(".quick").count() == len(entries)
             width = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
             assert width <= 1, f"lobby {lang} {size}: scrolls sideways"
             assert page.evaluate("[...qipai.missing]") == []
