@@ -1,9 +1,12 @@
 // The lobby to choose from: every template the operator offers is its own entry (Pok Deng's two
 // modes are two choices, each with its own quick start), filtered and sorted by game, limits and
 // seats free; each table tile shows its limits, players and its last rounds (Pok Deng: its road).
-import { afterEach, describe, expect, it } from "vitest";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, describe, expect, inject, it } from "vitest";
 import { html } from "../../qipai/web/ui/html.js";
 import { LobbyView, choose, minBet } from "../../qipai/web/views/lobby.js";
+import { PayTable } from "../../qipai/web/views/paytable.js";
 import { setLang, missing } from "../../qipai/web/i18n/index.js";
 import { cleanup, mount, texts } from "./render.js";
 
@@ -105,5 +108,19 @@ describe("table tiles", () => {
     expect(last.textContent).toContain("+300");
     expect(root.querySelector(".table-row[data-table=7e8f90] .players").textContent).toContain("1/4");
     expect(root.querySelector(".table-row[data-table=7e8f90] .limits").textContent).toContain("100");
+  });
+});
+
+describe("pay tables in Chinese", () => {
+  // card ranks (AA, AK, KK …) and positions (P1, B2) are printed as on the cards and the felt
+  const allowed = /\b(?:[AKQJ]{1,2}|[PB][1-5])\b/g;
+  const offers = JSON.parse(readFileSync(join(inject("goldenDir"), "offers.data"), "utf8"));
+  it.each(offers.map((o) => [o.template.id, o]))("leave no English word in %s's pay table", (_, o) => {
+    setLang("zh");
+    missing.clear();
+    const root = mount(html`<${PayTable} pay=${o.pay_table} />`);
+    const latin = texts(root).filter((x) => /[A-Za-z]{2,}/.test(x.replace(allowed, " ")));
+    expect(latin).toEqual([]);
+    expect([...missing]).toEqual([]);
   });
 });
