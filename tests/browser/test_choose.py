@@ -117,3 +117,52 @@ def test_the_rules_are_a_page_of_the_room_in_chinese(page: Any, server: Server) 
             width = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
             assert width <= 1, f"rules {lang} {size}: scrolls sideways"
             page.screenshot(path=str(OUT / f"choose-rules-{lang}-{size['width']}.png"))
+
+
+@pytest.mark.parametrize("size", ["desktop", "phone"])
+def test_a_red_note_never_covers_help_or_leave(page: Any, server: Server, size: str) -> None:
+    if "pokdeng" not in games_available(server):
+        pytest.skip("no pokdeng")
+    sign_up_and_deposit(page, server)
+    quick_start(page, "pokdeng", "pokdeng-classic")
+    page.set_viewport_size(DESKTOP if size == "desktop" else PHONE)
+    page.wait_for_function(MY_BET, timeout=90000, polling=100)
+    page.locator("#actions .chip:not([disabled])").last.click()
+    for _ in range(12):  # the biggest chip again and again: the hold outgrows the stack
+        if page.locator("#toast.bad").count():
+            break
+        page.click(".pd-spot[data-spot=P1]")
+        page.wait_for_timeout(200)
+    page.wait_for_selector("#toast.bad")
+    boxes = page.evaluate(
+        """() => Object.fromEntries(['toast', 'btn-help', 'btn-leave'].map((id) => {
+             const r = document.getElementById(id).getBoundingClientRect();
+             return [id, {x: r.left, y: r.top, r: r.right, b: r.bottom}]; }))"""
+    )
+    toast = boxes.pop("toast")
+    for name, b in boxes.items():
+        apart = (
+            toast["r"] <= b["x"]
+            or b["r"] <= toast["x"]
+            or toast["b"] <= b["y"]
+            or b["b"] <= toast["y"]
+        )
+        assert apart, f"{size}: the note {toast} covers {name} {b}"
+    assert (
+        page.evaluate("getComputedStyle(document.getElementById('toast')).pointerEvents") == "none"
+    )
+    page.screenshot(path=str(OUT / f"choose-note-{size}.png"))
+
+
+def test_a_deposit_of_a_fraction_is_told_it_must_be_whole(page: Any, server: Server) -> None:
+    sign_up_and_deposit(page, server)
+    for lang, word in (("zh", "整数"), ("en", "whole number")):
+        switch_lang(page, lang)
+        page.click("#btn-deposit")
+        page.fill("#dlg-deposit input[type=number]", "12.5")
+        page.click("#dlg-deposit .go")
+        page.wait_for_function(
+            f"document.querySelector('#dlg-deposit .error-text').textContent.includes('{word}')"
+        )
+        page.keyboard.press("Escape")
+        page.wait_for_selector("#dlg-deposit", state="detached")
