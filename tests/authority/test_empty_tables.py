@@ -6,6 +6,7 @@ person seated stays."""
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -48,6 +49,10 @@ def test_empty_player_tables_close_after_the_operators_idle_time(
     r = client.post("/api/automatch", json={"game": "pokdeng", "buy_in": 5_000}, headers=bob)
     house = r.json()["table_id"]  # a house table (nobody's): closed like any other once empty
     client.post(f"/api/tables/{house}/leave", headers=bob)
+    deadline = time.monotonic() + 180  # a leave in a running round takes effect at its end
+    while live.tables[house].seating.humans() and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not live.tables[house].seating.humans()
     empty = client.post("/api/tables", json={"game": "pokdeng"}, headers=bob).json()["id"]
     seated = client.post("/api/tables", json={"game": "niuniu"}, headers=bob).json()["id"]
     assert client.post(f"/api/tables/{seated}/sit", json={"buy_in": 5_000}, headers=bob).is_success

@@ -175,3 +175,32 @@ describe("the showdown's pace", () => {
     expect(queue).toEqual([]);
   });
 });
+
+describe("suspense", () => {
+  it("turns a Pok Deng table's six hands over more than a second and a half, not in a blink", () => {
+    const { last, done } = ending("pokdeng");
+    const root = mount(html`<${TableView} s=${appState(last)} actions=${ACTIONS} />`);
+    mount(html`<${TableView} s=${appState(done)} actions=${ACTIONS} />`, root);
+    let total = 0;
+    while (queue.length) {
+      const { ms, fn } = queue.shift();
+      total += ms;
+      fn();
+    }
+    expect(total).toBeGreaterThanOrEqual(1500);
+    expect(total).toBeLessThanOrEqual(SHOWDOWN_MS);
+  });
+  it.each(["pokdeng", "niuniu", "holdem-bonus"])("%s: the player may skip the reveal and see everything at once", (game) => {
+    const { last, done } = ending(game);
+    const whole = shown(mount(html`<${TableView} s=${appState(done)} actions=${ACTIONS} />`));
+    cleanup();
+    const root = mount(html`<${TableView} s=${appState(last)} actions=${ACTIONS} />`);
+    mount(html`<${TableView} s=${appState(done)} actions=${ACTIONS} />`, root);
+    const skip = root.querySelector("#btn-skip-reveal");
+    expect(skip).not.toBeNull();
+    skip.click();
+    expect(queue).toEqual([]);
+    expect(root.querySelector("#btn-skip-reveal")).toBeNull();
+    expect(shown(root)).toEqual(whole);
+  });
+});

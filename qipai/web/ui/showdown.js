@@ -13,10 +13,12 @@
 import { Component, createContext, h } from "../vendor/preact.module.js";
 import { useContext, useRef } from "../vendor/hooks.module.js";
 
-/** The longest a showdown takes, first stage to result (ms). */
-export const SHOWDOWN_MS = 500;
+/** The longest a showdown takes, first stage to result (ms): long enough to feel each hand turn
+ * (a card room's pace), short enough to end well inside the pause between rounds (5 s by
+ * default); a player may skip it (`useSkip`). */
+export const SHOWDOWN_MS = 3200;
 /** The longest pause between two stages (ms): short showdowns are not stretched. */
-export const STEP_MS = 110;
+export const STEP_MS = 650;
 
 /**
  * When the next stage is drawn: after a timer. The benchmark and the unit tests replace `after`
@@ -62,6 +64,13 @@ const Ctx = createContext(ALL);
 // 2: recorded in the results panel too, a stage later): a context of its own, so that the pieces
 // that wait only for the result are not redrawn at every hand's stage
 const Done = createContext(2);
+// ends the showdown now (null when none is on): the player's "show all"
+const Skip = createContext(/** @type {(() => void) | null} */ (null));
+
+/** The function that shows the whole showdown at once, or null when none is on. @returns {(() => void) | null} */
+export function useSkip() {
+  return /** @type {(() => void) | null} */ (useContext(Skip));
+}
 
 /**
  * What a piece of the table may show now: whether hand `id` is turned, whether the result is
@@ -128,7 +137,8 @@ export class Showdown extends Component {
     }
     const at = this.at;
     const result = Math.max(0, Math.min(2, at.shown - at.order.length));
-    return h(Ctx.Provider, { value: at }, h(Done.Provider, { value: result }, children));
+    const skip = result < 1 ? this.skip : null;
+    return h(Ctx.Provider, { value: at }, h(Done.Provider, { value: result }, h(Skip.Provider, { value: skip }, children)));
   }
 
   componentDidMount() {
@@ -162,4 +172,11 @@ export class Showdown extends Component {
     if (this.cancel) this.cancel();
     this.cancel = null;
   }
+
+  /** Show everything now (the player skipped the reveal). */
+  skip = () => {
+    this.stop();
+    this.at = { ...this.at, shown: Infinity };
+    this.setState({});
+  };
 }

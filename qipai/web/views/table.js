@@ -14,7 +14,7 @@ import { errorText } from "../api/errors.js";
 import { FairnessPanel } from "./fairness.js";
 import { HelpPanel, offerOf } from "./help.js";
 import { memo } from "../ui/memo.js";
-import { Showdown, useDone, useHeld, useRecorded } from "../ui/showdown.js";
+import { Showdown, useDone, useHeld, useRecorded, useSkip } from "../ui/showdown.js";
 import { sound } from "../ui/sound.js";
 
 /** Where the other seats go (after mine, in the table's seat order), by how many there are. */
@@ -154,7 +154,7 @@ function TableBody({ s, actions }) {
           <div class="timer-slot"><${Timer} until=${until} total=${total} /></div>
           <div class="seat-slot slot-left">${slot("left")}</div>
           <div class=${cx("felt", `felt-${table.game}`)} id="felt">
-            <div class="felt-head">${myNet !== undefined ? html`<${Banner} net=${myNet} />` : null}</div>
+            <div class="felt-head">${myNet !== undefined ? html`<${Banner} net=${myNet} />` : null}<${SkipReveal} /></div>
             <div class="center" id="center">${round ? html`<${R.Center} st=${st} ctx=${ctx} />` : html`<div class="waiting-msg">${waitingText(st, status)}</div>`}</div>
           </div>
           <div class="seat-slot slot-right">${slot("right")}</div>
@@ -185,6 +185,12 @@ function TableBody({ s, actions }) {
     ${s.help ? html`<${HelpPanel} st=${st} info=${info} offer=${offerOf(s.offers, table)} game=${s.games[table.game]} onClose=${actions.toggleHelp} />` : null}
     ${s.conn !== "open" ? html`<${Overlay} s=${s} />` : null}
   </section>`;
+}
+
+/** While the hands are being turned: a button that shows them all at once. */
+function SkipReveal() {
+  const skip = useSkip();
+  return skip ? html`<button type="button" class="btn small ghost skip-reveal" id="btn-skip-reveal" onClick=${skip}>${t("skip_reveal")}</button>` : null;
 }
 
 /** My result on the felt, once the showdown has turned every hand. @param {{ net: number }} props */
