@@ -164,3 +164,23 @@ describe("the help panel's full rules", () => {
     }
   });
 });
+
+describe("Pok Deng spot names", () => {
+  it("reads pair and banker spots in the UI language", async () => {
+    const { spotName } = await import("../../qipai/web/games/pokdeng.js");
+    setLang("zh");
+    expect(spotName("P2 pair")).toBe("P2 对子");
+    expect(spotName("B pair")).toBe("庄对");
+    expect(spotName("B3")).toBe("B3");
+    setLang("en");
+    expect(spotName("B pair")).toBe("Banker pair");
+  });
+  it("recalls my bets by those names, not the raw spot codes", async () => {
+    const { recallSteps } = await import("../../qipai/web/games/recall.js");
+    setLang("zh");
+    const steps = recallSteps("pokdeng", { me: { bets: { "P2 pair": 100, P1: 200 } }, cards: null }, "S1");
+    const root = mount(html`<div>${steps[0].body}</div>`);
+    expect(root.textContent).toContain("P2 对子");
+    expect(root.textContent).not.toMatch(/pair/);
+  });
+});

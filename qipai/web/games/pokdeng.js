@@ -65,8 +65,9 @@ function placeBet(st, ctx, spot) {
   ctx.act({ type: "bet", spot, amount: chip });
 }
 
-/** @param {string} spot */
-function spotName(spot) {
+/** A spot's name in the UI language ("P2 对子", "B pair" → "庄对"). @param {string} spot */
+export function spotName(spot) {
+  if (spot === "B pair") return t("banker_pair");
   const m = spot.match(/^(P\d|B)( pair)?$/);
   if (!m) return spot;
   return m[2] ? t("spot_pair", { hand: m[1] }) : m[1];
