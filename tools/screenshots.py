@@ -6,7 +6,7 @@ player's turn and at its result, and a rules page — at a desktop (1400x950), a
 
 It starts its own `qipai serve` on a free port with a throw-away database (bots fill the seats),
 drives Debian's chromium (/usr/bin/chromium, never downloaded) with Playwright, and writes
-`<what>-<lang>-<size>.png` plus `index.md` listing them. Nothing here is a test: the browser
+`<what>-<lang>-<size>.jpg` plus `index.md` listing them. Nothing here is a test: the browser
 suite (tests/browser) asserts the layouts; this only refreshes the pictures.
 """
 
@@ -28,7 +28,8 @@ from roomserver import ARGS, CHROMIUM, Server  # noqa: E402
 
 SIZES = {"desktop": (1400, 950), "phone": (390, 844), "landscape": (844, 390)}
 LANGS = ("zh", "en")
-FAST = {"QIPAI_BOT_DELAY": "0.3", "QIPAI_BETWEEN_ROUNDS": "3", "QIPAI_SIGNUP_RATE": "1000/minute"}
+# a long pause between rounds: the result stays on the table while it is photographed
+FAST = {"QIPAI_BOT_DELAY": "0.3", "QIPAI_BETWEEN_ROUNDS": "30", "QIPAI_SIGNUP_RATE": "1000/minute"}
 MY_TURN = """() => { const s = qipai.state();
   return !!(s && s.round && !s.round.finished && s.legal.length && s.round.time_left > 4); }"""
 FINISHED = (
@@ -47,16 +48,20 @@ def set_lang(page: Any, lang: str) -> None:
         page.wait_for_function(f"qipai.lang() === '{lang}'")
 
 
-def shoot(page: Any, out: Path, what: str, shots: list[str], full: bool = False) -> None:
-    """`what` at every size in both languages."""
+def shoot(
+    page: Any, out: Path, what: str, shots: list[str], full: bool = False, sizes: Any = None
+) -> None:
+    """`what` at every size (or `sizes`) in both languages, as JPEG (a tenth of a PNG's bytes:
+    the folder is kept in the repository)."""
     for lang in LANGS:
         set_lang(page, lang)
-        for size, (w, h) in SIZES.items():
+        for size in sizes or SIZES:
+            w, h = SIZES[size]
             page.set_viewport_size({"width": w, "height": h})
             page.wait_for_timeout(350)
             page.evaluate("window.scrollTo(0, 0)")
-            name = f"{what}-{lang}-{size}.png"
-            page.screenshot(path=str(out / name), full_page=full)
+            name = f"{what}-{lang}-{size}.jpg"
+            page.screenshot(path=str(out / name), full_page=full, type="jpeg", quality=60)
             shots.append(name)
     page.set_viewport_size({"width": 1400, "height": 950})
 
@@ -78,6 +83,8 @@ def main(out: Path) -> int:
     from playwright.sync_api import sync_playwright
 
     out.mkdir(parents=True, exist_ok=True)
+    for old in [*out.glob("*.png"), *out.glob("*.jpg")]:  # a refresh leaves no stale picture
+        old.unlink()
     shots: list[str] = []
     with tempfile.TemporaryDirectory() as tmp:
         server = Server(Path(tmp) / "room.db", FAST)
@@ -99,13 +106,15 @@ def main(out: Path) -> int:
                         shoot(page, out, f"{template}-turn", shots)
                     with contextlib.suppress(PlaywrightError):
                         page.wait_for_function(FINISHED, timeout=120000, polling=200)
-                        page.wait_for_timeout(2500)  # the showdown's reveal
+                        page.wait_for_timeout(
+                            3600
+                        )  # the showdown's reveal (ui/showdown.js SHOWDOWN_MS)
                         shoot(page, out, f"{template}-result", shots)
                     page.click("#btn-leave")
                     page.goto(server.url + f"/#/rules/{game}/{template}")
                     page.wait_for_selector("#rules-text h2")
                     if game == "pokdeng" or template == game:
-                        shoot(page, out, f"rules-{template}", shots, full=True)
+                        shoot(page, out, f"rules-{template}", shots, True, ("desktop", "phone"))
                 browser.close()
         finally:
             server.stop()

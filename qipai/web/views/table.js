@@ -136,7 +136,7 @@ function TableBody({ s, actions }) {
   return html`<section class=${cx("view", "table-view", `game-${table.game}`)} id="view-table" data-status=${status.state} aria-busy=${s.conn !== "open" ? "true" : "false"}>
     <div class="table-bar">
       <button type="button" class="btn small ghost" id="btn-back" onClick=${actions.back}>${t("back_lobby")}</button>
-      <span class="table-title">${named(table.title)} — ${tableName(table)}</span>
+      <span class="table-title">${tableName(table).startsWith(named(table.title)) ? tableName(table) : `${named(table.title)} — ${tableName(table)}`}</span>
       ${round ? html`<span class="muted round-info">${t("round")} ${round.number} · ${phaseLabel(round.phase)}</span>` : null}
       <span class=${cx("badge", "table-status", status.state)} data-table-status=${status.state}>${statusText(status)}</span>
       <span class="spacer"></span>
