@@ -98,7 +98,10 @@ export function TableView({ s, actions }) {
     before = seen.current.round.view;
     order = R.revealOrder ? R.revealOrder(round.view) : [];
   }
-  return html`<${Showdown} id=${id} order=${order} before=${before}><${TableBody} s=${s} actions=${actions} /></${Showdown}>`;
+  // the reveal ends well before the next round starts (the table never waits for it): at most
+  // 60 % of the pause between rounds, so the result stays in view for the rest
+  const total = st && st.next_round_in !== null && st.next_round_in !== undefined ? Math.max(0, st.next_round_in * 600) : undefined;
+  return html`<${Showdown} id=${id} order=${order} before=${before} total=${total}><${TableBody} s=${s} actions=${actions} /></${Showdown}>`;
 }
 
 /** @param {{ s: import("../app.js").AppState, actions: any }} props */
