@@ -105,9 +105,9 @@ TEXT_JS = """() => {
   while (walk.nextNode()) {
     const n = walk.currentNode, p = n.parentElement;
     if (!p || !p.getClientRects().length) continue;
-    let text = n.textContent;
+    // hex (commitments, round ids) first: a kept short id must not cut one into words
+    let text = n.textContent.replace(/[0-9a-f]{12,}/g, ' ');
     for (const k of keep) if (k) text = text.split(k).join(' ');
-    text = text.replace(/[0-9a-f]{12,}/g, ' ');
     if (/[A-Za-z]{3,}/.test(text)) bad.push(n.textContent.trim());
     if (/[\u3400-\u9fff]/.test(text)) cjk.push(n.textContent.trim());
   }
