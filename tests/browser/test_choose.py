@@ -11,7 +11,15 @@ from typing import Any
 
 import pytest
 from roomserver import OUT, Server
-from test_play import DESKTOP, PHONE, games_available, quick_start, sign_up_and_deposit, switch_lang
+from test_play import (
+    DESKTOP,
+    P1_HEAD,
+    PHONE,
+    games_available,
+    quick_start,
+    sign_up_and_deposit,
+    switch_lang,
+)
 
 pytestmark = [pytest.mark.browser]
 
@@ -131,7 +139,7 @@ def test_a_red_note_never_covers_help_or_leave(page: Any, server: Server, size: 
     for _ in range(12):  # the biggest chip again and again: the hold outgrows the stack
         if page.locator("#toast.bad").count():
             break
-        page.click(".pd-spot[data-spot=P1]")
+        page.click(".pd-spot[data-spot=P1]", position=P1_HEAD)
         page.wait_for_timeout(200)
     page.wait_for_selector("#toast.bad")
     boxes = page.evaluate(

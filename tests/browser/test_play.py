@@ -71,6 +71,10 @@ MY_CARDS_IN_HISTORY = {
     "holdem-bonus": ".hand-line.mine [data-card]",
 }
 
+# where a Pok Deng position's own bet is tapped: its head (name and ring), above the banker's
+# and the pair bets on it, which sit lower in the same column
+P1_HEAD = {"x": 24, "y": 24}
+
 DESKTOP = {"width": 1400, "height": 950}
 PHONE = {"width": 390, "height": 844}
 LAPTOP = {"width": 1280, "height": 800}
@@ -218,7 +222,7 @@ def _play_step(page: Any, game: str) -> None:
     if game == "pokdeng":
         if page.locator("[data-action=done]").count():
             if not page.locator(".spot-chips .chip.mine").count():
-                page.click(".pd-spot[data-spot=P1]", timeout=3000)
+                page.click(".pd-spot[data-spot=P1]", timeout=3000, position=P1_HEAD)
                 page.wait_for_selector(".spot-chips .chip.mine", timeout=5000)
             page.click("[data-action=done]", timeout=3000)
         return
