@@ -9,8 +9,9 @@ lobby lists and shows. The server's lobby router calls these; they take the `Roo
   each counted toward the room's cap while it opens (`_Openings`): `qipai/server/automatch.py`.
 * Every table reply carries its template version's facts (`facts`): pay table, limits,
   buy-in range, exact return of every bet.
-* A table a player opened closes once no person has sat at it for the operator's
-  `empty_table_close_s` (`EmptyTables`): empty player tables do not pile up in the lobby.
+* A table closes once no person has sat at it for the operator's `empty_table_close_s`
+  (`EmptyTables`): a player's table and a house table automatch opened alike, so tables of bots
+  alone do not pile up in the lobby.
 """
 
 from __future__ import annotations
@@ -153,9 +154,9 @@ def with_facts(authority: Authority, table: Any, info: dict[str, Any]) -> dict[s
 
 
 class EmptyTables:
-    """Closes the tables players opened once no person has sat at them for the authority's
-    `empty_table_close_s` (the operator's setting): its bots are stood up and cashed out, the
-    table leaves the lobby and no longer counts against its owner's quota. An empty table is
+    """Closes the tables (players' and the house's) once no person has sat at them for the
+    authority's `empty_table_close_s` (the operator's setting): its bots are stood up and cashed
+    out, the table leaves the lobby and no longer counts against its owner's quota. An empty table is
     one with no person seated (watchers and bots do not count); a suspended table is left to
     the operators. Each close is in the operator log as the system's."""
 
@@ -176,10 +177,9 @@ class EmptyTables:
         closed: list[str] = []
         seen: set[str] = set()
         for table in list(self.room.tables.values()):
-            if getattr(table, "owner", None) is None or table.status().state in (
-                "closed",
-                "suspended",
-            ):
+            # a house table (automatch opened it, nobody owns it) too: bots alone playing on
+            # would pile up in the lobby; automatch opens a new one when a person wants one
+            if table.status().state in ("closed", "suspended"):
                 continue
             seen.add(table.id)
             if table.seating.humans():
@@ -198,7 +198,7 @@ class EmptyTables:
                 "table.close",
                 table.id,
                 f"no person sat at it for {ttl:g} s",
-                {"owner": table.owner},
+                {"owner": getattr(table, "owner", None)},
             )
             closed.append(table.id)
         for table_id in list(self.empty_since):

@@ -26,6 +26,7 @@ import { loadGameAssets } from "./games/index.js";
  *   chipStack: {spot: string, amount: number}[], busy: Record<string, boolean>,
  *   note: Note | null, dialog: string | null, help: boolean, muted: boolean, outdated: boolean,
  *   history: any, tableInfo: Record<string, any>, ui: Record<string, any>, offers: any[] | null,
+ *   rulesPage?: { key: string, zh: any, en: any } | null,
  *   clientSeed: string,
  * }} AppState
  */
@@ -90,6 +91,7 @@ export const store = createStore(/** @type {AppState} */ ({
   tableInfo: {},
   ui: {},
   offers: null,
+  rulesPage: null,
   clientSeed: firstSeed,
 }));
 
@@ -203,11 +205,17 @@ export function go(hash) {
 export async function route() {
   const hash = (globalThis.location && globalThis.location.hash) || "#/lobby";
   const s = store.get();
+  const [, name = "lobby", arg = null] = hash.match(/^#\/([a-z]+)(?:\/(.+))?/) || [];
+  if (name === "rules" && arg) {  // the rules pages are public: readable before signing in
+    if (s.tableId) leaveTableScreen();
+    store.set({ route: { name, arg } });
+    await loadRules(arg).catch(noteError);
+    return;
+  }
   if (!s.token) {
     store.set({ route: { name: "login", arg: null } });
     return;
   }
-  const [, name = "lobby", arg = null] = hash.match(/^#\/([a-z]+)(?:\/(.+))?/) || [];
   if (name !== "table" && s.tableId) leaveTableScreen();
   store.set({ route: { name, arg } });
   try {
@@ -224,6 +232,19 @@ export async function loadLobby() {
   store.set({ tables: tables.tables });
 }
 
+/**
+ * A game's rules page in both languages (a language switch needs no new request), with the
+ * template's settings filled in and its facts: `arg` is "game" or "game/template".
+ * @param {string} arg
+ */
+export async function loadRules(arg) {
+  const [game, template] = arg.split("/");
+  const q = template ? `&template=${encodeURIComponent(template)}` : "";
+  const base = `/api/rules/${encodeURIComponent(game)}`;
+  const [zh, en] = await Promise.all([http.get(`${base}?lang=zh${q}`), http.get(`${base}?lang=en${q}`)]);
+  store.set({ rulesPage: { key: arg, zh, en } });
+}
+
 /** The operator's offer (table templates with pay tables, limits, buy-in ranges and returns). */
 export async function loadOffers() {
   try {
@@ -235,13 +256,21 @@ export async function loadOffers() {
 }
 
 // ------------------------------------------------------------------ lobby actions
-/** @param {string} game */
-export function quickStart(game) {
-  return once(`quick:${game}`, async () => {
+/**
+ * A seat at the liveliest table of `template` (each of the operator's templates is its own
+ * lobby entry: Pok Deng's two modes are two choices), else of the game's first template.
+ * @param {string} game @param {string} [template]
+ */
+export function quickStart(game, template) {
+  return once(`quick:${template || game}`, async () => {
     const s = store.get();
     const g = s.games[game];
     const wallet = (s.me && s.me.wallet) || 0;
-    const want = (g && (g.default_buy_in || g.min_buy_in)) || 10000;
+    const offer = template ? (s.offers || []).find((o) => o.template && o.template.id === template) : null;
+    let want = (g && (g.default_buy_in || g.min_buy_in)) || 10000;
+    // within the template's buy-in range (the operator's, shown on its lobby entry)
+    if (offer && offer.min_buy_in) want = Math.max(want, offer.min_buy_in);
+    if (offer && offer.max_buy_in) want = Math.min(want, offer.max_buy_in);
     const buy = Math.min(wallet, want);
     if (buy <= 0) {
       note(t("need_deposit"), true);
@@ -249,7 +278,7 @@ export function quickStart(game) {
       return;
     }
     try {
-      const r = await http.post("/api/automatch", { game, buy_in: buy, client_seed: store.get().clientSeed });
+      const r = await http.post("/api/automatch", { ...(template ? { template } : { game }), buy_in: buy, client_seed: store.get().clientSeed });
       go(`#/table/${r.table_id}`);
     } catch (e) {
       noteError(e);
@@ -257,11 +286,11 @@ export function quickStart(game) {
   });
 }
 
-/** @param {string} game */
-export function newTable(game) {
-  return once(`new:${game}`, async () => {
+/** A new table of `template` (else of the game's first template). @param {string} game @param {string} [template] */
+export function newTable(game, template) {
+  return once(`new:${template || game}`, async () => {
     try {
-      const r = await http.post("/api/tables", { game });
+      const r = await http.post("/api/tables", template ? { template } : { game });
       go(`#/table/${r.id}`);
     } catch (e) {
       noteError(e);

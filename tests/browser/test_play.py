@@ -32,6 +32,12 @@ def games_available(server: Server) -> set[str]:
         return {g["game"] for g in json.load(r)["games"]}
 
 
+def offered_templates(server: Server) -> list[tuple[str, str]]:
+    """(game, template id) of every template the operator offers now."""
+    with urllib.request.urlopen(f"{server.url}/api/templates", timeout=60) as r:
+        return [(t["game"], t["template"]["id"]) for t in json.load(r)["templates"]]
+
+
 # a password no common-password list holds (the server refuses those)
 PASSWORD = "felt-" + uuid.uuid4().hex[:12]
 
@@ -65,6 +71,10 @@ MY_CARDS_IN_HISTORY = {
     "holdem-bonus": ".hand-line.mine [data-card]",
 }
 
+# where a Pok Deng position's own bet is tapped: its head (name and ring), above the banker's
+# and the pair bets on it, which sit lower in the same column
+P1_HEAD = {"x": 24, "y": 24}
+
 DESKTOP = {"width": 1400, "height": 950}
 PHONE = {"width": 390, "height": 844}
 LAPTOP = {"width": 1280, "height": 800}
@@ -90,7 +100,8 @@ LAYOUT_JS = """() => {
 # hex commitments and the SHA-256 / `qipai verify` names are taken out; and every i18n key that
 # was asked for in a language lacking it.
 TEXT_JS = """() => {
-  const st = qipai.state(), keep = ['SHA-256', 'qipai verify', st.table.name, st.table.title.en, st.you.player];
+  const st = qipai.state(), keep = ['SHA-256', 'qipai verify', st.table.name, st.table.title.en, st.you.player,
+                                    st.table.id.slice(0, 4)];
   for (const s of st.table.seats) if (s.name) keep.push(s.name);
   keep.sort((a, b) => b.length - a.length);
   const bad = [], cjk = [];
@@ -98,9 +109,9 @@ TEXT_JS = """() => {
   while (walk.nextNode()) {
     const n = walk.currentNode, p = n.parentElement;
     if (!p || !p.getClientRects().length) continue;
-    let text = n.textContent;
+    // hex (commitments, round ids) first: a kept short id must not cut one into words
+    let text = n.textContent.replace(/[0-9a-f]{12,}/g, ' ');
     for (const k of keep) if (k) text = text.split(k).join(' ');
-    text = text.replace(/[0-9a-f]{12,}/g, ' ');
     if (/[A-Za-z]{3,}/.test(text)) bad.push(n.textContent.trim());
     if (/[\u3400-\u9fff]/.test(text)) cjk.push(n.textContent.trim());
   }
@@ -189,8 +200,11 @@ def review(page: Any, game: str, moment: str) -> None:
     set_lang(page, "zh")
 
 
-def quick_start(page: Any, game: str) -> None:
-    page.click(f".quick[data-game='{game}']")
+def quick_start(page: Any, game: str, template: str | None = None) -> None:
+    """Quick start at a table of `template`, else of the game's first lobby entry (each
+    template is its own entry: Pok Deng has two)."""
+    where = f"[data-template='{template}']" if template else ""
+    page.locator(f".quick[data-game='{game}']{where}").first.click()
     page.wait_for_selector("#view-table:not([hidden])")
     page.wait_for_selector("#balances .kv.me")
 
@@ -208,7 +222,7 @@ def _play_step(page: Any, game: str) -> None:
     if game == "pokdeng":
         if page.locator("[data-action=done]").count():
             if not page.locator(".spot-chips .chip.mine").count():
-                page.click(".pd-spot[data-spot=P1]", timeout=3000)
+                page.click(".pd-spot[data-spot=P1]", timeout=3000, position=P1_HEAD)
                 page.wait_for_selector(".spot-chips .chip.mine", timeout=5000)
             page.click("[data-action=done]", timeout=3000)
         return
@@ -379,8 +393,11 @@ def test_lobby_in_both_languages_and_on_a_phone(page: Any, server: Server) -> No
             page.wait_for_selector(".game-card")
             page.wait_for_timeout(300)
             cards = page.locator(".game-card")
-            assert cards.count() == len(names)
-            assert page.locator(".quick").count() == len(names)
+            # every template the operator offers is its own entry (Pok Deng's two modes too)
+            entries = offered_templates(server)
+            assert {g for g, _ in entries} == names
+            assert cards.count() == len(entries)
+            assert page.locator(".quick").count() == len(entries)
             width = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
             assert width <= 1, f"lobby {lang} {size}: scrolls sideways"
             assert page.evaluate("[...qipai.missing]") == []

@@ -13,6 +13,7 @@ from roomserver import OUT, Server
 from test_play import (
     DESKTOP,
     LAPTOP,
+    P1_HEAD,
     PASSWORD,
     PHONE,
     games_available,
@@ -59,7 +60,7 @@ def one_action(page: Any, game: str) -> None:
     """Click one action of my turn (its reply is lost on the way, so nothing is waited for)."""
     if game == "pokdeng":
         page.locator("#actions .chip:not([disabled])").first.click()
-        page.click(".pd-spot[data-spot=P1]")
+        page.click(".pd-spot[data-spot=P1]", position=P1_HEAD)
     elif game == "tiengow":  # one of the plays the server offers, else a discard of the size asked
         legal = page.evaluate("qipai.state().legal")
         play = next((a for a in legal if a["type"] == "play" and a.get("plays")), None)
@@ -176,7 +177,7 @@ def test_the_chip_never_changes_silently(page: Any, server: Server) -> None:
         available = page.evaluate("qipai.state().round.view.me.available")
         chip = 5000 if available >= 10000 else 100 * (available // 200)
         page.click(f".chip[data-chip='{chip}']")
-        page.click(".pd-spot[data-spot=P1]")
+        page.click(".pd-spot[data-spot=P1]", position=P1_HEAD)
         page.wait_for_function(f"qipai.state().round.view.me.bets.P1 === {chip}")
         selected = page.locator(".chip[aria-pressed=true]")
         assert selected.count() == 1 and selected.get_attribute("data-chip") == str(chip)

@@ -124,7 +124,32 @@ def write(directory: Path) -> list[Path]:
         path = directory / f"{game}.json"
         path.write_text(json.dumps(moments(game), indent=1, ensure_ascii=False) + "\n")
         paths.append(path)
+    # the shipped templates' pay tables as the lobby and the help panel get them (not `.json`:
+    # the renderer tests read every `.json` here as one game's moments)
+    path = directory / "offers.data"
+    path.write_text(json.dumps(offers(), indent=1, ensure_ascii=False) + "\n")
+    paths.append(path)
     return paths
+
+
+def offers() -> list[dict[str, Any]]:
+    """Each shipped template as `/api/templates` offers it (its pay table from the real game)."""
+    from qipai.authority import games as authority_games
+    from qipai.authority.templates import shipped_templates
+
+    out = []
+    for body in shipped_templates():
+        config = authority_games.parse_config(body["game"], body["settings"])
+        out.append(
+            {
+                "template": {"id": body["id"], "name": body["name"], "version": 1},
+                "game": body["game"],
+                "pay_table": authority_games.pay_table(body["game"], config),
+                "rtp": None,
+                "rtp_status": "unavailable",
+            }
+        )
+    return out
 
 
 if __name__ == "__main__":

@@ -175,3 +175,41 @@ describe("the showdown's pace", () => {
     expect(queue).toEqual([]);
   });
 });
+
+describe("suspense", () => {
+  /** The showdown's length (ms) when the next round starts `pause` seconds after the result. */
+  const length = (pause) => {
+    const { last, done } = ending("pokdeng");
+    const root = mount(html`<${TableView} s=${appState(last)} actions=${ACTIONS} />`);
+    mount(html`<${TableView} s=${appState({ ...done, next_round_in: pause })} actions=${ACTIONS} />`, root);
+    let total = 0;
+    while (queue.length) {
+      const { ms, fn } = queue.shift();
+      total += ms;
+      fn();
+    }
+    cleanup();
+    return total;
+  };
+  it("turns a Pok Deng table's six hands over more than a second and a half, not in a blink", () => {
+    const total = length(5);  // the room's default pause between rounds
+    expect(total).toBeGreaterThanOrEqual(1500);
+    expect(total).toBeLessThanOrEqual(SHOWDOWN_MS);
+  });
+  it("ends well before the next round starts, however short the pause", () => {
+    for (const pause of [0.5, 1.5, 3]) expect(length(pause)).toBeLessThanOrEqual(pause * 600);
+  });
+  it.each(["pokdeng", "niuniu", "holdem-bonus"])("%s: the player may skip the reveal and see everything at once", (game) => {
+    const { last, done } = ending(game);
+    const whole = shown(mount(html`<${TableView} s=${appState(done)} actions=${ACTIONS} />`));
+    cleanup();
+    const root = mount(html`<${TableView} s=${appState(last)} actions=${ACTIONS} />`);
+    mount(html`<${TableView} s=${appState(done)} actions=${ACTIONS} />`, root);
+    const skip = root.querySelector("#btn-skip-reveal");
+    expect(skip).not.toBeNull();
+    skip.click();
+    expect(queue).toEqual([]);
+    expect(root.querySelector("#btn-skip-reveal")).toBeNull();
+    expect(shown(root)).toEqual(whole);
+  });
+});

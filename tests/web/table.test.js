@@ -49,11 +49,12 @@ function myPieces(game, m) {
 
 /** Text that may stay in Latin letters in the Chinese UI: names, ids, hex. */
 function englishLeft(root, m) {
-  const keep = [m.table.name, m.table.title.en, m.you.player, "SHA-256", "qipai verify"].filter(Boolean).sort((a, b) => b.length - a.length);
+  // the table's short id stays as it is in a room-made name read in Chinese ("博丁 9fb2")
+  const keep = [m.table.name, m.table.title.en, m.you.player, "SHA-256", "qipai verify", m.table.id.slice(0, 4)].filter(Boolean).sort((a, b) => b.length - a.length);
   return texts(root).filter((s) => {
-    let x = s;
+    // hex first: a kept short id must not cut a commitment into words
+    let x = s.replace(/[0-9a-f]{12,}/g, " ");
     for (const k of keep) x = x.split(k).join(" ");
-    x = x.replace(/[0-9a-f]{12,}/g, " ");
     return /[A-Za-z]{3,}/.test(x);
   });
 }

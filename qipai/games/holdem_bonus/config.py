@@ -92,8 +92,8 @@ class HoldemBonusConfig(Model):
     # of 250 stakes keeps the house edge positive at the floor while the pool grows from it.
     pool_seed: Amount0 = 25_000
     pool_percent: dict[CategoryKey, AwardShare] = Field(default_factory=_default_pool_percent)
-    betting_s: Seconds = 20.0
-    decision_s: Seconds = 15.0
+    betting_s: Seconds = 12.0
+    decision_s: Seconds = 12.0
 
     @field_validator("ante_max")
     @classmethod

@@ -20,7 +20,8 @@ class NiuniuConfig(Model):
     * `base` — the table's base bet (底注) in minor units.
     * `commission` — 公點 on a net win, as a decimal string in [0, 1) (source: 4 %).
     * `swap_s` — the swap countdown (source: 換牌時間為10秒); `bid_s`, `bet_s` — the bid and bet
-      countdowns (the source gives no figure; Decision here: 5 s each, a table setting); 3–120 s.
+      countdowns (the source gives no figure; docs/rules/common.md#silence-defaults: 8 s and 12 s, sized for a
+      person on a phone, a table setting); 3–120 s.
     * `bid_multiples` — banker bids besides "none" (docs/rules/niuniu.md#bidding Decision: 1–4).
     * `bet_multiples` — player bets (docs/rules/niuniu.md#betting Decision: 1–5). Multiples are distinct,
       increasing, 1–10.
@@ -34,8 +35,8 @@ class NiuniuConfig(Model):
     base: Amount = 100
     commission: Commission = "0.04"
     swap_s: Seconds = 10.0
-    bid_s: Seconds = 5.0
-    bet_s: Seconds = 5.0
+    bid_s: Seconds = 8.0
+    bet_s: Seconds = 12.0
     bid_multiples: Multiples = (1, 2, 3, 4)
     bet_multiples: Multiples = (1, 2, 3, 4, 5)
     cover_check: Flag = True

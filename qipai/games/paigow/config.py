@@ -43,8 +43,8 @@ class PaigowConfig(Model):
     high_nine: HighNine = "any-seven"
     bid_choices: Multiples = (1, 2, 3, 4)
     bet_choices: Multiples = (1, 2, 3, 4, 5)
-    bid_seconds: WholeSeconds = 5
-    bet_seconds: WholeSeconds = 5
+    bid_seconds: WholeSeconds = 8
+    bet_seconds: WholeSeconds = 12
     reveal_seconds: WholeSeconds = 3
 
     @property

@@ -25,5 +25,5 @@ class TienGowConfig(Model):
     base: Amount = 100
     wen_zun: Flag = False
     zun_units: Annotated[int, Strict(), Field(ge=0, le=10)] = 1
-    turn_seconds: WholeSeconds = 20
+    turn_seconds: WholeSeconds = 15
     min_stack_units: Annotated[int, Strict(), Field(ge=1, le=1000)] = 12

@@ -30,7 +30,7 @@ Hidden information: a discard is seen only by its player — in `view`, in event
                              "civil": true, "order": 0}, ...]},                 # the viewer's own tiles
      "seats": ["E", "S", "W", "N"],                  # counter-clockwise = order of play
      "banker": "E", "banker_streak": 1, "multiplier": 2,
-     "config": {"base": 100, "wen_zun": false, "zun_units": 1, "turn_seconds": 20,
+     "config": {"base": 100, "wen_zun": false, "zun_units": 1, "turn_seconds": 15,
                 "min_stack_units": 12},
      "hand_counts": {"E": 8, ...}, "dong": {"E": 0, ...},
      "turn": "S" | null, "leader": "E",              # turn: null once finished

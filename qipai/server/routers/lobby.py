@@ -91,11 +91,30 @@ async def list_games(svc: ServicesDep) -> GamesOut:
     )
 
 
+RECENT = 8
+"""How many of a table's last rounds its lobby tile shows."""
+
+
+def recent(table: Table) -> JSONObject:
+    """What a lobby tile shows of a table's last rounds: each round's number and its seats'
+    nets, and the game's road where it keeps one (Pok Deng's, the current shoe's, as the
+    round's view carries it: qipai/games/pokdeng/road.py). Public facts only: the nets are
+    in every watcher's state message already."""
+    results = [
+        {"number": r.get("number"), "nets": dict(r.get("nets") or {})}
+        for r in list(table.results)[-RECENT:]
+    ]
+    context = table.units.carry_context
+    road = context.get("road") if isinstance(context, dict) else None
+    return {"results": results, "road": road if isinstance(road, str) else None}
+
+
 @router.get("/tables", response_model=TablesOut)
 async def list_tables(svc: ServicesDep, player: MaybePlayer, game: str | None = None) -> TablesOut:
-    """**Anyone.** Every table's public facts (seats, stacks, status, round number, terms, and
-    `facts`: its template's pay table, limits, buy-in range and exact returns), or only those of
-    `game`. A private table is listed only to its owner and the players seated there."""
+    """**Anyone.** Every table's public facts (seats, stacks, status, round number, terms,
+    `facts`: its template's pay table, limits, buy-in range and exact returns, and `recent`: its
+    last rounds' nets and its road), or only those of `game`. A private table is listed only
+    to its owner and the players seated there."""
     tables = [
         t
         for t in list(svc.room.tables.values())
@@ -103,7 +122,10 @@ async def list_tables(svc: ServicesDep, player: MaybePlayer, game: str | None = 
     ]
     authority = _authority(svc)
     return TablesOut(
-        tables=[authority_lobby.with_facts(authority, t, t.public_info()) for t in tables]
+        tables=[
+            {**authority_lobby.with_facts(authority, t, t.public_info()), "recent": recent(t)}
+            for t in tables
+        ]
     )
 
 

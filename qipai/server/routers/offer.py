@@ -4,9 +4,9 @@
   table of every bet (limits, commission, countdowns, base stake), the buy-in range, the bot
   levels, and the exact return to player of every bet for those settings.
 * `GET /api/templates/{id}` — **anyone**: one template's facts (its newest version).
-* `GET /api/rules/{game}?lang=en|zh` — **anyone**: the game's rules page (`GameSpec.rules_page`:
-  the game folder's rules/, or the shipped docs/rules/<game>.md)
-  and a structured summary (title, seats, the templates offered).
+* `GET /api/rules/{game}?lang=en|zh[&template=ID]` — **anyone**: the game's rules page for players
+  (shipped in the game's package, `rules/<lang>.md`) with the template's settings filled in, and
+  the template's facts (pay table, exact returns).
 * `POST /api/wallet/withdrawals`, `GET /api/wallet/requests`, `POST /api/wallet/requests/{id}/
   cancel` — **a signed-in player**: money requests an operator approves.
 """
@@ -21,6 +21,8 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from qipai.authority import games
 from qipai.authority.errors import NotFound
+from qipai.authority.templates import TEMPLATE_ID
+from qipai.server import rules_pages
 from qipai.server.deps import Player
 from qipai.server.routers.ops import AuthorityDep
 
@@ -59,27 +61,48 @@ async def rules(
     game: str,
     authority: AuthorityDep,
     lang: Annotated[str, Query(pattern="^(en|zh)$")] = "en",
+    template: Annotated[str | None, Query(pattern=TEMPLATE_ID.pattern)] = None,
 ) -> dict[str, Any]:
-    """**Anyone.** The rules of `game` as markdown (`lang` served may be `en` where no Chinese
-    page exists: `served_lang` says), with the game's title and the templates offered."""
+    """**Anyone.** The rules page of `game` in `lang` as players read it in the room
+    (`qipai/games/<package>/rules/<lang>.md`, shipped in the package) with the settings of
+    `template` filled in (default: the game's first offered template; a game without one: its
+    default settings), and that template's `facts` (pay table, limits, buy-in range, exact
+    return of every bet) for the page to show beside the text. `markdown` is null for a game
+    without a page. 404 `not_found` for an unknown game or template."""
     if game not in games.game_names():
         raise NotFound(f"no game {game!r}", "game")
-    found = await asyncio.to_thread(rules_text, game, lang)
-    spec = games.spec(game)
-    return {
-        "game": game,
-        "title": dict(getattr(spec, "title", {})),
-        "lang": lang,
-        "served_lang": found[1] if found else None,
-        "markdown": found[0] if found else None,
-        "templates": [
-            {"id": t.id, "name": t.name, "version": t.version}
-            for t in authority.templates.active(game)
-        ],
-    }
+
+    def work() -> dict[str, Any]:
+        chosen = None
+        if template is not None:
+            chosen = authority.templates.get(template)
+            if chosen.game != game:
+                raise NotFound(f"template {template!r} is not a table of {game!r}", "template")
+        else:
+            offered = authority.templates.active(game)
+            chosen = offered[0] if offered else None
+        config = dict(
+            games.parse_config(game, chosen.config if chosen is not None else {}).to_json()
+        )
+        text = rules_pages.page(game, lang)
+        return {
+            "game": game,
+            "title": dict(getattr(games.spec(game), "title", {})),
+            "lang": lang,
+            "markdown": None if text is None else rules_pages.fill(text, config),
+            "template": None
+            if chosen is None
+            else {"id": chosen.id, "name": chosen.name, "version": chosen.version},
+            "facts": None if chosen is None else authority.facts(chosen),
+            "templates": [
+                {"id": t.id, "name": t.name, "version": t.version}
+                for t in authority.templates.active(game)
+            ],
+        }
+
+    return await asyncio.to_thread(work)
 
 
-# ----- the player's money requests (demo money off) ------------------------------------------
 class WithdrawalIn(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
     amount: int = Field(gt=0, le=10**12)

@@ -1,7 +1,7 @@
 // @ts-check
 // What every game's renderer shares: seat names, phase names, choice buttons, result colours.
 import { html, cx } from "../ui/html.js";
-import { has, t } from "../i18n/index.js";
+import { has, t, named } from "../i18n/index.js";
 import { signed } from "../ui/format.js";
 
 /**
@@ -68,4 +68,56 @@ export function ChoiceButtons({ spec, field, label, ctx, fmt }) {
 /** The legal spec of `type` in state `st`, if any. @param {any} st @param {string} type */
 export function legal(st, type) {
   return (st.legal || []).find((/** @type {any} */ a) => a.type === type) || null;
+}
+
+/**
+ * What the table does for me if I stay silent until the countdown ends, in the UI language, or ""
+ * when I have nothing to do. The defaults are the rules' (docs/rules/common.md#silence-defaults);
+ * docs/rules/common.md#silence-defaults asks the room to show them before the countdown runs out.
+ * @param {any} st
+ */
+export function silenceText(st) {
+  const r = st && st.round;
+  if (!r || r.finished || !(st.legal || []).length) return "";
+  const types = new Set((st.legal || []).map((/** @type {any} */ a) => a.type));
+  const game = st.table.game;
+  let key = "";
+  if (game === "pokdeng") key = "silence_pd_bet";
+  else if (game === "holdem-bonus") {
+    if (r.phase === "betting") key = "silence_he_bet";
+    else if (r.phase === "flop") key = "silence_he_flop";
+    else key = "silence_he_check";
+  } else if (game === "tiengow") key = types.has("discard") ? "silence_tg_discard" : "silence_tg_lead";
+  else if (types.has("bid")) key = "silence_no_bid";
+  else if (types.has("swap")) key = "silence_no_swap";
+  else if (types.has("bet")) {
+    const bet = legal(st, "bet");
+    const low = bet && Array.isArray(bet.choices) && bet.choices.length ? Math.min(...bet.choices) : 1;
+    return t("silence_bet_low", { m: low });
+  } else if (types.has("reveal")) key = "silence_reveal";
+  return key ? t(key) : "";
+}
+
+/**
+ * A table's name in the UI language: a name the room made ("Pok Deng 9fb2": the game's English
+ * title and a short id) is read with the game's title in the UI language; an operator's own name
+ * is shown as written. @param {any} table
+ */
+export function tableName(table) {
+  const name = String((table && table.name) || "");
+  const en = table && table.title && table.title.en;
+  if (en && name.startsWith(`${en} `)) {
+    const rest = name.slice(en.length + 1);
+    if (/^[0-9a-z]{1,12}$/.test(rest)) return `${named(table.title) || en} ${rest}`;
+  }
+  return name;
+}
+
+/**
+ * A template's name in the UI language: the shipped templates have one in each language
+ * (`tpl_<id>`); an operator's own template is shown as the operator named it. @param {any} tpl
+ */
+export function templateName(tpl) {
+  if (!tpl) return "";
+  return has(`tpl_${tpl.id}`) ? t(`tpl_${tpl.id}`) : String(tpl.name || tpl.id || "");
 }

@@ -126,7 +126,9 @@ function Actions({ st, ctx }) {
     // the largest ante my stack can cover comes from the server when it says so (max_ante)
     const cap = Math.min(bet.ante.max, bet.max_ante ?? bet.ante.max);
     chips = CHIP_STEPS.map((k) => k * bet.ante.min).filter((c) => c <= bet.ante.max);
-    if (!ui.ante) ctx.setUi({ ante: chips.find((c) => c <= cap) || chips[0], bonus: false, pool: true });
+    // side bets are opt-in: the jackpot stake (a low-return bet, docs/rules/holdem-bonus.md) and
+    // the bonus start unticked on every fresh table
+    if (!ui.ante) ctx.setUi({ ante: chips.find((c) => c <= cap) || chips[0], bonus: false, pool: false });
     void cap;
   }
   const box = bet ? (bet.boxes.includes(st.you.seat) ? st.you.seat : bet.boxes[0]) : null;
@@ -135,9 +137,9 @@ function Actions({ st, ctx }) {
     ${bet ? html`<div class="chip-select" role="group" aria-label=${t("ante")}><span class="action-label">${t("ante")}</span>
       ${chips.map((c) => html`<${Chip} key=${c} amount=${c} selected=${c === ui.ante} disabled=${c > cap} onClick=${() => ctx.setUi({ ante: c })} />`)}</div>
       <label class="small check"><input type="checkbox" id="he-bonus" checked=${!!ui.bonus} onChange=${(/** @type {any} */ e) => ctx.setUi({ bonus: e.currentTarget.checked })} /> ${t("bonus_bet")}</label>
-      ${bet.pool ? html`<label class="small check"><input type="checkbox" id="he-pool" checked=${ui.pool !== false} onChange=${(/** @type {any} */ e) => ctx.setUi({ pool: e.currentTarget.checked })} /> ${t("pool_bet")} ${money(bet.pool)}</label>` : null}
+      ${bet.pool ? html`<label class="small check"><input type="checkbox" id="he-pool" checked=${ui.pool === true} onChange=${(/** @type {any} */ e) => ctx.setUi({ pool: e.currentTarget.checked })} /> ${t("pool_bet")} ${money(bet.pool)}</label>` : null}
       <button type="button" class="btn gold action" data-action="bet" disabled=${ctx.busy || !ui.ante}
-        onClick=${() => ctx.act({ type: "bet", box, ante: ui.ante, bonus: ui.bonus ? ui.ante : 0, pool: !!(bet.pool && ui.pool !== false), done: true })}>${t("bet")}</button>` : null}
+        onClick=${() => ctx.act({ type: "bet", box, ante: ui.ante, bonus: ui.bonus ? ui.ante : 0, pool: !!(bet.pool && ui.pool === true), done: true })}>${t("bet")}</button>` : null}
     ${(st.legal || []).filter((/** @type {any} */ s) => s.type !== "bet").map((/** @type {any} */ spec) => {
       const amounts = spec.boxes && !Array.isArray(spec.boxes) ? Object.values(spec.boxes) : [];
       const label = `${t(spec.type)}${amounts.length ? ` ${money(Number(amounts[0]))}` : ""}`;

@@ -65,8 +65,9 @@ function placeBet(st, ctx, spot) {
   ctx.act({ type: "bet", spot, amount: chip });
 }
 
-/** @param {string} spot */
-function spotName(spot) {
+/** A spot's name in the UI language ("P2 对子", "B pair" → "庄对"). @param {string} spot */
+export function spotName(spot) {
+  if (spot === "B pair") return t("banker_pair");
   const m = spot.match(/^(P\d|B)( pair)?$/);
   if (!m) return spot;
   return m[2] ? t("spot_pair", { hand: m[1] }) : m[1];
@@ -92,12 +93,22 @@ function Center({ st, ctx }) {
   const at = (/** @type {string} */ hand) => (sd.turned(hand) ? now : sd.before);
   const results = betResults(now, me.id);
   const before = betResults(sd.before, me.id);
-  const spots = Object.entries(now.spots).filter(([, s]) => /** @type {any} */ (s).kind !== "pair");
+  // one column per player position: its own bet, and below it the banker's bet on it (Bn,
+  // banker-player mode) and its pair bet, so the five columns fit the felt at every size
+  const spots = Object.entries(now.spots).filter(([, s]) => /** @type {any} */ (s).kind === "player");
   const b = at("B");
+  const bankerPair = Object.keys(now.spots).find((k) => now.spots[k].kind === "pair" && now.spots[k].hand === "B");
+  const sub = (/** @type {string} */ name, /** @type {string} */ label, /** @type {string} */ cls, /** @type {any} */ result) => html`<div
+      class=${cx(cls, "pd-sub", bet && "clickable")} data-spot=${name} role=${bet ? "button" : undefined} aria-label=${bet ? t("bet_on", { spot: label }) : undefined}
+      onClick=${bet ? (/** @type {Event} */ e) => { e.stopPropagation(); placeBet(st, ctx, name); } : undefined}>
+    <span class="sub-name">${label}</span> ${me.bets && me.bets[name] ? html`<${Chip} amount=${me.bets[name]} cls="mine" />` : null}
+    ${result ? html`<span class=${cx("bet-result", netClass(result.net))} data-bet=${name}>${signed(result.net)}</span>` : null}
+  </div>`;
   return html`<div class="pd-table">
     <div class="pd-banker"><div class="label">${t("dealer")}</div>
       ${b.cards ? html`<${CardRow} codes=${b.cards.B} deal squeeze />` : html`<${CardRow} count=${2} cls="dim" />`}
       ${b.hands && b.hands.B ? html`<div class="hand-name">${handLabel(b.hands.B)}</div>` : null}
+      ${bankerPair ? sub(bankerPair, t("banker_pair"), "pd-pair", (sd.turned("B") ? results : before).get(bankerPair)) : null}
     </div>
     ${now.shoe && now.shoe.new_shoe && !now.cards ? html`<div class="shoe-note" role="status">${t("new_shoe")}</div>` : null}
     <div class="pd-spots">${spots.map(([name, info]) => {
@@ -106,8 +117,8 @@ function Center({ st, ctx }) {
       const mine = v === now ? results : before;
       const res = v.results && v.results[hand];
       const pairName = Object.keys(v.spots).find((k) => v.spots[k].kind === "pair" && v.spots[k].hand === hand);
+      const bankName = Object.keys(v.spots).find((k) => v.spots[k].kind === "banker" && v.spots[k].hand === hand);
       const mineBet = mine.get(name);
-      const minePair = pairName ? mine.get(pairName) : null;
       return html`<div key=${name} class=${cx("pd-spot", res && `res-${res.result}`, bet && "clickable", me.bets && me.bets[name] && "has-mine")}
           data-spot=${name} role=${bet ? "button" : undefined} aria-label=${bet ? t("bet_on", { spot: name }) : undefined}
           onClick=${bet ? () => placeBet(st, ctx, name) : undefined}>
@@ -120,11 +131,8 @@ function Center({ st, ctx }) {
         </div>
         ${res ? html`<${Badge} text=${t(res.result)} cls=${res.result} />` : null}
         ${mineBet ? html`<div class=${cx("bet-result", netClass(mineBet.net))} data-bet=${name}>${signed(mineBet.net)}</div>` : null}
-        ${pairName ? html`<div class=${cx("pd-pair", bet && "clickable")} data-spot=${pairName} role=${bet ? "button" : undefined}
-            onClick=${bet ? (/** @type {Event} */ e) => { e.stopPropagation(); placeBet(st, ctx, pairName); } : undefined}>
-          ${t("pair")} ${me.bets && me.bets[pairName] ? html`<${Chip} amount=${me.bets[pairName]} cls="mine" />` : null}
-          ${minePair ? html`<span class=${cx("bet-result", netClass(minePair.net))} data-bet=${pairName}>${signed(minePair.net)}</span>` : null}
-        </div>` : null}
+        ${bankName ? sub(bankName, t("banker_on", { spot: bankName }), "pd-bank", mine.get(bankName)) : null}
+        ${pairName ? sub(pairName, t("pair"), "pd-pair", mine.get(pairName)) : null}
       </div>`;
     })}</div>
   </div>`;

@@ -8,7 +8,7 @@ import { money } from "../ui/format.js";
 import { CardRow } from "../ui/card.js";
 import { Tile } from "../ui/tile.js";
 import { renderer } from "./index.js";
-import { handLabel } from "./pokdeng.js";
+import { handLabel, spotName } from "./pokdeng.js";
 import { category } from "./holdem.js";
 import { Net } from "./common.js";
 
@@ -22,7 +22,7 @@ export function recallSteps(game, v, seat) {
   if (game === "pokdeng") {
     const bets = Object.entries((v.me && v.me.bets) || {});
     return [
-      { title: t("step_bets"), body: bets.length ? bets.map(([spot, a]) => html`<span key=${spot} class="my-bet">${spot} ${money(Number(a))} </span>`) : t("no_bets") },
+      { title: t("step_bets"), body: bets.length ? bets.map(([spot, a]) => html`<span key=${spot} class="my-bet">${spotName(spot)} ${money(Number(a))} </span>`) : t("no_bets") },
       { title: t("step_deal"), body: v.cards ? html`<div class="row wrap">${Object.entries(v.cards).map(([k, cs]) => html`<span key=${k} class="hand-line">${k === "B" ? t("dealer") : k}: <${CardRow} codes=${cs} size="tiny" /> <i class="muted">${handLabel(v.hands && v.hands[k])}</i></span>`)}</div>` : null },
       end,
     ];

@@ -13,10 +13,12 @@
 import { Component, createContext, h } from "../vendor/preact.module.js";
 import { useContext, useRef } from "../vendor/hooks.module.js";
 
-/** The longest a showdown takes, first stage to result (ms). */
-export const SHOWDOWN_MS = 500;
+/** The longest a showdown takes, first stage to result (ms): long enough to feel each hand turn
+ * (a card room's pace), short enough to end well inside the pause between rounds (5 s by
+ * default); a player may skip it (`useSkip`). */
+export const SHOWDOWN_MS = 3200;
 /** The longest pause between two stages (ms): short showdowns are not stretched. */
-export const STEP_MS = 110;
+export const STEP_MS = 650;
 
 /**
  * When the next stage is drawn: after a timer. The benchmark and the unit tests replace `after`
@@ -42,9 +44,13 @@ export const pace = {
   },
 };
 
-/** The pause between stages of a showdown of `stages` stages. @param {number} stages */
-export function stepMs(stages) {
-  return Math.min(STEP_MS, Math.floor(SHOWDOWN_MS / Math.max(1, stages)));
+/**
+ * The pause between stages of a showdown of `stages` stages that must end within `total` ms
+ * (the table's pause before its next round leaves room for the result to be seen).
+ * @param {number} stages @param {number} [total]
+ */
+export function stepMs(stages, total = SHOWDOWN_MS) {
+  return Math.min(STEP_MS, Math.floor(Math.min(SHOWDOWN_MS, total) / Math.max(1, stages)));
 }
 
 /**
@@ -62,6 +68,13 @@ const Ctx = createContext(ALL);
 // 2: recorded in the results panel too, a stage later): a context of its own, so that the pieces
 // that wait only for the result are not redrawn at every hand's stage
 const Done = createContext(2);
+// ends the showdown now (null when none is on): the player's "show all"
+const Skip = createContext(/** @type {(() => void) | null} */ (null));
+
+/** The function that shows the whole showdown at once, or null when none is on. @returns {(() => void) | null} */
+export function useSkip() {
+  return /** @type {(() => void) | null} */ (useContext(Skip));
+}
 
 /**
  * What a piece of the table may show now: whether hand `id` is turned, whether the result is
@@ -106,29 +119,30 @@ export function useHeld(value) {
  * Stages the showdown of round `id` (null: no showdown, everything shown) for its children.
  * The children are one component element, which a stage does not redraw: only the pieces that
  * read `useShowdown()` are.
- * @extends {Component<{ id: string | null, order: string[], before: any, children: any }>}
+ * @extends {Component<{ id: string | null, order: string[], before: any, total?: number, children: any }>}
  */
 export class Showdown extends Component {
   /** @param {{ id: string | null, order: string[], before: any, children: any }} props */
   constructor(props) {
     super(props);
     // a table first drawn on a finished round shows it whole
-    /** @type {Stage & { id: string | null, started: number }} */
-    this.at = { id: props.id, before: null, order: [], shown: Infinity, started: 0 };
+    /** @type {Stage & { id: string | null, started: number, total: number }} */
+    this.at = { id: props.id, before: null, order: [], shown: Infinity, started: 0, total: 0 };
     /** @type {(() => void) | null} */
     this.cancel = null;
   }
 
-  /** @param {{ id: string | null, order: string[], before: any, children: any }} props */
-  render({ id, order, before, children }) {
+  /** @param {{ id: string | null, order: string[], before: any, total?: number, children: any }} props */
+  render({ id, order, before, total, children }) {
     if (id !== this.at.id) {
       this.stop();
-      this.at = id === null || pace.reduced() || pace.hidden() ? { id, before: null, order: [], shown: Infinity, started: 0 }
-        : { id, before, order, shown: 0, started: pace.now() };
+      this.at = id === null || pace.reduced() || pace.hidden() ? { id, before: null, order: [], shown: Infinity, started: 0, total: 0 }
+        : { id, before, order, shown: 0, started: pace.now(), total: Math.min(SHOWDOWN_MS, total ?? SHOWDOWN_MS) };
     }
     const at = this.at;
     const result = Math.max(0, Math.min(2, at.shown - at.order.length));
-    return h(Ctx.Provider, { value: at }, h(Done.Provider, { value: result }, children));
+    const skip = result < 1 ? this.skip : null;
+    return h(Ctx.Provider, { value: at }, h(Done.Provider, { value: result }, h(Skip.Provider, { value: skip }, children)));
   }
 
   componentDidMount() {
@@ -147,12 +161,12 @@ export class Showdown extends Component {
   next() {
     const at = this.at;
     if (this.cancel || at.shown >= at.order.length + 2) return;
-    this.cancel = pace.after(stepMs(at.order.length + 2), () => {
+    this.cancel = pace.after(stepMs(at.order.length + 2, at.total), () => {
       this.cancel = null;
       if (this.at !== at) return;
       // a stage that comes late (the page was hidden, its timers slowed) ends the showdown at once:
       // nothing is held back much longer than SHOWDOWN_MS
-      const late = pace.now() - at.started > SHOWDOWN_MS + STEP_MS;
+      const late = pace.now() - at.started > at.total + STEP_MS;
       this.at = { ...at, shown: late ? Infinity : at.shown + 1 };  // a new value: the readers are redrawn
       this.setState({});
     });
@@ -162,4 +176,11 @@ export class Showdown extends Component {
     if (this.cancel) this.cancel();
     this.cancel = null;
   }
+
+  /** Show everything now (the player skipped the reveal). */
+  skip = () => {
+    this.stop();
+    this.at = { ...this.at, shown: Infinity };
+    this.setState({});
+  };
 }

@@ -8,6 +8,7 @@ import { LoginView } from "./login.js";
 import { LobbyView } from "./lobby.js";
 import { TableView } from "./table.js";
 import { HistoryView } from "./history.js";
+import { RulesView } from "./rules.js";
 import { DepositDialog, BuyInDialog } from "./dialogs.js";
 
 /** A speaker drawn in SVG (no emoji font needed). @param {{ muted: boolean }} props */
@@ -20,7 +21,8 @@ function SpeakerIcon({ muted }) {
 export function App({ store, actions }) {
   const s = useStore(store);
   const signed = !!s.token;
-  const view = !signed ? "login" : s.route.name;
+  // the rules pages are public (read before signing in too)
+  const view = s.route.name === "rules" ? "rules" : !signed ? "login" : s.route.name;
   void named;
   return html`<div class=${["page", signed && "signed", view === "table" && "on-table"].filter(Boolean).join(" ")} data-lang=${s.lang}>
     <header class="topbar">
@@ -40,6 +42,7 @@ export function App({ store, actions }) {
       ${view === "login" ? html`<${LoginView} actions=${actions} />`
         : view === "table" ? html`<${TableView} s=${s} actions=${actions} />`
         : view === "history" ? html`<${HistoryView} s=${s} actions=${actions} />`
+        : view === "rules" ? html`<${RulesView} s=${s} actions=${actions} />`
         : html`<${LobbyView} s=${s} actions=${actions} />`}
     </main>
     ${s.dialog === "deposit" ? html`<${DepositDialog} actions=${actions} />` : null}

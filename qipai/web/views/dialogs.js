@@ -20,7 +20,10 @@ function AmountDialog({ id, title, sub, presets, initial, min, max, go, onOk, on
   }, []);
   const submit = async () => {
     const n = Number(value);
-    if (!Number.isInteger(n) || n < min) return setError(t("amount_min", { min: money(min) }));
+    // a fraction or a word is told what is wrong with it, not that it is too small
+    if (String(value).trim() === "" || !Number.isFinite(n)) return setError(t("amount_not_number"));
+    if (!Number.isInteger(n)) return setError(t("amount_whole", { down: money(Math.floor(n)), up: money(Math.ceil(n)) }));
+    if (n < min) return setError(t("amount_min", { min: money(min) }));
     if (max !== null && n > max) return setError(t(`err_invalid_input.${field}`, { max: money(max) }));
     if (busy) return undefined;
     setBusy(true);

@@ -4,9 +4,10 @@
 // the exact return of each bet — exactly as the server gives them (nothing computed here).
 import { useEffect, useRef } from "../vendor/hooks.module.js";
 import { html } from "../ui/html.js";
-import { t, has, named, lang } from "../i18n/index.js";
+import { t, has, named } from "../i18n/index.js";
 import { money } from "../ui/format.js";
 import { PayTable, ReturnTable } from "./paytable.js";
+import { templateName } from "../games/common.js";
 
 /** A setting's label: translated when the key is known, else the key with spaces. @param {string} key */
 export function settingLabel(key) {
@@ -77,7 +78,7 @@ export function HelpPanel({ st, info, game, offer, onClose }) {
       <button type="button" class="btn small ghost" id="help-close" onClick=${onClose}>${t("close")}</button></div>
     <section class="help-rules"><h4>${t("rules")}</h4>
       <p>${has(`rules_${g}`) ? t(`rules_${g}`) : t("rules_generic")}</p>
-      ${terms.rules ? html`<p><a href=${typeof terms.rules === "string" ? terms.rules : terms.rules[lang()] || terms.rules.en} target="_blank" rel="noopener">${t("rules_page")}</a></p>` : null}</section>
+      <p><a class="btn small ghost rules-link" id="help-rules-page" href=${`#/rules/${g}${offer ? `/${offer.template.id}` : ""}`} target="_blank" rel="noopener">${t("rules_page")}</a></p></section>
     <section class="help-pay"><h4>${t("pay_table")}</h4>
       ${terms.pay_table ? html`<${PayTable} pay=${terms.pay_table} />` : viewSettings ? html`<${KeyTable} data=${viewSettings} />` : html`<p class="muted">${t("pay_table_missing")}</p>`}</section>
     <section class="help-limits"><h4>${t("limits")}</h4>
@@ -88,7 +89,7 @@ export function HelpPanel({ st, info, game, offer, onClose }) {
       }} /></section>
     <section class="help-rtp"><h4>${t("rtp")}</h4>
       ${terms.rtp ? html`<${ReturnTable} rtp=${terms.rtp} />` : html`<p class="muted">${t("rtp_missing")}</p>`}
-      ${offer ? html`<p class="muted small">${t("offer_is", { name: offer.template.name, version: offer.template.version })}</p>` : null}</section>
+      ${offer ? html`<p class="muted small">${t("offer_is", { name: templateName(offer.template), version: offer.template.version })}</p>` : null}</section>
   </dialog>`;
 }
 

@@ -77,8 +77,17 @@ function Extra({ name, value }) {
 /** "1:1" / "push" / "11:1" in the UI language. @param {any} odds */
 function oddsText(odds) {
   if (odds === "push") return t("pt_push");
-  return String(odds);
+  // the worded odds of the games' pay tables (Hold'em Bonus's main bets and jackpot shares),
+  // read in the UI language; plain odds ("25:1") are the same in both
+  const key = ODDS_WORDS[String(odds)];
+  return key ? t(key) : String(odds);
 }
+
+const ODDS_WORDS = /** @type {Record<string, string>} */ ({
+  "1:1 on every bet": "pt_odds_all_even",
+  "ante push; flop, turn, river 1:1": "pt_odds_ante_push",
+  share: "pt_odds_share",
+});
 
 /** The exact return to player of each bet. @param {{ rtp: any[] | null | undefined, status?: string }} props */
 export function ReturnTable({ rtp, status }) {

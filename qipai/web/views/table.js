@@ -9,12 +9,12 @@ import { money, signed, list } from "../ui/format.js";
 import { Timer, Seconds } from "../ui/timer.js";
 import { SeatBox } from "../ui/seat.js";
 import { renderer } from "../games/index.js";
-import { Net, phaseLabel, seatName, displayName } from "../games/common.js";
+import { Net, phaseLabel, seatName, displayName, silenceText, tableName } from "../games/common.js";
 import { errorText } from "../api/errors.js";
 import { FairnessPanel } from "./fairness.js";
 import { HelpPanel, offerOf } from "./help.js";
 import { memo } from "../ui/memo.js";
-import { Showdown, useDone, useHeld, useRecorded } from "../ui/showdown.js";
+import { Showdown, useDone, useHeld, useRecorded, useSkip } from "../ui/showdown.js";
 import { sound } from "../ui/sound.js";
 
 /** Where the other seats go (after mine, in the table's seat order), by how many there are. */
@@ -98,7 +98,10 @@ export function TableView({ s, actions }) {
     before = seen.current.round.view;
     order = R.revealOrder ? R.revealOrder(round.view) : [];
   }
-  return html`<${Showdown} id=${id} order=${order} before=${before}><${TableBody} s=${s} actions=${actions} /></${Showdown}>`;
+  // the reveal ends well before the next round starts (the table never waits for it): at most
+  // 60 % of the pause between rounds, so the result stays in view for the rest
+  const total = st && st.next_round_in !== null && st.next_round_in !== undefined ? Math.max(0, st.next_round_in * 600) : undefined;
+  return html`<${Showdown} id=${id} order=${order} before=${before} total=${total}><${TableBody} s=${s} actions=${actions} /></${Showdown}>`;
 }
 
 /** @param {{ s: import("../app.js").AppState, actions: any }} props */
@@ -136,7 +139,7 @@ function TableBody({ s, actions }) {
   return html`<section class=${cx("view", "table-view", `game-${table.game}`)} id="view-table" data-status=${status.state} aria-busy=${s.conn !== "open" ? "true" : "false"}>
     <div class="table-bar">
       <button type="button" class="btn small ghost" id="btn-back" onClick=${actions.back}>${t("back_lobby")}</button>
-      <span class="table-title">${named(table.title)} — ${table.name}</span>
+      <span class="table-title">${tableName(table).startsWith(named(table.title)) ? tableName(table) : `${named(table.title)} — ${tableName(table)}`}</span>
       ${round ? html`<span class="muted round-info">${t("round")} ${round.number} · ${phaseLabel(round.phase)}</span>` : null}
       <span class=${cx("badge", "table-status", status.state)} data-table-status=${status.state}>${statusText(status)}</span>
       <span class="spacer"></span>
@@ -154,7 +157,7 @@ function TableBody({ s, actions }) {
           <div class="timer-slot"><${Timer} until=${until} total=${total} /></div>
           <div class="seat-slot slot-left">${slot("left")}</div>
           <div class=${cx("felt", `felt-${table.game}`)} id="felt">
-            <div class="felt-head">${myNet !== undefined ? html`<${Banner} net=${myNet} />` : null}</div>
+            <div class="felt-head">${myNet !== undefined ? html`<${Banner} net=${myNet} />` : null}<${SkipReveal} /></div>
             <div class="center" id="center">${round ? html`<${R.Center} st=${st} ctx=${ctx} />` : html`<div class="waiting-msg">${waitingText(st, status)}</div>`}</div>
           </div>
           <div class="seat-slot slot-right">${slot("right")}</div>
@@ -164,7 +167,7 @@ function TableBody({ s, actions }) {
             ${me ? html`<${SeatBox} st=${st} seat=${me} leaving=${leaving && me.seat === you.seat} extra=${R.SeatExtra ? html`<${R.SeatExtra} st=${st} seat=${me.seat} />` : null} />` : null}
             ${round && seated && R.Mine ? html`<${R.Mine} st=${st} ctx=${ctx} />` : null}
           </div>
-          ${me && me.seat === you.seat && me.away ? html`<div class="away-note" id="away-note" role="status">${t("you_are_away")}
+          ${me && me.seat === you.seat && me.away ? html`<div class="away-note" id="away-note" role="status">${t("you_are_away_s", { s: Math.round(Number((table.terms && table.terms.away_grace_s) ?? 60)) })}
             <button type="button" class="btn small gold" id="btn-im-back" onClick=${actions.imBack}>${t("im_back")}</button></div>` : null}
           <${TurnLine} st=${st} until=${until} nextAt=${nextAt} status=${status} pending=${s.pending.length} />
           <div class="actions" id="actions">
@@ -185,6 +188,12 @@ function TableBody({ s, actions }) {
     ${s.help ? html`<${HelpPanel} st=${st} info=${info} offer=${offerOf(s.offers, table)} game=${s.games[table.game]} onClose=${actions.toggleHelp} />` : null}
     ${s.conn !== "open" ? html`<${Overlay} s=${s} />` : null}
   </section>`;
+}
+
+/** While the hands are being turned: a button that shows them all at once. */
+function SkipReveal() {
+  const skip = useSkip();
+  return skip ? html`<button type="button" class="btn small ghost skip-reveal" id="btn-skip-reveal" onClick=${skip}>${t("skip_reveal")}</button>` : null;
 }
 
 /** My result on the felt, once the showdown has turned every hand. @param {{ net: number }} props */
@@ -213,7 +222,11 @@ function TurnLine({ st, until, nextAt, status, pending }) {
   const r = st.round;
   let body;
   if (r && !r.finished) {
-    if ((st.legal || []).length) body = html`<span class="mine">${t("your_turn")} · ${phaseLabel(r.phase)}</span>`;
+    if ((st.legal || []).length) {
+      // what silence will do, said before the countdown ends (docs/rules/common.md#silence-defaults)
+      const silent = silenceText(st);
+      body = html`<span class="mine">${t("your_turn")} · ${phaseLabel(r.phase)}</span>${silent ? html` <span class="silence small" id="silence-note">${t("if_silent", { what: silent })}</span>` : null}`;
+    }
     else if ((r.awaiting || []).length) body = html`<span class="muted">${t("waiting_for")} ${list(r.awaiting.map((/** @type {string} */ a) => seatName(st, a)))}</span>`;
     else body = html`<span class="muted">${phaseLabel(r.phase)}</span>`;
   } else if (nextAt !== null && st.you && st.you.seat && status.state !== "suspended") {
@@ -288,7 +301,7 @@ function ResultsPanel({ st, R }) {
   return html`<div class="panel"><h4>${t("results")}</h4><div class="results" id="results">
     ${list.length ? null : html`<p class="muted small">${t("none_yet")}</p>`}
     ${list.map((r, i) => html`<details key=${r.number} class="result-row" open=${i === 0}>
-      <summary class="kv"><span>${t("round")} ${r.number}</span>${seat && r.nets[seat] !== undefined ? html`<${Net} n=${r.nets[seat]} />` : html`<span class="muted small">${t("spectating")}</span>`}</summary>
+      <summary class="kv"><span>${t("round")} ${r.number}</span>${seat && r.nets[seat] !== undefined ? html`<${Net} n=${r.nets[seat]} />` : html`<span class="muted small">${seat ? t("sat_out") : t("spectating")}</span>`}</summary>
       <div class="result-nets">${Object.entries(r.nets).map(([k, n]) => html`<div key=${k} class="kv small"><span class="muted">${names(k)}</span><${Net} n=${n} /></div>`)}</div>
     </details>`)}
     ${done && st.round && st.round.finished && R.Details ? html`<div class="last-hand"><${R.Details} view=${st.round.view} seat=${seat} st=${st} /></div>` : null}

@@ -339,8 +339,8 @@ def test_random_play_balances_and_replays(seed: bytes, n: int) -> None:
 
 def test_deadlines() -> None:
     r = round_with(["Ac Ad"], "2c 7d", "As 7s 9c 4d 3s")
-    assert r.deadline_s == 20.0
+    assert r.deadline_s == 12.0  # docs/rules/common.md#silence-defaults: bet 12 s
     bet_all(r, {"1": {"ante": 100}})
-    assert r.deadline_s == 15.0
+    assert r.deadline_s == 12.0  # each decision 12 s
     r.act("1", {"type": "fold"})
     assert r.deadline_s is None

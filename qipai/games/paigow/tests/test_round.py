@@ -218,7 +218,8 @@ def test_all_actions_end_phases_early_and_replay_matches() -> None:
     r = start(n=9, context=None)
     for s, m in zip(IDS, [0, 2, 2, 1], strict=True):
         r.act(s, {"type": "bid", "multiple": m})
-    assert r.phase == "bet" and r.deadline_s == 5
+    # docs/rules/common.md#silence-defaults: bet 12 s
+    assert r.phase == "bet" and r.deadline_s == 12
     for s in r.players():
         r.act(s, {"type": "bet", "multiple": 3})
     assert r.phase == "reveal" and r.awaiting() == IDS

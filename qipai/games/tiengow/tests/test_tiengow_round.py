@@ -59,7 +59,7 @@ def test_deal_eight_each_four_at_a_time_counter_clockwise_from_the_banker() -> N
         ]
     assert sorted(round_.deck) == sorted(seeded(2).deck)  # the 32 tiles, shuffled
     assert round_.deck != seeded(2).deck
-    assert round_.turn == "W" and round_.awaiting() == ["W"] and round_.deadline_s == 20.0
+    assert round_.turn == "W" and round_.awaiting() == ["W"] and round_.deadline_s == 15.0
 
 
 def test_first_banker_is_random_and_context_keeps_the_bank() -> None:
@@ -271,7 +271,7 @@ def test_view_shape_for_the_browser_table() -> None:
     assert "tiles" not in r.view("W")["trick"]["entries"][1]
     assert "tiles" not in r.view(None)["trick"]["entries"][1]
     assert r.view(None)["me"] is None
-    assert view["countdown_s"] == 20.0 and view["last_trick"] is False and view["zun"] == []
+    assert view["countdown_s"] == 15.0 and view["last_trick"] is False and view["zun"] == []
     with pytest.raises(OutOfTurn):
         r.view("X")
     # Once finished (module docstring): no trick, no turn, the result without its tricks.
