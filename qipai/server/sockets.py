@@ -33,6 +33,10 @@ SLOW = 4408
 """Close code of a socket that stays behind (its reader never catches up)."""
 SIGNED_OUT = 4401
 """Close code of a socket whose session ended (logout, expiry) or never began."""
+ACCOUNT_LOCKED = 4403
+"""Close code of the sockets of a player the operator locked (the reason starts with
+`account_locked`; docs/operators.md#players)."""
+LOCKED_REASON = "account_locked: this account is locked by the operator"
 SILENT = 4410
 """Close code of a socket that promised a heartbeat and went silent (docs/protocol.md)."""
 
@@ -176,12 +180,14 @@ class SocketRegistry:
                 if not conns:
                     del self._by_session[conn.session]
 
-    def end_sessions(self, sessions: list[str], reason: str = "signed out") -> int:
-        """Close every socket of these sessions; returns how many."""
+    def end_sessions(
+        self, sessions: list[str], reason: str = "signed out", code: int = SIGNED_OUT
+    ) -> int:
+        """Close every socket of these sessions (close `code`); returns how many."""
         with self._lock:
             doomed = [c for s in sessions for c in self._by_session.get(s, ())]
         for conn in doomed:
-            conn.end(SIGNED_OUT, reason)
+            conn.end(code, reason)
         return len(doomed)
 
     def count(self) -> int:
@@ -242,7 +248,9 @@ async def close_all(registry: SocketRegistry, wait_s: float, poll_s: float = 0.0
 
 
 __all__ = [
+    "ACCOUNT_LOCKED",
     "GOING_AWAY",
+    "LOCKED_REASON",
     "SIGNED_OUT",
     "SILENT",
     "SLOW",

@@ -181,6 +181,24 @@ def leave(table: Table, player: str) -> int | None:
     return stand_up(table, seat)
 
 
+def stand_up_locked(table: Table, player: str) -> bool:
+    """The operator locked `player` (docs/operators.md#players): their seat stands up now, or,
+    if it is in the running round (or bound to the game's next round), when that round (or
+    game) ends: its stake is settled by the round like any other, never abandoned, and it is
+    dealt nothing further (a leaving seat is not playable). False: not seated here."""
+    seat = table.seating.seat_of(player)
+    if seat is None:
+        return False
+    if in_round(table, seat) or seat in table.units.bound_seats():
+        table.seating.seats[seat].leaving = True
+        table.save()
+        table.broadcast()
+    else:
+        stand_up(table, seat, "account locked by the operator")
+        table.broadcast()
+    return True
+
+
 def remove_bot(table: Table, seat: str) -> None:
     state = table.seating.seats.get(seat)
     if state is None or state.bot is None:
@@ -304,6 +322,7 @@ __all__ = [
     "stand_up",
     "stand_up_away",
     "stand_up_leaving",
+    "stand_up_locked",
     "stand_up_short_stacks",
     "take_client_seed",
 ]

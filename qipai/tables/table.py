@@ -199,6 +199,12 @@ class Table:
             return seat_flows.leave(self, player)
 
     @moved_if_lease_lost
+    def stand_up_locked(self, player: str) -> bool:
+        """A locked player's seat stands up now, or once its round (or game) is over."""
+        with self.lock:
+            return seat_flows.stand_up_locked(self, player)
+
+    @moved_if_lease_lost
     def remove_bot(self, seat: str) -> None:
         with self.lock:
             seat_flows.remove_bot(self, seat)

@@ -87,6 +87,8 @@ async def login(body: CredentialsIn, svc: ServicesDep, address: Address) -> Sess
         guard.failed(account)
         raise AuthFailed("wrong username or password")
     guard.succeed(account, address)
+    if svc.authority is not None:  # a locked player signs in to nothing (403 account_locked)
+        await svc.db(svc.authority.check_player, found.username)
     token = await svc.db(svc.store.new_session, found.username)
     return SessionOut(player=found.username, token=token)
 

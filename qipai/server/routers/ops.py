@@ -47,6 +47,7 @@ from qipai.cluster import directory
 from qipai.core.ids import is_whole_round_id
 from qipai.server.deps import Address, Services
 from qipai.server.routers.accounts import guarded
+from qipai.server.sockets import ACCOUNT_LOCKED, LOCKED_REASON
 from qipai.tables.ledger_adapter import LedgerAdapter
 
 T = TypeVar("T")
@@ -441,15 +442,31 @@ async def player_detail(
 async def lock_player(
     player: str, body: Reason, request: Request, op: Writer, authority: AuthorityDep
 ) -> dict[str, Any]:
-    """**An operator.** Lock a player: no sign-in, no seat, no request (their seats play on
-    to the end of the round and are stood up by the table's away policy)."""
+    """**An operator.** Lock a player, at once (docs/operators.md#players): every session
+    ended and every socket closed (4403 `account_locked`), no sign-in, no seat, no request;
+    each seat of theirs here stands up now, or at the end of the round it is dealt into (its
+    stake settled by that round, nothing dealt to it after)."""
 
     def work() -> dict[str, Any]:
         _require_player(request, player)
         authority.players.lock(player, op.actor, body.reason, True)
         return _player_summary(request, authority, player)
 
-    return await blocking(work)
+    summary = await blocking(work)
+    await _expel(request, player)
+    return summary
+
+
+async def _expel(request: Request, player: str) -> None:
+    """End a locked player's sessions, close their sockets, stand their seats up."""
+    svc: Services | None = getattr(request.app.state, "services", None)
+    if svc is None:
+        return
+    ended = await blocking(svc.store.end_all_sessions, player)
+    svc.sockets.end_sessions(ended, LOCKED_REASON, code=ACCOUNT_LOCKED)
+    for table_id, table in list(svc.room.tables.items()):
+        if table.seating.seat_of(player) is not None:
+            await svc.room.call(table_id, lambda t: t.stand_up_locked(player))
 
 
 @router.post("/players/{player}/unlock")

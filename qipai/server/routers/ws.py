@@ -32,7 +32,9 @@ from qipai.core.protocol import JSON
 from qipai.server.deps import Services
 from qipai.server.inputs import FrameError, parse_frame, storable
 from qipai.server.sockets import (
+    ACCOUNT_LOCKED,
     GOING_AWAY,
+    LOCKED_REASON,
     SIGNED_OUT,
     SILENT,
     SLOW,
@@ -86,6 +88,9 @@ async def _authenticate(ws: WebSocket, svc: Services) -> tuple[str, str, bool] |
     session = await svc.db(svc.store.session, token)
     if session is None:
         await _close(ws, SIGNED_OUT, "sign in first")
+        return None
+    if svc.authority is not None and await svc.db(svc.authority.players.locked, session.username):
+        await _close(ws, ACCOUNT_LOCKED, LOCKED_REASON)
         return None
     cooling = svc.abusers.wait_s(f"player:{session.username}")
     if cooling > 0:
