@@ -35,7 +35,7 @@ SIGNED_OUT = 4401
 """Close code of a socket whose session ended (logout, expiry) or never began."""
 ACCOUNT_LOCKED = 4403
 """Close code of the sockets of a player the operator locked (the reason starts with
-`account_locked`; docs/operators.md#players)."""
+`account_locked`; docs/operators.md#locking-a-player)."""
 LOCKED_REASON = "account_locked: this account is locked by the operator"
 SILENT = 4410
 """Close code of a socket that promised a heartbeat and went silent (docs/protocol.md)."""

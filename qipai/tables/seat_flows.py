@@ -182,7 +182,7 @@ def leave(table: Table, player: str) -> int | None:
 
 
 def stand_up_locked(table: Table, player: str) -> bool:
-    """The operator locked `player` (docs/operators.md#players): their seat stands up now, or,
+    """The operator locked `player` (docs/operators.md#locking-a-player): their seat stands up now, or,
     if it is in the running round (or bound to the game's next round), when that round (or
     game) ends: its stake is settled by the round like any other, never abandoned, and it is
     dealt nothing further (a leaving seat is not playable). False: not seated here."""

@@ -1,4 +1,4 @@
-"""An operator's lock acts at once (docs/operators.md#players): the locked player's round
+"""An operator's lock acts at once (docs/operators.md#locking-a-player): the locked player's round
 settles with their stake, they are dealt nothing after it, their seat stands up, their sockets
 close with `account_locked` (4403), sign-in is refused; unlocked, they play again. On SQLite
 and PostgreSQL."""

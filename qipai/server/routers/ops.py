@@ -442,7 +442,7 @@ async def player_detail(
 async def lock_player(
     player: str, body: Reason, request: Request, op: Writer, authority: AuthorityDep
 ) -> dict[str, Any]:
-    """**An operator.** Lock a player, at once (docs/operators.md#players): every session
+    """**An operator.** Lock a player, at once (docs/operators.md#locking-a-player): every session
     ended and every socket closed (4403 `account_locked`), no sign-in, no seat, no request;
     each seat of theirs here stands up now, or at the end of the round it is dealt into (its
     stake settled by that round, nothing dealt to it after)."""
