@@ -44,6 +44,7 @@ from qipai.authority.errors import (
 )
 from qipai.authority.operators import Operator
 from qipai.cluster import directory
+from qipai.core.errors import GameError
 from qipai.core.ids import is_whole_round_id
 from qipai.server.deps import Address, Services
 from qipai.server.routers.accounts import guarded
@@ -466,7 +467,10 @@ async def _expel(request: Request, player: str) -> None:
     svc.sockets.end_sessions(ended, LOCKED_REASON, code=ACCOUNT_LOCKED)
     for table_id, table in list(svc.room.tables.items()):
         if table.seating.seat_of(player) is not None:
-            await svc.room.call(table_id, lambda t: t.stand_up_locked(player))
+            try:
+                await svc.room.call(table_id, lambda t: t.stand_up_locked(player))
+            except GameError:  # closed or moved meanwhile: the lock still refuses them everything
+                continue
 
 
 @router.post("/players/{player}/unlock")
