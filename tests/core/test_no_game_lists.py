@@ -49,6 +49,7 @@ KNOWN = {
     "tests/tables/test_hidden_info.py": "parametrize from registry",
     "tests/web/golden.py": "per-game golden states in the folders",
     "tests/web/history.test.js": "per-game cases in the folders",
+    "tests/web/room.test.js": "per-game cases in the folders",
     "tests/web/showdown.test.js": "per-game cases in the folders",
     "tests/web/table.test.js": "per-game cases in the folders",
 }

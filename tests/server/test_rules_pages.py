@@ -44,7 +44,14 @@ def test_every_game_ships_a_page_in_each_language_inside_its_package(game: str, 
     assert text is not None and text.startswith("# ")
 
 
-@pytest.mark.parametrize("body", shipped_templates(), ids=lambda b: b["id"])
+def _shipped_games() -> list[dict[str, Any]]:
+    """The shipped templates of the registry's games (a test module may have made a table
+    game of its own known to the room by the time this is collected)."""
+    names = set(registry.names())
+    return [body for body in shipped_templates() if body["game"] in names]
+
+
+@pytest.mark.parametrize("body", _shipped_games(), ids=lambda b: b["id"])
 @pytest.mark.parametrize("lang", ["zh", "en"])
 def test_every_shipped_template_fills_its_page(body: dict[str, Any], lang: str) -> None:
     text = rules_pages.page(body["game"], lang)

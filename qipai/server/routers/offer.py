@@ -68,7 +68,8 @@ async def rules(
     `template` filled in (default: the game's first offered template; a game without one: its
     default settings), and that template's `facts` (pay table, limits, buy-in range, exact
     return of every bet) for the page to show beside the text. `markdown` is null for a game
-    without a page. 404 `not_found` for an unknown game or template."""
+    without a page (`served_lang` null); `served_lang` is the page's language. 404
+    `not_found` for an unknown game or template."""
     if game not in games.game_names():
         raise NotFound(f"no game {game!r}", "game")
 
@@ -89,6 +90,7 @@ async def rules(
             "game": game,
             "title": dict(getattr(games.spec(game), "title", {})),
             "lang": lang,
+            "served_lang": None if text is None else lang,  # the page's own language
             "markdown": None if text is None else rules_pages.fill(text, config),
             "template": None
             if chosen is None

@@ -1,0 +1,18 @@
+"""The shipped templates' countdowns are docs/rules/common.md#silence-defaults (RULES.md
+"countdown lengths": sized for a person on a phone, not for a bot): bid for banker 8 s, bet 12 s."""
+
+from __future__ import annotations
+
+from qipai.authority import games
+from qipai.authority.templates import shipped_templates
+
+LENGTHS = {"bid_seconds": 8, "bet_seconds": 12}
+
+
+def test_every_shipped_template_has_the_rules_countdowns() -> None:
+    bodies = [b for b in shipped_templates() if b["game"] == "paigow"]
+    assert bodies, "no shipped template"
+    for body in bodies:
+        config = dict(games.parse_config(body["game"], body["settings"]).to_json())
+        for field, seconds in LENGTHS.items():
+            assert config[field] == seconds, (body["id"], field, config[field])
