@@ -61,7 +61,7 @@ def sandbox(tmp_path: Path) -> dict[str, str]:
     env["XDG_DATA_HOME"] = str(tmp_path / "data")
     env["PATH"] = f"{ROOT / '.venv' / 'bin'}{os.pathsep}{env['PATH']}"
     env["PYTHONPATH"] = str(ROOT)
-    for name in ("docs", "examples", "benchmarks"):
+    for name in ("docs", "examples", "benchmarks", "qipai"):  # paths as the README gives them
         link = tmp_path / name
         if not link.exists():
             link.symlink_to(ROOT / name)

@@ -1,5 +1,5 @@
-"""The shipped templates' countdowns are docs/rules/common.md#silence-defaults (RULES.md
-"countdown lengths": sized for a person on a phone, not for a bot): bet 12 s, each flop / turn / river decision 12 s."""
+"""The shipped templates' countdowns are docs/rules/common.md#countdowns (sized for a person on
+a phone, not for a bot): bet 12 s, each flop / turn / river decision 12 s."""
 
 from __future__ import annotations
 

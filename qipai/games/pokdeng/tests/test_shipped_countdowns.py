@@ -1,5 +1,5 @@
-"""The shipped templates' countdowns are docs/rules/common.md#silence-defaults (RULES.md
-"countdown lengths": sized for a person on a phone, not for a bot): Pok Deng's several spots 15 s."""
+"""The shipped templates' countdowns are docs/rules/common.md#countdowns (sized for a person on
+a phone, not for a bot): Pok Deng's several spots 15 s."""
 
 from __future__ import annotations
 
