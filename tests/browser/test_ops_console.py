@@ -367,7 +367,9 @@ def test_an_operator_offers_a_template_and_a_player_finds_it(
                 ".game-card[data-game=pokdeng] .offer[data-template=pokdeng-high-roller]"
             )
             box.wait_for()
-            assert f"{facts['min_buy_in']:,}" in box.locator("summary").inner_text()
+            # the buy-in range stands on the entry itself, above its folded pay table
+            entry = player.locator(".game-card[data-template=pokdeng-high-roller] .game-limits")
+            assert f"{facts['min_buy_in']:,}" in entry.inner_text()
             box.locator("summary").click()
             box.locator(".rtp-table").wait_for()
             text = box.inner_text()
