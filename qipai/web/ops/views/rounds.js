@@ -125,6 +125,12 @@ export function Rounds({ me, roundId, setRoundId }) {
   }, [roundId]);
   useEffect(() => { find({}); }, []);
 
+  /** The round shown, read again (a withheld round's unit may have ended since). @param {string} id */
+  function reload(id) {
+    setVerdict(null);
+    loadRound(id).then((r) => { setReplay(r); setError(null); }, setError);
+  }
+
   /** @param {Event} e */
   function submit(e) {
     e.preventDefault();
@@ -172,7 +178,7 @@ export function Rounds({ me, roundId, setRoundId }) {
     <${ErrorLine} error=${error} />
     ${list ? html`<table class="grid" id="round-list"><thead><tr><th>${t("round")}</th><th>${t("game")}</th><th>${t("table")}</th><th>${t("state")}</th><th>${t("opened")}</th></tr></thead>
       <tbody>${list.map((r) => html`<tr key=${r.id} class=${r.id === roundId ? "selected" : ""}>
-        <td><a href="#" class="mono" data-round=${r.id} title=${r.id} onClick=${(/** @type {Event} */ e) => { e.preventDefault(); setRoundId(r.id); }}>${roundRef(r.id)}</a></td>
+        <td><a href="#" class="mono" data-round=${r.id} title=${r.id} onClick=${(/** @type {Event} */ e) => { e.preventDefault(); if (r.id === roundId) reload(r.id); else setRoundId(r.id); }}>${roundRef(r.id)}</a></td>
         <td>${r.game}</td><td class="mono small">${r.table_id}</td><td>${t(`round_${r.status}`)}</td><td>${when(r.opened_at)}</td></tr>`)}</tbody></table>` : null}
     ${replay ? html`<div id="round-detail" data-round=${replay.round_id} data-status=${replay.status}>
       <div class="row"><h3 class="mono">${replay.round_id}</h3><span class="badge">${t(`round_${replay.status}`)}</span>
