@@ -228,7 +228,8 @@ export async function route() {
 }
 
 export async function loadLobby() {
-  const [, , tables] = await Promise.all([refreshMe(), loadGames(), http.get("/api/tables"), loadOffers()]);
+  const games = loadGames();
+  const [, , tables] = await Promise.all([refreshMe(), games, http.get("/api/tables"), loadOffers(games)]);
   store.set({ tables: tables.tables });
 }
 
@@ -246,13 +247,18 @@ export async function loadRules(arg) {
 }
 
 /** The operator's offer (table templates with pay tables, limits, buy-in ranges and returns). */
-export async function loadOffers() {
+export async function loadOffers(gamesReady = Promise.resolve(/** @type {any} */ (null))) {
+  /** @type {any[]} */
+  let offers;
   try {
-    const r = await http.get("/api/templates");
-    store.set({ offers: r.templates || [] });
+    offers = (await http.get("/api/templates")).templates || [];
   } catch {
-    store.set({ offers: [] });  // a server without templates: the lobby shows the games alone
+    offers = [];  // a server without templates: the lobby shows the games alone
   }
+  // An entry's text names its game by keys a game folder may ship (tag_<game>): the offers are
+  // shown only once those strings are merged, never drawn first with the keys missing.
+  await gamesReady.catch(() => null);
+  store.set({ offers });
 }
 
 // ------------------------------------------------------------------ lobby actions
@@ -318,7 +324,8 @@ async function openTable(tableId) {
   }
   socket.connect();
   socket.subscribe(tableId);
-  await Promise.all([refreshMe(), Object.keys(s.games).length ? null : loadGames(), loadTableInfo(tableId), s.offers ? null : loadOffers()]);
+  const games = Object.keys(s.games).length ? undefined : loadGames();
+  await Promise.all([refreshMe(), games, loadTableInfo(tableId), s.offers ? null : loadOffers(games)]);
 }
 
 /** The table's public facts and terms (pay table, limits, return) for the help panel. @param {string} tableId */

@@ -200,7 +200,7 @@ def test_an_operator_voids_a_live_round_from_the_console(
 def test_operator_inspects_verifies_and_watches_the_numbers(
     browser: Any, ops_server: tuple[Server, str, str]
 ) -> None:
-    srv, secret, _ = ops_server
+    srv, secret, token = ops_server
     OUT.mkdir(exist_ok=True)
     player_ctx = browser.new_context(viewport={"width": 1400, "height": 950}, bypass_csp=True)
     ops_ctx = browser.new_context(viewport={"width": 1400, "height": 950}, bypass_csp=True)
@@ -229,7 +229,25 @@ def test_operator_inspects_verifies_and_watches_the_numbers(
         ops.fill("#q-player", name)
         ops.click("#round-find")
         ops.wait_for_selector("#round-list a[data-round]")
-        ops.locator("#round-list a[data-round]").last.click()
+        chosen = ops.locator("#round-list a[data-round]").last
+        round_id = chosen.get_attribute("data-round")
+        chosen.click()
+        # the shoe deals on: its cards and replay are withheld from every role (docs/security.md,
+        # "Who reads what, when") until the unit ends; suspending the table ends it
+        ops.wait_for_selector("#replay-withheld")
+        assert ops.locator("#replay").count() == 0
+        table_id = player.evaluate("location.hash").split("/")[-1]
+        for verb in ("suspend", "resume"):
+            status, body = _http(
+                f"{srv.url}/api/ops/tables/{table_id}/{verb}",
+                "POST",
+                {"reason": "end the shoe to inspect a round"},
+                token,
+            )
+            assert status == 200, body
+        ops.click("#round-find")
+        ops.wait_for_selector("#round-list a[data-round]")
+        ops.click(f"#round-list a[data-round='{round_id}']")
         ops.wait_for_selector("#replay")
         steps = int(ops.locator("#replay").get_attribute("data-steps") or 0)
         assert steps >= 2
@@ -367,7 +385,9 @@ def test_an_operator_offers_a_template_and_a_player_finds_it(
                 ".game-card[data-game=pokdeng] .offer[data-template=pokdeng-high-roller]"
             )
             box.wait_for()
-            assert f"{facts['min_buy_in']:,}" in box.locator("summary").inner_text()
+            # the buy-in range stands on the entry itself, above its folded pay table
+            entry = player.locator(".game-card[data-template=pokdeng-high-roller] .game-limits")
+            assert f"{facts['min_buy_in']:,}" in entry.inner_text()
             box.locator("summary").click()
             box.locator(".rtp-table").wait_for()
             text = box.inner_text()

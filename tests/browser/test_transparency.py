@@ -52,7 +52,9 @@ def test_pok_deng_pay_table_limits_and_return_in_the_lobby(page: Any, server: Se
         box = page.locator(".game-card[data-game=pokdeng] .offer[data-template=pokdeng-classic]")
         box.locator("summary").click()
         box.locator(".rtp-table").wait_for()
-        assert f"{facts['min_buy_in']:,}" in box.locator("summary").inner_text()
+        # the buy-in range stands on the entry itself, above its folded pay table
+        entry = page.locator(".game-card[data-template=pokdeng-classic] .game-limits")
+        assert f"{facts['min_buy_in']:,}" in entry.inner_text()
         check_terms(box, facts, lang, f"lobby {lang}")
         page.screenshot(path=str(OUT / f"lobby-pokdeng-terms-{lang}.png"), full_page=True)
         box.locator("summary").click()

@@ -81,6 +81,23 @@ function Replay({ replay }) {
   </div>`;
 }
 
+/**
+ * A round's replay, or while its deal unit still deals (the server answers 409 unit_in_play:
+ * docs/security.md, "Who reads what, when") the round without its cards (`withheld`), so the
+ * operator can still see it and void it, which ends the unit and opens the replay.
+ * @param {string} roundId
+ */
+async function loadRound(roundId) {
+  const id = encodeURIComponent(roundId);
+  try {
+    return await api.get(`/api/ops/rounds/${id}/replay`);
+  } catch (err) {
+    if (!(err && /** @type {any} */ (err).code === "unit_in_play")) throw err;
+    const { round } = await api.get(`/api/ops/rounds/${id}`);
+    return { ...round, withheld: true, postings: [] };
+  }
+}
+
 /** @param {{ me: any, roundId: string | null, setRoundId: (id: string | null) => void }} props */
 export function Rounds({ me, roundId, setRoundId }) {
   const [list, setList] = useState(/** @type {any[] | null} */ (null));
@@ -104,9 +121,15 @@ export function Rounds({ me, roundId, setRoundId }) {
       setReplay(null);
       return;
     }
-    api.get(`/api/ops/rounds/${encodeURIComponent(roundId)}/replay`).then((r) => { setReplay(r); setError(null); }, setError);
+    loadRound(roundId).then((r) => { setReplay(r); setError(null); }, setError);
   }, [roundId]);
   useEffect(() => { find({}); }, []);
+
+  /** The round shown, read again (a withheld round's unit may have ended since). @param {string} id */
+  function reload(id) {
+    setVerdict(null);
+    loadRound(id).then((r) => { setReplay(r); setError(null); }, setError);
+  }
 
   /** @param {Event} e */
   function submit(e) {
@@ -136,7 +159,7 @@ export function Rounds({ me, roundId, setRoundId }) {
     if (!reason) return;
     try {
       await api.post(`/api/ops/rounds/${encodeURIComponent(roundId)}/void`, { reason });
-      setReplay(await api.get(`/api/ops/rounds/${encodeURIComponent(roundId)}/replay`));
+      setReplay(await loadRound(roundId));
     } catch (err) {
       setError(err);
     }
@@ -155,7 +178,7 @@ export function Rounds({ me, roundId, setRoundId }) {
     <${ErrorLine} error=${error} />
     ${list ? html`<table class="grid" id="round-list"><thead><tr><th>${t("round")}</th><th>${t("game")}</th><th>${t("table")}</th><th>${t("state")}</th><th>${t("opened")}</th></tr></thead>
       <tbody>${list.map((r) => html`<tr key=${r.id} class=${r.id === roundId ? "selected" : ""}>
-        <td><a href="#" class="mono" data-round=${r.id} title=${r.id} onClick=${(/** @type {Event} */ e) => { e.preventDefault(); setRoundId(r.id); }}>${roundRef(r.id)}</a></td>
+        <td><a href="#" class="mono" data-round=${r.id} title=${r.id} onClick=${(/** @type {Event} */ e) => { e.preventDefault(); if (r.id === roundId) reload(r.id); else setRoundId(r.id); }}>${roundRef(r.id)}</a></td>
         <td>${r.game}</td><td class="mono small">${r.table_id}</td><td>${t(`round_${r.status}`)}</td><td>${when(r.opened_at)}</td></tr>`)}</tbody></table>` : null}
     ${replay ? html`<div id="round-detail" data-round=${replay.round_id} data-status=${replay.status}>
       <div class="row"><h3 class="mono">${replay.round_id}</h3><span class="badge">${t(`round_${replay.status}`)}</span>
@@ -169,7 +192,7 @@ export function Rounds({ me, roundId, setRoundId }) {
         <ul class="plain">${verdict.checks.map((/** @type {any} */ c) => html`<li key=${c.check} class=${c.ok ? "pos" : "neg"}>${c.ok ? "✓" : "✗"} ${c.check} <span class="muted small">${c.detail}</span></li>`)}</ul>
         <p class="mono small">${t("seed")}: ${verdict.seed}<br />${t("commitment")}: ${verdict.seed_commitment}</p></div>` : null}
       ${replay.error ? html`<p class="neg">${replay.error}</p>` : null}
-      <${Replay} replay=${replay} key=${replay.round_id} />
+      ${replay.withheld ? html`<p class="muted" id="replay-withheld">${t("replay_withheld")}</p>` : html`<${Replay} replay=${replay} key=${replay.round_id} />`}
       <h4>${t("players")}</h4>
       <table class="grid"><tbody>${replay.players.map((/** @type {any} */ p) => html`<tr key=${p.seat}><td>${p.seat}</td><td>${p.user_id}</td>
         <td class="num">${amount(p.start_balance)}</td><td class="num"><${Signed} n=${p.net} /></td></tr>`)}</tbody></table>
