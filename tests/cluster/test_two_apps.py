@@ -124,7 +124,11 @@ def test_a_lock_and_a_new_template_reach_the_other_host_at_once(
     assert r.status_code == 200, r.text
 
     def locked_on_b() -> bool:
-        reply = b.get("/api/wallet", headers=bob)
+        # a lock ends the player's sessions (docs/operators.md, "Locking a player"), so host-b
+        # no longer knows the token; signing in again there meets the lock itself
+        if b.get("/api/wallet", headers=bob).status_code != 401:
+            return False
+        reply = b.post("/api/login", json={"username": "bob", "password": "secret-pw"})
         return reply.status_code == 403 and reply.json()["error"]["code"] == "account_locked"
 
     settle(locked_on_b, "host-b refusing the player host-a locked")
