@@ -24,6 +24,7 @@ from qipai.authority.operators import Operator, OperatorPolicy, OperatorStore
 from qipai.authority.oplog import Actor, OperatorLog
 from qipai.authority.players import PlayerControls
 from qipai.authority.quotas import Quotas
+from qipai.authority.references import References
 from qipai.authority.rtp_cache import RtpCache
 from qipai.authority.settings import AuthoritySettings
 from qipai.authority.templates import Template, TemplateStore
@@ -66,6 +67,7 @@ class Authority:
         )
         self.operators = OperatorStore(engine, self.log, policy, clock)
         self.rtp = RtpCache(engine, clock)
+        self.references = References(self.settings.reference_rounds)
         self.templates = TemplateStore(engine, self.log, self.rtp.figures, clock)
         self.templates.key = None if ledger is None else ledger.keys.template_key
         self.players = PlayerControls(engine, self.log, clock)

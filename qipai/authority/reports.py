@@ -20,8 +20,14 @@ Everything is read from the ledger's own rows, never from a cache the card room 
   which every round records in its `meta`) and each bet its exact return to player (the
   template's figures, `qipai.analysis` via `Authority.rtp`) beside the observed return over the
   settled rounds: Σ net / Σ staked, with a 95 % interval from the per-round totals (ratio
-  estimator, delta method, as `qipai simulate` computes it), the z-score and a flag outside the
-  interval. Hold'em Bonus's main bets are shown twice: the house bots' boxes (the optimal bot:
+  estimator, delta method, as `qipai simulate` computes it), the z-score and a flag. The
+  reference is the exact figure where it holds for the room's play, else (`GameSpec.exact_assumes`:
+  Niu Niu's figure is for no bids and no swaps) the simulated return of the room's bots at the
+  template's settings with its own interval (`qipai.authority.references`); each row says which
+  (`reference`: exact or simulated) and its z-score combines both errors. The flags are corrected
+  for the many bets compared at once (Holm's procedure over every flaggable row of the report,
+  family-wise 5 %: `qipai.authority.comparisons`), so a report of many fair bets flags none
+  95 % of the time. Hold'em Bonus's main bets are shown twice: the house bots' boxes (the optimal bot:
   its figure is the optimal one, so a deviation is an engine or payout fault) and the people's
   boxes against the optimal strategy (what people give up by their own decisions is
   `exact − observed`; a report, not a fault, so it is never flagged).
@@ -43,6 +49,7 @@ from typing import Any
 
 from sqlalchemy import Connection, select
 
+from qipai.authority import comparisons
 from qipai.core.spec import GameSpec, StakedBet
 from qipai.ledger import accounts as acct
 from qipai.ledger.schema import accounts, entries, round_ends, round_players, rounds, transactions
@@ -356,13 +363,21 @@ class Sample:
 
 
 def _compare(
-    observed: float | None, se: float | None, exact: float | None, flags: bool
+    observed: float | None,
+    se: float | None,
+    exact: float | None,
+    flags: bool,
+    ref_se: float = 0.0,
 ) -> dict[str, Any]:
+    """Observed beside its reference (`exact`; `ref_se`: the reference's own standard error,
+    0 for an exact figure): the interval, z and the uncorrected p-value; `flag` is set for the
+    whole report by `_correct`."""
     half = None if se is None else Z95 * se
     z = None
-    if observed is not None and exact is not None and se:
-        z = (observed - exact) / se
-    elif observed is not None and exact is not None and se == 0.0:
+    both = None if se is None else math.sqrt(se * se + ref_se * ref_se)
+    if observed is not None and exact is not None and both:
+        z = (observed - exact) / both
+    elif observed is not None and exact is not None and both == 0.0:
         z = 0.0 if observed == exact else math.copysign(math.inf, observed - exact)
     return {
         "observed": observed,
@@ -370,8 +385,18 @@ def _compare(
         "low": None if half is None or observed is None else observed - half,
         "high": None if half is None or observed is None else observed + half,
         "z": None if z is None or math.isinf(z) else z,
-        "flag": bool(flags and z is not None and abs(z) > Z95),
+        "p": None if z is None or not flags else comparisons.p_value(z),
+        "flag": False,
     }
+
+
+def _correct(rows: list[dict[str, Any]]) -> None:
+    """Flag the rows whose p-value survives Holm's correction over every flaggable row."""
+    tested = [r for r in rows if r.get("p") is not None]
+    rejected, adjusted = comparisons.holm([float(r["p"]) for r in tested])
+    for row, flag, p in zip(tested, rejected, adjusted, strict=True):
+        row["flag"] = flag
+        row["p_adjusted"] = p
 
 
 def _series(sample: Sample, exact: float | None, points: int = 60) -> list[dict[str, Any]]:
@@ -413,11 +438,14 @@ def observed_returns(
     since: datetime | None = None,
     until: datetime | None = None,
     series: bool = False,
+    reference_of: Any = None,
 ) -> list[dict[str, Any]]:
-    """Each bet of each template version that was played: exact beside observed.
+    """Each bet of each template version that was played: its reference beside observed.
 
     `exact_of(game, config_json, config_hash)` gives the template's exact figures (the list of
-    `BetReturn.to_json()`), or None when there are none."""
+    `BetReturn.to_json()`), or None when there are none; `reference_of(template_id, version)`
+    the simulated reference of a version whose exact figures do not hold for the room's play
+    (a `qipai.authority.references.Reference`, None: the exact figure is the reference)."""
     groups: dict[tuple[str, int | None, str, str], dict[str, Any]] = {}
     samples: dict[tuple[Any, ...], Sample] = defaultdict(Sample)
     for r in _ended_rounds(conn, since=since, until=until):
@@ -443,6 +471,7 @@ def observed_returns(
         tid, version, digest, game = gkey
         figures = exact_of(game, info["config"], digest)
         exact = _exact_rows(figures)
+        ref = None if reference_of is None else reference_of(tid, version)
         labels = {str(f["bet"]): f.get("label") for f in figures or []}
         kinds = sorted({k[4] for k in samples if k[:4] == gkey} | {b for b, _ in exact})
         for kind in kinds:
@@ -450,6 +479,7 @@ def observed_returns(
                 sample = samples.get((*gkey, kind, row["scope"]), Sample())
                 obs, se = sample.estimate()
                 ex = row["exact"]
+                reference = _reference(row, ref, kind)
                 item = {
                     "template_id": tid,
                     "template_version": version,
@@ -468,12 +498,57 @@ def observed_returns(
                     "given_up": None
                     if not row["decisions"] or obs is None or ex is None
                     else ex - obs,
-                    **_compare(obs, se, ex, not row["decisions"]),
+                    **reference,
+                    **_compare(
+                        obs,
+                        se,
+                        reference["reference_rtp"],
+                        reference["flaggable"],
+                        reference["reference_se"],
+                    ),
                 }
+                del item["flaggable"]
                 if series:
-                    item["series"] = _series(sample, ex)
+                    item["series"] = _series(sample, reference["reference_rtp"])
                 out.append(item)
+    _correct(out)
     return out
+
+
+def _reference(row: Mapping[str, Any], ref: Any, kind: str) -> dict[str, Any]:
+    """What a row is compared with: its exact figure, or the simulated return of the room's
+    policies (`ref`, ready or not) with its standard error and what the exact figure assumes."""
+    flaggable = not row["decisions"]
+    if ref is None:
+        return {
+            "reference": "exact",
+            "reference_rtp": row["exact"],
+            "reference_se": 0.0,
+            "reference_ci95": 0.0 if row["exact"] is not None else None,
+            "reference_note": "",
+            "flaggable": flaggable,
+        }
+    figure = (ref.figures or {}).get(kind) if ref.status == "ready" else None
+    note = f"the exact figure assumes {ref.assumes}: compared with the room's bots ({ref.level}) simulated over {ref.rounds:,} rounds"
+    if figure is None:
+        return {
+            "reference": "simulated",
+            "reference_status": ref.status,
+            "reference_rtp": None,
+            "reference_se": 0.0,
+            "reference_ci95": None,
+            "reference_note": note,
+            "flaggable": False,
+        }
+    return {
+        "reference": "simulated",
+        "reference_status": ref.status,
+        "reference_rtp": float(figure["rtp"]),
+        "reference_se": float(figure["se"]),
+        "reference_ci95": float(figure["ci95"]),
+        "reference_note": note,
+        "flaggable": flaggable,
+    }
 
 
 def _rows_for(
@@ -511,8 +586,6 @@ def _rows_for(
     matches = [(s, v) for (b, s), v in exact.items() if b == kind]
     strategy, value = matches[0] if matches else (None, None)
     note = ""
-    if game == "niuniu":
-        note = "the exact figure assumes nobody swaps; swaps change the return"
     return [
         {
             "scope": "all",

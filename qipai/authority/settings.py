@@ -31,3 +31,7 @@ class AuthoritySettings(BaseModel):
     empty_table_close_s: float = Field(default=1800.0, gt=0, le=7 * 86_400)
     """A table a player opened is closed once no person has sat at it for this long (its bots
     cashed out; `QIPAI_AUTHORITY__EMPTY_TABLE_CLOSE_S`). The house's tables stay."""
+    reference_rounds: int = Field(default=5_000, ge=2, le=200_000)
+    """Rounds of the simulated reference of a template version whose exact figures assume play
+    the room does not make (Niu Niu's bidding and swapping bots, `qipai.authority.references`;
+    `QIPAI_AUTHORITY__REFERENCE_ROUNDS`): its interval narrows as the square root."""

@@ -298,6 +298,10 @@ class GameSpec:
     no_analysis: str = ""
     # `qipai simulate GAME`: (rounds, seed, mode) → qipai.analysis.simulate.SimulationResult.
     simulate: Callable[[int, int, str | None], Any] | Undeclared | None = UNDECLARED
+    # What the exact figures assume that the room's bots do not play (Niu Niu: no bids and no
+    # swaps); non-empty: the back office compares observed returns with a simulation of the
+    # room's bots at the template's settings instead (`qipai.analysis.policy`).
+    exact_assumes: str = ""
     # `qipai advise GAME CARDS [--seen] [--board] [--mode] [--json]`: the best decision for a
     # hand (an `AdviceRequest` → text or JSON); optional (None: none, `no_advice` may say why).
     advise: Advisor | None = None

@@ -94,6 +94,7 @@ SPEC = GameSpec(
     analyse=lazy("qipai.analysis.rtp:niuniu_reports"),
     analyse_modes="no-swap | swap (default: both)",
     simulate=lazy("qipai.analysis.simulate:simulate_niuniu"),
+    exact_assumes="no bids (a random banker) and no swaps, while the room's bots bid and swap",
     advise=lazy("qipai.games.niuniu.advisor:command"),
     par=lazy("qipai.games.niuniu.analysis:par_sheet"),
     par_options=("multipliers", "stack_units"),

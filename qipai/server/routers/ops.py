@@ -1025,20 +1025,29 @@ async def returns_report(
     series: bool = False,
 ) -> dict[str, Any]:
     """**An operator or auditor.** Exact vs observed return of every bet of every template
-    version played: exact (qipai.analysis, for that version's settings), observed over the
-    settled rounds with its 95 % interval, z-score and `flag` outside it; Hold'em Bonus's main
+    version played: its reference (`reference`: `exact`, qipai.analysis for that version's
+    settings, or `simulated`, the room's bots at those settings with `reference_ci95`, for a game
+    whose exact figure assumes other play: Niu Niu), observed over the settled rounds with its
+    95 % interval, z-score and `flag` (Holm-corrected over the bets shown, family-wise 5 %); Hold'em Bonus's main
     bets for the house bots (optimal play) and for people (`given_up` against optimal play).
     `series=true` adds the observed return over time (for the chart). `decisions`: the people's
     Hold'em Bonus decisions against optimal play, with their exact cost (the last 2,000 boxes)."""
-    from qipai.authority import reports
+    from qipai.authority import references, reports
 
     lo, hi = _aware(since, "since"), _aware(until, "until")
     exact = _exact_of(authority)
 
     def work() -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+        reference_of = references.lookup(authority.references, authority.templates)
         with _ledger(request).engine.connect() as conn:
             rows = reports.observed_returns(
-                conn, exact, template_id=template_id, since=lo, until=hi, series=series
+                conn,
+                exact,
+                template_id=template_id,
+                since=lo,
+                until=hi,
+                series=series,
+                reference_of=reference_of,
             )
             decisions = reports.holdem_decisions(conn, template_id=template_id, since=lo, until=hi)
         return rows, decisions

@@ -103,13 +103,13 @@ export function Returns() {
     <p class="small muted">${t("returns_hint")}</p>
     <${ErrorLine} error=${error} />
     ${rows ? html`<div class="scroll"><table class="grid" id="returns-table"><thead><tr><th>${t("template")}</th><th>${t("bet")}</th><th>${t("scope")}</th>
-      <th>${t("col_rounds")}</th><th>${t("bets")}</th><th>${t("exact")}</th><th>${t("observed")}</th><th>95 %</th><th>z</th><th></th></tr></thead>
+      <th>${t("col_rounds")}</th><th>${t("bets")}</th><th>${t("exact")}</th><th>${t("reference")}</th><th>${t("observed")}</th><th>95 %</th><th>z</th><th></th></tr></thead>
       <tbody>${rows.map((r, i) => html`<tr key=${i} class=${cx(r.flag && "flagged", pick === i && "selected")} data-template=${r.template_id} data-bet=${r.bet} data-scope=${r.scope}
           data-strategy=${r.strategy || ""} data-rounds=${r.rounds} data-flag=${r.flag ? "true" : "false"}>
         <td>${r.template_id} <span class="muted">v${r.template_version}</span></td>
         <td>${named(r.label) || r.bet}${r.strategy ? html` <span class="muted small">(${r.strategy})</span>` : null}</td>
         <td>${t(`scope_${r.scope}`)}</td><td class="num">${r.rounds}</td><td class="num">${r.bets}</td>
-        <td class="num">${pct(r.exact)}</td><td class="num observed">${pct(r.observed)}</td>
+        <td class="num">${pct(r.exact)}</td><${ReferenceCell} r=${r} /><td class="num observed">${pct(r.observed)}</td>
         <td class="num small">${r.low === null ? "—" : `${pct(r.low, 2)} – ${pct(r.high, 2)}`}</td>
         <td class="num">${r.z === null ? "—" : r.z.toFixed(2)}</td>
         <td>${r.flag ? html`<span class="badge suspended">${t("flag")}</span>` : r.given_up !== null ? html`<span class="small">${t("given_up")} ${pct(r.given_up, 2)}</span>` : null}
@@ -127,7 +127,20 @@ export function Returns() {
           { label: t("observed"), values: chosen.series.map((/** @type {any} */ p) => p.observed), color: "#d9a441" },
           { label: t("low"), values: chosen.series.map((/** @type {any} */ p) => p.low), color: "#b3a08a", dash: [4, 4] },
           { label: t("high"), values: chosen.series.map((/** @type {any} */ p) => p.high), color: "#b3a08a", dash: [4, 4] },
-          { label: t("exact"), values: chosen.series.map((/** @type {any} */ p) => p.exact), color: "#3fbf7f" },
+          { label: chosen.reference === "simulated" ? t("ref_simulated") : t("exact"), values: chosen.series.map((/** @type {any} */ p) => p.exact), color: "#3fbf7f" },
         ]} />` : null}
   </section>`;
+}
+
+/**
+ * Which figure a row is compared with: the exact one, or the room's bots simulated at the
+ * template's settings (± its 95 % interval) where the exact figure assumes other play
+ * (qipai/authority/references.py); the flag is Holm-corrected over the rows shown.
+ * @param {{ r: any }} props
+ */
+export function ReferenceCell({ r }) {
+  if (r.reference !== "simulated") return html`<td class="num small reference" data-reference="exact">${t("ref_exact")}</td>`;
+  const ready = r.reference_rtp !== null && r.reference_rtp !== undefined;
+  return html`<td class="num small reference" data-reference="simulated" title=${r.reference_note || ""}>
+    ${ready ? `${t("ref_simulated")} ${pct(r.reference_rtp)} ± ${pct(r.reference_ci95, 2)}` : `${t("ref_simulated")} · ${t("ref_pending")}`}</td>`;
 }
