@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from qipai.core.protocol import JSON
 from qipai.tables.ports import TableRepo
+from qipai.tables.terms import TableTerms
 
 if TYPE_CHECKING:
     from qipai.tables.table import Table
@@ -99,6 +100,7 @@ def _plain(table: Table) -> dict[str, Any]:
         "name": table.name,
         "config": dict(table.terms.config_json),
         "terms": table.terms.to_json(),
+        "pending_terms": None if table.pending_terms is None else table.pending_terms.to_json(),
         "owner": table.owner,
         "seats": table.seating.to_json(),
         "number": table.number,
@@ -140,6 +142,10 @@ def restore(table: Table, data: Mapping[str, Any]) -> None:
     reason = data.get("suspended")
     table.suspension = str(reason) if reason else None
     table.closed = bool(data.get("closed", False))
+    pending = data.get("pending_terms")
+    table.pending_terms = (
+        TableTerms.from_json(table.game, pending) if isinstance(pending, Mapping) else None
+    )
     _restore_chain_head(table)
 
 

@@ -20,7 +20,7 @@ from qipai.core.protocol import JSON, Event, RoundResult, Seat
 from qipai.core.rng import Rng
 from qipai.tables import actions as journal_first
 from qipai.tables import layout as layout_mod
-from qipai.tables import lobby, seat_flows
+from qipai.tables import lobby, moves, seat_flows
 from qipai.tables import units as units_mod
 from qipai.tables.ports import RoundRecord
 from qipai.tables.seating import SeatState
@@ -96,6 +96,9 @@ def start(table: Table) -> list[Event] | None:
     """Deal the next round if the table can and return its first events (None: it waits for a
     seat change). Stands up short stacks first; a new deal unit begins when none runs, or when
     the running one cannot go on with these seats."""
+    moved = moves.apply_at_boundary(table)  # an operator's move waits for no unit to run
+    if moved is not None:
+        table.save()
     seat_flows.stand_up_short_stacks(table)
     units = table.units
     if lobby.wait_detail(table) is not None:
@@ -155,7 +158,8 @@ def start(table: Table) -> list[Event] | None:
         table.unit_unsaved = False
     # Otherwise only the round counter and the unit's list of rounds changed: they are saved
     # when the round ends (one database write per round less); `recover` rebuilds both.
-    return [Event("round_started", {"round_id": record.round_id, "number": table.number})]
+    started = Event("round_started", {"round_id": record.round_id, "number": table.number})
+    return [started] if moved is None else [moved, started]
 
 
 def _retry_or(exc: Exception, what: str) -> Exception:

@@ -118,6 +118,9 @@ class Table:
         elif terms.game != game.name:
             raise InvalidInput(f"terms for {terms.game!r} given to a {game.name!r} table")
         self.terms = terms
+        # a newer version of the template the table moves to at its next deal-unit boundary
+        # (`moves.py`, asked for by an operator)
+        self.pending_terms: TableTerms | None = None
         self.owner = owner
         self.config = terms.config
         self.timing = timing or Timing()

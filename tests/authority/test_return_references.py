@@ -10,9 +10,10 @@ room makes, and the flags are corrected for the many bets compared at once.
 
 from __future__ import annotations
 
+import itertools
 import math
-from dataclasses import replace
 import random
+from dataclasses import replace
 from typing import Any
 
 from hypothesis import given, settings
@@ -114,4 +115,4 @@ def test_holm_flags_a_subset_of_the_uncorrected_flags(ps: list[float]) -> None:
         if flag:
             assert p <= comparisons.ALPHA
     order = sorted(range(len(ps)), key=lambda i: ps[i])
-    assert all(adjusted[a] <= adjusted[b] for a, b in zip(order, order[1:]))
+    assert all(adjusted[a] <= adjusted[b] for a, b in itertools.pairwise(order))

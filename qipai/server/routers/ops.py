@@ -173,11 +173,12 @@ def install(app: FastAPI, authority: Authority) -> None:
     its own status) and the ops and player-offer routers."""
     from starlette.routing import Mount
 
-    from qipai.server.routers import offer
+    from qipai.server.routers import offer, ops_terms
 
     app.state.authority = authority
     app.add_exception_handler(AuthorityError, _error_response)
     app.include_router(router)
+    app.include_router(ops_terms.router)
     app.include_router(offer.router)
     # a static mount at "/" (the browser client) must stay last, or it would answer first
     routes = app.router.routes
