@@ -9,6 +9,7 @@ import { ApiError, errorText } from "./api/errors.js";
 import { setLang as setI18nLang, t } from "./i18n/index.js";
 import { sound } from "./ui/sound.js";
 import { reasonText } from "./views/table.js";
+import { termsMoved } from "./views/help.js";
 import { loadGameAssets } from "./games/index.js";
 
 /**
@@ -520,6 +521,13 @@ function onState(m) {
   // when it arrived: the countdowns run from here, so redrawing the same state restarts nothing
   const patch = { state: m, stateAt: performance.now(), log: [...events.reverse(), ...s.log].slice(0, 40) };
   if (moved) patch.actionError = null;  // an error belongs to the moment its move was made
+  // the operator moved the table to a newer version of its template (docs/operators.md "Tables
+  // on older versions"): say so, and read the new version's pay table and returns
+  const version = termsMoved(prev, m);
+  if (version !== null) {
+    note(t("terms_changed", { version }), true);
+    loadTableInfo(m.table.id);
+  }
   if (newRound) {
     patch.chipStack = [];
     // what was picked belongs to its round; the chosen chip and ante stay until changed

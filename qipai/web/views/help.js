@@ -94,14 +94,36 @@ export function HelpPanel({ st, info, game, offer, onClose }) {
 }
 
 /**
- * The operator's offer a table was opened from: by its template id, else by its settings' hash
- * (a table opened with a template's exact settings), from the state's table terms.
- * @param {any[] | null} offers @param {any} table
+ * The terms a table plays, as the server gives them: the table's own template version's facts
+ * (`facts` of `/api/tables` and `/api/tables/{id}`: the version the table was opened on or moved
+ * to, docs/operators.md "Tables on older versions"), never the template's newest offer unless it
+ * is that same version. Facts of another version than the table's terms name (a reply read
+ * before the table moved) are not used. A table opened on no template is matched by its
+ * settings' hash.
+ * @param {any[] | null} offers @param {any} table @param {any} [info] the table's `/api/tables/{id}` reply
  */
-export function offerOf(offers, table) {
-  if (!offers || !table) return null;
+export function offerOf(offers, table, info) {
+  if (!table) return null;
   const terms = table.terms || {};
-  const id = terms.template && terms.template.id;
+  const tpl = terms.template || null;
+  const same = (/** @type {any} */ f) => f && f.template && tpl && f.template.id === tpl.id && f.template.version === tpl.version;
+  for (const facts of [table.facts, info && info.facts]) if (same(facts)) return facts;
+  if (!offers) return null;
+  if (tpl) return offers.find(same) || null;
   const hash = terms.config_hash || table.config_hash;
-  return offers.find((o) => o.template && id && o.template.id === id) || offers.find((o) => hash && o.config_hash === hash) || null;
+  return offers.find((o) => hash && o.config_hash === hash) || null;
+}
+
+/**
+ * The version a table moved to between two of its states (null: none moved): the state whose
+ * terms name a newer version of the same template than the state before.
+ * @param {any} prev @param {any} next
+ * @returns {number | null}
+ */
+export function termsMoved(prev, next) {
+  const a = prev && prev.table, b = next && next.table;
+  if (!a || !b || a.id !== b.id) return null;
+  const was = a.terms && a.terms.template, now = b.terms && b.terms.template;
+  if (!was || !now || was.id !== now.id || now.version === was.version) return null;
+  return now.version;
 }

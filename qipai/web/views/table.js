@@ -185,7 +185,7 @@ function TableBody({ s, actions }) {
         <${Log} st=${st} log=${s.log} />
       </aside>
     </div>
-    ${s.help ? html`<${HelpPanel} st=${st} info=${info} offer=${offerOf(s.offers, table)} game=${s.games[table.game]} onClose=${actions.toggleHelp} />` : null}
+    ${s.help ? html`<${HelpPanel} st=${st} info=${info} offer=${offerOf(s.offers, table, info)} game=${s.games[table.game]} onClose=${actions.toggleHelp} />` : null}
     ${s.conn !== "open" ? html`<${Overlay} s=${s} />` : null}
   </section>`;
 }
