@@ -54,3 +54,40 @@ describe("a table on an older version of its template", () => {
     expect(termsMoved({ table: { id: "other", terms: at(1).table.terms } }, at(2))).toBe(null);
   });
 });
+
+describe("the console's tables per template version", () => {
+  it("lists a table behind the newest version and moves it at the boundary with a reason", async () => {
+    const { vi } = await import("vitest");
+    const { api } = await import("../../qipai/web/ops/api.js");
+    const { Versions } = await import("../../qipai/web/ops/views/versions.js");
+    const { setLang: setOpsLang } = await import("../../qipai/web/ops/i18n.js");
+    setOpsLang("en");
+    let pending = null;
+    const listing = () => ({
+      templates: [{
+        template_id: "paigow", name: "Pai Gow", game: "paigow", status: "active", newest_version: 2,
+        versions: [
+          { version: 2, behind: false, tables: [{ table_id: "t-new", name: "new", template_version: 2, pending_version: null, status: "playing", people: 1 }] },
+          { version: 1, behind: true, tables: [{ table_id: "t-old", name: "old", template_version: 1, pending_version: pending, status: "playing", people: 2 }] },
+        ],
+      }],
+    });
+    const get = vi.spyOn(api, "get").mockImplementation(async () => listing());
+    const post = vi.spyOn(api, "post").mockImplementation(async (_url, body) => {
+      pending = body.choice === "at_boundary" ? 2 : null;
+      return {};
+    });
+    globalThis.prompt = () => "new pricing";
+    const root = mount(html`<${Versions} me=${{ can_write: true }} />`);
+    await vi.waitFor(() => expect(root.querySelector("tr[data-table=t-old]")).toBeTruthy());
+    const old = root.querySelector("tr[data-table=t-old]");
+    expect(old.dataset.behind).toBe("true");
+    expect(root.querySelector("tr[data-table=t-new]").dataset.behind).toBe("false");
+    expect(root.querySelector("tr[data-table=t-new] button")).toBe(null); // nothing to move
+    old.querySelector("button[data-choice=at_boundary]").click();
+    await vi.waitFor(() => expect(root.querySelector("tr[data-table=t-old]").dataset.pending).toBe("2"));
+    expect(post).toHaveBeenCalledWith("/api/ops/tables/t-old/terms", { choice: "at_boundary", reason: "new pricing" });
+    get.mockRestore();
+    post.mockRestore();
+  });
+});

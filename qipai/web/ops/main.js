@@ -1,7 +1,7 @@
 // @ts-check
 // The back office at /ops (docs/operators.md): operators and auditors only (auditors read). Every figure
 // comes from /api/ops/…, which refuses anyone else; this page holds no data of its own.
-// Views: live room, players, round inspector, house results, exact vs observed return, integrity.
+// Views: live room, tables per template version, players, round inspector, house results, exact vs observed return, integrity.
 import { render } from "../vendor/preact.module.js";
 import { useEffect, useState } from "../vendor/hooks.module.js";
 import { html, cx } from "../ui/html.js";
@@ -13,8 +13,9 @@ import { Players } from "./views/players.js";
 import { Rounds } from "./views/rounds.js";
 import { House, Returns } from "./views/reports.js";
 import { Integrity } from "./views/integrity.js";
+import { Versions } from "./views/versions.js";
 
-const TABS = ["room", "players", "rounds", "house", "returns", "integrity"];
+const TABS = ["room", "versions", "players", "rounds", "house", "returns", "integrity"];
 
 /** The tab and round of the address: #/rounds/<id>. */
 function route() {
@@ -77,6 +78,7 @@ function App() {
   else if (where.tab === "house") body = html`<${House} />`;
   else if (where.tab === "returns") body = html`<${Returns} />`;
   else if (where.tab === "integrity") body = html`<${Integrity} me=${me} />`;
+  else if (where.tab === "versions") body = html`<${Versions} me=${me} />`;
   else body = html`<${Room} me=${me} openRound=${openRound} />`;
   return html`${bar}<main class="ops-main" data-lang=${lang()}>${!me.can_write ? html`<p class="badge read-only" id="read-only">${t("read_only")}</p>` : null}${body}</main>`;
 }
