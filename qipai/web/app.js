@@ -525,7 +525,7 @@ function onState(m) {
   // on older versions"): say so, and read the new version's pay table and returns
   const version = termsMoved(prev, m);
   if (version !== null) {
-    note(t("terms_changed", { version }), true);
+    note(t("terms_changed", { version }));
     loadTableInfo(m.table.id);
   }
   if (newRound) {
