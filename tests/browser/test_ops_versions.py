@@ -71,9 +71,9 @@ def test_an_operator_moves_a_table_to_the_new_version_and_the_player_is_told(
     )
     player.click("#btn-help")
     player.wait_for_selector("#help .help-rtp")
+    shown = f"/version {newest}\\)|第 {newest} 版/"  # the help panel's version line, en or zh
     player.wait_for_function(
-        "/version %d\\)|第 %d 版/.test(document.querySelector('#help .help-rtp').textContent)"
-        % (newest, newest),
+        f"{shown}.test(document.querySelector('#help .help-rtp').textContent)",
         timeout=10_000,
     )
     player.screenshot(path=str(OUT / "ops-versions-player.png"), full_page=True)
