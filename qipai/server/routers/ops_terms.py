@@ -47,12 +47,13 @@ async def tables_by_version(
 async def move_table_terms(
     table_id: str, body: TermsMoveIn, request: Request, op: Writer, authority: AuthorityDep
 ) -> dict[str, Any]:
-    """**An operator.** `at_boundary`: the table moves to its template's newest version when
-    its running deal unit ends (a Pok Deng shoe, a Pai Gow game; at once if none runs): that
-    unit is played out on the old terms, the next one's rounds are dealt, paid and shown on the
-    new ones and the players are told (`terms_changed`). `leave`: it stays on its version (a
-    move asked for is withdrawn). 409 `conflict` for a table already on the newest version or a
-    template retired or suspended; 404 for an unknown table."""
+    """**An operator.** `at_boundary`: the table moves to its template's newest version with
+    the first deal of its next deal unit (a Pok Deng shoe and a Pai Gow game are played out on
+    the old terms; a table between units moves with its next deal): that round and every later
+    one are dealt, paid and shown on the new terms and the players are told (`terms_changed`).
+    `leave`: it stays on its version (a move asked for is withdrawn). 409 `conflict` for a table
+    already on the newest version or a template retired or suspended; 404 for an unknown
+    table."""
     room = _room(request)
     table = room.tables.get(table_id)
     if table is None:
