@@ -5,9 +5,10 @@ figure assumes play the room does not make (`GameSpec.exact_assumes`: Niu Niu's 
 and no swaps, while the room's bots bid on four cards and swap) is compared with the return of
 the policies the room plays instead: a simulation of the template version's settings with its
 default house bot in every seat (`qipai.analysis.policy`), with that figure's own standard
-error. A simulation costs seconds to minutes of CPU, so it runs in one background thread per
-authority, once per template version (kept in memory; a restart computes it again), and a report
-asked for before it is ready says "pending" and flags nothing for that game.
+error. A simulation costs seconds to minutes of CPU (about 16 ms a Niu Niu round), so it runs in
+the background, once per template version (kept in memory; a restart computes it again), one at
+a time on daemon threads, and a report asked for before it is ready says "pending" and flags
+nothing for that game.
 """
 
 from __future__ import annotations
@@ -15,7 +16,6 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
@@ -55,7 +55,10 @@ class References:
         self._lock = threading.Lock()
         self._done: dict[Key, Reference] = {}
         self._queued: set[Key] = set()
-        self._pool: ThreadPoolExecutor | None = None
+        # one simulation at a time (each is CPU-bound), on daemon threads: a process that
+        # stops does not wait for a reference nobody will read
+        self._one = threading.Lock()
+        self._closed = False
 
     def of(self, template: Any, *, wait: bool = False) -> Reference | None:
         """The reference of a template version: None where its exact figures are the reference
@@ -83,25 +86,28 @@ class References:
                 return Reference("pending", spec.exact_assumes, level, self.rounds)
             if not wait:
                 self._queued.add(key)
-                self._executor().submit(self._run, key, spec, dict(template.config))
+                threading.Thread(
+                    target=self._run,
+                    args=(key, spec, dict(template.config)),
+                    name="qipai-reference",
+                    daemon=True,
+                ).start()
                 return Reference("pending", spec.exact_assumes, level, self.rounds)
         self._run(key, spec, dict(template.config))
         with self._lock:
-            return self._done[key]
-
-    def _executor(self) -> ThreadPoolExecutor:
-        if self._pool is None:
-            self._pool = ThreadPoolExecutor(1, thread_name_prefix="qipai-reference")
-        return self._pool
+            return self._done.get(key, Reference("pending", spec.exact_assumes, level, self.rounds))
 
     def _run(self, key: Key, spec: Any, config: dict[str, Any]) -> None:
         from qipai.analysis.policy import policy_returns
 
         _, _, _, level, stack = key
         try:
-            figures = policy_returns(
-                spec, config, level, rounds=self.rounds, seed=self.seed, stack=stack
-            )
+            with self._one:
+                if self._closed:
+                    return
+                figures = policy_returns(
+                    spec, config, level, rounds=self.rounds, seed=self.seed, stack=stack
+                )
             done = Reference(
                 "ready",
                 spec.exact_assumes,
@@ -117,8 +123,8 @@ class References:
             self._queued.discard(key)
 
     def close(self) -> None:
-        if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
+        """Start no simulation that is still waiting (one running finishes on its own)."""
+        self._closed = True
 
 
 ReferenceOf = Callable[[str, int | None], Reference | None]
