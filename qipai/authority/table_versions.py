@@ -25,6 +25,26 @@ def table_row(table: Any) -> dict[str, Any]:
     }
 
 
+def layout_row(table_id: str, layout: Mapping[str, Any], host: str | None) -> dict[str, Any]:
+    """The line of a table another host runs, from its last saved layout (the directory,
+    `qipai.cluster.directory`): the same fields, `status` "elsewhere" (or "suspended") and its
+    `host`; a move asked for there is forwarded to that host (`qipai.cluster.proxy`)."""
+    terms = layout.get("terms") or {}
+    pending = layout.get("pending_terms") or None
+    seats = [s for s in layout.get("seats") or [] if isinstance(s, Mapping)]
+    return {
+        "table_id": table_id,
+        "name": str(layout.get("name", "")),
+        "game": terms.get("game", layout.get("game")),
+        "template_id": terms.get("template_id"),
+        "template_version": terms.get("template_version"),
+        "pending_version": None if not pending else pending.get("template_version"),
+        "status": "suspended" if layout.get("suspended") else "elsewhere",
+        "people": sum(1 for s in seats if s.get("player") is not None and not s.get("bot")),
+        "host": host,
+    }
+
+
 def by_version(
     rows: Iterable[Mapping[str, Any]], current: Mapping[str, Any]
 ) -> list[dict[str, Any]]:
@@ -60,4 +80,4 @@ def by_version(
     return out
 
 
-__all__ = ["by_version", "table_row"]
+__all__ = ["by_version", "layout_row", "table_row"]

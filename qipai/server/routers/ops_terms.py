@@ -31,13 +31,23 @@ class TermsMoveIn(BaseModel):
 async def tables_by_version(
     request: Request, op: Reader, authority: AuthorityDep
 ) -> dict[str, Any]:
-    """**An operator or auditor.** This host's tables grouped per template and version: each
+    """**An operator or auditor.** The room's tables grouped per template and version: each
     version `behind` the template's newest or not, each table with `pending_version`, the
-    version it moves to at its next deal-unit boundary (None: no move asked)."""
+    version it moves to at its next deal-unit boundary (None: no move asked). With several
+    table hosts, the other hosts' tables come from the directory (their last saved layout,
+    `status` "elsewhere" and `host`)."""
     room = _room(request)
 
     def read() -> list[dict[str, Any]]:
         rows = [table_versions.table_row(t) for t in list(room.tables.values()) if not t.closed]
+        if getattr(request.app.state.services, "cluster", None) is not None:
+            from qipai.cluster import directory
+
+            ledger = request.app.state.ledger
+            rows += [
+                table_versions.layout_row(d.table_id, d.layout, d.host)
+                for d in directory.elsewhere(ledger.engine, set(room.tables))
+            ]
         return table_versions.by_version(rows, authority.templates.current())
 
     return {"templates": await blocking(read)}
