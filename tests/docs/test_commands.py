@@ -9,6 +9,7 @@ the command's `--help`. Starting the room and collecting the whole suite are the
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -74,10 +75,8 @@ def printed_as_shown(shown: str, printed: str) -> list[str]:
     """The fragments of what the page shows (split at its "…" elisions, whitespace collapsed)
     that the command's output does not hold in that order; JSON output is compared in the
     page's one-line form."""
-    try:
+    with contextlib.suppress(ValueError):
         printed = json.dumps(json.loads(printed))
-    except ValueError:
-        pass
     have = re.sub(r"\s+", " ", printed)
     missing, at = [], 0
     for fragment in (re.sub(r"\s+", " ", f).strip() for f in shown.split("…")):
