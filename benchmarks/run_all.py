@@ -367,7 +367,25 @@ def parse_envs(out: str, cmd: str) -> list[Row]:
         )
         or "peers not installed (uv sync --group bench)"
     )
-    return [
+    single = re.findall(
+        r"^qipai\s+(\S+) \(PettingZoo (AEC|parallel), single table\)\s+([\d,]+)\s*$", out, re.M
+    )
+    rows = []
+    for api in ("AEC", "parallel"):
+        rates = sorted((num(v), game) for game, kind, v in single if kind == api)
+        if rates:
+            (low, slow), (high, fast) = rates[0], rates[-1]
+            rows.append(
+                Row(
+                    f"environment steps per CPU s, one table (PettingZoo {api}), "
+                    "slowest … fastest game",
+                    f"{slow} {big(low)} … {fast} {big(high)}",
+                    peers,
+                    "≥ RLCard limit Hold'em for every game",
+                    cmd,
+                )
+            )
+    return rows + [
         Row(
             f"environment steps per CPU s, {game} batch ({tables} tables a call)",
             f"{big(num(steps))}",
