@@ -390,7 +390,7 @@ def parse_envs(out: str, cmd: str) -> list[Row]:
             f"environment steps per CPU s, {game} batch ({tables} tables a call)",
             f"{big(num(steps))}",
             peers,
-            "≥ 1 M (Pok Deng, Niu Niu)",
+            "≥ 1 M (Pok Deng, Niu Niu); ≥ 100 k (Hold'em Bonus)",
             cmd,
         )
         for game, tables, steps in batch
