@@ -300,16 +300,26 @@ def parse_ledger_growth(out: str, cmd: str) -> list[Row]:
 
 
 def parse_server(out: str, cmd: str) -> list[Row]:
+    """bench_server's result rows: code db deflate clients rounds/s p50 p99 server pg client msgs
+    KB B/msg start first err load."""
     rows = []
     for m in re.finditer(
-        r"^\s+(\d+)\s+([\d.]+)\s+\d+\s+([\d.]+)\s+([\d.]+)\s+(\d+)$", out, re.MULTILINE
+        r"^\s*(\S+)\s+(sqlite|postgresql)\s+(\S+)\s+(\d+)\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)"
+        r"\s+([\d.]+)\s+([\d.]+)\s+[\d.]+\s+([\d.]+)\s+([\d.]+)\s+\d+\s+([\d.]+)\s+[\d.]+"
+        r"\s+(\d+)\b",
+        out,
+        re.MULTILINE,
     ):
+        _code, db, _deflate, clients, rate, p50, p99, server, pg, msgs, kb, start, errors = (
+            m.groups()
+        )
+        database = "SQLite" if db == "sqlite" else f"PostgreSQL (+{pg} ms of its own)"
         rows.append(
             Row(
-                f"card room: {m.group(1)} WebSocket clients playing Pok Deng, one process (SQLite)",
-                f"{m.group(2)} rounds/s, p50 {m.group(3)} ms, p99 {m.group(4)} ms",
-                f"{m.group(5)} errors",
-                "0 errors",
+                f"card room: {clients} WebSocket clients playing Pok Deng, one process, {database}",
+                f"{server} ms server CPU a round; {kb} KB in {msgs} messages a round",
+                f"{rate} rounds/s, p50 {p50} ms, p99 {p99} ms; start {start} s; {errors} errors",
+                "≤ 1.5 ms a round, ≤ 6 KB; p99 ≤ 50 ms; start ≤ 1.5 s",
                 cmd,
             )
         )
