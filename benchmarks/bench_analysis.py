@@ -27,7 +27,8 @@ def timed(label: str, goal: str, fn: Callable[[], Any]) -> Any:
 def main() -> None:
     from qipai.analysis.simulate import simulate_game
     from qipai.games.niuniu import analysis as niuniu
-    from qipai.games.niuniu import paigow, pokdeng
+    from qipai.games.paigow import analysis as paigow
+    from qipai.games.pokdeng import analysis as pokdeng
 
     # Warm-up: imports, numba caches and the games' own tables, so the figures are the math.
     pokdeng.analyse("classic")

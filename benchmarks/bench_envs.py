@@ -57,6 +57,37 @@ def qipai_aec(game: str) -> Runner:
     return run
 
 
+def qipai_parallel(game: str) -> Runner:
+    from qipai.envs import parallel_env
+
+    e = parallel_env(game)
+    rng = np.random.default_rng(0)
+
+    def run(seconds: float) -> int:
+        start, steps = time.process_time(), 0
+        while True:
+            obs, _ = e.reset(seed=int(rng.integers(2**31)))
+            while e.agents:
+                acts = {
+                    a: int(rng.choice(np.flatnonzero(o["action_mask"])))
+                    for a, o in obs.items()
+                    if o["action_mask"].any()
+                }
+                obs, *_ = e.step(acts)
+                steps += len(acts)
+            if time.process_time() - start >= seconds:
+                return steps
+
+    return run
+
+
+def batch_games() -> list[str]:
+    """The registered games that declare a batch environment (`GameSpec.batch_env`)."""
+    from qipai.games import registry
+
+    return [name for name in registry.names() if registry.get(name).batch_env is not None]
+
+
 def qipai_gym(game: str) -> Runner:
     from qipai.envs.batch import GymEnv
 
@@ -167,14 +198,17 @@ def main() -> None:
             return
         rows.append({"system": system, "env": what, "steps_per_cpu_s": rate(runner, args.seconds)})
         if not args.json:
-            print(f"{system:<10} {what:<44} {rows[-1]['steps_per_cpu_s']:>14,.0f}", flush=True)
+            print(f"{system:<10} {what:<52} {rows[-1]['steps_per_cpu_s']:>14,.0f}", flush=True)
 
     if not args.json:
         print(f"load average {os.getloadavg()}; {args.seconds} CPU-s per figure")
-        print(f"{'system':<10} {'environment':<44} {'steps/CPU-s':>14}")
-    for game in ("pokdeng", "paigow", "holdem-bonus", "niuniu", "tiengow"):
+        print(f"{'system':<10} {'environment':<52} {'steps/CPU-s':>14}")
+    from qipai.games import registry
+
+    for game in registry.names():
         add("qipai", f"{game} (PettingZoo AEC, single table)", qipai_aec(game))
-    for game in ("pokdeng", "niuniu"):
+        add("qipai", f"{game} (PettingZoo parallel, single table)", qipai_parallel(game))
+    for game in batch_games():
         add("qipai", f"{game} (Gymnasium, single table)", qipai_gym(game))
         add(
             "qipai",

@@ -300,16 +300,26 @@ def parse_ledger_growth(out: str, cmd: str) -> list[Row]:
 
 
 def parse_server(out: str, cmd: str) -> list[Row]:
+    """bench_server's result rows: code db deflate clients rounds/s p50 p99 server pg client msgs
+    KB B/msg start first err load."""
     rows = []
     for m in re.finditer(
-        r"^\s+(\d+)\s+([\d.]+)\s+\d+\s+([\d.]+)\s+([\d.]+)\s+(\d+)$", out, re.MULTILINE
+        r"^\s*(\S+)\s+(sqlite|postgresql)\s+(\S+)\s+(\d+)\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)"
+        r"\s+([\d.]+)\s+([\d.]+)\s+[\d.]+\s+([\d.]+)\s+([\d.]+)\s+\d+\s+([\d.]+)\s+[\d.]+"
+        r"\s+(\d+)\b",
+        out,
+        re.MULTILINE,
     ):
+        _code, db, _deflate, clients, rate, p50, p99, server, pg, msgs, kb, start, errors = (
+            m.groups()
+        )
+        database = "SQLite" if db == "sqlite" else f"PostgreSQL (+{pg} ms of its own)"
         rows.append(
             Row(
-                f"card room: {m.group(1)} WebSocket clients playing Pok Deng, one process (SQLite)",
-                f"{m.group(2)} rounds/s, p50 {m.group(3)} ms, p99 {m.group(4)} ms",
-                f"{m.group(5)} errors",
-                "0 errors",
+                f"card room: {clients} WebSocket clients playing Pok Deng, one process, {database}",
+                f"{server} ms server CPU a round; {kb} KB in {msgs} messages a round",
+                f"{rate} rounds/s, p50 {p50} ms, p99 {p99} ms; start {start} s; {errors} errors",
+                "≤ 1.5 ms a round, ≤ 6 KB; p99 ≤ 50 ms; start ≤ 1.5 s",
                 cmd,
             )
         )
@@ -367,12 +377,30 @@ def parse_envs(out: str, cmd: str) -> list[Row]:
         )
         or "peers not installed (uv sync --group bench)"
     )
-    return [
+    single = re.findall(
+        r"^qipai\s+(\S+) \(PettingZoo (AEC|parallel), single table\)\s+([\d,]+)\s*$", out, re.M
+    )
+    rows = []
+    for api in ("AEC", "parallel"):
+        rates = sorted((num(v), game) for game, kind, v in single if kind == api)
+        if rates:
+            (low, slow), (high, fast) = rates[0], rates[-1]
+            rows.append(
+                Row(
+                    f"environment steps per CPU s, one table (PettingZoo {api}), "
+                    "slowest … fastest game",
+                    f"{slow} {big(low)} … {fast} {big(high)}",
+                    peers,
+                    "≥ RLCard limit Hold'em for every game",
+                    cmd,
+                )
+            )
+    return rows + [
         Row(
             f"environment steps per CPU s, {game} batch ({tables} tables a call)",
             f"{big(num(steps))}",
             peers,
-            "≥ 1 M (Pok Deng, Niu Niu)",
+            "≥ 1 M (Pok Deng, Niu Niu); ≥ 100 k (Hold'em Bonus)",
             cmd,
         )
         for game, tables, steps in batch

@@ -435,21 +435,31 @@ def docs(
     write: Annotated[bool, typer.Option("--write", help="Write the generated files.")] = False,
     check: Annotated[bool, typer.Option("--check", help="Fail if any is out of date.")] = False,
 ) -> None:
-    """Files written from the game folders: docs/verify_deal.py (the standalone verifier, from
-    qipai/fairness/standalone/ and each game's verify_deal.py)."""
+    """Files written from the package: docs/verify_deal.py (the standalone verifier, from
+    qipai/fairness/standalone/ and each game's verify_deal.py) and docs/players.md (the player's
+    guide, from qipai/server/guide/)."""
     from qipai.fairness import verify_script
+    from qipai.server import player_guide
 
-    path = verify_script.SCRIPT
+    generated = [
+        (verify_script.SCRIPT, verify_script.write, verify_script.stale),
+        (player_guide.DOCS_PAGE, player_guide.write, player_guide.stale),
+    ]
     if write:
-        changed = verify_script.write(path)
-        typer.echo(f"{'wrote' if changed else 'unchanged:'} {path}")
+        for path, write_file, _ in generated:
+            changed = write_file(path)
+            typer.echo(f"{'wrote' if changed else 'unchanged:'} {path}")
     elif check:
-        if verify_script.stale(path):
+        stale = [path for path, _, is_stale in generated if is_stale(path)]
+        for path in stale:
             typer.echo(f"error: {path} is out of date (run `uv run qipai docs --write`)", err=True)
+        if stale:
             raise typer.Exit(1)
-        typer.echo(f"{path}: current")
+        for path, _, _ in generated:
+            typer.echo(f"{path}: current")
     else:
-        typer.echo(str(path))
+        for path, _, _ in generated:
+            typer.echo(str(path))
 
 
 @app.command()

@@ -8,6 +8,18 @@ import socket
 import pytest
 
 IN_CI = os.environ.get("CI", "").lower() in {"1", "true", "yes"}
+# The PostgreSQL server the tests use: the machine's own by default (trust auth, database
+# `test`), another with QIPAI_TEST_PG_URL (each test still works in a schema of its own).
+PG_URL = os.environ.get("QIPAI_TEST_PG_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
+
+
+def pg_port_open(url: str = PG_URL) -> bool:
+    """Whether the server of a PostgreSQL URL listens (a cheap check before connecting)."""
+    from sqlalchemy.engine import make_url
+
+    parsed = make_url(url)
+    return port_open(parsed.host or "127.0.0.1", parsed.port or 5432)
+
 
 # Every PostgreSQL batch of the ledger, in every test and in the processes tests start, also
 # builds its statement's text afresh and checks it against the text kept for its shape

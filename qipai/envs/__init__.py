@@ -16,7 +16,8 @@ default per game), `stack` (what each seat brings to every round, minor units; d
 `reward_scale` (rewards are net money in minor units times this; default 1), `bots` (levels of
 the game's own bots for the last seats, e.g. `bots=["paigow-sensible"] * 3`: they act by
 themselves from their own view, and only the other seats are agents) and `render_mode` (`None`,
-`"ansi"` or `"human"`). Every other keyword is a table setting of the game, validated by
+`"ansi"` or `"human"`). `parallel_env(game, **settings)` is the same game under PettingZoo's
+parallel API (the seats of a phase act together, `qipai.envs.parallel`). Every other keyword is a table setting of the game, validated by
 the game's own config (an unknown or out-of-bounds setting raises `InvalidInput`).
 """
 
@@ -27,16 +28,19 @@ from typing import Any
 from qipai.core.errors import InvalidInput
 from qipai.core.spec import GameSpec
 from qipai.envs.base import Encoder, QipaiEnv, Segment
+from qipai.envs.parallel import QipaiParallelEnv
 from qipai.games import registry
 
 __all__ = [
     "Encoder",
     "QipaiEnv",
+    "QipaiParallelEnv",
     "Segment",
     "encoder_type",
     "env",
     "games",
     "observation_table",
+    "parallel_env",
     "raw_env",
 ]
 
@@ -108,6 +112,12 @@ def env(game: str, **settings: Any) -> Any:
     from pettingzoo.utils import wrappers
 
     return wrappers.OrderEnforcingWrapper(raw_env(game, **settings))
+
+
+def parallel_env(game: str, **settings: Any) -> QipaiParallelEnv:
+    """A PettingZoo parallel environment of `game`: the seats a phase awaits act together, each
+    on the same observation (`qipai.envs.parallel`); the settings are `raw_env`'s."""
+    return QipaiParallelEnv(raw_env(game, **settings))
 
 
 def observation_table(game: str, **settings: Any) -> str:

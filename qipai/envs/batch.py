@@ -128,12 +128,12 @@ class BatchEnv(ABC):
 
 class GymEnv(gymnasium.Env[Obs, np.int64]):
     """One table of a batch environment as a Gymnasium single-agent environment: each episode
-    is one round (one decision)."""
+    is one round (its decisions)."""
 
     def __init__(self, game: str, **options: Any) -> None:
         self.metadata = {"render_modes": []}
         self.batch = batch_env(game, tables=1, **options)
-        # Both games' observations are flags (or a constant 1) in [0, 1].
+        # The batch observations are flags (or a constant 1) in [0, 1].
         self.observation_space = gymnasium.spaces.Box(
             0.0, 1.0, (self.batch.observation_size,), np.float32
         )
@@ -152,10 +152,12 @@ class GymEnv(gymnasium.Env[Obs, np.int64]):
         return obs[0], _first(info)
 
     def step(self, action: Any) -> tuple[Obs, float, bool, bool, dict[str, Any]]:
-        obs, reward, _, _, info = self.batch.step(np.array([int(action)], np.int64))
-        self._next = (obs, info)
-        # The episode ends with the round; the next round's observation is in info.
-        return obs[0], float(reward[0]), True, False, _first(info)
+        obs, reward, terminated, _, info = self.batch.step(np.array([int(action)], np.int64))
+        ended = bool(terminated[0])
+        # The episode ends with the round (one decision in Pok Deng and Niu Niu, up to three in
+        # Hold'em Bonus); the batch has already dealt the next round, which `reset` returns.
+        self._next = (obs, info) if ended else None
+        return obs[0], float(reward[0]), ended, False, _first(info)
 
     def action_masks(self) -> npt.NDArray[np.bool_]:
         """The legal actions now (the convention of maskable-PPO implementations)."""

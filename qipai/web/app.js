@@ -28,6 +28,7 @@ import { loadGameAssets } from "./games/index.js";
  *   note: Note | null, dialog: string | null, help: boolean, muted: boolean, outdated: boolean,
  *   history: any, tableInfo: Record<string, any>, ui: Record<string, any>, offers: any[] | null,
  *   rulesPage?: { key: string, zh: any, en: any } | null,
+ *   guidePage?: { zh: string, en: string } | null,
  *   clientSeed: string,
  * }} AppState
  */
@@ -93,6 +94,7 @@ export const store = createStore(/** @type {AppState} */ ({
   ui: {},
   offers: null,
   rulesPage: null,
+  guidePage: null,
   clientSeed: firstSeed,
 }));
 
@@ -213,6 +215,12 @@ export async function route() {
     await loadRules(arg).catch(noteError);
     return;
   }
+  if (name === "guide") {  // the player's guide is public too
+    if (s.tableId) leaveTableScreen();
+    store.set({ route: { name, arg: null } });
+    await loadGuide().catch(noteError);
+    return;
+  }
   if (!s.token) {
     store.set({ route: { name: "login", arg: null } });
     return;
@@ -245,6 +253,13 @@ export async function loadRules(arg) {
   const base = `/api/rules/${encodeURIComponent(game)}`;
   const [zh, en] = await Promise.all([http.get(`${base}?lang=zh${q}`), http.get(`${base}?lang=en${q}`)]);
   store.set({ rulesPage: { key: arg, zh, en } });
+}
+
+/** The player's guide in both languages (a language switch needs no new request). */
+export async function loadGuide() {
+  if (store.get().guidePage) return;
+  const [zh, en] = await Promise.all([http.get("/api/guide?lang=zh"), http.get("/api/guide?lang=en")]);
+  store.set({ guidePage: { zh: zh.markdown, en: en.markdown } });
 }
 
 /** The operator's offer (table templates with pay tables, limits, buy-in ranges and returns). */

@@ -27,6 +27,10 @@ for game in registry.names():
     en, zh = rules_text(game, "en"), rules_text(game, "zh")
     out[game] = {"en": en and en[1], "zh": zh and zh[1],
                  "path": str(spec.rules_page("en")[0]), "head": en and en[0][:40]}
+from qipai.server import player_guide
+guide = {lang: player_guide.for_room(lang) for lang in player_guide.LANGS}
+out["_guide"] = {"path": str(player_guide.PAGES), "heads": {l: g[:12] for l, g in guide.items()},
+                 "placeholders": any("{{" in g for g in guide.values())}
 print(json.dumps(out))
 """
 
@@ -67,6 +71,10 @@ def test_the_wheel_serves_every_rules_page_from_inside_the_package(unpacked: Pat
     assert done.returncode == 0, done.stderr
     found = json.loads(done.stdout)
     assert found.pop("package").startswith(str(unpacked))
+    guide = found.pop("_guide")  # the player's guide, served from inside the package too
+    assert guide["path"].startswith(str(unpacked / "qipai")), guide
+    assert guide["heads"] == {"zh": "# 玩家指南\n\n## 开始", "en": "# The player"}, guide
+    assert not guide["placeholders"]
     assert len(found) >= 5
     for game, page in found.items():
         assert page["path"].startswith(str(unpacked / "qipai")), (game, page["path"])

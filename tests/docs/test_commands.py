@@ -9,6 +9,7 @@ the command's `--help`. Starting the room and collecting the whole suite are the
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -30,6 +31,11 @@ from tests.fairness.units import make_unit
 ROOT = Path(__file__).resolve().parents[2]
 PAGES = ("README.md", "docs/operators.md", "docs/players.md", "docs/scaling.md", "docs/ledger.md")
 PLACEHOLDER_HOSTS = ("@db/", "redis://cache")
+# pages whose ```console blocks show a command (`$ …`) and what it prints, excerpted with "…"
+CONSOLE_PAGES = ("docs/math.md",)
+# examples that read the Hold'em enumeration (built once by CI before the slow suite) or play
+# many games: the slow suite runs them
+SLOW_EXAMPLES = ("holdem-bonus", "simulate")
 # `uv run X` as a reader types it, from any directory: X from the project's environment.
 SHELL_PRELUDE = 'uv() { if [ "$1" = run ]; then shift; "$@"; else command uv "$@"; fi; }\n'
 
@@ -44,6 +50,44 @@ def commands(page: str) -> list[str]:
             if line and not line.startswith("#"):
                 found.append(re.sub(r"\s+", " ", line))
     return found
+
+
+def console_examples(page: str) -> list[tuple[str, str]]:
+    """(command, what the page says it prints) of each `$ ` line of a page's ```console blocks."""
+    text = (ROOT / page).read_text(encoding="utf-8")
+    found: list[tuple[str, str]] = []
+    for block in re.findall(r"```console\n(.*?)```", text, re.S):
+        for part in re.split(r"^\$ ", block, flags=re.M)[1:]:
+            command, _, shown = part.partition("\n")
+            found.append((command.strip(), shown))
+    return found
+
+
+def settings_files(page: str) -> dict[str, str]:
+    """Files a page's examples read, given inline just before them: "(`{…}`):" then the block
+    whose command names the file (`--settings nn.json`)."""
+    text = (ROOT / page).read_text(encoding="utf-8")
+    pattern = r"`(\{[^`]*\})`\):\s*```console\s*\$ [^\n]*--settings (\S+)"
+    return {name: body for body, name in re.findall(pattern, text)}
+
+
+def printed_as_shown(shown: str, printed: str) -> list[str]:
+    """The fragments of what the page shows (split at its "…" elisions, whitespace collapsed)
+    that the command's output does not hold in that order; JSON output is compared in the
+    page's one-line form."""
+    with contextlib.suppress(ValueError):
+        printed = json.dumps(json.loads(printed))
+    have = re.sub(r"\s+", " ", printed)
+    missing, at = [], 0
+    for fragment in (re.sub(r"\s+", " ", f).strip() for f in shown.split("…")):
+        if not fragment:
+            continue
+        found = have.find(fragment, at)
+        if found < 0:
+            missing.append(fragment)
+        else:
+            at = found + len(fragment)
+    return missing
 
 
 def kind(command: str) -> str:
@@ -93,6 +137,37 @@ def test_readme_command_runs(command: str, tmp_path: Path) -> None:
     done = run(command, tmp_path, sandbox(tmp_path))
     assert done.returncode == 0, f"{command}\n{done.stdout[-2000:]}\n{done.stderr[-2000:]}"
     assert done.stdout.strip(), command
+
+
+def _console_params() -> list[object]:
+    params: list[object] = []
+    for page in CONSOLE_PAGES:
+        for command, shown in console_examples(page):
+            marks = [pytest.mark.slow] if any(w in command for w in SLOW_EXAMPLES) else []
+            params.append(pytest.param(page, command, shown, marks=marks, id=command))
+    return params
+
+
+def test_the_guides_show_worked_examples() -> None:
+    assert len(console_examples("docs/math.md")) >= 4
+    assert settings_files("docs/math.md") == {
+        "nn.json": '{"commission": "0.05", "multipliers": {"bull_bull": 4}, "stack_units": 3}'
+    }
+    assert printed_as_shown("a …\n c", "a b\n  c d") == []
+    assert printed_as_shown("a\nc", "a b c") == ["a c"]
+    assert printed_as_shown('{"x": 1, …, "z": 3}', '{\n "x": 1,\n "y": 2, "z": 3}') == []
+
+
+@pytest.mark.parametrize(("page", "command", "shown"), _console_params())
+def test_a_guide_example_prints_what_the_guide_shows(
+    page: str, command: str, shown: str, tmp_path: Path
+) -> None:
+    for name, body in settings_files(page).items():
+        (tmp_path / name).write_text(body, encoding="utf-8")
+    done = run(command, tmp_path, sandbox(tmp_path))
+    assert done.returncode == 0, f"{command}\n{done.stdout[-2000:]}\n{done.stderr[-2000:]}"
+    missing = printed_as_shown(shown, done.stdout)
+    assert not missing, f"{page}: `{command}` no longer prints {missing[0]!r}"
 
 
 @pytest.mark.slow  # fifteen processes, each loading the package: minutes on a busy machine

@@ -12,7 +12,6 @@ DELETE the append-only tables nor change the schema (`.ci/run` creates both role
 from __future__ import annotations
 
 import contextlib
-import os
 import uuid
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -24,9 +23,8 @@ from sqlalchemy.exc import DBAPIError
 
 from qipai.ledger import Ledger
 from qipai.ledger import db as dbm
-from tests.conftest import port_open, require_service
+from tests.conftest import PG_URL, pg_port_open, require_service
 
-PG_URL = os.environ.get("QIPAI_TEST_PG_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
 OWNER_ROLE = "qipai_owner"
 APP_ROLE = "qipai_app"
 OWNER_URL = make_url(PG_URL).set(username=OWNER_ROLE, password=None).render_as_string(False)
@@ -39,7 +37,7 @@ def postgres_available() -> bool:
     global _pg_ok
     if _pg_ok is None:
         _pg_ok = False
-        if port_open("127.0.0.1", 5432):
+        if pg_port_open():
             try:
                 engine = create_engine(PG_URL)
                 with engine.connect() as conn:

@@ -9,13 +9,11 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from tests.conftest import port_open, require_service
-
-PG_URL = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
+from tests.conftest import PG_URL, pg_port_open, require_service
 
 
 def postgres_available() -> bool:
-    if not port_open("127.0.0.1", 5432):
+    if not pg_port_open():
         return False
     try:
         from sqlalchemy import create_engine, text

@@ -174,6 +174,7 @@ SPEC = GameSpec(
     par_options=("bonus_pays",),
     analyse_modes="source | common: the turn/river rule (default: both)",
     simulate=lazy("qipai.analysis.simulate:simulate_holdem"),
+    batch_env=ref("qipai.games.holdem_bonus.batch:HoldemBonusBatch"),
     encoder=ref("qipai.games.holdem_bonus.env:HoldemBonusEncoder"),
     fairness=ref("qipai.games.holdem_bonus.fairness:DESCRIPTION"),
     stakes=lazy("qipai.games.holdem_bonus.reports:stakes"),

@@ -28,8 +28,10 @@ import json
 import os
 import time
 import zipfile
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -98,20 +100,61 @@ class Sums:
     turn_bets: npt.NDArray[np.uint8]
 
 
-def compute_sums(threads: int = 2) -> Sums:
-    """Run the whole exact computation (minutes on two cores)."""
+Progress = Callable[[int, int], None]  # (parts done, parts): the first build's progress bar
+RIVER_PARTS = 40  # the river sums are computed in this many parts, so a bar can show them
+
+
+def river_sums_in_parts(
+    boards: npt.NDArray[Any],
+    perms: npt.NDArray[Any],
+    inverse: npt.NDArray[Any],
+    classes: npt.NDArray[np.int64],
+    threads: int,
+    parts: int = RIVER_PARTS,
+    progress: Progress | None = None,
+) -> npt.NDArray[np.int32]:
+    """The river sums over all `boards`, computed over `parts` slices of them and added: each
+    board adds its outcomes into the sums, so the parts add up to the whole (a test checks it)."""
     from qipai.games.holdem_bonus import analysis_kernels as k
     from qipai.poker.tables import tables
+
+    t = tables()
+    slices = [s for s in np.array_split(np.arange(len(boards)), max(1, parts)) if s.size]
+    total: npt.NDArray[np.int32] | None = None
+    for done, rows in enumerate(slices, 1):
+        part = k.river_sums(
+            np.ascontiguousarray(boards[rows]),
+            perms,
+            inverse,
+            classes,
+            t.noflush,
+            t.flush,
+            t.card_keys,
+            threads,
+        )
+        if total is None:
+            total = part
+        else:
+            total += part
+        if progress is not None:
+            progress(done, len(slices))
+    assert total is not None, "no boards"
+    return total
+
+
+def compute_sums(threads: int = 2, progress: Progress | None = None) -> Sums:
+    """Run the whole exact computation (minutes on two cores); `progress(done, parts)` is called
+    as the river sums, nearly all of the work, advance."""
+    from qipai.games.holdem_bonus import analysis_kernels as k
 
     timings: dict[str, float] = {}
     t0 = time.perf_counter()
     perms, inverse = _perms()
     classes = np.array([c.cards for c in start_classes()], np.int64)
-    t = tables()
     boards = k.canonical_boards(perms)
     timings["canonical boards"] = time.perf_counter() - t0
     t1 = time.perf_counter()
-    acc = k.river_sums(boards, perms, inverse, classes, t.noflush, t.flush, t.card_keys, threads)
+    acc = river_sums_in_parts(boards, perms, inverse, classes, threads, progress=progress)
     timings["river sums over all boards"] = time.perf_counter() - t1
     t2 = time.perf_counter()
     hist, turns, rivers, flops, bets = k.flop_values(classes, acc, np.array([0], np.int64))
@@ -170,7 +213,7 @@ def load_or_compute(recompute: bool = False) -> Sums:
                 )
         except _UNREADABLE:
             pass  # a damaged cache file is recomputed and replaced
-    sums = compute_sums()
+    sums = _compute_with_a_bar()
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_suffix(f".{os.getpid()}.tmp")
@@ -188,6 +231,30 @@ def load_or_compute(recompute: bool = False) -> Sums:
     except OSError:
         pass  # an unwritable cache is skipped
     return sums
+
+
+def _compute_with_a_bar() -> Sums:
+    """The first build, with a progress bar on standard error where that is a terminal (the
+    build takes minutes; later runs read the cache in about a second)."""
+    import sys
+
+    if not sys.stderr.isatty():
+        return compute_sums()
+    from rich.console import Console
+    from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
+
+    with Progress(
+        TextColumn("Hold'em Bonus exact strategy, first build (cached afterwards)"),
+        BarColumn(),
+        TextColumn("{task.completed}/{task.total}"),
+        TimeRemainingColumn(),
+        console=Console(stderr=True),
+        transient=True,
+    ) as bar:
+        task = bar.add_task("river sums", total=RIVER_PARTS)
+        return compute_sums(
+            progress=lambda done, parts: bar.update(task, completed=done, total=parts)
+        )
 
 
 def load_turn_bets() -> npt.NDArray[np.uint8] | None:

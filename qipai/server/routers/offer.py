@@ -7,6 +7,8 @@
 * `GET /api/rules/{game}?lang=en|zh[&template=ID]` — **anyone**: the game's rules page for players
   (shipped in the game's package, `rules/<lang>.md`) with the template's settings filled in, and
   the template's facts (pay table, exact returns).
+* `GET /api/guide?lang=en|zh` — **anyone**: the player's guide (qipai/server/guide/), its games
+  linked to their rules pages in the room.
 * `POST /api/wallet/withdrawals`, `GET /api/wallet/requests`, `POST /api/wallet/requests/{id}/
   cancel` — **a signed-in player**: money requests an operator approves.
 """
@@ -22,7 +24,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from qipai.authority import games
 from qipai.authority.errors import NotFound
 from qipai.authority.templates import TEMPLATE_ID
-from qipai.server import rules_pages
+from qipai.server import player_guide, rules_pages
 from qipai.server.deps import Player
 from qipai.server.routers.ops import AuthorityDep
 
@@ -103,6 +105,22 @@ async def rules(
         }
 
     return await asyncio.to_thread(work)
+
+
+class GuidePage(BaseModel):
+    """The player's guide in one language, as Markdown (the subset the rules pages use)."""
+
+    lang: str = Field(description="the language asked for and served: `zh` or `en`")
+    markdown: str
+
+
+@router.get("/guide", response_model=GuidePage)
+async def guide(lang: Annotated[str, Query(pattern="^(en|zh)$")] = "en") -> GuidePage:
+    """**Anyone.** The player's guide in `lang` (shipped in the package, so an installed wheel
+    serves it; docs/players.md is written from the same pages): getting started, choosing a
+    table, the countdowns, a dropped connection, fairness and money, with the registry's games
+    linked to their rules pages (`#/rules/<game>`)."""
+    return GuidePage(lang=lang, markdown=await asyncio.to_thread(player_guide.for_room, lang))
 
 
 class WithdrawalIn(BaseModel):

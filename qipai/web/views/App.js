@@ -9,6 +9,7 @@ import { LobbyView } from "./lobby.js";
 import { TableView } from "./table.js";
 import { HistoryView } from "./history.js";
 import { RulesView } from "./rules.js";
+import { GuideView } from "./guide.js";
 import { DepositDialog, BuyInDialog } from "./dialogs.js";
 
 /** A speaker drawn in SVG (no emoji font needed). @param {{ muted: boolean }} props */
@@ -21,8 +22,8 @@ function SpeakerIcon({ muted }) {
 export function App({ store, actions }) {
   const s = useStore(store);
   const signed = !!s.token;
-  // the rules pages are public (read before signing in too)
-  const view = s.route.name === "rules" ? "rules" : !signed ? "login" : s.route.name;
+  // the rules pages and the player's guide are public (read before signing in too)
+  const view = s.route.name === "rules" || s.route.name === "guide" ? s.route.name : !signed ? "login" : s.route.name;
   void named;
   return html`<div class=${["page", signed && "signed", view === "table" && "on-table"].filter(Boolean).join(" ")} data-lang=${s.lang}>
     <header class="topbar">
@@ -32,6 +33,7 @@ export function App({ store, actions }) {
           <span class="wallet-pill" id="wallet" title=${t("wallet")}>${t("wallet")} ${money(s.me && s.me.wallet)}</span>
           <button type="button" class="btn small gold" id="btn-deposit" onClick=${() => actions.openDialog("deposit")}>${t("deposit")}</button>
           <button type="button" class="btn small ghost" id="btn-history" onClick=${() => actions.go("#/history")}>${t("history")}</button>` : null}
+        <button type="button" class="btn small ghost" id="btn-guide" onClick=${() => actions.go("#/guide")}>${t("guide")}</button>
         <button type="button" class="btn small ghost" id="btn-sound" aria-pressed=${s.muted ? "true" : "false"} title=${s.muted ? t("sound_off") : t("sound_on")}
           onClick=${actions.toggleMute}><${SpeakerIcon} muted=${s.muted} /><span class="sr">${s.muted ? t("sound_off") : t("sound_on")}</span></button>
         <button type="button" class="btn small ghost" id="btn-lang" onClick=${() => actions.setLang(s.lang === "zh" ? "en" : "zh")}>${s.lang === "zh" ? "EN" : "中文"}</button>
@@ -43,6 +45,7 @@ export function App({ store, actions }) {
         : view === "table" ? html`<${TableView} s=${s} actions=${actions} />`
         : view === "history" ? html`<${HistoryView} s=${s} actions=${actions} />`
         : view === "rules" ? html`<${RulesView} s=${s} actions=${actions} />`
+        : view === "guide" ? html`<${GuideView} s=${s} actions=${actions} />`
         : html`<${LobbyView} s=${s} actions=${actions} />`}
     </main>
     ${s.dialog === "deposit" ? html`<${DepositDialog} actions=${actions} />` : null}

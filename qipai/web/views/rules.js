@@ -8,12 +8,28 @@ import { PayTable, ReturnTable, buyInText } from "./paytable.js";
 import { templateName } from "../games/common.js";
 
 /**
- * Inline text: **bold** spans, the rest as written (text, never HTML: a page cannot inject
- * markup). @param {string} text
+ * Bold spans of a text, the rest as written (text, never HTML: a page cannot inject markup).
+ * @param {string} text @param {number} at
  */
-function inline(text) {
+function bold(text, at) {
   const parts = text.split(/(\*\*[^*]+\*\*)/);
-  return parts.map((p, i) => (p.startsWith("**") && p.endsWith("**") && p.length > 4 ? html`<b key=${i}>${p.slice(2, -2)}</b>` : p));
+  return parts.map((p, i) => (p.startsWith("**") && p.endsWith("**") && p.length > 4 ? html`<b key=${`${at}.${i}`}>${p.slice(2, -2)}</b>` : p));
+}
+
+/**
+ * Inline text: **bold** spans and links to the room's own pages (`[text](#/rules/pokdeng)`);
+ * a link anywhere else is shown as its text, so a page never sends a player off the room.
+ * @param {string} text
+ */
+export function inline(text) {
+  const parts = text.split(/(\[[^\]]+\]\([^)\s]+\))/);
+  return parts.flatMap((p, i) => {
+    const link = /^\[([^\]]+)\]\(([^)\s]+)\)$/.exec(p);
+    if (!link) return bold(p, i);
+    return /^#\/[a-z]+(\/[A-Za-z0-9_.-]+)*$/.test(link[2])
+      ? [html`<a key=${i} href=${link[2]}>${bold(link[1], i)}</a>`]
+      : bold(link[1], i);
+  });
 }
 
 /** @param {string} line */
