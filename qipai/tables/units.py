@@ -14,7 +14,7 @@ fixed for the whole unit (each round records them in its `meta`).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Container, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -168,15 +168,20 @@ class DealUnits:
 
 # ----- what a unit's deal reads and records ---------------------------------------------------
 def client_seeds(
-    terms: TableTerms, seed_of: Mapping[str, str], players: Iterable[SeatState]
+    terms: TableTerms,
+    seed_of: Mapping[str, str],
+    players: Iterable[SeatState],
+    skip: Container[str] = (),
 ) -> dict[str, str]:
-    """The seated people's client seeds by seat, read when a unit starts (never bots')."""
+    """The seated people's client seeds by seat, read when a unit starts (never bots'; never
+    a seed in `skip`, the players whose seed came before this unit's commitment was drawn:
+    `Table.seed_after`)."""
     if not terms.client_seeds:
         return {}
     out = {}
     for s in players:
         seed = seed_of.get(s.player or "")
-        if seed is not None and not s.bot:
+        if seed is not None and not s.bot and (s.player or "") not in skip:
             out[s.seat] = seed
     return out
 
