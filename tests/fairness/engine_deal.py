@@ -24,7 +24,7 @@ def engine_deal(game: str, key: bytes, inputs: dict[str, Any]) -> dict[str, Any]
         shoe, _, behind = shoe_cards(Rng(key), config)
         return {
             "shoe": [str(c) for c in shoe],
-            "cut_behind": behind,
+            "behind_cut": behind,
             "hands": {spot: list(h.text) for spot, h in r.hands.items()},
             "last_round": not r.next_round().reuse_seed,
         }
