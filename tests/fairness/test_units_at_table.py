@@ -471,3 +471,46 @@ def test_a_round_voided_before_any_input_exports_and_verifies(tmp_path: Path, ga
         assert export["seed"] is not None  # the void ended the unit: its seed is revealed
     _deal, checks, _ = verify_deal.verify(export)
     assert checks and all(ok for _, ok, *_ in checks), checks
+
+
+def test_the_verifier_checks_a_voided_unit_with_a_mid_unit_sitter(tmp_path: Path) -> None:
+    """docs/fairness.md: a player who sits mid-unit is told their seed enters the next unit
+    (its commitment named) and the running unit keeps its seeds; the unit is then voided. The
+    verifier written from the document alone (docs/verify_deal.py) checks every revealed round
+    of that unit — the finished ones and the voided one — and of the next, keyed with the
+    sitter's seed."""
+    at = table_at(tmp_path, "pokdeng", {"alice": "a-1"}, decks=4)
+    rng = rng_of("mid-unit sitter")
+    first = play_round(at, rng)
+    assert at.table.units.running
+    at.ledger.deposit("carol", at.table.terms.min_buy_in * 1000, "dep:carol")
+    at.table.sit("carol", "carol", at.table.terms.min_buy_in * 100, client_seed="late-1")
+    at.table.connect("carol")
+    carol = at.table.seating.seat_of("carol")
+    upcoming = at.table.units.next_commitment
+    assert at.table.client_seed_note("carol") == {
+        "client_seed": "late-1",
+        "in_unit": False,
+        "commitment": upcoming,  # told: from the next unit, this one
+        "after_commitment": None,
+    }
+    second = play_round(at, rng)
+    voided = start_round(at)
+    unit = at.table.units.current()
+    assert unit is not None and unit.rounds == [first, second, voided]
+    at.table.suspend("an operator voids the round")
+    assert at.ledger.ledger.round(voided)["status"] == "voided"
+    for round_id in unit.rounds:
+        export = json.loads(json.dumps(at.public(round_id)))
+        assert export["seed"] == unit.seed_hex and carol not in export["client_seeds"]
+        _deal, checks, _ = verify_deal.verify(export)
+        assert checks and all(ok for _, ok, *_ in checks), (round_id, checks)
+    at.table.resume()
+    nxt = play_round(at, rng)
+    assert at.ledger.ledger.round(nxt)["seed_commitment"] == upcoming
+    assert at.table.client_seed_note("carol")["in_unit"] is True  # type: ignore[index]
+    at.table.close()  # ends the unit: its seed is revealed
+    export = json.loads(json.dumps(at.public(nxt)))
+    assert export["client_seeds"][carol] == "late-1"
+    _deal, checks, _ = verify_deal.verify(export)
+    assert checks and all(ok for _, ok, *_ in checks), checks
