@@ -7,7 +7,9 @@ abandoned (no person at the table for `TableTerms.idle_reveal_s`), voided, suspe
 (docs/fairness.md) — except for games that never show seeds to players (Tien Gow: `reveal_seed` False).
 
 Anti-grinding: the next unit's server seed is drawn, and its commitment shown
-(`next_commitment`), before the seated players' client seeds are read at the unit's first deal;
+(`next_commitment`), before the seated players' client seeds are read when the unit's first
+round opens (its cards are shuffled then, before any bet; a seed that came before the commitment
+was drawn skips that unit: `Table.seed_after`);
 the unit's stream key is `qipai.fairness.unit_key(server_seed, client_seeds)` and the seeds are
 fixed for the whole unit (each round records them in its `meta`).
 """
