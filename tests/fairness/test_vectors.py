@@ -37,6 +37,11 @@ def test_every_game_and_primitive_has_vectors() -> None:
     assert {"stream", "stream-nested", "below", "shuffle", "unit-key", "unit-key-off"} <= names
     assert {v["game"] for v in GAME_VECTORS} == set(GAMES)
     assert any(v["client_seeds"] for v in GAME_VECTORS)
+    assert any(not v["client_seeds"] for v in GAME_VECTORS)
+    # the cases an outsider gets wrong: a voided round of a unit with client seeds, and a
+    # round whose unit began before someone sat down (their seed is not in its key)
+    assert any(v.get("status") == "voided" and v["client_seeds"] for v in GAME_VECTORS)
+    assert any(set(v.get("seated", [])) - set(v["client_seeds"]) for v in GAME_VECTORS)
     assert any(v["vector"].startswith("tiengow-tiles") for v in VECTORS)
 
 
