@@ -83,10 +83,29 @@ class Hello(Message):
     protocol: int
 
 
+class SeedNote(Message):
+    """Which commitment my client seed meets (docs/fairness.md, "Which commitment a seed
+    meets")."""
+
+    client_seed: str
+    in_unit: bool = Field(description="the running deal unit was keyed with it")
+    commitment: str | None = Field(
+        description="the commitment of the unit it is in or enters; null while that unit's "
+        "server seed is not drawn yet (see `after_commitment`)"
+    )
+    after_commitment: str | None = Field(
+        description="a commitment drawn after the seed came (a table opened for you by "
+        "automatch): the seed skips that unit and enters the next one, from its first round"
+    )
+
+
 class You(Message):
     player: str
     seat: str | None
     in_round: bool
+    client_seed: SeedNote | None = Field(
+        default=None, description="my client seed and the commitment it meets (seated only)"
+    )
 
 
 class RoundState(Message):

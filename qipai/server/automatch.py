@@ -219,7 +219,17 @@ def _open(
     table = open_with_bots(room, terms)
     table.money.cache.setdefault(player, 0)  # a new table: nobody has a stack at it yet
     try:
-        table.sit(player, name, buy_in, client_seed=_taken(table, client_seed))
+        # the table's first commitment was drawn after the seed came, and the player was not
+        # shown it: the seed skips that unit and enters the next (docs/fairness.md, "Which
+        # commitment a seed meets"), so the server never draws a seed the client seed meets
+        # knowing it before the player could see the commitment and change it
+        table.sit(
+            player,
+            name,
+            buy_in,
+            client_seed=_taken(table, client_seed),
+            seed_after=table.units.next_commitment,
+        )
     except BaseException:
         with contextlib.suppress(Exception):  # its bots stood up and cashed out
             room.close(table.id)

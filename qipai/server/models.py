@@ -12,6 +12,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from qipai.core.messages import SeedNote
 from qipai.server.inputs import StoredStr
 
 MAX_DEPOSIT = 1_000_000
@@ -161,6 +162,9 @@ class SatOut(BaseModel):
     seat: str
     stack: int
     wallet: int
+    client_seed: SeedNote | None = Field(
+        default=None, description="your client seed and the commitment it meets"
+    )
 
 
 class LeftOut(BaseModel):
@@ -179,6 +183,9 @@ class AutomatchOut(BaseModel):
     table_id: str
     seat: str | None
     table: JSONObject
+    client_seed: SeedNote | None = Field(
+        default=None, description="your client seed and the commitment it meets"
+    )
 
 
 class PlayerLine(BaseModel):
@@ -245,6 +252,7 @@ __all__ = [
     "Ok",
     "RoundOut",
     "SatOut",
+    "SeedNote",
     "SessionOut",
     "TablesOut",
     "WalletOut",

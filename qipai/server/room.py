@@ -329,7 +329,9 @@ class Room:
         """自动配桌: seat the player at the liveliest table of the game (or of the same template
         when `game` is a template's terms) with a free seat, moving them from a table where they
         sit alone with bots, or open a new table with bots. `client_seed`: the player's client
-        seed there (docs/fairness.md#keys), taken with the seat so that it keys the first deal.
+        seed there (docs/fairness.md#keys), taken with the seat: it keys the next deal unit whose
+        commitment was drawn before it came (at a table opened for the player, the unit after
+        the first: `automatch._open`).
         Many people at once: `qipai/server/automatch.py` (`opening` guards opening a table)."""
         return automatch_mod.automatch(self, player, name, game, buy_in, client_seed, opening)
 

@@ -109,6 +109,7 @@ def _plain(table: Table) -> dict[str, Any]:
         **table.units.to_json(),
         "results": _stored_results(table.results[-30:]),
         "client_seeds": dict(table.client_seed_of),
+        "client_seeds_after": dict(table.seed_after),
         "alone_since": table.alone_since,
         "suspended": table.suspension,
         "closed": table.closed,
@@ -137,6 +138,7 @@ def restore(table: Table, data: Mapping[str, Any]) -> None:
     table.last_result = table.results[-1] if table.results else None
     table.owner = data.get("owner", table.owner)
     table.client_seed_of = {str(k): str(v) for k, v in (data.get("client_seeds") or {}).items()}
+    table.seed_after = {str(k): str(v) for k, v in (data.get("client_seeds_after") or {}).items()}
     alone = data.get("alone_since", table.alone_since)
     table.alone_since = None if alone is None else float(alone)
     reason = data.get("suspended")

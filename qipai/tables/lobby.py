@@ -129,6 +129,31 @@ def fairness(table: Table) -> JSON:
     }
 
 
+def seed_note(table: Table, player: str) -> JSON | None:
+    """Which commitment `player`'s client seed meets, as the sit and automatch answers and the
+    room tell it: `{"client_seed", "in_unit", "commitment", "after_commitment"}` — `in_unit`
+    when the running unit was keyed with it; else `commitment` is the unit it enters (None
+    while that unit's seed is not drawn yet: it enters the unit after `after_commitment`'s,
+    from that unit's first round). None without a seed."""
+    seed = table.client_seed_of.get(player)
+    seat = table.seating.seat_of(player)
+    if seed is None or seat is None or not table.terms.client_seeds:
+        return None
+    units = table.units
+    current = units.current()
+    in_unit = units.running and units.client_seeds.get(seat) == seed
+    after = table.seed_after.get(player)
+    waits = after is not None and after == units.next_commitment
+    return {
+        "client_seed": seed,
+        "in_unit": in_unit,
+        "commitment": None
+        if waits
+        else (current.commitment if in_unit and current else units.next_commitment),
+        "after_commitment": after if waits else None,
+    }
+
+
 def snapshot(table: Table) -> TableSnapshot:
     """The typed, read-only facts every message of this moment is built from."""
     round_ = table.round or table.last_round
@@ -157,6 +182,11 @@ def snapshot(table: Table) -> TableSnapshot:
         next_start_at=None if running else table.timers.next_start_at,
         now=table.clock.now(),
         versions=table.versions,
+        seed_notes={
+            str(s.player): note
+            for s in table.seating
+            if s.player and not s.bot and (note := seed_note(table, str(s.player))) is not None
+        },
     )
 
 
@@ -165,6 +195,7 @@ __all__ = [
     "held_stack",
     "playable",
     "public_info",
+    "seed_note",
     "snapshot",
     "status",
     "wait_detail",

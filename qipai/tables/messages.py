@@ -83,7 +83,14 @@ def state_for(
         # the state an action is built from: sent back with it (`versions.py`)
         "version": version,
         "table": snap.table,
-        "you": {"player": player, "seat": seat, "in_round": in_round},
+        "you": {
+            "player": player,
+            "seat": seat,
+            "in_round": in_round,
+            # which commitment my client seed meets (docs/fairness.md, "Which commitment a
+            # seed meets"): told in the room, as in the sit and automatch answers
+            "client_seed": snap.seed_notes.get(player),
+        },
         "round": None
         if facts is None or round_ is None
         else {

@@ -114,10 +114,13 @@ def start(table: Table) -> list[Event] | None:
     context = dict(units.carry_context)
     if "pool" in table.game.context_keys:
         context["pool"] = table.ledger.pool(table.terms.pool_id)
-    client_seeds = units_mod.client_seeds(table.terms, table.client_seed_of, players)
+    # a seed that came before the next commitment was drawn skips its unit (`Table.seed_after`)
+    skip = {p for p, c in table.seed_after.items() if c == units.next_commitment}
+    client_seeds = units_mod.client_seeds(table.terms, table.client_seed_of, players, skip)
     new_unit = not units.running
     if new_unit:
         units.begin(client_seeds)
+        table.seed_after.clear()  # each named the commitment just begun (or an older one)
     deal = table.game.round_type.start
     try:
         try:

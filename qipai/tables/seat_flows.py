@@ -45,9 +45,11 @@ def sit(
     seat: str | None,
     key: str,
     client_seed: str | None,
+    seed_after: str | None = None,
 ) -> str:
     """Seat a player (one seat per player per table) and move `buy_in` from the wallet; a
-    player already seated is back (no longer leaving, no longer away)."""
+    player already seated is back (no longer leaving, no longer away). `seed_after`
+    (`take_client_seed`): the commitment whose unit the seed skips."""
     if client_seed is not None:
         check_client_seed(client_seed)
         if not table.terms.client_seeds:
@@ -56,7 +58,7 @@ def sit(
     existing = seating.seat_of(player)
     if existing is not None:
         seating.seats[existing].leaving = False
-        take_client_seed(table, player, client_seed)
+        take_client_seed(table, player, client_seed, seed_after)
         if seating.back(player) is not None:
             table.save()
         table.broadcast()
@@ -65,7 +67,7 @@ def sit(
     rules.check_buy_in(table.terms, table.money.stack(player), buy_in)
     key = key or f"buyin:{uuid.uuid4().hex}"
     if buy_in > 0 and table.saver.in_ledger(table.ledger) and not table.lost:
-        paid_with_layout(table, SeatState(seat, player, name), buy_in, key, client_seed)
+        paid_with_layout(table, SeatState(seat, player, name), buy_in, key, client_seed, seed_after)
         table.wake()
         table.broadcast()
         return seat
@@ -75,7 +77,7 @@ def sit(
         except InsufficientFunds as exc:
             raise Funds(str(exc)) from None
     seating.place(SeatState(seat, player, name))
-    take_client_seed(table, player, client_seed)
+    take_client_seed(table, player, client_seed, seed_after)
     table.alone_since = None
     table.save()
     table.wake()
@@ -84,15 +86,21 @@ def sit(
 
 
 def paid_with_layout(
-    table: Table, state: SeatState, buy_in: int, key: str, client_seed: str | None
+    table: Table,
+    state: SeatState,
+    buy_in: int,
+    key: str,
+    client_seed: str | None,
+    seed_after: str | None = None,
 ) -> None:
     """Take the seat and pay for it in ONE transaction: the buy-in and the layout that seats
     the player (one commit less per person, and never a stack that no saved layout
     seats). Nothing changes if the ledger refuses."""
     player = str(state.player)
     alone_since, seed = table.alone_since, table.client_seed_of.get(player)
+    after = table.seed_after.get(player)
     table.seating.place(state)
-    take_client_seed(table, player, client_seed)
+    take_client_seed(table, player, client_seed, seed_after)
     table.alone_since = None
     data = layout.build(table)
     try:
@@ -104,15 +112,27 @@ def paid_with_layout(
             table.client_seed_of.pop(player, None)
         else:
             table.client_seed_of[player] = seed
+        if after is None:
+            table.seed_after.pop(player, None)
+        else:
+            table.seed_after[player] = after
         if isinstance(exc, InsufficientFunds):
             raise Funds(str(exc)) from None
         raise
     table.saver.saved(layout.canonical(data))
 
 
-def take_client_seed(table: Table, player: str, seed: str | None) -> None:
+def take_client_seed(table: Table, player: str, seed: str | None, after: str | None = None) -> None:
+    """Keep `player`'s seed for the next unit that starts. `after`: a commitment drawn after
+    the seed came (a table automatch opened for the player): the seed skips that unit and
+    enters the one after it, whose commitment the room shows while the first unit runs
+    (docs/fairness.md, "Which commitment a seed meets")."""
     if seed is not None and table.terms.client_seeds:
         table.client_seed_of[player] = seed
+        if after is None:
+            table.seed_after.pop(player, None)
+        else:
+            table.seed_after[player] = after
 
 
 def set_client_seed(table: Table, player: str, seed: str, commitment: str | None = None) -> JSON:
@@ -130,6 +150,7 @@ def set_client_seed(table: Table, player: str, seed: str, commitment: str | None
     if commitment is not None and commitment != upcoming:
         raise CommitmentMoved(upcoming)
     table.client_seed_of[player] = checked
+    table.seed_after.pop(player, None)  # set after `upcoming` was drawn: it meets that unit
     return {"client_seed": checked, "applies": "next deal unit", "commitment": upcoming}
 
 
@@ -224,6 +245,7 @@ def stand_up(table: Table, seat: str, reason: str | None = None) -> int:
     table.seating.free(seat)
     table.bots.pop(seat, None)
     table.client_seed_of.pop(state.player, None)  # a running unit keeps its own copy
+    table.seed_after.pop(state.player, None)
     if not table.seating.humans() and table.alone_since is None:
         table.alone_since = table.clock.now()
     table.save()

@@ -5,7 +5,7 @@ internals. The round is exposed only through its read-only methods (`RoundReadou
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Protocol
 
 from qipai.core.protocol import JSON, ActionSpec
@@ -49,6 +49,8 @@ class TableSnapshot:
     next_start_at: float | None
     now: float
     versions: VersionCache  # the table's: each seat's state version (`versions.py`)
+    # player -> which commitment their client seed meets (`lobby.seed_note`)
+    seed_notes: Mapping[str, JSON] = field(default_factory=dict)
 
 
 __all__ = ["RoundFacts", "RoundReadout", "TableSnapshot"]

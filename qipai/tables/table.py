@@ -145,6 +145,10 @@ class Table:
         self.last_result: JSON | None = None
         self.results: list[JSON] = []
         self.client_seed_of: dict[str, str] = {}  # player -> the client seed they set
+        # player -> the commitment whose unit their seed must not enter: a seed that came
+        # before that commitment was drawn (automatch opening a table for the player) goes to
+        # the unit after it (docs/fairness.md, "Which commitment a seed meets")
+        self.seed_after: dict[str, str] = {}
         # a game that commits to its tiles (`GameSpec.commits_tiles`): the running game's
         # commitment, and each seat's openings of the last game
         self.tiles: TilesCommitment | None = None
@@ -170,14 +174,15 @@ class Table:
         seat: str | None = None,
         key: str = "",
         client_seed: str | None = None,
+        seed_after: str | None = None,
     ) -> str:
         """Seat a player (one seat per player per table) and move `buy_in` from the wallet.
         `client_seed` (docs/fairness.md) is the player's client seed for the deal units that
         start while they sit (refused, `ClientSeedsOff`, where the table's client seeds are
-        off)."""
+        off); `seed_after`: a commitment drawn after the seed came, whose unit it skips."""
         with self.lock:
             containment.require_open(self)
-            return seat_flows.sit(self, player, name, buy_in, seat, key, client_seed)
+            return seat_flows.sit(self, player, name, buy_in, seat, key, client_seed, seed_after)
 
     @moved_if_lease_lost
     def add_bot(self, level: str | None = None, seat: str | None = None) -> str:
@@ -218,6 +223,11 @@ class Table:
         names the commitment it will meet (`seat_flows.set_client_seed`)."""
         with self.lock:
             return seat_flows.set_client_seed(self, player, seed, commitment)
+
+    def client_seed_note(self, player: str) -> JSON | None:
+        """Which commitment `player`'s client seed meets (`lobby.seed_note`)."""
+        with self.lock:
+            return lobby.seed_note(self, player)
 
     def connect(self, player: str) -> None:
         """A client subscribed: send it the full private state (reconnection included)."""

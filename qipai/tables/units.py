@@ -7,14 +7,16 @@ abandoned (no person at the table for `TableTerms.idle_reveal_s`), voided, suspe
 (docs/fairness.md) — except for games that never show seeds to players (Tien Gow: `reveal_seed` False).
 
 Anti-grinding: the next unit's server seed is drawn, and its commitment shown
-(`next_commitment`), before the seated players' client seeds are read at the unit's first deal;
+(`next_commitment`), before the seated players' client seeds are read when the unit's first
+round opens (its cards are shuffled then, before any bet; a seed that came before the commitment
+was drawn skips that unit: `Table.seed_after`);
 the unit's stream key is `qipai.fairness.unit_key(server_seed, client_seeds)` and the seeds are
 fixed for the whole unit (each round records them in its `meta`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Container, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -168,15 +170,20 @@ class DealUnits:
 
 # ----- what a unit's deal reads and records ---------------------------------------------------
 def client_seeds(
-    terms: TableTerms, seed_of: Mapping[str, str], players: Iterable[SeatState]
+    terms: TableTerms,
+    seed_of: Mapping[str, str],
+    players: Iterable[SeatState],
+    skip: Container[str] = (),
 ) -> dict[str, str]:
-    """The seated people's client seeds by seat, read when a unit starts (never bots')."""
+    """The seated people's client seeds by seat, read when a unit starts (never bots'; never
+    a seed in `skip`, the players whose seed came before this unit's commitment was drawn:
+    `Table.seed_after`)."""
     if not terms.client_seeds:
         return {}
     out = {}
     for s in players:
         seed = seed_of.get(s.player or "")
-        if seed is not None and not s.bot:
+        if seed is not None and not s.bot and (s.player or "") not in skip:
             out[s.seat] = seed
     return out
 

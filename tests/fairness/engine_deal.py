@@ -24,10 +24,13 @@ def engine_deal(game: str, key: bytes, inputs: dict[str, Any]) -> dict[str, Any]
         shoe, _, behind = shoe_cards(Rng(key), config)
         return {
             "shoe": [str(c) for c in shoe],
-            "cut_behind": behind,
+            "behind_cut": behind,
             "hands": {spot: list(h.text) for spot, h in r.hands.items()},
             "last_round": not r.next_round().reuse_seed,
         }
+    if game == "paigow" and inputs["bids"] is None:
+        # a round voided before any bid: only the shuffle is decided (docs/fairness.md)
+        return {"tiles": [str(t) for t in game_shuffle(Rng(key))]}
     if game == "paigow":
         seats = [Seat(s, inputs["stacks"][s]) for s in inputs["seats"]]
         context = {"round": inputs["round"], "seats": inputs["seats"]}

@@ -146,3 +146,46 @@ def test_a_template_turns_client_seeds_off_and_sets_the_idle_time(client: TestCl
             {"game": "pokdeng", "name": "bad", "settings": {}, "options": {"idle_reveal_s": 1}},
             SYSTEM,
         )
+
+
+def test_automatch_opening_a_table_keeps_the_seed_out_of_its_first_unit(
+    client: TestClient,
+) -> None:
+    """docs/fairness.md, "Which commitment a seed meets": the first commitment of a table that
+    automatch opens for the player is drawn after their seed came and was never shown to them
+    (the server could have drawn it knowing the seed): the seed skips that unit and enters the
+    next, whose commitment the room shows while the first unit runs."""
+    alice = _signup(client, "alice")
+    r = client.post(
+        "/api/automatch",
+        json={"game": "niuniu", "buy_in": 20_000, "client_seed": "auto-1"},
+        headers=alice,
+    )
+    assert r.is_success, r.text
+    tid, seat = r.json()["table_id"], r.json()["seat"]
+    note = r.json()["client_seed"]
+    assert note["client_seed"] == "auto-1" and note["in_unit"] is False
+    # named exactly: the unit it skips (not begun yet) or, once that began, the one it enters
+    assert (note["after_commitment"] is None) != (note["commitment"] is None)
+    units = client.app.state.room.tables[tid].units  # type: ignore[attr-defined]
+    with client.websocket_connect("/ws") as ws:  # connected: the player is at the table
+        ws.send_json({"type": "auth", "token": alice["Authorization"].split()[1]})
+        ws.send_json({"type": "subscribe", "table_id": tid})
+        you = ws.receive_json()
+        while you["type"] != "state":
+            you = ws.receive_json()
+        # the room tells it too
+        told, fair = you["you"]["client_seed"], you["fairness"]
+        assert told["client_seed"] == "auto-1"
+        assert told["after_commitment"] == fair["next_commitment"] or (
+            told["commitment"]
+            == (fair["current"]["commitment"] if told["in_unit"] else fair["next_commitment"])
+        )
+        deadline = time.monotonic() + 120
+        while len(units.reveals) < 2 and time.monotonic() < deadline:
+            time.sleep(0.05)
+    first, second = units.reveals[0], units.reveals[1]
+    assert first.client_seeds == {}  # the table's first unit: dealt without the seed
+    assert second.client_seeds == {seat: "auto-1"}  # the next unit: with it
+    assert note["after_commitment"] in (None, first.commitment)
+    assert note["commitment"] in (None, second.commitment)

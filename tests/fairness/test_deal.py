@@ -95,7 +95,7 @@ def test_pokdeng_shoe_and_cut_are_the_core_shoes() -> None:
     deal = compute_deal("pokdeng", unit.key, {"decks": 8, "cut_behind": [52, 104]})
     shoe = Shoe(Rng(unit.key), 8, (52, 104))
     assert deal["shoe"] == [str(c) for c in shoe.cards]
-    assert deal["cut_behind"] == shoe.behind_cut and deal["cut_index"] == shoe.cut_index
+    assert deal["behind_cut"] == shoe.behind_cut and deal["cut_index"] == shoe.cut_index
 
 
 def test_a_mismatch_is_reported() -> None:

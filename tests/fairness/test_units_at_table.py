@@ -471,3 +471,95 @@ def test_a_round_voided_before_any_input_exports_and_verifies(tmp_path: Path, ga
         assert export["seed"] is not None  # the void ended the unit: its seed is revealed
     _deal, checks, _ = verify_deal.verify(export)
     assert checks and all(ok for _, ok, *_ in checks), checks
+
+
+def test_the_verifier_checks_a_voided_unit_with_a_mid_unit_sitter(tmp_path: Path) -> None:
+    """docs/fairness.md: a player who sits mid-unit is told their seed enters the next unit
+    (its commitment named) and the running unit keeps its seeds; the unit is then voided. The
+    verifier written from the document alone (docs/verify_deal.py) checks every revealed round
+    of that unit — the finished ones and the voided one — and of the next, keyed with the
+    sitter's seed."""
+    at = table_at(tmp_path, "pokdeng", {"alice": "a-1"}, decks=4)
+    rng = rng_of("mid-unit sitter")
+    first = play_round(at, rng)
+    assert at.table.units.running
+    at.ledger.deposit("carol", at.table.terms.min_buy_in * 1000, "dep:carol")
+    at.table.sit("carol", "carol", at.table.terms.min_buy_in * 100, client_seed="late-1")
+    at.table.connect("carol")
+    carol = at.table.seating.seat_of("carol")
+    upcoming = at.table.units.next_commitment
+    assert at.table.client_seed_note("carol") == {
+        "client_seed": "late-1",
+        "in_unit": False,
+        "commitment": upcoming,  # told: from the next unit, this one
+        "after_commitment": None,
+    }
+    second = play_round(at, rng)
+    voided = start_round(at)
+    unit = at.table.units.current()
+    assert unit is not None and unit.rounds == [first, second, voided]
+    at.table.suspend("an operator voids the round")
+    assert at.ledger.ledger.round(voided)["status"] == "voided"
+    for round_id in unit.rounds:
+        export = json.loads(json.dumps(at.public(round_id)))
+        assert export["seed"] == unit.seed_hex and carol not in export["client_seeds"]
+        _deal, checks, _ = verify_deal.verify(export)
+        assert checks and all(ok for _, ok, *_ in checks), (round_id, checks)
+    at.table.resume()
+    nxt = play_round(at, rng)
+    assert at.ledger.ledger.round(nxt)["seed_commitment"] == upcoming
+    assert at.table.client_seed_note("carol")["in_unit"] is True  # type: ignore[index]
+    at.table.close()  # ends the unit: its seed is revealed
+    export = json.loads(json.dumps(at.public(nxt)))
+    assert export["client_seeds"][carol] == "late-1"
+    _deal, checks, _ = verify_deal.verify(export)
+    assert checks and all(ok for _, ok, *_ in checks), checks
+
+
+def test_a_seed_that_came_before_the_first_commitment_skips_that_unit_across_a_restart(
+    tmp_path: Path,
+) -> None:
+    """docs/fairness.md, "Which commitment a seed meets": a seed taken with `seed_after` (the
+    table's first commitment, drawn after the seed came: automatch opening a table) does not
+    enter that unit, even when the server restarts before the unit begins (the layout keeps
+    it), and enters the next unit, whose commitment the player is told while the first runs."""
+    at = table_at(tmp_path, "pokdeng", {}, decks=1)
+    first = at.table.units.next_commitment
+    buy = at.table.terms.min_buy_in * 100
+    at.ledger.deposit("alice", buy * 10, "dep:alice")
+    at.table.sit("alice", "alice", buy, client_seed="early", seed_after=first)
+    assert at.table.client_seed_note("alice") == {
+        "client_seed": "early",
+        "in_unit": False,
+        "commitment": None,  # not drawn yet
+        "after_commitment": first,
+    }
+    saved = at.table.repo.tables[at.table.id]  # type: ignore[attr-defined]
+    again = Table(
+        at.table.id,
+        at.table.game,
+        at.ledger,
+        at.clock,
+        repo=at.table.repo,
+        terms=at.table.terms,
+        timing=Timing(bot_delay=1.0, between_rounds=3.0),
+        send=at.inbox,
+    )
+    again.restore_layout(saved)
+    assert again.seed_after == {"alice": first}
+    at = At(again, at.ledger, at.clock, at.inbox)
+    again.connect("alice")
+    again.fill_with_bots()
+    rng = rng_of("seed after")
+    r1 = play_round(at, rng)
+    assert at.ledger.ledger.round(r1)["seed_commitment"] == first
+    assert at.ledger.ledger.round(r1)["meta"]["client_seeds"] == {}
+    second = again.units.next_commitment
+    note = again.client_seed_note("alice")
+    assert note is not None and (note["commitment"], note["in_unit"]) == (second, False)
+    while again.units.running:
+        play_round(at, rng)
+    r2 = play_round(at, rng)
+    seat = again.seating.seat_of("alice")
+    assert at.ledger.ledger.round(r2)["seed_commitment"] == second
+    assert at.ledger.ledger.round(r2)["meta"]["client_seeds"] == {seat: "early"}

@@ -37,6 +37,11 @@ def test_every_game_and_primitive_has_vectors() -> None:
     assert {"stream", "stream-nested", "below", "shuffle", "unit-key", "unit-key-off"} <= names
     assert {v["game"] for v in GAME_VECTORS} == set(GAMES)
     assert any(v["client_seeds"] for v in GAME_VECTORS)
+    assert any(not v["client_seeds"] for v in GAME_VECTORS)
+    # the cases an outsider gets wrong: a voided round of a unit with client seeds, and a
+    # round whose unit began before someone sat down (their seed is not in its key)
+    assert any(v.get("status") == "voided" and v["client_seeds"] for v in GAME_VECTORS)
+    assert any(set(v.get("seated", [])) - set(v["client_seeds"]) for v in GAME_VECTORS)
     assert any(v["vector"].startswith("tiengow-tiles") for v in VECTORS)
 
 
@@ -93,3 +98,15 @@ def test_tiengow_tile_vector() -> None:
     assert verify_openings(v["root"], v["leaves"], v["openings"]) == []
     deal = next(g for g in GAME_VECTORS if g["key"] == v["key"])
     assert deal["deal"]["tiles"] == v["tiles"] and deal["deal"]["tiles_root"] == v["root"]
+
+
+def test_cut_behind_has_one_meaning() -> None:
+    """`cut_behind` is the [lo, hi] range wherever it appears (the setting, the inputs); the
+    count drawn from it is the deal's `behind_cut` (docs/fairness.md, Pok Deng)."""
+    for v in GAME_VECTORS:
+        if v["game"] != "pokdeng":
+            continue
+        lo, hi = v["inputs"]["cut_behind"]
+        assert "cut_behind" not in v["deal"]
+        assert lo <= v["deal"]["behind_cut"] <= hi
+        assert compute_deal("pokdeng", bytes.fromhex(v["key"]), v["inputs"]) == v["deal"]

@@ -39,4 +39,24 @@ describe("a client seed that waits for the next deal unit", () => {
     expect(seedWaits(state({ enabled: false }), "two")).toBe(false);
     expect(seedWaits({ ...state(), you: { player: "w", seat: null, in_round: false } }, "two")).toBe(false);
   });
+
+describe("the room's word on my client seed (you.client_seed)", () => {
+  afterEach(() => { cleanup(); setLang("zh"); });
+  const AFTER = "ef".repeat(32);
+  it("names the unit a seed skips on a table opened for me, and the unit it enters", () => {
+    for (const [lang, words] of [["en", "skips"], ["zh", "不进入"]]) {
+      setLang(lang);
+      const st = { ...state(), you: { player: "bob", seat: "S2", in_round: false,
+        client_seed: { client_seed: "two", in_unit: false, commitment: null, after_commitment: AFTER } } };
+      const root = mount(h(FairnessPanel, { st, clientSeed: "two" }));
+      const note = root.querySelector("#seed-waits");
+      expect(note && note.textContent).toContain(words);
+      expect(note.textContent).toContain(AFTER.slice(0, 16));
+      cleanup();
+    }
+    const told = { client_seed: "one", in_unit: true, commitment: "cd".repeat(32), after_commitment: null };
+    const root = mount(h(FairnessPanel, { st: { ...state({ mine: "S1" }), you: { player: "a", seat: "S1", in_round: true, client_seed: told } }, clientSeed: "one" }));
+    expect(root.querySelector("#seed-waits")).toBeNull();  // in the running unit: nothing to tell
+  });
+});
 });

@@ -184,3 +184,25 @@ describe("Pok Deng spot names", () => {
     expect(root.textContent).not.toMatch(/pair/);
   });
 });
+
+describe("a connection the server closed says why", () => {
+  it("4403: the account is locked (no reconnecting); 4410: a silent socket, reconnecting — in zh and en", () => {
+    const m = moment("holdem-bonus", "betting-act").message;
+    missing.clear();
+    for (const [lang, locked, silent] of [["zh", "锁定", "关闭连接"], ["en", "locked", "closed the connection"]]) {
+      setLang(lang);
+      let root = mount(html`<${TableView} s=${appState(m, { lang, conn: "closed", closedBy: "account_locked" })} actions=${ACTIONS} />`);
+      let overlay = root.querySelector("#conn-overlay");
+      expect(overlay.getAttribute("data-conn")).toBe("account_locked");
+      expect(overlay.textContent).toContain(locked);
+      expect(overlay.querySelector(".spinner")).toBeNull();  // nothing is being tried again
+      cleanup();
+      root = mount(html`<${TableView} s=${appState(m, { lang, conn: "reconnecting", closedBy: "silent" })} actions=${ACTIONS} />`);
+      overlay = root.querySelector("#conn-overlay");
+      expect(overlay.querySelector("#conn-why").textContent).toContain(silent);
+      expect(overlay.querySelector(".spinner")).not.toBeNull();
+      cleanup();
+    }
+    expect([...missing]).toEqual([]);
+  });
+});

@@ -4,7 +4,9 @@
 // no longer blocking the player and reported when refused as stale, the heartbeat giving up a
 // silent connection, a server of another protocol version refused.
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { TableSocket, backoff, PROTOCOL, HELLO_TIMEOUT, STALL_AFTER } from "../../qipai/web/api/ws.js";
+import { TableSocket, backoff, PROTOCOL, HELLO_TIMEOUT, STALL_AFTER, CLOSE_LOCKED, CLOSE_SILENT } from "../../qipai/web/api/ws.js";
+import zh from "../../qipai/web/i18n/zh.json" with { type: "json" };
+import en from "../../qipai/web/i18n/en.json" with { type: "json" };
 
 class FakeWS {
   static all = [];
@@ -195,5 +197,32 @@ describe("TableSocket", () => {
     expect(backoff(20, () => 0.5)).toBe(8000);
     expect(backoff(1, () => 0)).toBe(750);
     expect(backoff(1, () => 1)).toBe(1250);
+  });
+
+  it("says why the server closed it: 4403 a locked account (no reconnecting), 4410 a silent socket (reconnects)", () => {
+    const { sock, timers, statuses } = make();
+    const why = [];
+    sock.opts.onClosedBy = (w) => why.push(w);
+    sock.connect();
+    FakeWS.all[0].open();
+    FakeWS.all[0].readyState = 3;
+    FakeWS.all[0].onclose({ code: CLOSE_SILENT });
+    expect(why).toEqual(["silent"]);
+    expect(statuses.at(-1)).toBe("reconnecting");
+    timers.at(-1).fn();
+    expect(FakeWS.all).toHaveLength(2);          // connected again
+    FakeWS.all[1].open();
+    FakeWS.all[1].readyState = 3;
+    FakeWS.all[1].onclose({ code: CLOSE_LOCKED });
+    expect(why).toEqual(["silent", "account_locked"]);
+    expect(statuses.at(-1)).toBe("closed");
+    expect(sock.stopped).toBe(true);             // a locked account's sessions are over
+    expect([CLOSE_LOCKED, CLOSE_SILENT]).toEqual([4403, 4410]);  // qipai/server/sockets.py
+    // each has its own clear message in both languages (views/table.js, the overlay)
+    for (const key of ["conn_account_locked", "conn_account_locked_note", "conn_silent"]) {
+      expect(typeof zh[key] === "string" && /[\u4e00-\u9fff]/.test(zh[key])).toBe(true);
+      expect(typeof en[key] === "string" && en[key].length > 10).toBe(true);
+      expect(zh[key]).not.toBe(en[key]);
+    }
   });
 });

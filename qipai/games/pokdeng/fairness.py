@@ -42,7 +42,7 @@ def pokdeng_deal(key: bytes, inputs: Mapping[str, Any]) -> JSON:
     return {
         "game": "pokdeng",
         "shoe": shoe,
-        "cut_behind": behind,
+        "behind_cut": behind,
         "cut_index": cut_index,
         "position": position,
         "burn": shoe[position],
@@ -74,7 +74,7 @@ def lines(deal: Mapping[str, Any]) -> list[str]:
     """The deal as `qipai verify` prints it."""
     out: list[str] = []
     out.append(
-        f"shoe: {len(deal['shoe'])} cards; the cut card leaves {deal['cut_behind']} behind it"
+        f"shoe: {len(deal['shoe'])} cards; the cut card leaves {deal['behind_cut']} behind it"
         f" (before index {deal['cut_index']})"
     )
     out.append(f"round at position {deal['position']}: burn {deal['burn']}")

@@ -11,7 +11,7 @@ def pokdeng(key, inputs):
     return {
         "game": "pokdeng",
         "shoe": shoe,
-        "cut_behind": behind,
+        "behind_cut": behind,
         "cut_index": cut_index,
         "position": position,
         "burn": shoe[position],
@@ -23,7 +23,7 @@ def pokdeng(key, inputs):
 def describe_pokdeng(deal):
     out = []
     out.append(
-        f"shoe: {len(deal['shoe'])} cards, {deal['cut_behind']} behind the cut card"
+        f"shoe: {len(deal['shoe'])} cards, {deal['behind_cut']} behind the cut card"
         f" (before index {deal['cut_index']})"
     )
     out.append(f"position {deal['position']}: burn {deal['burn']}")

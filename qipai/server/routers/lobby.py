@@ -24,6 +24,7 @@ from qipai.server.models import (
     LeftOut,
     Ok,
     SatOut,
+    SeedNote,
     SitIn,
     TablesOut,
 )
@@ -150,11 +151,17 @@ async def get_table(table_id: str, svc: ServicesDep) -> JSONObject:
     return authority_lobby.with_facts(_authority(svc), table, table.public_info())
 
 
+def _seed_note(table: Table, player: str) -> SeedNote | None:
+    note = table.client_seed_note(player)
+    return None if note is None else SeedNote.model_validate(note)
+
+
 @router.post("/tables/{table_id}/sit", response_model=SatOut)
 async def sit(table_id: str, body: SitIn, svc: ServicesDep, player: Player) -> SatOut:
     """**A signed-in player.** Sit down (one seat per player per table): `buy_in` moves from
     the wallet to the table stack. `client_seed` (docs/fairness.md): the player's client seed
-    for the deal units that start while they sit (the browser makes a random one)."""
+    for the deal units that start while they sit (the browser makes a random one); the
+    answer's `client_seed` names the commitment it meets."""
     _known(svc, table_id)
 
     def work(table: Table) -> SatOut:
@@ -164,6 +171,7 @@ async def sit(table_id: str, body: SitIn, svc: ServicesDep, player: Player) -> S
             seat=seat,
             stack=table.held_stack(player),
             wallet=svc.adapter.wallet(player),
+            client_seed=_seed_note(table, player),
         )
 
     return await svc.at_table(table_id, work)
@@ -251,7 +259,8 @@ async def automatch(body: JSONObject, svc: ServicesDep, player: Player) -> Autom
     the liveliest table of that template (a game: its first offered template) with a free
     seat, or a new table with bots. Settings in the body are refused (`settings_not_allowed`).
     The reply's `table.facts` shows the pay table and exact returns of where you sit.
-    `client_seed` (docs/fairness.md) as for sitting down."""
+    `client_seed` (docs/fairness.md) as for sitting down; on a table opened for you it skips
+    the table's first unit (`client_seed.after_commitment`) and enters the next."""
     authority = _authority(svc)
 
     def seat_and_describe() -> AutomatchOut:
@@ -263,6 +272,7 @@ async def automatch(body: JSONObject, svc: ServicesDep, player: Player) -> Autom
             table_id=table.id,
             seat=table.seating.seat_of(player),
             table=authority_lobby.with_facts(authority, table, table.public_info()),
+            client_seed=_seed_note(table, player),
         )
 
     return await svc.seat(seat_and_describe)

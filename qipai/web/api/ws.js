@@ -23,6 +23,12 @@ export const PING_EVERY = 1000;
 /** A connection silent this long (ms) is lost: under the 3 s a stalled page may look live. */
 export const STALL_AFTER = 2500;
 
+/** Close code of a locked account's sockets: the server ended its sessions (docs/operators.md). */
+export const CLOSE_LOCKED = 4403;
+
+/** Close code of a socket the server heard nothing from for too long (docs/protocol.md, "Heartbeat"). */
+export const CLOSE_SILENT = 4410;
+
 /** Back-off before reconnect attempt `n` (0, 1, …) in ms: 0.5 s doubling to 8 s, ±25 % jitter. */
 export function backoff(n, random = Math.random) {
   const base = Math.min(8000, 500 * 2 ** n);
@@ -34,6 +40,7 @@ export function backoff(n, random = Math.random) {
  *             version: string, round_id: string | null, phase: string | null }} Pending
  * @typedef {"connecting" | "open" | "reconnecting" | "outdated" | "closed"} ConnStatus
  * @typedef {"round_moved" | "state_changed"} NotTaken why an action was not taken
+ * @typedef {"account_locked" | "silent"} ClosedBy why the server closed the connection
  */
 
 export class TableSocket {
@@ -46,6 +53,7 @@ export class TableSocket {
    *   onPending?: (p: Pending[]) => void,
    *   onNotTaken?: (p: Pending, why: NotTaken) => void,
    *   onAuthFailed?: () => void,
+   *   onClosedBy?: (why: ClosedBy) => void,
    *   WebSocket?: typeof WebSocket,
    *   newId?: () => string,
    *   timers?: { set: (fn: () => void, ms: number) => any, clear: (h: any) => void },
@@ -123,6 +131,14 @@ export class TableSocket {
         if (this.opts.onAuthFailed) this.opts.onAuthFailed();
         return;
       }
+      if (ev.code === CLOSE_LOCKED) {
+        // the account is locked: its sessions are over, so connecting again cannot help
+        this.stopped = true;
+        if (this.opts.onClosedBy) this.opts.onClosedBy("account_locked");
+        this.setStatus("closed");
+        return;
+      }
+      if (ev.code === CLOSE_SILENT && this.opts.onClosedBy) this.opts.onClosedBy("silent");
       if (this.stopped || this.status === "outdated") return;
       this.retry();
     };

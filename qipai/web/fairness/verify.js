@@ -325,7 +325,7 @@ async function pokdeng(key, inputs) {
   return {
     game: "pokdeng",
     shoe,
-    cut_behind: behind,
+    behind_cut: behind,
     cut_index: cutIndex,
     position: p,
     burn: shoe[p],

@@ -94,6 +94,19 @@ export type Type2 = "state";
  * this state's version for your seat: send it with every action built from this state (docs/protocol.md, "State versions")
  */
 export type Version = string;
+/**
+ * a commitment drawn after the seed came (a table opened for you by automatch): the seed skips that unit and enters the next one, from its first round
+ */
+export type AfterCommitment = string | null;
+export type ClientSeed = string;
+/**
+ * the commitment of the unit it is in or enters; null while that unit's server seed is not drawn yet (see `after_commitment`)
+ */
+export type Commitment3 = string | null;
+/**
+ * the running deal unit was keyed with it
+ */
+export type InUnit = boolean;
 export type InRound = boolean;
 export type Player1 = string;
 export type Seat1 = string | null;
@@ -230,9 +243,23 @@ export interface Table {
   [k: string]: unknown;
 }
 export interface You {
+  /**
+   * my client seed and the commitment it meets (seated only)
+   */
+  client_seed?: SeedNote | null;
   in_round: InRound;
   player: Player1;
   seat: Seat1;
+}
+/**
+ * Which commitment my client seed meets (docs/fairness.md, "Which commitment a seed
+ * meets").
+ */
+export interface SeedNote {
+  after_commitment: AfterCommitment;
+  client_seed: ClientSeed;
+  commitment: Commitment3;
+  in_unit: InUnit;
 }
 export interface Ack {
   client_id: ClientId;

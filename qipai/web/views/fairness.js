@@ -39,6 +39,24 @@ export function seedWaits(st, clientSeed) {
 }
 
 /**
+ * Which commitment my seed meets, as the room tells it (`you.client_seed`, docs/fairness.md,
+ * "Which commitment a seed meets") when it is the seed shown here; else as the page reckons it.
+ * @param {any} st @param {string | undefined} clientSeed
+ */
+function seedNote(st, clientSeed) {
+  const f = (st && st.fairness) || {};
+  const told = st && st.you && st.you.client_seed;
+  if (told && told.client_seed === clientSeed && f.client_seeds_enabled !== false) {
+    if (told.in_unit) return null;
+    const key = told.after_commitment ? "client_seed_after_unit" : "client_seed_next_unit";
+    const commitment = String(told.after_commitment || told.commitment || "").slice(0, 16);
+    return html`<div class="small seed-waits" id="seed-waits">${t(key, { commitment })}</div>`;
+  }
+  if (!seedWaits(st, clientSeed)) return null;
+  return html`<div class="small seed-waits" id="seed-waits">${t("client_seed_next_unit", { commitment: String(f.next_commitment).slice(0, 16) })}</div>`;
+}
+
+/**
  * My client seed (docs/fairness.md#keys): shown, changeable (typed or a new random one); the
  * running deal's client seeds as the table recorded them; when mine is not in the running unit,
  * which commitment it will meet and when.
@@ -56,7 +74,7 @@ function ClientSeed({ f, st, clientSeed, actions }) {
       <button type="submit" class="btn small ghost" id="client-seed-set">${t("client_seed_set")}</button>
       <button type="button" class="btn small ghost" id="client-seed-new" onClick=${() => actions && actions.newClientSeed && actions.newClientSeed()}>${t("client_seed_new")}</button>
     </form>` : null}
-    ${seedWaits(st, clientSeed) ? html`<div class="small seed-waits" id="seed-waits">${t("client_seed_next_unit", { commitment: String(f.next_commitment).slice(0, 16) })}</div>` : null}
+    ${seedNote(st, clientSeed)}
     ${unit.length ? html`<div class="mono small unit-client-seeds">${t("unit_client_seeds")}: ${unit.map(([seat, seed]) => html`<span key=${seat} data-seat=${seat}>${seat}=${seed} </span>`)}</div>` : null}
   </div>`;
 }

@@ -320,7 +320,16 @@ function Overlay({ s }) {
     return html`<div class="overlay" id="conn-overlay" role="alertdialog" aria-modal="true" data-conn="outdated">
       <div class="overlay-box"><b>${t("outdated")}</b><button type="button" class="btn gold" onClick=${() => globalThis.location.reload()}>${t("reload")}</button></div></div>`;
   }
+  if (s.closedBy === "account_locked") {
+    // close code 4403: the operator locked the account and ended its sessions — no reconnecting
+    return html`<div class="overlay" id="conn-overlay" role="alertdialog" aria-modal="true" data-conn="account_locked">
+      <div class="overlay-box"><b>${t("conn_account_locked")}</b><span class="small muted">${t("conn_account_locked_note")}</span></div></div>`;
+  }
+  // close code 4410: the server heard nothing from this page for too long and closed it
+  const pending = s.pending.length ? t("pending_resend", { n: s.pending.length }) : null;
+  const why = s.closedBy === "silent" ? t("conn_silent") : pending ? null : t("reconnect_note");
   return html`<div class="overlay" id="conn-overlay" role="alertdialog" aria-modal="true" data-conn=${s.conn}>
     <div class="overlay-box"><span class="spinner" aria-hidden="true"></span><b>${t("reconnecting")}</b>
-      <span class="small muted">${s.pending.length ? t("pending_resend", { n: s.pending.length }) : t("reconnect_note")}</span></div></div>`;
+      ${why ? html`<span class="small muted" id="conn-why">${why}</span>` : null}
+      ${pending ? html`<span class="small muted">${pending}</span>` : null}</div></div>`;
 }
