@@ -40,7 +40,9 @@ def verify_round_command(round_id: str, db: str | None, as_json: bool) -> tuple[
     except (SQLAlchemyError, ValueError, OSError) as exc:
         return f"error: cannot open the database: {exc}", 2
     try:
-        report = ledger.verify_round(round_id)
+        from qipai.ledger.commands import terms_check
+
+        report = ledger.verify_round(round_id, terms=terms_check(ledger))
         record = ledger.round(round_id, include_seed=True)
     except LedgerError as exc:
         return f"error: {exc.message}", 2

@@ -6,11 +6,14 @@ round, unreachable database)."""
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 
+from sqlalchemy import Connection
 from sqlalchemy.exc import SQLAlchemyError
 
 from qipai.ledger.api import Ledger
 from qipai.ledger.errors import LedgerError
+from qipai.ledger.verify import TermsCheck
 
 
 def _open(db: str | None) -> Ledger:
@@ -26,7 +29,7 @@ def verify_command(round_id: str, db: str | None, as_json: bool) -> tuple[str, i
     except (SQLAlchemyError, ValueError, OSError) as exc:
         return f"error: cannot open the database: {exc}", 2
     try:
-        report = ledger.verify_round(round_id)
+        report = ledger.verify_round(round_id, terms=terms_check(ledger))
     except LedgerError as exc:
         return f"error: {exc.message}", 2
     finally:
@@ -66,7 +69,9 @@ def audit_command(
     except (SQLAlchemyError, ValueError, OSError) as exc:
         return f"error: cannot open the database: {exc}", 2
     try:
-        report = ledger.audit(replay=replay, expect_heads=expected, app_role=app_role)
+        report = ledger.audit(
+            replay=replay, expect_heads=expected, app_role=app_role, terms=terms_check(ledger)
+        )
         report.violations.extend(_operator_log_findings(ledger))
     finally:
         ledger.close()
@@ -80,6 +85,23 @@ def audit_command(
         return text, 0 if report.ok else 1
     text = json.dumps(report.to_json(), indent=2) if as_json else "\n".join(report.lines())
     return text, 0 if report.ok else 1
+
+
+def terms_check(ledger: Ledger) -> TermsCheck | None:
+    """The template seals of rounds' terms (`authority.seals.round_findings`) where the
+    database has sealed templates (None: a bare ledger)."""
+    from sqlalchemy import inspect
+
+    if not inspect(ledger.engine).has_table("template_seals"):
+        return None
+    from qipai.authority import seals
+
+    key = ledger.keys.template_key
+
+    def check(conn: Connection, round_ids: Sequence[str] | None) -> dict[str, list[str]]:
+        return seals.round_findings(conn, key, round_ids)
+
+    return check
 
 
 def _operator_log_findings(ledger: Ledger) -> list[str]:

@@ -1095,7 +1095,10 @@ async def run_audit(
     `replay`: every settled round replayed); the result is written to the operator log."""
 
     def work() -> dict[str, Any]:
-        report = _ledger(request).audit(replay=body.replay)
+        from qipai.ledger.commands import terms_check
+
+        ledger = _ledger(request)
+        report = ledger.audit(replay=body.replay, terms=terms_check(ledger))
         found = report.to_json()
         authority.log.append(
             op.actor,
