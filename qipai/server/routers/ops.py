@@ -1003,11 +1003,12 @@ def _exact_of(authority: Authority) -> Callable[[str, Any, str], Any]:
     from qipai.authority import games
 
     def exact(game: str, config_json: Any, digest: str) -> Any:
-        found = authority.rtp.cached(digest)
+        # under the settings' own hash, not the one the round claims (`rtp_cache.actual_hash`)
+        found = authority.rtp.for_settings(game, config_json)
         if found is not None:
             return found
         try:
-            return authority.rtp.figures(game, games.parse_config(game, config_json), digest)
+            return authority.rtp.figures(game, games.parse_config(game, config_json))
         except Exception:
             return None
 
