@@ -919,6 +919,17 @@ class Ledger:
 
         return self._read(work)
 
+    def round_mac_findings(self, round_ids: Sequence[str]) -> dict[str, list[str]]:
+        """Round id -> what is wrong with its records' MACs (header, journal records, its
+        transactions: `round_macs`), for the rounds given; a sound round is absent. What crash
+        recovery checks before it resumes a round."""
+        if not round_ids:
+            return {}
+        from qipai.ledger import round_macs
+
+        key = self.keys.mac_key
+        return self._read(lambda c: round_macs.findings(c, key, round_ids))
+
     def recall(
         self, user_id: str, limit: int = 10, *, before: str | None = None
     ) -> list[dict[str, Any]]:

@@ -31,9 +31,7 @@ def terms_hash(config: Mapping[str, Any]) -> str:
     return hashlib.sha256(canonical_json(dict(config))).hexdigest()
 
 
-def with_terms(
-    config: Mapping[str, Any], meta: Mapping[str, Any] | None
-) -> dict[str, Any] | None:
+def with_terms(config: Mapping[str, Any], meta: Mapping[str, Any] | None) -> dict[str, Any] | None:
     """The round's (checked) meta with the hash of the settings it is about to be dealt under
     (a round without meta, written by a caller that records no terms, stays without)."""
     if meta is None:
