@@ -954,12 +954,14 @@ class Ledger:
         expect_heads: Mapping[str, tuple[int, str]] | None = None,
         app_role: str | None = None,
         terms: TermsCheck | None = None,
+        also: Callable[[Connection], list[str]] | None = None,
     ) -> AuditReport:
         """Check every ledger invariant and recompute every chain (`audit.AuditReport`); `.ok`
         is False on any violation. `replay=False` skips replaying every settled round;
         `expect_heads` (chain → (seq, mac), printed before) must still be in their chains;
         `app_role` (PostgreSQL): the role whose privileges are checked (default: this one);
-        `terms`: every round's template terms against their seals (`verify.TermsCheck`)."""
+        `terms`: every round's template terms against their seals (`verify.TermsCheck`);
+        `also`: more findings read in the audit's snapshot (the operator log's)."""
         from qipai.ledger.audit import audit
 
         return audit(
@@ -968,6 +970,7 @@ class Ledger:
             expect_heads=None if expect_heads is None else dict(expect_heads),
             app_role=app_role,
             terms=terms,
+            also=also,
         )
 
     def stats(self) -> dict[str, int]:

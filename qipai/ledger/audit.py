@@ -30,7 +30,7 @@ bot play, the jackpot pools' movements and the operators' adjustments (docs/oper
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -780,9 +780,11 @@ def audit(
     expect_heads: dict[str, tuple[int, str]] | None = None,
     app_role: str | None = None,
     terms: TermsCheck | None = None,
+    also: Callable[[Connection], list[str]] | None = None,
 ) -> AuditReport:
     """Run every check; `replay=False` skips replaying the settled rounds (faster); `terms`:
-    every round's template terms against their seals (the authority's), in the same snapshot."""
+    every round's template terms against their seals (the authority's); `also`: more findings
+    (the operator log's, the templates'), all read in the same snapshot."""
     from qipai.ledger.verify import verify_round
 
     report = AuditReport()
@@ -796,6 +798,8 @@ def audit(
         if terms is not None:
             for round_id, problems in sorted(terms(conn, None).items()):
                 report.violations += [f"round {round_id}: {p}" for p in problems]
+        if also is not None:
+            report.violations += also(conn)
         report.house = house_report(conn)
         for name, table in (
             ("accounts", accounts),

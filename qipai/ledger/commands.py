@@ -6,7 +6,7 @@ round, unreachable database)."""
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from sqlalchemy import Connection
 from sqlalchemy.exc import SQLAlchemyError
@@ -70,9 +70,12 @@ def audit_command(
         return f"error: cannot open the database: {exc}", 2
     try:
         report = ledger.audit(
-            replay=replay, expect_heads=expected, app_role=app_role, terms=terms_check(ledger)
+            replay=replay,
+            expect_heads=expected,
+            app_role=app_role,
+            terms=terms_check(ledger),
+            also=operator_log_check(ledger),
         )
-        report.violations.extend(_operator_log_findings(ledger))
     finally:
         ledger.close()
     if heads:
@@ -104,23 +107,29 @@ def terms_check(ledger: Ledger) -> TermsCheck | None:
     return check
 
 
-def _operator_log_findings(ledger: Ledger) -> list[str]:
-    """The operator log checked under its key (HMAC chain and head: docs/security.md)."""
+def operator_log_check(ledger: Ledger) -> Callable[[Connection], list[str]] | None:
+    """The operator log checked under its key (HMAC chain and head: docs/security.md) and every
+    template version against its seal, read in the audit's snapshot (None: a bare ledger)."""
     from sqlalchemy import inspect
 
     from qipai.authority.oplog import OperatorLog
 
     if not inspect(ledger.engine).has_table("ops_log"):
-        return []
+        return None
     log = OperatorLog(ledger.engine, key=ledger.keys.oplog_key)
-    out = [f"operator log: {p}" for p in log.verify()]
-    if inspect(ledger.engine).has_table("template_seals"):
-        from qipai.authority import seals
+    sealed = inspect(ledger.engine).has_table("template_seals")
+    key = ledger.keys.template_key
 
-        with ledger.engine.connect() as conn:
-            found = seals.findings(conn, ledger.keys.template_key)
-        out += [f"template {t} version {v}: {what}" for (t, v), what in sorted(found.items())]
-    return out
+    def check(conn: Connection) -> list[str]:
+        out = [f"operator log: {p}" for p in log.verify_in(conn)]
+        if sealed:
+            from qipai.authority import seals
+
+            found = seals.findings(conn, key)
+            out += [f"template {t} version {v}: {what}" for (t, v), what in sorted(found.items())]
+        return out
+
+    return check
 
 
 def migrate_command(db: str | None, app_role: str | None) -> tuple[str, int]:

@@ -1096,10 +1096,13 @@ async def run_audit(
     `replay`: every settled round replayed); the result is written to the operator log."""
 
     def work() -> dict[str, Any]:
-        from qipai.ledger.commands import terms_check
+        from qipai.ledger.commands import operator_log_check, terms_check
 
         ledger = _ledger(request)
-        report = ledger.audit(replay=body.replay, terms=terms_check(ledger))
+        # one snapshot: a finding written to the operator log is never one of play in flight
+        report = ledger.audit(
+            replay=body.replay, terms=terms_check(ledger), also=operator_log_check(ledger)
+        )
         found = report.to_json()
         authority.log.append(
             op.actor,
