@@ -8,12 +8,15 @@ PostgreSQL."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
+from typer.testing import CliRunner
 
 from qipai.authority import Authority, games
 from qipai.authority.terms import build_terms
+from qipai.cli import app
 from qipai.core.rng import new_seed
 from qipai.ledger import Ledger
 from qipai.ledger import terms as ledger_terms
@@ -83,6 +86,18 @@ def test_a_round_dealt_from_an_edited_template_is_caught(ledger: Ledger, clock: 
     assert any(f.startswith(f"round {tampered}: it was dealt under settings") for f in found)
     # the honest round's template version no longer matches its seal either: reported
     assert any(f.startswith(f"round {honest}: template {victim.id} version 1") for f in found)
+    # the command line: `qipai audit` and `qipai verify ROUND` exit 1 naming it
+    url = (
+        ledger.url
+        if ledger.schema is None
+        else f"{ledger.url}?options=-csearch_path%3D{ledger.schema}"
+    )
+    out = CliRunner().invoke(app, ["audit", "--db", url, "--json", "--no-replay"])
+    assert out.exit_code == 1, out.output
+    violations = json.loads(out.output)["violations"]
+    assert any(v.startswith(f"round {tampered}: it was dealt under settings") for v in violations)
+    out = CliRunner().invoke(app, ["verify", tampered, "--db", url])
+    assert out.exit_code == 1 and "FAIL template seal" in out.output, out.output
 
 
 def test_a_round_without_a_terms_hash_still_verifies(
