@@ -1316,9 +1316,7 @@ class Writer:
                     if self._queue and self._queue[0] is not pending:
                         self._queue[0].wake.notify()  # the next leader, unless it is this one
             if self._queue and not self._leading:
-                self._queue[
-                    0
-                ].wake.notify()  # this thread led the last batch: hand the leadership on
+                self._queue[0].wake.notify()  # this thread led the last batch: hand the leadership on
         if pending.error is not None:
             raise pending.error
         return pending.value
