@@ -94,7 +94,8 @@ class Authority:
         items = []
         for t in self.templates.active():
             try:
-                items.append((t.game, games.parse_config(t.game, t.config), t.config_hash))
+                config = games.parse_config(t.game, t.config)
+                items.append((t.game, config, games.config_hash(t.game, config)))
             except Exception:
                 continue
         return self.rtp.warm(items)
@@ -111,8 +112,9 @@ class Authority:
 
     # ----- what players see and pick --------------------------------------------------------
     def facts(self, template: Template) -> dict[str, Any]:
-        """The transparency block of a template (exact return from the cache only)."""
-        return facts(template, self.rtp.cached(template.config_hash))
+        """The transparency block of a template (exact return from the cache only, found under
+        the hash of the template's settings as they are, never under its stored hash)."""
+        return facts(template, self.rtp.for_settings(template.game, template.config))
 
     def table_facts(self, terms: Any) -> dict[str, Any] | None:
         """The transparency block of a table: its template version's facts (None for a table

@@ -183,7 +183,9 @@ def chain_check(ledger: Ledger, record: dict[str, Any]) -> dict[str, Any]:
 
 def verify(ledger: Ledger, round_id: str) -> dict[str, Any]:
     """`qipai verify ROUND_ID` and the round's chain, as one report (`ok`: all passed)."""
-    report = ledger.verify_round(round_id).to_json()
+    from qipai.ledger.commands import terms_check
+
+    report = ledger.verify_round(round_id, terms=terms_check(ledger)).to_json()
     record = ledger.round(round_id, include_seed=True)
     chain = chain_check(ledger, record)
     report["checks"].append({"check": "MAC chain", "ok": chain["ok"], "detail": chain["detail"]})

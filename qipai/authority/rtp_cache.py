@@ -1,5 +1,11 @@
 """The exact return of every bet, computed once per config hash and kept in the database.
 
+The figures are keyed by the hash of the settings themselves (`actual_hash`: the settings
+parsed by their game and hashed now), never by a hash stored beside them: a pay table edited in
+the database (its recorded `config_hash` left as it was) finds no figures under its own hash
+until they are computed for it, so an offer never shows an edited pay table beside the exact
+return of the old one (docs/security.md, "Terms").
+
 Computing it can take seconds (an exact enumeration), so it never runs on the event loop: the
 template check computes it when an operator creates or changes a template (the server runs that
 in a thread) and `warm` computes what is missing at start-up, in a thread. Lobby and table
@@ -8,6 +14,8 @@ replies only read what is cached (`cached`).
 
 from __future__ import annotations
 
+import functools
+import json
 import logging
 import threading
 import time
@@ -23,6 +31,24 @@ from qipai.authority.schema import rtp_cache
 log = logging.getLogger("qipai.authority")
 
 Figures = list[dict[str, Any]]
+
+
+def actual_hash(game: str, config: Any) -> str | None:
+    """The hash of these settings as their game parses them (None: they do not parse)."""
+    try:
+        text = json.dumps(config, sort_keys=True, separators=(",", ":"), allow_nan=False)
+    except (TypeError, ValueError):
+        return None
+    return _hash_of_text(game, text)
+
+
+@functools.lru_cache(maxsize=1024)
+def _hash_of_text(game: str, text: str) -> str | None:
+    """Memoized by the settings' text: the hash is a function of it (offers are read often)."""
+    try:
+        return games.config_hash(game, games.parse_config(game, json.loads(text)))
+    except Exception:
+        return None
 
 
 class RtpCache:
@@ -51,8 +77,16 @@ class RtpCache:
         self._memory[digest] = figures
         return figures
 
-    def figures(self, game: str, config: Any, digest: str) -> Figures | None:
-        """Cached, or computed now and cached (None: the game has no computation yet)."""
+    def for_settings(self, game: str, config: Any) -> Figures | None:
+        """What is known for these settings (a template's stored `config`), under their own
+        hash, without computing (None: not yet, or settings that do not parse)."""
+        digest = actual_hash(game, config)
+        return None if digest is None else self.cached(digest)
+
+    def figures(self, game: str, config: Any, digest: str | None = None) -> Figures | None:
+        """Cached, or computed now and cached (None: the game has no computation yet), under
+        the parsed settings' own hash (`digest`, the hash the caller holds, is not trusted)."""
+        digest = games.config_hash(game, config)
         found = self.cached(digest)
         if found is not None:
             return found

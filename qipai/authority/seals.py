@@ -19,7 +19,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from sqlalchemy import Connection, insert, select
@@ -67,22 +67,28 @@ def _hash_finding(row: Mapping[str, Any]) -> str | None:
     return None
 
 
-def findings(conn: Connection, key: bytes) -> dict[tuple[str, int], str]:
+def findings(
+    conn: Connection, key: bytes, template_ids: Sequence[str] | None = None
+) -> dict[tuple[str, int], str]:
     """Every template version whose terms differ from their seal (or from their hash), or that
-    has no seal while others have: (template id, version) -> what is wrong."""
-    seals = {
-        (str(r[0]), int(r[1])): str(r[2])
-        for r in conn.execute(
-            select(template_seals.c.template_id, template_seals.c.version, template_seals.c.seal)
-        )
-    }
+    has no seal while others have: (template id, version) -> what is wrong (`template_ids`:
+    of these templates only)."""
+    any_seal = conn.execute(select(template_seals.c.template_id).limit(1)).first() is not None
+    seal_query = select(
+        template_seals.c.template_id, template_seals.c.version, template_seals.c.seal
+    )
+    row_query = select(table_templates)
+    if template_ids is not None:
+        seal_query = seal_query.where(template_seals.c.template_id.in_(list(template_ids)))
+        row_query = row_query.where(table_templates.c.template_id.in_(list(template_ids)))
+    seals = {(str(r[0]), int(r[1])): str(r[2]) for r in conn.execute(seal_query)}
     out: dict[tuple[str, int], str] = {}
-    for found_row in conn.execute(select(table_templates)).mappings():
+    for found_row in conn.execute(row_query).mappings():
         row = dict(found_row)
         at = (str(row["template_id"]), int(row["version"]))
         seal = seals.get(at)
         if seal is None:
-            if seals:
+            if any_seal:
                 out[at] = "it has no seal (written or altered without the ledger's key)"
             continue
         if not hmac.compare_digest(seal_of(key, row), seal):
@@ -91,6 +97,62 @@ def findings(conn: Connection, key: bytes) -> dict[tuple[str, int], str]:
         found = _hash_finding(row)
         if found is not None:
             out[at] = found
+    return out
+
+
+def round_findings(
+    conn: Connection, key: bytes, round_ids: Sequence[str] | None = None
+) -> dict[str, list[str]]:
+    """Round id -> what is wrong with the template terms it was dealt under (`round_ids`: of
+    these rounds; None: of every round). A round whose meta names a template version is checked
+    against that version: the version exists, its terms match its seal, and its sealed settings
+    hash to the hash of the settings the round recorded in its header (recomputed from them
+    here, never taken from the round's own record). Rounds dealt from a game's defaults name no
+    template and are not checked here (`qipai.ledger.terms` checks their hash)."""
+    from qipai.ledger.schema import rounds
+    from qipai.ledger.terms import terms_hash
+
+    query = select(rounds.c.id, rounds.c.config, rounds.c.meta)
+    if round_ids is not None:
+        query = query.where(rounds.c.id.in_(sorted(set(round_ids))))
+    wanted: dict[str, tuple[tuple[str, int], Any]] = {}
+    for rid, config, meta in conn.execute(query):
+        if not isinstance(meta, Mapping) or meta.get("template_id") is None:
+            continue
+        try:
+            at = (str(meta["template_id"]), int(meta["template_version"]))
+        except (KeyError, TypeError, ValueError):
+            wanted[str(rid)] = (("", 0), config)
+            continue
+        wanted[str(rid)] = (at, config)
+    if not wanted:
+        return {}
+    versions = sorted({at for at, _ in wanted.values()})
+    ids = sorted({t for t, _ in versions})
+    rows = {
+        (str(r["template_id"]), int(r["version"])): dict(r)
+        for r in conn.execute(
+            select(table_templates).where(table_templates.c.template_id.in_(ids))
+        ).mappings()
+    }
+    wrong = findings(conn, key, ids)
+    out: dict[str, list[str]] = {}
+    for rid, (at, config) in sorted(wanted.items()):
+        row = rows.get(at)
+        if row is None:
+            out[rid] = [f"it names template {at[0]!r} version {at[1]}, which does not exist"]
+            continue
+        problems = []
+        if at in wrong:
+            problems.append(f"template {at[0]} version {at[1]}: {wrong[at]}")
+        actual = terms_hash(config if isinstance(config, Mapping) else {})
+        if actual != row["config_hash"]:
+            problems.append(
+                f"it was dealt under settings hashing to {actual[:12]}, not those of template "
+                f"{at[0]} version {at[1]} ({str(row['config_hash'])[:12]})"
+            )
+        if problems:
+            out[rid] = problems
     return out
 
 
@@ -104,4 +166,4 @@ def seal_unsealed(conn: Connection, key: bytes, at: float) -> int:
     return len(rows)
 
 
-__all__ = ["findings", "seal_of", "seal_unsealed", "write_seal"]
+__all__ = ["findings", "round_findings", "seal_of", "seal_unsealed", "write_seal"]

@@ -33,20 +33,26 @@ def verify_round_command(round_id: str, db: str | None, as_json: bool) -> tuple[
     from sqlalchemy.exc import SQLAlchemyError
 
     from qipai.ledger.api import Ledger
-    from qipai.ledger.errors import LedgerError
+    from qipai.ledger.errors import KeyMismatch, LedgerError
 
     try:
         ledger = Ledger.open(db)
     except (SQLAlchemyError, ValueError, OSError) as exc:
         return f"error: cannot open the database: {exc}", 2
     try:
-        report = ledger.verify_round(round_id)
-        record = ledger.round(round_id, include_seed=True)
+        from qipai.ledger.commands import terms_check
+
+        report = ledger.verify_round(round_id, terms=terms_check(ledger))
+        try:
+            record: dict[str, Any] | None = ledger.round(round_id, include_seed=True)
+        except KeyMismatch:  # its sealed seed does not open: the report says so
+            record = None
     except LedgerError as exc:
         return f"error: {exc.message}", 2
     finally:
         ledger.close()
-    if record["game"] not in _registered():  # a game no longer installed: the ledger's checks
+    if record is None or record["game"] not in _registered():
+        # a seed that does not open, or a game no longer installed: the ledger's checks
         text = json.dumps(report.to_json(), indent=2) if as_json else "\n".join(report.lines())
         return text, 0 if report.ok else 1
     problem = ""

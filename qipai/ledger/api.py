@@ -46,6 +46,7 @@ from qipai.ledger import db as dbm
 from qipai.ledger import holds as holds_mod
 from qipai.ledger import keys as keys_mod
 from qipai.ledger import leases as leases_mod
+from qipai.ledger import terms as terms_mod
 from qipai.ledger.errors import LedgerError, MissingReason, UnknownAccount
 from qipai.ledger.execute import Counters
 from qipai.ledger.holds import Hold
@@ -72,7 +73,7 @@ from qipai.ledger.schema import (
 
 if TYPE_CHECKING:
     from qipai.ledger.audit import AuditReport
-    from qipai.ledger.verify import VerifyReport
+    from qipai.ledger.verify import TermsCheck, VerifyReport
 
 T = TypeVar("T")
 
@@ -195,6 +196,21 @@ class Ledger:
         with self.engine.connect() as conn:
             conn.execution_options(qipai_read=True)
             with conn.begin():
+                return work(conn)
+
+    def _snapshot(self, work: Callable[[Connection], T]) -> T:
+        """Run `work` over one consistent snapshot of the whole database: on PostgreSQL one
+        REPEATABLE READ READ ONLY transaction (every statement sees the same committed state;
+        under READ COMMITTED, heads read after records could run ahead of them while tables
+        play), on SQLite one read transaction (`BEGIN DEFERRED`: WAL keeps its snapshot from
+        the first read to the end). What `audit` reads."""
+        with self.engine.connect() as conn:
+            conn.execution_options(qipai_read=True)
+            with conn.begin():
+                if conn.dialect.name == "postgresql":
+                    conn.exec_driver_sql(
+                        "SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY"
+                    )
                 return work(conn)
 
     # ----- users and balances ---------------------------------------------------------------
@@ -693,8 +709,8 @@ class Ledger:
         `context` what `Round.start` got from the previous round. `holds` (seat → amount)
         authorizes each seat's stake from its player's table stack in the same transaction.
         `meta` (JSON) is the round's identification as the caller records it (template id and
-        version, config hash, engine version, deal-spec version, client seeds…); `round()` returns
-        it unchanged. `fence=(table_id, epoch)`: refused with `Fenced` unless that is the table's
+        version, config hash, engine version, deal-spec version, client seeds…); the ledger adds
+        `terms_hash`, the hash of `config` (`qipai.ledger.terms`), and `round()` returns it so. `fence=(table_id, epoch)`: refused with `Fenced` unless that is the table's
         current lease epoch (`claim_table`), checked in the same database transaction.
         """
         rid = round_id or new_round_id()
@@ -707,7 +723,9 @@ class Ledger:
             players=players,
             seed=seed,
             context=context,
-            meta=journal.check_meta(meta),
+            # the hash of the settings it is dealt under, taken now from those settings (never a
+            # stored hash), under the header's MAC (`qipai.ledger.terms`)
+            meta=terms_mod.with_terms(config, journal.check_meta(meta)),
             stakes=dict(holds or {}),
             fence=fence,
         )
@@ -901,6 +919,17 @@ class Ledger:
 
         return self._read(work)
 
+    def round_mac_findings(self, round_ids: Sequence[str]) -> dict[str, list[str]]:
+        """Round id -> what is wrong with its records' MACs (header, journal records, its
+        transactions: `round_macs`), for the rounds given; a sound round is absent. What crash
+        recovery checks before it resumes a round."""
+        if not round_ids:
+            return {}
+        from qipai.ledger import round_macs
+
+        key = self.keys.mac_key
+        return self._read(lambda c: round_macs.findings(c, key, round_ids))
+
     def recall(
         self, user_id: str, limit: int = 10, *, before: str | None = None
     ) -> list[dict[str, Any]]:
@@ -911,11 +940,12 @@ class Ledger:
         return self._read(lambda c: recall(c, user_id, limit, before))
 
     # ----- verification ---------------------------------------------------------------------
-    def verify_round(self, round_id: str) -> VerifyReport:
-        """Replay a round from the journal and check seed, deal and money (`verify.VerifyReport`)."""
+    def verify_round(self, round_id: str, *, terms: TermsCheck | None = None) -> VerifyReport:
+        """Every per-round check of `audit` on one round, then its replay from the journal: seed,
+        deal and money (`verify.VerifyReport`); `terms`: its template's seal (the authority's)."""
         from qipai.ledger.verify import verify_round
 
-        return verify_round(self, round_id)
+        return verify_round(self, round_id, terms=terms)
 
     def audit(
         self,
@@ -923,11 +953,15 @@ class Ledger:
         replay: bool = True,
         expect_heads: Mapping[str, tuple[int, str]] | None = None,
         app_role: str | None = None,
+        terms: TermsCheck | None = None,
+        also: Callable[[Connection], list[str]] | None = None,
     ) -> AuditReport:
         """Check every ledger invariant and recompute every chain (`audit.AuditReport`); `.ok`
         is False on any violation. `replay=False` skips replaying every settled round;
         `expect_heads` (chain → (seq, mac), printed before) must still be in their chains;
-        `app_role` (PostgreSQL): the role whose privileges are checked (default: this one)."""
+        `app_role` (PostgreSQL): the role whose privileges are checked (default: this one);
+        `terms`: every round's template terms against their seals (`verify.TermsCheck`);
+        `also`: more findings read in the audit's snapshot (the operator log's)."""
         from qipai.ledger.audit import audit
 
         return audit(
@@ -935,6 +969,8 @@ class Ledger:
             replay=replay,
             expect_heads=None if expect_heads is None else dict(expect_heads),
             app_role=app_role,
+            terms=terms,
+            also=also,
         )
 
     def stats(self) -> dict[str, int]:

@@ -30,14 +30,16 @@ bot play, the jackpot pools' movements and the operators' adjustments (docs/oper
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import Connection, and_, func, not_, select, text
+from sqlalchemy import Connection, and_, func, not_, select, text, true
 
 from qipai.ledger import accounts as acct
 from qipai.ledger import chain as chain_mod
 from qipai.ledger import records as records_mod
+from qipai.ledger import terms as terms_mod
 from qipai.ledger.accounts import EXTERNAL
 from qipai.ledger.schema import (
     APPEND_ONLY,
@@ -57,6 +59,10 @@ from qipai.ledger.schema import (
 
 if TYPE_CHECKING:
     from qipai.ledger.api import Ledger
+    from qipai.ledger.verify import TermsCheck
+
+Only = Sequence[str] | None
+"""Which rounds a per-round check looks at (None: every round)."""
 
 
 @dataclass
@@ -239,12 +245,6 @@ def _check_holds(conn: Connection, report: AuditReport) -> None:
     report.violations += [
         f"hold account {n} holds {b} but its open holds total {h}" for n, b, h in wrong
     ]
-    stale = conn.execute(
-        select(holds.c.id, round_ends.c.round_id, round_ends.c.status)
-        .join(round_ends, round_ends.c.round_id == holds.c.round_id)
-        .where(hold_is_open())
-    ).all()
-    report.violations += [f"hold {h} is still open in {s} round {r}" for h, r, s in stale]
 
     names = records_mod.account_names(conn)
     legs: dict[int, dict[str, int]] = {}
@@ -315,7 +315,19 @@ def _check_holds(conn: Connection, report: AuditReport) -> None:
             )
 
 
-def check_start_balances(conn: Connection, report: AuditReport) -> None:
+def _check_stale_holds(conn: Connection, report: AuditReport, only: Only = None) -> None:
+    query = (
+        select(holds.c.id, round_ends.c.round_id, round_ends.c.status)
+        .join(round_ends, round_ends.c.round_id == holds.c.round_id)
+        .where(hold_is_open())
+    )
+    if only is not None:
+        query = query.where(holds.c.round_id.in_(only))
+    stale = conn.execute(query).all()
+    report.violations += [f"hold {h} is still open in {s} round {r}" for h, r, s in stale]
+
+
+def check_start_balances(conn: Connection, report: AuditReport, only: Only = None) -> None:
     """A round's header says what each player's stack held when it opened (MACed, and what
     players' history shows as their balance before the round); for every seat that staked at
     the opening, that is what the stack held just before its stake left it: the stake's entry
@@ -357,6 +369,7 @@ def check_start_balances(conn: Connection, report: AuditReport) -> None:
             and_(entries.c.tx_id == transactions.c.id, entries.c.account_id + 0 == accounts.c.id),
         )
         .where(round_players.c.start_balance != entries.c.balance_after - entries.c.amount)
+        .where(true() if only is None else round_players.c.round_id.in_(only))
         .order_by(round_players.c.round_id, round_players.c.seat)
         .limit(50)
     ).all()
@@ -367,27 +380,63 @@ def check_start_balances(conn: Connection, report: AuditReport) -> None:
     ]
 
 
-def _check_rounds(conn: Connection, report: AuditReport) -> None:
+def check_round_facts(conn: Connection, report: AuditReport, only: Only = None) -> None:
+    """Every check of a round's own facts (`only`: of these rounds; None: of every round): its
+    end and the transactions that made it, its settlement against its recorded result, its
+    holds, its players' start balances and the terms it was dealt under. `qipai audit` runs it
+    over every round in its snapshot, `qipai verify ROUND` over one (with the round's MACs,
+    `round_macs`, where the audit recomputes whole chains)."""
+    _check_rounds(conn, report, only)
+    _check_stale_holds(conn, report, only)
+    check_start_balances(conn, report, only)
+    check_round_terms(conn, report, only)
+
+
+def check_round_terms(conn: Connection, report: AuditReport, only: Only = None) -> None:
+    """A round's terms hash (`meta.terms_hash`, taken by the ledger from the settings it was
+    dealt under when it opened, `qipai.ledger.terms`) is recomputed from the settings its header
+    records; and the hash its terms claimed (`meta.config_hash`, the template's) must be that
+    same hash: a template edited in the database deals its new settings under the old claim.
+    A round written before rounds recorded `terms_hash` is checked by its claim alone."""
+    query = select(rounds.c.id, rounds.c.config, rounds.c.meta).order_by(rounds.c.id)
+    if only is not None:
+        query = query.where(rounds.c.id.in_(only))
+    for rid, config, meta in conn.execute(query):
+        problem = terms_mod.problem(config, meta)
+        if problem is not None:
+            report.violations.append(f"round {rid}: {problem}")
+
+
+def _check_rounds(conn: Connection, report: AuditReport, only: Only = None) -> None:
     from qipai.core.protocol import Posting, RoundResult
     from qipai.ledger.book import settlement_legs
 
+    def of(query: Any, column: Any) -> Any:
+        return query if only is None else query.where(column.in_(only))
+
     per_round: dict[str, dict[str, list[int]]] = {}
     for tx_id, kind, round_id in conn.execute(
-        select(transactions.c.id, transactions.c.kind, transactions.c.round_id).where(
-            and_(
-                transactions.c.round_id.is_not(None),
-                transactions.c.kind.in_(["settle", "void_round"]),
-            )
+        of(
+            select(transactions.c.id, transactions.c.kind, transactions.c.round_id).where(
+                and_(
+                    transactions.c.round_id.is_not(None),
+                    transactions.c.kind.in_(["settle", "void_round"]),
+                )
+            ),
+            transactions.c.round_id,
         )
     ):
         per_round.setdefault(str(round_id), {}).setdefault(str(kind), []).append(int(tx_id))
-    ends = {str(r["round_id"]): r for r in conn.execute(select(round_ends)).mappings()}
-    all_rounds = {str(r) for (r,) in conn.execute(select(rounds.c.id))}
+    ends = {
+        str(r["round_id"]): r
+        for r in conn.execute(of(select(round_ends), round_ends.c.round_id)).mappings()
+    }
+    all_rounds = {str(r) for (r,) in conn.execute(of(select(rounds.c.id), rounds.c.id))}
     names = records_mod.account_names(conn)
     legs: dict[int, dict[str, int]] = {}
     for tx_id, aid, amount in conn.execute(
         select(entries.c.tx_id, entries.c.account_id, entries.c.amount).where(
-            entries.c.tx_id.in_(select(round_ends.c.tx_id))
+            entries.c.tx_id.in_(of(select(round_ends.c.tx_id), round_ends.c.round_id))
         )
     ):
         legs.setdefault(int(tx_id), {})[names[int(aid)]] = int(amount)
@@ -396,7 +445,7 @@ def _check_rounds(conn: Connection, report: AuditReport) -> None:
         for i, k, m, r in conn.execute(
             select(
                 transactions.c.id, transactions.c.kind, transactions.c.memo, transactions.c.round_id
-            ).where(transactions.c.id.in_(select(round_ends.c.tx_id)))
+            ).where(transactions.c.id.in_(of(select(round_ends.c.tx_id), round_ends.c.round_id)))
         )
     }
     closed_by: dict[int, list[Any]] = {}
@@ -408,7 +457,7 @@ def _check_rounds(conn: Connection, report: AuditReport) -> None:
             holds.c.hold_account_id,
         )
         .join(holds, holds.c.id == hold_closures.c.hold_id)
-        .where(hold_closures.c.tx_id.in_(select(round_ends.c.tx_id)))
+        .where(hold_closures.c.tx_id.in_(of(select(round_ends.c.tx_id), round_ends.c.round_id)))
     ):
         closed_by.setdefault(int(row[0]), []).append(row)
     for round_id in sorted(all_rounds | set(per_round)):
@@ -730,8 +779,12 @@ def audit(
     replay: bool = True,
     expect_heads: dict[str, tuple[int, str]] | None = None,
     app_role: str | None = None,
+    terms: TermsCheck | None = None,
+    also: Callable[[Connection], list[str]] | None = None,
 ) -> AuditReport:
-    """Run every check; `replay=False` skips replaying the settled rounds (faster)."""
+    """Run every check; `replay=False` skips replaying the settled rounds (faster); `terms`:
+    every round's template terms against their seals (the authority's); `also`: more findings
+    (the operator log's, the templates'), all read in the same snapshot."""
     from qipai.ledger.verify import verify_round
 
     report = AuditReport()
@@ -739,10 +792,14 @@ def audit(
     def books(conn: Connection) -> list[str]:
         check_chains(conn, ledger.keys.mac_key, report, expect_heads)
         check_books(conn, report)
-        _check_rounds(conn, report)
-        check_start_balances(conn, report)
+        check_round_facts(conn, report)
         check_triggers(conn, report)
         check_privileges(conn, report, app_role)
+        if terms is not None:
+            for round_id, problems in sorted(terms(conn, None).items()):
+                report.violations += [f"round {round_id}: {p}" for p in problems]
+        if also is not None:
+            report.violations += also(conn)
         report.house = house_report(conn)
         for name, table in (
             ("accounts", accounts),
@@ -762,14 +819,14 @@ def audit(
             )
         ]
 
-    settled = ledger._read(books)
+    settled = ledger._snapshot(books)  # one consistent snapshot: no false finding during play
     report.stats["settled_rounds"] = len(settled)
     if replay:
         from qipai.ledger.errors import KeyMismatch
 
         for round_id in settled:
             try:
-                result = verify_round(ledger, round_id)
+                result = verify_round(ledger, round_id, records=False)
             except KeyMismatch as exc:  # one round's seal: a finding, and the audit goes on
                 report.violations.append(f"round {round_id}: sealed seed: {exc.message}")
                 continue

@@ -6,11 +6,14 @@ round, unreachable database)."""
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Sequence
 
+from sqlalchemy import Connection
 from sqlalchemy.exc import SQLAlchemyError
 
 from qipai.ledger.api import Ledger
 from qipai.ledger.errors import LedgerError
+from qipai.ledger.verify import TermsCheck
 
 
 def _open(db: str | None) -> Ledger:
@@ -26,7 +29,7 @@ def verify_command(round_id: str, db: str | None, as_json: bool) -> tuple[str, i
     except (SQLAlchemyError, ValueError, OSError) as exc:
         return f"error: cannot open the database: {exc}", 2
     try:
-        report = ledger.verify_round(round_id)
+        report = ledger.verify_round(round_id, terms=terms_check(ledger))
     except LedgerError as exc:
         return f"error: {exc.message}", 2
     finally:
@@ -66,8 +69,13 @@ def audit_command(
     except (SQLAlchemyError, ValueError, OSError) as exc:
         return f"error: cannot open the database: {exc}", 2
     try:
-        report = ledger.audit(replay=replay, expect_heads=expected, app_role=app_role)
-        report.violations.extend(_operator_log_findings(ledger))
+        report = ledger.audit(
+            replay=replay,
+            expect_heads=expected,
+            app_role=app_role,
+            terms=terms_check(ledger),
+            also=operator_log_check(ledger),
+        )
     finally:
         ledger.close()
     if heads:
@@ -82,23 +90,46 @@ def audit_command(
     return text, 0 if report.ok else 1
 
 
-def _operator_log_findings(ledger: Ledger) -> list[str]:
-    """The operator log checked under its key (HMAC chain and head: docs/security.md)."""
+def terms_check(ledger: Ledger) -> TermsCheck | None:
+    """The template seals of rounds' terms (`authority.seals.round_findings`) where the
+    database has sealed templates (None: a bare ledger)."""
+    from sqlalchemy import inspect
+
+    if not inspect(ledger.engine).has_table("template_seals"):
+        return None
+    from qipai.authority import seals
+
+    key = ledger.keys.template_key
+
+    def check(conn: Connection, round_ids: Sequence[str] | None) -> dict[str, list[str]]:
+        return seals.round_findings(conn, key, round_ids)
+
+    return check
+
+
+def operator_log_check(ledger: Ledger) -> Callable[[Connection], list[str]] | None:
+    """The operator log checked under its key (HMAC chain and head: docs/security.md) and every
+    template version against its seal, read in the audit's snapshot (None: a bare ledger)."""
     from sqlalchemy import inspect
 
     from qipai.authority.oplog import OperatorLog
 
     if not inspect(ledger.engine).has_table("ops_log"):
-        return []
+        return None
     log = OperatorLog(ledger.engine, key=ledger.keys.oplog_key)
-    out = [f"operator log: {p}" for p in log.verify()]
-    if inspect(ledger.engine).has_table("template_seals"):
-        from qipai.authority import seals
+    sealed = inspect(ledger.engine).has_table("template_seals")
+    key = ledger.keys.template_key
 
-        with ledger.engine.connect() as conn:
-            found = seals.findings(conn, ledger.keys.template_key)
-        out += [f"template {t} version {v}: {what}" for (t, v), what in sorted(found.items())]
-    return out
+    def check(conn: Connection) -> list[str]:
+        out = [f"operator log: {p}" for p in log.verify_in(conn)]
+        if sealed:
+            from qipai.authority import seals
+
+            found = seals.findings(conn, key)
+            out += [f"template {t} version {v}: {what}" for (t, v), what in sorted(found.items())]
+        return out
+
+    return check
 
 
 def migrate_command(db: str | None, app_role: str | None) -> tuple[str, int]:

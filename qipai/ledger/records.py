@@ -4,7 +4,7 @@ sealing a database written before the chains existed (`legacy`) MACs for the fir
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -44,6 +44,8 @@ class Record:
     """The chain the record belongs in by what it is (its table's, or the ledger's)."""
     build: Callable[[str, int], dict[str, Any]]
     order: int
+    rounds: tuple[str, ...] = ()
+    """The rounds the record is part of (a reveal: every round dealt from its seed)."""
 
 
 class AccountNames(dict[int, str]):
@@ -61,28 +63,59 @@ def account_names(conn: Connection) -> AccountNames:
     )
 
 
-def load(conn: Connection) -> list[Record]:
-    """Every record of every chain (and every row that should be in one), unsorted."""
+def load(conn: Connection, round_ids: Collection[str] | None = None) -> list[Record]:
+    """Every record of every chain (and every row that should be in one), unsorted; with
+    `round_ids`, only those rounds' records: their headers, journal records, transactions and
+    the reveals of their seeds (what `qipai verify` and crash recovery check of one round)."""
+    only = None if round_ids is None else sorted(set(round_ids))
+
+    def of_rounds(query: Any, column: Any) -> Any:
+        return query if only is None else query.where(column.in_(only))
+
     table_of_round = {
-        str(r): str(t) for r, t in conn.execute(select(rounds.c.id, rounds.c.table_id))
+        str(r): str(t)
+        for r, t in conn.execute(of_rounds(select(rounds.c.id, rounds.c.table_id), rounds.c.id))
     }
     names = account_names(conn)
+    round_txs = of_rounds(select(transactions.c.id), transactions.c.round_id)
     keys: dict[int, str] = {}
     kinds: dict[int, str] = {}
-    for i, k, kind in conn.execute(
-        select(transactions.c.id, transactions.c.key, transactions.c.kind)
-    ):
+    key_query = select(transactions.c.id, transactions.c.key, transactions.c.kind)
+    if only is not None:  # the round's transactions and those that opened the holds they close
+        key_query = key_query.where(
+            transactions.c.id.in_(round_txs)
+            | transactions.c.id.in_(
+                select(holds.c.authorize_tx).where(
+                    holds.c.id.in_(
+                        select(hold_closures.c.hold_id).where(hold_closures.c.tx_id.in_(round_txs))
+                    )
+                )
+            )
+        )
+    for i, k, kind in conn.execute(key_query):
         keys[int(i)], kinds[int(i)] = str(k), str(kind)
 
     legs: dict[int, list[tuple[str, int]]] = {}
     for tx_id, aid, amount in conn.execute(
-        select(entries.c.tx_id, entries.c.account_id, entries.c.amount)
+        select(entries.c.tx_id, entries.c.account_id, entries.c.amount).where(
+            entries.c.tx_id.in_(round_txs)
+        )
+        if only is not None
+        else select(entries.c.tx_id, entries.c.account_id, entries.c.amount)
     ):
         legs.setdefault(int(tx_id), []).append((names[int(aid)], int(amount)))
     opened: dict[int, list[tuple[str, str, int, str | None, str | None, str]]] = {}
     authorize_of: dict[int, int] = {}
     seat_of: dict[int, str | None] = {}
-    for row in conn.execute(select(holds)).mappings():
+    hold_query = select(holds)
+    if only is not None:
+        hold_query = hold_query.where(
+            holds.c.authorize_tx.in_(round_txs)
+            | holds.c.id.in_(
+                select(hold_closures.c.hold_id).where(hold_closures.c.tx_id.in_(round_txs))
+            )
+        )
+    for row in conn.execute(hold_query).mappings():
         authorize_of[int(row["id"])] = int(row["authorize_tx"])
         seat_of[int(row["id"])] = row["seat"]
         opened.setdefault(int(row["authorize_tx"]), []).append(
@@ -96,7 +129,10 @@ def load(conn: Connection) -> list[Record]:
             )
         )
     closed: dict[int, list[tuple[str, str, int]]] = {}
-    for row in conn.execute(select(hold_closures)).mappings():
+    closure_query = select(hold_closures)
+    if only is not None:
+        closure_query = closure_query.where(hold_closures.c.tx_id.in_(round_txs))
+    for row in conn.execute(closure_query).mappings():
         hold_id = int(row["hold_id"])
         authorize = authorize_of.get(hold_id)
         closed.setdefault(int(row["tx_id"]), []).append(
@@ -109,7 +145,7 @@ def load(conn: Connection) -> list[Record]:
             )
         )
     ends: dict[int, dict[str, Any]] = {}
-    for row in conn.execute(select(round_ends)).mappings():
+    for row in conn.execute(of_rounds(select(round_ends), round_ends.c.round_id)).mappings():
         ends[int(row["tx_id"])] = chain_mod.end_fields(
             str(row["status"]), row["result"], row["accounts"], row["reason"], row["closed_at"]
         )
@@ -119,7 +155,7 @@ def load(conn: Connection) -> list[Record]:
         return chain_mod.LEDGER_CHAIN if table is None else chain_mod.table_chain(table)
 
     out: list[Record] = []
-    for row in conn.execute(select(transactions)).mappings():
+    for row in conn.execute(of_rounds(select(transactions), transactions.c.round_id)).mappings():
         tid = int(row["id"])
 
         def build_tx(chain: str, seq: int, row: Any = row, tid: int = tid) -> dict[str, Any]:
@@ -152,15 +188,16 @@ def load(conn: Connection) -> list[Record]:
                 home_of(row["round_id"]),
                 build_tx,
                 1,
+                () if row["round_id"] is None else (str(row["round_id"]),),
             )
         )
 
     players: dict[str, list[tuple[str, str, str, int]]] = {}
-    for row in conn.execute(select(round_players)).mappings():
+    for row in conn.execute(of_rounds(select(round_players), round_players.c.round_id)).mappings():
         players.setdefault(str(row["round_id"]), []).append(
             (str(row["seat"]), str(row["user_id"]), str(row["account"]), int(row["start_balance"]))
         )
-    for row in conn.execute(select(rounds)).mappings():
+    for row in conn.execute(of_rounds(select(rounds), rounds.c.id)).mappings():
         rid = str(row["id"])
 
         def build_round(chain: str, seq: int, row: Any = row, rid: str = rid) -> dict[str, Any]:
@@ -192,10 +229,11 @@ def load(conn: Connection) -> list[Record]:
                 chain_mod.table_chain(str(row["table_id"])),
                 build_round,
                 0,
+                (rid,),
             )
         )
 
-    for row in conn.execute(select(round_log)).mappings():
+    for row in conn.execute(of_rounds(select(round_log), round_log.c.round_id)).mappings():
         lid = int(row["id"])
 
         def build_log(chain: str, seq: int, row: Any = row) -> dict[str, Any]:
@@ -224,15 +262,25 @@ def load(conn: Connection) -> list[Record]:
                 home_of(str(row["round_id"])),
                 build_log,
                 2,
+                (str(row["round_id"]),),
             )
         )
 
     first_round = aliased(rounds)
-    revealed_home = {
-        str(c): chain_mod.table_chain(str(t))
-        for c, t in conn.execute(select(first_round.c.seed_commitment, first_round.c.table_id))
-    }
-    for row in conn.execute(select(seed_reveals)).mappings():
+    revealed_home: dict[str, str] = {}
+    dealt_from: dict[str, list[str]] = {}
+    for c, t, r in conn.execute(
+        of_rounds(
+            select(first_round.c.seed_commitment, first_round.c.table_id, first_round.c.id),
+            first_round.c.id,
+        )
+    ):
+        revealed_home[str(c)] = chain_mod.table_chain(str(t))
+        dealt_from.setdefault(str(c), []).append(str(r))
+    reveal_query = select(seed_reveals)
+    if only is not None:
+        reveal_query = reveal_query.where(seed_reveals.c.seed_commitment.in_(list(revealed_home)))
+    for row in conn.execute(reveal_query).mappings():
         commitment = str(row["seed_commitment"])
 
         def build_reveal(chain: str, seq: int, row: Any = row) -> dict[str, Any]:
@@ -256,6 +304,7 @@ def load(conn: Connection) -> list[Record]:
                 revealed_home.get(commitment, chain_mod.LEDGER_CHAIN),
                 build_reveal,
                 3,
+                tuple(dealt_from.get(commitment, ())),
             )
         )
     return out

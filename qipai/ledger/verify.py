@@ -6,8 +6,11 @@ cards, the same results and the same money movements)."""
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
+
+from sqlalchemy import Connection
 
 from qipai.core.protocol import RecordedAction, RoundResult, Seat
 from qipai.core.rng import verify as verify_seed
@@ -88,12 +91,57 @@ def replay_round(record: dict[str, Any]) -> Any:
     return package.ROUND.replay(config, seats, round_key(record), actions, record["context"])
 
 
-def verify_round(ledger: Ledger, round_id: str) -> VerifyReport:
-    """Replay one round from the journal and check seed, deal, result and money.
+TermsCheck = Callable[[Connection, Sequence[str] | None], dict[str, list[str]]]
+"""Round ids (None: every round) -> what is wrong with the template terms each was dealt under
+(the authority's `seals.round_findings`: the ledger does not read templates)."""
+
+
+def round_checks(
+    ledger: Ledger, round_id: str, report: VerifyReport, terms: TermsCheck | None = None
+) -> None:
+    """Every per-round check `qipai audit` runs, on one round and in one read: its records'
+    MACs (`round_macs`; the audit recomputes whole chains), its facts (`audit.check_round_facts`:
+    end, settlement, holds, start balances, terms hash) and, given `terms`, its template's seal."""
+    from qipai.ledger import round_macs
+    from qipai.ledger.audit import AuditReport, check_round_facts
+
+    def work(conn: Connection) -> tuple[list[str], list[str], list[str] | None]:
+        macs = round_macs.findings(conn, ledger.keys.mac_key, [round_id]).get(round_id, [])
+        facts = AuditReport()
+        check_round_facts(conn, facts, [round_id])
+        sealed = None if terms is None else terms(conn, [round_id]).get(round_id, [])
+        return macs, facts.violations, sealed
+
+    macs, facts, sealed = ledger._read(work)
+    report.add("records' MACs", not macs, "; ".join(macs) or "header, journal and transactions")
+    report.add("round's ledger facts", not facts, "; ".join(facts) or "as qipai audit checks them")
+    if sealed is not None:
+        report.add("template seal", not sealed, "; ".join(sealed) or "terms as sealed")
+
+
+def verify_round(
+    ledger: Ledger, round_id: str, *, records: bool = True, terms: TermsCheck | None = None
+) -> VerifyReport:
+    """Check one round: with `records` every per-round check `qipai audit` runs
+    (`round_checks`), then replay it from the journal and check seed, deal, result and money.
+    `records=False` is the replay alone (the audit, which checked the rest over everything).
 
     UnknownRound propagates (the CLI turns it into a one-line error)."""
-    record = ledger.round(round_id, include_seed=True)
+    from qipai.ledger.errors import KeyMismatch
+
+    try:
+        record = ledger.round(round_id, include_seed=True)
+    except KeyMismatch as exc:  # the sealed seed was swapped or the key differs: a finding
+        if not records:
+            raise
+        plain = ledger.round(round_id)
+        report = VerifyReport(round_id, plain["game"], plain["status"])
+        round_checks(ledger, round_id, report, terms)
+        report.add("sealed seed opens", False, exc.message)
+        return report
     report = VerifyReport(round_id, record["game"], record["status"])
+    if records:
+        round_checks(ledger, round_id, report, terms)
     report.add(
         "seed matches commitment",
         verify_seed(record["seed"], record["seed_commitment"]),
@@ -152,4 +200,4 @@ def _money(ledger: Ledger, record: dict[str, Any], fresh: RoundResult) -> tuple[
     return False, f"(expected, recorded) differ: {diff}"
 
 
-__all__ = ["Check", "VerifyReport", "replay_round", "verify_round"]
+__all__ = ["Check", "TermsCheck", "VerifyReport", "replay_round", "round_checks", "verify_round"]

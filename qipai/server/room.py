@@ -785,6 +785,11 @@ class Room:
             if table_id in self.unrestorable:
                 outcome[round_id] = "unrestorable"  # the holds stay for an operator
                 continue
+            if getattr(open_round, "broken", None) is not None:
+                # its records fail their MACs: not voided either (the holds stay for an operator)
+                log.error("round %s is not recovered: %s", round_id, open_round.broken)
+                outcome[round_id] = "suspended"
+                continue
             try:
                 if not self._claim(table_id):  # a table another process just opened
                     self.elsewhere.add(table_id)

@@ -133,6 +133,20 @@ def suspend(table: Table, reason: str) -> None:
     quietly(table, table.broadcast)
 
 
+def hold(table: Table, reason: str) -> None:
+    """Stop the table and leave its open round as it is (open, its holds in place): what
+    recovery does with a round whose records fail their MACs, where ending the round by the
+    interrupted-game policy would act on altered records. An operator's `resume` then ends it
+    by that policy, or `close`. Never raises."""
+    if table.closed or table.lost:
+        return
+    log.error("table %s suspended, its round kept open: %s", table.id, reason)
+    table.suspension = reason or "suspended"
+    table.timers.stop()
+    quietly(table, table.save)
+    quietly(table, table.broadcast)
+
+
 def resume(table: Table) -> None:
     """An operator's decision: the suspended table plays again (from a new deal unit)."""
     if table.closed:

@@ -10,6 +10,7 @@ to that table's rounds again (the ledger raises `Fenced`, nothing is written).
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Protocol, TypeVar
 
@@ -315,7 +316,7 @@ class LedgerAdapter:
         self._table_of.pop(round_id, None)
 
     def open_rounds(self, table_id: str | None = None) -> list[OpenRound]:
-        out = [self._open_round(info) for info in self.ledger.open_rounds(table_id)]
+        out = self._checked([self._open_round(info) for info in self.ledger.open_rounds(table_id)])
         for item in out:
             self._table_of[item.record.round_id] = item.record.table_id
         return out
@@ -323,9 +324,9 @@ class LedgerAdapter:
     def open_rounds_of(self, table_ids: Sequence[str] | None) -> list[OpenRound]:
         """`open_rounds` of many tables (None: all) in three statements however many
         (`batch_reads.open_rounds_of`: a takeover pass or a start-up recovery), oldest first."""
-        out = [
-            self._open_round(info) for info in batch_reads.open_rounds_of(self.ledger, table_ids)
-        ]
+        out = self._checked(
+            [self._open_round(info) for info in batch_reads.open_rounds_of(self.ledger, table_ids)]
+        )
         for item in out:
             self._table_of[item.record.round_id] = item.record.table_id
         return out
@@ -339,6 +340,17 @@ class LedgerAdapter:
     def chain_heads_of(self, round_ids: Sequence[str]) -> dict[str, JSON]:
         """Round id -> the chain head of its ending transaction, for many rounds at once."""
         return batch_reads.chain_heads_of(self.ledger, round_ids)
+
+    def _checked(self, found: list[OpenRound]) -> list[OpenRound]:
+        """Each open round with what is wrong with its records' MACs (`OpenRound.broken`):
+        recovery resumes only a round whose header and journal are as the ledger wrote them."""
+        broken = self.ledger.round_mac_findings([o.record.round_id for o in found])
+        return [
+            o
+            if o.record.round_id not in broken
+            else dataclasses.replace(o, broken="; ".join(broken[o.record.round_id])[:500])
+            for o in found
+        ]
 
     @staticmethod
     def _open_round(info: Mapping[str, Any]) -> OpenRound:

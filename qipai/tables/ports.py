@@ -113,6 +113,9 @@ class JournalEntry:
 class OpenRound:
     record: RoundRecord
     entries: tuple[JournalEntry, ...]
+    broken: str | None = None
+    """What is wrong with the round's records' MACs, as the ledger found when it read them for
+    recovery (None: sound, or a port that does not check): such a round is not resumed."""
 
 
 @dataclass(frozen=True)

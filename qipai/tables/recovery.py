@@ -1,7 +1,9 @@
 """Crash recovery: an open round found in the journal is rebuilt exactly as it was dealt and
 played (same server seed, same client seeds, same actions in the same order). The table then
 goes on from it (`resume`, called by `Table.recover`), or is suspended with the round voided
-when it cannot be rebuilt."""
+when it cannot be rebuilt. A round whose records fail their MACs (`OpenRound.broken`, checked
+by the ledger as it reads them) is not rebuilt at all: the table is suspended with the round
+left open, its holds in place, for an operator."""
 
 from __future__ import annotations
 
@@ -58,6 +60,15 @@ def resume(table: Table, open_round: OpenRound) -> str:
     journal already held the last action), "voided" (it could not be rebuilt: the table is
     suspended, every stake returned) or "suspended" (rebuilt, but it could not go on)."""
     record = numbered(open_round.record, table.number, table.numbered)
+    if open_round.broken is not None:
+        # its records are not as the ledger wrote them: neither resumed nor settled nor voided
+        # (each would act on altered records); the table waits for an operator, who sees why
+        # (`qipai verify ROUND` names the record) and decides
+        table.record, table.round = record, None
+        containment.hold(
+            table, f"round {record.round_id} fails its MACs: {open_round.broken}"[:300]
+        )
+        return "suspended"
     try:
         round_ = rebuild(table.game, table.units, open_round)
     except Exception as exc:  # cannot rebuild: the table is suspended, the round voided

@@ -9,6 +9,7 @@ import pytest
 from qipai.core.protocol import Seat
 from qipai.core.rng import new_seed
 from qipai.ledger import InsufficientFunds, Ledger, MissingReason, RoundStateError, UnknownAccount
+from qipai.ledger.terms import terms_hash
 
 
 def test_bots_buy_in_from_the_bankroll_and_cash_out_to_it(ledger: Ledger) -> None:
@@ -97,7 +98,8 @@ def test_round_meta_is_stored_and_returned(funded: Ledger) -> None:
         seed=new_seed(),
         meta=meta,
     )
-    assert funded.round(rid)["meta"] == meta
+    # the ledger adds the hash of the settings the round is dealt under (qipai.ledger.terms)
+    assert funded.round(rid)["meta"] == {**meta, "terms_hash": terms_hash({})}
     plain = funded.open_round(
         table_id="t1", game="coin", config={}, seats=[], players={}, seed=new_seed()
     )

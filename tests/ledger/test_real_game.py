@@ -84,6 +84,7 @@ def test_a_doctored_pokdeng_journal_fails_verification(funded: Ledger) -> None:
     report = funded.verify_round(rid)
     failed = {c.name for c in report.checks if not c.ok}
     assert "deal and result match the replay" in failed, report.lines()
-    assert report.checks[0].ok  # the seed itself is still the committed one
+    assert "seed matches commitment" not in failed  # the seed itself is still the committed one
+    assert "records' MACs" in failed  # and verify, as the audit, names the edited header
     audit = funded.audit(replay=False)  # and the chain names the edited record without a replay
     assert any(f"round {rid} (header)" in v and "MAC" in v for v in audit.violations)

@@ -40,6 +40,8 @@ def test_verify_passes_for_an_honest_round(funded: Ledger) -> None:
     assert report.ok, report.lines()
     names = [c.name for c in report.checks]
     assert names == [
+        "records' MACs",
+        "round's ledger facts",
         "seed matches commitment",
         "replay finished",
         "deal and result match the replay",

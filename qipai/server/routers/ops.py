@@ -1004,11 +1004,12 @@ def _exact_of(authority: Authority) -> Callable[[str, Any, str], Any]:
     from qipai.authority import games
 
     def exact(game: str, config_json: Any, digest: str) -> Any:
-        found = authority.rtp.cached(digest)
+        # under the settings' own hash, not the one the round claims (`rtp_cache.actual_hash`)
+        found = authority.rtp.for_settings(game, config_json)
         if found is not None:
             return found
         try:
-            return authority.rtp.figures(game, games.parse_config(game, config_json), digest)
+            return authority.rtp.figures(game, games.parse_config(game, config_json))
         except Exception:
             return None
 
@@ -1105,7 +1106,13 @@ async def run_audit(
     `replay`: every settled round replayed); the result is written to the operator log."""
 
     def work() -> dict[str, Any]:
-        report = _ledger(request).audit(replay=body.replay)
+        from qipai.ledger.commands import operator_log_check, terms_check
+
+        ledger = _ledger(request)
+        # one snapshot: a finding written to the operator log is never one of play in flight
+        report = ledger.audit(
+            replay=body.replay, terms=terms_check(ledger), also=operator_log_check(ledger)
+        )
         found = report.to_json()
         authority.log.append(
             op.actor,
