@@ -298,7 +298,9 @@ def create_app(
     app.state.store = store
     app.state.ledger = ledger
     errors.install(app)
-    app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
+    app.add_middleware(
+        BodyLimit, max_bytes=settings.max_body_bytes, max_depth=settings.max_json_depth
+    )
     app.add_middleware(SecurityHeaders)
     if node is not None and node.routes:  # the lobby of every host's tables from any process
         from qipai.cluster.proxy import ClusterProxy

@@ -12,6 +12,7 @@ from qipai.cluster import directory
 from qipai.core.spec import GameSpec
 from qipai.server.deps import Player, ServicesDep, bearer
 from qipai.server.errors import ApiError
+from qipai.server.inputs import Key
 from qipai.server.models import (
     AutomatchOut,
     BotsIn,
@@ -110,7 +111,7 @@ def recent(table: Table) -> JSONObject:
 
 
 @router.get("/tables", response_model=TablesOut)
-async def list_tables(svc: ServicesDep, player: MaybePlayer, game: str | None = None) -> TablesOut:
+async def list_tables(svc: ServicesDep, player: MaybePlayer, game: Key | None = None) -> TablesOut:
     """**Anyone.** Every table's public facts (seats, stacks, status, round number, terms,
     `facts`: its template's pay table, limits, buy-in range and exact returns, and `recent`: its
     last rounds' nets and its road), or only those of `game`. A private table is listed only
@@ -142,7 +143,7 @@ async def create_table(body: JSONObject, svc: ServicesDep, player: Player) -> JS
 
 
 @router.get("/tables/{table_id}", response_model=JSONObject)
-async def get_table(table_id: str, svc: ServicesDep) -> JSONObject:
+async def get_table(table_id: Key, svc: ServicesDep) -> JSONObject:
     """**Anyone.** One table's public facts, with its template's `facts` (a private table's
     id is its invitation)."""
     _known(svc, table_id)
@@ -151,7 +152,7 @@ async def get_table(table_id: str, svc: ServicesDep) -> JSONObject:
 
 
 @router.post("/tables/{table_id}/sit", response_model=SatOut)
-async def sit(table_id: str, body: SitIn, svc: ServicesDep, player: Player) -> SatOut:
+async def sit(table_id: Key, body: SitIn, svc: ServicesDep, player: Player) -> SatOut:
     """**A signed-in player.** Sit down (one seat per player per table): `buy_in` moves from
     the wallet to the table stack. `client_seed` (docs/fairness.md): the player's client seed
     for the deal units that start while they sit (the browser makes a random one)."""
@@ -171,7 +172,7 @@ async def sit(table_id: str, body: SitIn, svc: ServicesDep, player: Player) -> S
 
 @router.post("/tables/{table_id}/client_seed", response_model=ClientSeedOut)
 async def set_client_seed(
-    table_id: str, body: ClientSeedIn, svc: ServicesDep, player: Player
+    table_id: Key, body: ClientSeedIn, svc: ServicesDep, player: Player
 ) -> ClientSeedOut:
     """**A signed-in player seated there.** Change your client seed (docs/fairness.md): 1–64
     printable ASCII characters without spaces. It enters the next deal unit that starts while
@@ -194,7 +195,7 @@ async def set_client_seed(
 
 
 @router.post("/tables/{table_id}/leave", response_model=LeftOut)
-async def leave(table_id: str, svc: ServicesDep, player: Player) -> LeftOut:
+async def leave(table_id: Key, svc: ServicesDep, player: Player) -> LeftOut:
     """**A signed-in player** seated there. Stand up: cashes out now, or after the running
     round if you are in it (`after_round`)."""
     _known(svc, table_id)
@@ -212,7 +213,7 @@ async def leave(table_id: str, svc: ServicesDep, player: Player) -> LeftOut:
 
 
 @router.post("/tables/{table_id}/bots", response_model=BotsOut)
-async def add_bots(table_id: str, body: BotsIn, svc: ServicesDep, player: Player) -> BotsOut:
+async def add_bots(table_id: Key, body: BotsIn, svc: ServicesDep, player: Player) -> BotsOut:
     """**A signed-in player seated at the table.** Fill empty seats with bots (`count`,
     default all)."""
     _known(svc, table_id)
@@ -231,7 +232,7 @@ async def add_bots(table_id: str, body: BotsIn, svc: ServicesDep, player: Player
 
 
 @router.delete("/tables/{table_id}/bots/{seat}", response_model=Ok)
-async def remove_bot(table_id: str, seat: str, svc: ServicesDep, player: Player) -> Ok:
+async def remove_bot(table_id: Key, seat: Key, svc: ServicesDep, player: Player) -> Ok:
     """**A signed-in player seated at the table.** Remove the bot in `seat` (after the round it
     plays)."""
     _known(svc, table_id)
