@@ -199,6 +199,8 @@ def create_app(
             connect=settings.connect_rate,
             login=settings.login_rate,
             signup=settings.signup_rate,
+            table_open=settings.table_open_rate,
+            room_table_open=settings.room_table_open_rate,
         ),
         player_guard=SignInGuard(
             "player",

@@ -130,13 +130,35 @@ async def list_tables(svc: ServicesDep, player: MaybePlayer, game: Key | None = 
     )
 
 
+def _opening_allowed(svc: ServicesDep, player: str) -> None:
+    """Refuse (429) a player over `QIPAI_TABLE_OPEN_RATE`, or anyone while the room is over
+    `QIPAI_ROOM_TABLE_OPEN_RATE`, before any database work: a flood of openings queues
+    nowhere (docs/operators.md, 'Limits at the edge')."""
+    for name, key, what in (
+        ("table_open", player, "you opened too many tables"),
+        ("room_table_open", "room", "the room is opening too many tables"),
+    ):
+        if not svc.rates.hit(name, key):
+            svc.metrics.refused.labels(name).inc()
+            wait = svc.rates.retry_after(name, key)
+            raise ApiError(
+                429,
+                "rate_limited",
+                f"{what}: try again in {wait} s",
+                headers={"Retry-After": str(wait)},
+            )
+
+
 @router.post("/tables", response_model=JSONObject)
 async def create_table(body: JSONObject, svc: ServicesDep, player: Player) -> JSONObject:
     """**A signed-in player.** Open a table of an operator's template: `{"template": ID,
     "name"?, "private"?}`. Settings are never a player's: a body with `config` (or `settings`,
     `limits`, …) is refused (400 `settings_not_allowed`). At most `max_open_tables` tables
-    opened by one player are open at once (429 `quota_exceeded`). Answers the table's public
-    facts with its `facts`."""
+    opened by one player are open at once (429 `quota_exceeded`), and openings are refused
+    (429 `rate_limited`, before any work) over `QIPAI_TABLE_OPEN_RATE` per player or
+    `QIPAI_ROOM_TABLE_OPEN_RATE` for the room. Answers the table's public facts with its
+    `facts`."""
+    _opening_allowed(svc, player)
     authority = _authority(svc)
     table = await svc.db(authority_lobby.open_table, authority, svc.room, player, body)
     return authority_lobby.with_facts(authority, table, table.public_info())
