@@ -95,6 +95,7 @@ class Room:
     client: TestClient
     roles: dict[str, dict[str, str]]
     routes: list[Route]
+    doc_schemas: list[dict[str, Any]]
     seen: list[str] = field(default_factory=list)
 
 
@@ -183,7 +184,8 @@ def _build(url: str) -> Iterator[Room]:
             "auditor": enrol(client, authority, "audrey", "auditor").headers,
             "operator": enrol(client, authority, "olga").headers,
         }
-        yield Room(client, roles, routes_of(app.openapi()))
+        doc = app.openapi()
+        yield Room(client, roles, routes_of(doc), list(doc["components"]["schemas"].values()))
 
 
 @pytest.fixture(
@@ -270,6 +272,22 @@ def test_every_body_refuses_hostile_json(room: Room, no_tracebacks: None) -> Non
     kind (deep, huge, not JSON), as the role that reaches the route (the worst few as every
     other role)."""
     sweep_bodies(room, every_role_every_value=False)
+
+
+def test_free_form_bodies_refuse_unstorable_text_in_any_field(
+    room: Room, no_tracebacks: None
+) -> None:
+    """A body the document leaves open (`additionalProperties`: templates, limits, opening a
+    table) gets NUL in every field name any model of the app knows, at the top and one level
+    down, as the role that reaches it."""
+    known = sorted({name for schema in room.doc_schemas for name in schema.get("properties", {})})
+    for route in room.routes:
+        if route.body is None or route.body.get("properties"):
+            continue
+        url = _url(route, {}, {})
+        for name in known:
+            send(room, main_role(route), route, url, {name: "a\x00b"})
+            send(room, main_role(route), route, url, {"settings": {name: "a\x00b"}, name: 1})
 
 
 @pytest.mark.slow
