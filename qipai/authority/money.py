@@ -27,6 +27,8 @@ from qipai.ledger.errors import HoldClosed, InsufficientFunds, LedgerError
 MAX_PENDING = 5
 """Open requests one player may have at once."""
 MAX_REQUEST = 10**12
+DEMO_SETTLE_S = 300.0
+"""A demo deposit's two writes (its request row, its ledger transaction) take far less."""
 
 
 def player_exists(ledger: Ledger, player: str) -> bool:
@@ -184,11 +186,11 @@ class MoneyDesk:
         except BaseException:
             self._undo_demo(request_id[0], Ledger.deposit_key(player, key))
             raise
-        with self.engine.begin() as conn:
+        with self.engine.begin() as conn:  # approved again if a start-up check cancelled it
             conn.execute(
                 update(money_requests)
                 .where(money_requests.c.id == request_id[0])
-                .values(tx_id=tx.tx_id)
+                .values(tx_id=tx.tx_id, status="approved")
             )
         return {
             "status": "approved",
@@ -217,6 +219,25 @@ class MoneyDesk:
                 .where(money_requests.c.id == request_id, money_requests.c.tx_id.is_(None))
                 .values(**change)
             )
+
+    def settle_demo(self, older_than_s: float = DEMO_SETTLE_S) -> int:
+        """At start: a demo deposit left `approved` without its ledger transaction (the process
+        died between the two writes) gets the transaction the ledger holds, or is cancelled.
+        Only rows older than `older_than_s`: another host's deposit may be between its two
+        writes right now. Returns how many rows were looked at."""
+        before = self.clock() - older_than_s
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(money_requests.c.id, money_requests.c.player).where(
+                    money_requests.c.kind == "demo",
+                    money_requests.c.status == "approved",
+                    money_requests.c.tx_id.is_(None),
+                    money_requests.c.created_at < before,
+                )
+            ).all()
+        for request_id, player in rows:
+            self._undo_demo(int(request_id), Ledger.deposit_key(player, f"demo:{request_id}"))
+        return len(rows)
 
     def request(self, player: str, kind: str, amount: object) -> dict[str, Any]:
         """A deposit or withdrawal request for an operator to decide. A withdrawal holds its

@@ -216,3 +216,45 @@ def test_a_demo_deposit_whose_answer_was_lost_keeps_its_transaction(
         rows = conn.execute(select(money_requests.c.status, money_requests.c.tx_id)).all()
     assert [r.status for r in rows] == ["approved"] and rows[0].tx_id is not None
     assert ledger.wallet("alice") == 700
+
+
+@pytest.mark.parametrize("ledger", BOTH, indirect=True)
+def test_a_demo_deposit_cut_off_by_a_crash_is_settled_at_start(
+    ledger: Ledger, clock: Clock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The process dies between the request row and the ledger write (the write never
+    happens), and once after the write (its answer lost): at the next start the first is
+    cancelled, the second records its transaction; neither stays approved without one."""
+    authority = Authority(ledger.engine, AuthoritySettings(), ledger=ledger, clock=clock)
+    ledger.create_user("alice")
+    real = Ledger.deposit
+
+    def dies(self: Ledger, user_id: str, amount: int, key: str) -> object:
+        raise SystemExit  # as if killed: no handler of the desk's runs after the row
+
+    monkeypatch.setattr(Ledger, "deposit", dies)
+    monkeypatch.setattr(type(authority.money), "_undo_demo", lambda *a: None)
+    with pytest.raises(SystemExit):
+        authority.money.deposit("alice", 100)
+
+    def dies_after(self: Ledger, user_id: str, amount: int, key: str) -> object:
+        real(self, user_id, amount, key)
+        raise SystemExit
+
+    monkeypatch.setattr(Ledger, "deposit", dies_after)
+    with pytest.raises(SystemExit):
+        authority.money.deposit("alice", 200)
+    monkeypatch.undo()
+    clock.advance(600)
+    Authority(ledger.engine, AuthoritySettings(), ledger=ledger, clock=clock).start()
+    with ledger.engine.connect() as conn:
+        rows = conn.execute(
+            select(
+                money_requests.c.amount, money_requests.c.status, money_requests.c.tx_id
+            ).order_by(money_requests.c.id)
+        ).all()
+    assert [(r.amount, r.status, r.tx_id is not None) for r in rows] == [
+        (100, "cancelled", False),
+        (200, "approved", True),
+    ]
+    assert ledger.wallet("alice") == 200
