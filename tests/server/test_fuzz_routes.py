@@ -157,7 +157,7 @@ def send(room: Room, role: str, route: Route, url: str, body: Any = None) -> int
     ):
         assert "error" in response.json(), what
     room.seen.append(what)
-    return response.status_code
+    return int(response.status_code)
 
 
 def roles_for(route: Route) -> list[str]:
@@ -288,6 +288,27 @@ def test_free_form_bodies_refuse_unstorable_text_in_any_field(
         for name in known:
             send(room, main_role(route), route, url, {name: "a\x00b"})
             send(room, main_role(route), route, url, {"settings": {name: "a\x00b"}, name: 1})
+
+
+HOSTILE_TOKENS: list[bytes] = [
+    b"Bearer " + b"x" * 10_000,
+    b"Bearer \x7f\x01",
+    "Bearer é".encode("latin-1"),
+    b"Basic abc",
+    b"Bearer",
+]
+
+
+def test_every_route_refuses_hostile_credentials(room: Room, no_tracebacks: None) -> None:
+    """The `Authorization` header is input too: over-long, control characters, Latin-1, the
+    wrong scheme, no token."""
+    for route in room.routes:
+        url = _url(route, {}, {})
+        for token in HOSTILE_TOKENS:
+            response = room.client.request(
+                route.method, url, content=b"{}", headers={"Authorization": token}
+            )
+            assert response.status_code < 500, (route.method, url, token[:20])
 
 
 @pytest.mark.slow
