@@ -77,7 +77,8 @@ class Authority:
     # ----- start-up -------------------------------------------------------------------------
     def start(self) -> list[Template]:
         """Seed the shipped templates at first start (docs/rules/common.md#who-sets-the-rules defaults)
-        and release what decided withdrawal requests still hold (a crash in between)."""
+        and release what decided withdrawal requests still hold, and settle demo deposits
+        left half-written (a crash in between)."""
         # templates written before they were sealed are sealed once (before the shipped ones
         # are seeded: those are sealed as they are written); then every version is checked
         # against its seal and a template found altered is suspended (docs/security.md)
@@ -86,6 +87,7 @@ class Authority:
         self.templates.check_seals()
         if self.money.ledger is not None:
             self.money.release_decided()
+            self.money.settle_demo()
         return made
 
     def warm(self) -> int:

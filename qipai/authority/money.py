@@ -27,6 +27,8 @@ from qipai.ledger.errors import HoldClosed, InsufficientFunds, LedgerError
 MAX_PENDING = 5
 """Open requests one player may have at once."""
 MAX_REQUEST = 10**12
+DEMO_SETTLE_S = 300.0
+"""A demo deposit's two writes (its request row, its ledger transaction) take far less."""
 
 
 def player_exists(ledger: Ledger, player: str) -> bool:
@@ -112,6 +114,7 @@ class MoneyDesk:
             select(func.coalesce(func.sum(money_requests.c.amount), 0)).where(
                 money_requests.c.player == player,
                 money_requests.c.kind == "demo",
+                money_requests.c.status == "approved",
                 money_requests.c.created_at >= _day_start(self.clock()),
             )
         ).scalar()
@@ -132,24 +135,32 @@ class MoneyDesk:
             earlier = None
             if key is not None:
                 earlier = conn.execute(
-                    select(money_requests.c.id, money_requests.c.amount).where(
+                    select(
+                        money_requests.c.id, money_requests.c.amount, money_requests.c.status
+                    ).where(
                         money_requests.c.player == player,
                         money_requests.c.kind == "demo",
                         money_requests.c.reason == tag,
                     )
                 ).first()
-            if earlier is not None:  # a retry: the same deposit (the ledger's key makes it once)
-                if earlier[1] != value:
-                    raise Conflict("this key was used for another amount", "key")
-            elif used + value > limit:
+            if earlier is not None and earlier[1] != value:
+                raise Conflict("this key was used for another amount", "key")
+            retried = earlier is not None and earlier[2] == "approved"
+            if not retried and used + value > limit:
                 raise DemoLimit(
                     f"demo deposits are limited to {limit} a day; {max(0, limit - used)} left "
                     "today (UTC)",
                     "amount",
                 )
             request_id: Any = (earlier[0],) if earlier is not None else None
-            if earlier is not None:
+            if retried:  # the same deposit (the ledger's key makes it once)
                 used -= value
+            elif earlier is not None:  # a retry of one whose ledger write failed: approved again
+                conn.execute(
+                    update(money_requests)
+                    .where(money_requests.c.id == earlier[0])
+                    .values(status="approved", decided_at=now)
+                )
             else:
                 request_id = conn.execute(
                     insert(money_requests).values(
@@ -169,12 +180,17 @@ class MoneyDesk:
     def _demo_done(
         self, player: str, request_id: Any, value: int, limit: int, used: int
     ) -> dict[str, Any]:
-        tx = self._ledger().deposit(player, value, f"demo:{request_id[0]}")
-        with self.engine.begin() as conn:
+        key = f"demo:{request_id[0]}"
+        try:
+            tx = self._ledger().deposit(player, value, key)
+        except BaseException:
+            self._undo_demo(request_id[0], Ledger.deposit_key(player, key))
+            raise
+        with self.engine.begin() as conn:  # approved again if a start-up check cancelled it
             conn.execute(
                 update(money_requests)
                 .where(money_requests.c.id == request_id[0])
-                .values(tx_id=tx.tx_id)
+                .values(tx_id=tx.tx_id, status="approved")
             )
         return {
             "status": "approved",
@@ -182,6 +198,46 @@ class MoneyDesk:
             "demo_left_today": limit - used - value,
             "wallet": self._ledger().wallet(player),
         }
+
+    def _undo_demo(self, request_id: int, ledger_key: str) -> None:
+        """A demo deposit whose ledger write failed is not left `approved`: it becomes
+        `cancelled` (no longer counted toward the daily limit; a retry with its key approves
+        it again). Unless the ledger holds the deposit after all (the write committed and only
+        its answer was lost): then the row records that transaction."""
+        from qipai.ledger.schema import transactions
+
+        with self._ledger().engine.connect() as conn:
+            tx_id = conn.execute(
+                select(transactions.c.id).where(transactions.c.key == ledger_key)
+            ).scalar()
+        with self.engine.begin() as conn:
+            change: dict[str, Any] = (
+                {"status": "cancelled"} if tx_id is None else {"tx_id": int(tx_id)}
+            )
+            conn.execute(
+                update(money_requests)
+                .where(money_requests.c.id == request_id, money_requests.c.tx_id.is_(None))
+                .values(**change)
+            )
+
+    def settle_demo(self, older_than_s: float = DEMO_SETTLE_S) -> int:
+        """At start: a demo deposit left `approved` without its ledger transaction (the process
+        died between the two writes) gets the transaction the ledger holds, or is cancelled.
+        Only rows older than `older_than_s`: another host's deposit may be between its two
+        writes right now. Returns how many rows were looked at."""
+        before = self.clock() - older_than_s
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(money_requests.c.id, money_requests.c.player).where(
+                    money_requests.c.kind == "demo",
+                    money_requests.c.status == "approved",
+                    money_requests.c.tx_id.is_(None),
+                    money_requests.c.created_at < before,
+                )
+            ).all()
+        for request_id, player in rows:
+            self._undo_demo(int(request_id), Ledger.deposit_key(player, f"demo:{request_id}"))
+        return len(rows)
 
     def request(self, player: str, kind: str, amount: object) -> dict[str, Any]:
         """A deposit or withdrawal request for an operator to decide. A withdrawal holds its

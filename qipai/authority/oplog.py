@@ -27,6 +27,7 @@ from typing import Any
 from sqlalchemy import Connection, Engine, func, insert, select, text, update
 
 from qipai.authority.schema import ops_log, ops_log_head
+from qipai.server.inputs import scrubbed
 
 GENESIS = "0" * 64
 MAX_REASON = 500
@@ -95,9 +96,10 @@ class OperatorLog:
             "at": float(self.clock()),
             "actor": actor.name,
             "role": actor.role,
-            "action": action,
-            "target": target[:200],
-            "reason": reason[:MAX_REASON],
+            # a refused request's path may hold NUL (PostgreSQL refuses it in text)
+            "action": scrubbed(action),
+            "target": scrubbed(target[:200]),
+            "reason": scrubbed(reason[:MAX_REASON]),
             "outcome": outcome,
             # JSON round trip: what is hashed is exactly what the database gives back
             "detail": json.loads(json.dumps(dict(detail or {}), default=str)),

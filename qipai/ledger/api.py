@@ -339,10 +339,15 @@ class Ledger:
         result: TxResult = self.writer.run(op)
         return result
 
+    @staticmethod
+    def deposit_key(user_id: str, key: str) -> str:
+        """The transaction key `deposit(user_id, …, key)` writes under (to look it up)."""
+        return f"deposit:{user_id}:{key}"
+
     def deposit(self, user_id: str, amount: int, key: str) -> TxResult:
         """Money in from outside to the user's wallet; `key` is the client's (e.g. a bank ref)."""
         return self._move(
-            key=f"deposit:{user_id}:{key}",
+            key=self.deposit_key(user_id, key),
             kind="deposit",
             src=acct.EXTERNAL,
             dst=acct.wallet(user_id),

@@ -199,6 +199,8 @@ def create_app(
             connect=settings.connect_rate,
             login=settings.login_rate,
             signup=settings.signup_rate,
+            table_open=settings.table_open_rate,
+            room_table_open=settings.room_table_open_rate,
         ),
         player_guard=SignInGuard(
             "player",
@@ -298,7 +300,9 @@ def create_app(
     app.state.store = store
     app.state.ledger = ledger
     errors.install(app)
-    app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
+    app.add_middleware(
+        BodyLimit, max_bytes=settings.max_body_bytes, max_depth=settings.max_json_depth
+    )
     app.add_middleware(SecurityHeaders)
     if node is not None and node.routes:  # the lobby of every host's tables from any process
         from qipai.cluster.proxy import ClusterProxy

@@ -77,6 +77,9 @@ class FieldError(InvalidInput):
         self.field = field
 
 
+PARAMETERS = ("path", "query", "header", "cookie")
+"""Where FastAPI places a parameter's validation error (`loc[0]`)."""
+
 GAME_STATUS = {
     "auth_failed": 401,
     "auth_required": 401,
@@ -164,7 +167,11 @@ def install(app: FastAPI) -> None:
         first: dict[str, Any] = dict(errors[0]) if errors else {}
         code = "invalid_json" if first.get("type") == "json_invalid" else "invalid_input"
         field = None if code == "invalid_json" else field_name(first.get("loc", ()))
-        return respond(422, code, validation_message(first), field)
+        # a bad path or query parameter is a bad address (400); a body that parses but does
+        # not fit its model stays 422 (docs/protocol.md, 'Errors')
+        where = first.get("loc", ("body",))[:1]
+        status = 400 if where and where[0] in PARAMETERS else 422
+        return respond(status, code, validation_message(first), field)
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(_: Request, exc: StarletteHTTPException) -> JSONResponse:

@@ -13,7 +13,7 @@ import json
 import re
 from typing import Annotated, Any
 
-from pydantic import AfterValidator
+from pydantic import AfterValidator, Field, StringConstraints
 
 UNSTORABLE = re.compile("[\x00\ud800-\udfff]")
 
@@ -36,8 +36,28 @@ def storable(text: str) -> str:
     return text
 
 
+def scrubbed(text: str) -> str:
+    """`text` with every character a database cannot store replaced by U+FFFD: for what the
+    server itself records of a refused request (its path in the operator log), which must
+    be written and not refused."""
+    return UNSTORABLE.sub("\ufffd", text)
+
+
 StoredStr = Annotated[str, AfterValidator(storable)]
 """A string a database can store (for pydantic models of requests)."""
+
+MAX_ROW_ID = 2**63 - 1
+"""The largest integer both databases store (PostgreSQL BIGINT, SQLite INTEGER)."""
+
+# Path and query parameters: one declaration each, so FastAPI refuses an out-of-range or
+# unstorable value (400 naming the parameter, qipai/server/errors.py) before the route runs.
+Key = Annotated[str, StringConstraints(min_length=1, max_length=64), AfterValidator(storable)]
+"""An id or a name in a path or query (table, round, template, player, game, host …): the
+ledger and the authority store these in columns of at most 64 characters."""
+LongKey = Annotated[str, StringConstraints(min_length=1, max_length=200), AfterValidator(storable)]
+"""A ledger account (`wallet:alice`, `stack:alice:table-…`) or a file name in a path."""
+RowId = Annotated[int, Field(ge=1, le=MAX_ROW_ID)]
+"""A database row id (a money request, an operator-log row, a ledger entry)."""
 
 
 def _no_constant(name: str) -> Any:
@@ -89,7 +109,7 @@ def parse_frame(text: str, *, max_bytes: int, max_depth: int) -> Any:
         raise FrameError("too_large", f"a message is at most {max_bytes} bytes")
     # Nesting beyond the limit is refused before the decoder sees it: an opening bracket
     # count is a cheap upper bound of the depth (brackets inside strings only overcount).
-    if text.count("[") + text.count("{") > max_depth and _depth(text) > max_depth:
+    if over_depth(text, max_depth):
         raise FrameError("invalid_message", f"the message is nested deeper than {max_depth} levels")
     try:
         value = json.loads(text, parse_constant=_no_constant)
@@ -105,7 +125,13 @@ def parse_frame(text: str, *, max_bytes: int, max_depth: int) -> Any:
     return value
 
 
-def _depth(text: str) -> int:
+def over_depth(text: str, max_depth: int) -> bool:
+    """Whether a JSON text nests brackets deeper than `max_depth`: the bracket count first
+    (C speed: a body with few brackets is never scanned), then the linear scan."""
+    return text.count("[") + text.count("{") > max_depth and nesting_depth(text) > max_depth
+
+
+def nesting_depth(text: str) -> int:
     """The deepest bracket nesting of a JSON text, outside strings (a linear scan)."""
     deepest = depth = 0
     in_string = escaped = False
@@ -127,4 +153,17 @@ def _depth(text: str) -> int:
     return deepest
 
 
-__all__ = ["FrameError", "StoredStr", "check_tree", "parse_frame", "storable"]
+__all__ = [
+    "MAX_ROW_ID",
+    "FrameError",
+    "Key",
+    "LongKey",
+    "RowId",
+    "StoredStr",
+    "check_tree",
+    "nesting_depth",
+    "over_depth",
+    "parse_frame",
+    "scrubbed",
+    "storable",
+]

@@ -122,6 +122,17 @@ class Settings(BaseSettings):
     login_rate: str = Field(default="30/minute", description="sign-in attempts per address")
     signup_rate: str = Field(default="10/minute;100/hour", description="sign-ups per address")
 
+    # ----- opening tables (each one is database work: refused before it, cheaply) -----------
+    table_open_rate: str = Field(
+        default="6/minute;60/hour",
+        description="tables one player may open (POST /api/tables), beside the authority's "
+        "max_open_tables open at once",
+    )
+    room_table_open_rate: str = Field(
+        default="120/minute",
+        description="tables all players together may open through this process",
+    )
+
     # ----- WebSocket limits -------------------------------------------------------------
     max_frame_bytes: int = Field(default=16_384, ge=256, le=1_048_576)
     ws_compression: bool = Field(

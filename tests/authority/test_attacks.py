@@ -29,7 +29,9 @@ pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
 @pytest.fixture
 def room(tmp_path: Path) -> Iterator[tuple[TestClient, Authority]]:
-    settings = Settings(signup_rate="1000/minute")  # type: ignore[call-arg]
+    # the quota of tables open at once is under test here, not the rate of openings
+    # (tests/server/test_table_opening_rate.py)
+    settings = Settings(signup_rate="1000/minute", table_open_rate="1000/minute")  # type: ignore[call-arg]
     app = create_app(str(tmp_path / "room.db"), settings=settings, timing=Timing(0.02, 0.1, 0.05))
     with TestClient(app) as client:
         yield client, app.state.authority

@@ -4,11 +4,12 @@ operator approves when demo money is off, and that refusals move nothing."""
 from __future__ import annotations
 
 import pytest
-from sqlalchemy import Engine
+from sqlalchemy import Engine, select
 
 from qipai.authority import Authority, AuthoritySettings
 from qipai.authority import errors as E
 from qipai.authority.oplog import Actor
+from qipai.authority.schema import money_requests
 from qipai.ledger import Ledger
 from qipai.ledger.errors import InsufficientFunds
 from qipai.ledger.holds import Hold
@@ -163,3 +164,97 @@ def _holds(ledger: Ledger) -> list[Hold]:
 
     with ledger.engine.connect() as conn:
         return [_hold(r) for r in conn.execute(_SELECT).mappings()]
+
+
+@pytest.mark.parametrize("ledger", BOTH, indirect=True)
+def test_a_demo_deposit_whose_ledger_write_fails_is_not_left_approved(
+    ledger: Ledger, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The ledger refuses the write: the request is not `approved`, the daily limit is not
+    spent, and a retry with the same key is one deposit, approved."""
+    authority = Authority(ledger.engine, AuthoritySettings(demo_daily_limit=3_000), ledger=ledger)
+    ledger.create_user("alice")
+    real = Ledger.deposit
+
+    def broken(self: Ledger, user_id: str, amount: int, key: str) -> object:
+        raise OSError("the ledger's disk is gone")
+
+    monkeypatch.setattr(Ledger, "deposit", broken)
+    with pytest.raises(OSError):
+        authority.money.deposit("alice", 3_000, "k1")
+    with ledger.engine.connect() as conn:
+        statuses = [r.status for r in conn.execute(select(money_requests.c.status))]
+    assert statuses == ["cancelled"]
+    assert ledger.wallet("alice") == 0
+    assert authority.money.demo_used_today("alice") == 0
+    monkeypatch.setattr(Ledger, "deposit", real)
+    assert authority.money.deposit("alice", 3_000, "k1")["wallet"] == 3_000
+    assert authority.money.deposit("alice", 3_000, "k1")["wallet"] == 3_000  # once
+    with ledger.engine.connect() as conn:
+        statuses = [r.status for r in conn.execute(select(money_requests.c.status))]
+    assert statuses == ["approved"]
+
+
+@pytest.mark.parametrize("ledger", BOTH, indirect=True)
+def test_a_demo_deposit_whose_answer_was_lost_keeps_its_transaction(
+    ledger: Ledger, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The ledger commits the deposit and only then fails: the request stays approved and
+    records the transaction (the wallet holds the money)."""
+    authority = Authority(ledger.engine, AuthoritySettings(), ledger=ledger)
+    ledger.create_user("alice")
+    real = Ledger.deposit
+
+    def commits_then_fails(self: Ledger, user_id: str, amount: int, key: str) -> object:
+        real(self, user_id, amount, key)
+        raise ConnectionError("the answer was lost")
+
+    monkeypatch.setattr(Ledger, "deposit", commits_then_fails)
+    with pytest.raises(ConnectionError):
+        authority.money.deposit("alice", 700)
+    with ledger.engine.connect() as conn:
+        rows = conn.execute(select(money_requests.c.status, money_requests.c.tx_id)).all()
+    assert [r.status for r in rows] == ["approved"] and rows[0].tx_id is not None
+    assert ledger.wallet("alice") == 700
+
+
+@pytest.mark.parametrize("ledger", BOTH, indirect=True)
+def test_a_demo_deposit_cut_off_by_a_crash_is_settled_at_start(
+    ledger: Ledger, clock: Clock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The process dies between the request row and the ledger write (the write never
+    happens), and once after the write (its answer lost): at the next start the first is
+    cancelled, the second records its transaction; neither stays approved without one."""
+    authority = Authority(ledger.engine, AuthoritySettings(), ledger=ledger, clock=clock)
+    ledger.create_user("alice")
+    real = Ledger.deposit
+
+    def dies(self: Ledger, user_id: str, amount: int, key: str) -> object:
+        raise SystemExit  # as if killed: no handler of the desk's runs after the row
+
+    monkeypatch.setattr(Ledger, "deposit", dies)
+    monkeypatch.setattr(type(authority.money), "_undo_demo", lambda *a: None)
+    with pytest.raises(SystemExit):
+        authority.money.deposit("alice", 100)
+
+    def dies_after(self: Ledger, user_id: str, amount: int, key: str) -> object:
+        real(self, user_id, amount, key)
+        raise SystemExit
+
+    monkeypatch.setattr(Ledger, "deposit", dies_after)
+    with pytest.raises(SystemExit):
+        authority.money.deposit("alice", 200)
+    monkeypatch.undo()
+    clock.advance(600)
+    Authority(ledger.engine, AuthoritySettings(), ledger=ledger, clock=clock).start()
+    with ledger.engine.connect() as conn:
+        rows = conn.execute(
+            select(
+                money_requests.c.amount, money_requests.c.status, money_requests.c.tx_id
+            ).order_by(money_requests.c.id)
+        ).all()
+    assert [(r.amount, r.status, r.tx_id is not None) for r in rows] == [
+        (100, "cancelled", False),
+        (200, "approved", True),
+    ]
+    assert ledger.wallet("alice") == 200

@@ -382,7 +382,8 @@ def test_a_players_entries_page_past_500(room: tuple[TestClient, Authority, Ledg
     url = "/api/ops/players/alice/entries"
     first = client.get(url, params={"limit": 500}, headers=olga).json()
     assert len(first["entries"]) == 500 and first["next"] is not None
-    assert client.get(url, params={"limit": 501}, headers=olga).status_code == 422
+    # a bad query parameter is a 400 (docs/protocol.md, "Errors")
+    assert client.get(url, params={"limit": 501}, headers=olga).status_code == 400
     second = client.get(url, params={"limit": 500, "before": first["next"]}, headers=olga).json()
     assert len(second["entries"]) == 20 and second["next"] is None
     shown = first["entries"] + second["entries"]

@@ -60,7 +60,7 @@ def test_every_http_error_has_the_one_shape(client: TestClient) -> None:
         422,
     )
     assert err["code"] == "invalid_json"
-    err = error_of(client.get("/api/history?limit=0", headers=alice), 422)
+    err = error_of(client.get("/api/history?limit=0", headers=alice), 400)
     assert err["field"] == "limit"
     err = error_of(client.get("/api/tables/nope"), 404)
     assert err == {"code": "unknown_table", "message": "no table 'nope'", "field": "table_id"}

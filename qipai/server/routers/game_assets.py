@@ -15,6 +15,7 @@ from fastapi.responses import FileResponse
 
 from qipai.games import registry
 from qipai.server.errors import ApiError
+from qipai.server.inputs import Key, LongKey
 
 router = APIRouter(tags=["games"])
 
@@ -26,7 +27,7 @@ ASSETS = {
 
 
 @router.get("/games/{package}/{asset}", response_class=FileResponse)
-async def game_asset(package: str, asset: str) -> FileResponse:
+async def game_asset(package: Key, asset: LongKey) -> FileResponse:
     """**Anyone.** One of a game's browser files (see the module docstring)."""
     media = ASSETS.get(asset)
     spec = next(

@@ -14,6 +14,7 @@ from qipai.games import registry
 from qipai.ledger import Ledger
 from qipai.server.deps import Player, ServicesDep
 from qipai.server.errors import ApiError
+from qipai.server.inputs import Key
 from qipai.server.models import HistoryOut, RoundDetailOut, RoundOut
 from qipai.tables import games as games_mod
 
@@ -93,7 +94,7 @@ EXPORT_KEYS = ("format", "deal_spec", "client_seeds", "inputs", "dealt", "tiles"
 
 
 @router.get("/rounds/{round_id}", response_model=RoundDetailOut)
-async def round_detail(round_id: str, svc: ServicesDep, player: Player) -> RoundDetailOut:
+async def round_detail(round_id: Key, svc: ServicesDep, player: Player) -> RoundDetailOut:
     """**A signed-in player who played in the round** (anyone else gets 404 `unknown_round`, as
     for a round that does not exist; operators read rounds at `GET /api/ops/rounds/{id}`). One
     round's fairness data: the commitment always, the seed once revealed, the round as you saw

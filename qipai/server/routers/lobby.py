@@ -12,6 +12,7 @@ from qipai.cluster import directory
 from qipai.core.spec import GameSpec
 from qipai.server.deps import Player, ServicesDep, bearer
 from qipai.server.errors import ApiError
+from qipai.server.inputs import Key
 from qipai.server.models import (
     AutomatchOut,
     BotsIn,
@@ -111,7 +112,7 @@ def recent(table: Table) -> JSONObject:
 
 
 @router.get("/tables", response_model=TablesOut)
-async def list_tables(svc: ServicesDep, player: MaybePlayer, game: str | None = None) -> TablesOut:
+async def list_tables(svc: ServicesDep, player: MaybePlayer, game: Key | None = None) -> TablesOut:
     """**Anyone.** Every table's public facts (seats, stacks, status, round number, terms,
     `facts`: its template's pay table, limits, buy-in range and exact returns, and `recent`: its
     last rounds' nets and its road), or only those of `game`. A private table is listed only
@@ -130,20 +131,42 @@ async def list_tables(svc: ServicesDep, player: MaybePlayer, game: str | None = 
     )
 
 
+def _opening_allowed(svc: ServicesDep, player: str) -> None:
+    """Refuse (429) a player over `QIPAI_TABLE_OPEN_RATE`, or anyone while the room is over
+    `QIPAI_ROOM_TABLE_OPEN_RATE`, before any database work: a flood of openings queues
+    nowhere (docs/operators.md, 'Limits at the edge')."""
+    for name, key, what in (
+        ("table_open", player, "you opened too many tables"),
+        ("room_table_open", "room", "the room is opening too many tables"),
+    ):
+        if not svc.rates.hit(name, key):
+            svc.metrics.refused.labels(name).inc()
+            wait = svc.rates.retry_after(name, key)
+            raise ApiError(
+                429,
+                "rate_limited",
+                f"{what}: try again in {wait} s",
+                headers={"Retry-After": str(wait)},
+            )
+
+
 @router.post("/tables", response_model=JSONObject)
 async def create_table(body: JSONObject, svc: ServicesDep, player: Player) -> JSONObject:
     """**A signed-in player.** Open a table of an operator's template: `{"template": ID,
     "name"?, "private"?}`. Settings are never a player's: a body with `config` (or `settings`,
     `limits`, …) is refused (400 `settings_not_allowed`). At most `max_open_tables` tables
-    opened by one player are open at once (429 `quota_exceeded`). Answers the table's public
-    facts with its `facts`."""
+    opened by one player are open at once (429 `quota_exceeded`), and openings are refused
+    (429 `rate_limited`, before any work) over `QIPAI_TABLE_OPEN_RATE` per player or
+    `QIPAI_ROOM_TABLE_OPEN_RATE` for the room. Answers the table's public facts with its
+    `facts`."""
+    _opening_allowed(svc, player)
     authority = _authority(svc)
     table = await svc.db(authority_lobby.open_table, authority, svc.room, player, body)
     return authority_lobby.with_facts(authority, table, table.public_info())
 
 
 @router.get("/tables/{table_id}", response_model=JSONObject)
-async def get_table(table_id: str, svc: ServicesDep) -> JSONObject:
+async def get_table(table_id: Key, svc: ServicesDep) -> JSONObject:
     """**Anyone.** One table's public facts, with its template's `facts` (a private table's
     id is its invitation)."""
     _known(svc, table_id)
@@ -157,7 +180,7 @@ def _seed_note(table: Table, player: str) -> SeedNote | None:
 
 
 @router.post("/tables/{table_id}/sit", response_model=SatOut)
-async def sit(table_id: str, body: SitIn, svc: ServicesDep, player: Player) -> SatOut:
+async def sit(table_id: Key, body: SitIn, svc: ServicesDep, player: Player) -> SatOut:
     """**A signed-in player.** Sit down (one seat per player per table): `buy_in` moves from
     the wallet to the table stack. `client_seed` (docs/fairness.md): the player's client seed
     for the deal units that start while they sit (the browser makes a random one); the
@@ -179,7 +202,7 @@ async def sit(table_id: str, body: SitIn, svc: ServicesDep, player: Player) -> S
 
 @router.post("/tables/{table_id}/client_seed", response_model=ClientSeedOut)
 async def set_client_seed(
-    table_id: str, body: ClientSeedIn, svc: ServicesDep, player: Player
+    table_id: Key, body: ClientSeedIn, svc: ServicesDep, player: Player
 ) -> ClientSeedOut:
     """**A signed-in player seated there.** Change your client seed (docs/fairness.md): 1–64
     printable ASCII characters without spaces. It enters the next deal unit that starts while
@@ -202,7 +225,7 @@ async def set_client_seed(
 
 
 @router.post("/tables/{table_id}/leave", response_model=LeftOut)
-async def leave(table_id: str, svc: ServicesDep, player: Player) -> LeftOut:
+async def leave(table_id: Key, svc: ServicesDep, player: Player) -> LeftOut:
     """**A signed-in player** seated there. Stand up: cashes out now, or after the running
     round if you are in it (`after_round`)."""
     _known(svc, table_id)
@@ -220,7 +243,7 @@ async def leave(table_id: str, svc: ServicesDep, player: Player) -> LeftOut:
 
 
 @router.post("/tables/{table_id}/bots", response_model=BotsOut)
-async def add_bots(table_id: str, body: BotsIn, svc: ServicesDep, player: Player) -> BotsOut:
+async def add_bots(table_id: Key, body: BotsIn, svc: ServicesDep, player: Player) -> BotsOut:
     """**A signed-in player seated at the table.** Fill empty seats with bots (`count`,
     default all)."""
     _known(svc, table_id)
@@ -239,7 +262,7 @@ async def add_bots(table_id: str, body: BotsIn, svc: ServicesDep, player: Player
 
 
 @router.delete("/tables/{table_id}/bots/{seat}", response_model=Ok)
-async def remove_bot(table_id: str, seat: str, svc: ServicesDep, player: Player) -> Ok:
+async def remove_bot(table_id: Key, seat: Key, svc: ServicesDep, player: Player) -> Ok:
     """**A signed-in player seated at the table.** Remove the bot in `seat` (after the round it
     plays)."""
     _known(svc, table_id)

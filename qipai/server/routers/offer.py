@@ -26,19 +26,20 @@ from qipai.authority.errors import NotFound
 from qipai.authority.templates import TEMPLATE_ID
 from qipai.server import player_guide, rules_pages
 from qipai.server.deps import Player
+from qipai.server.inputs import Key, RowId
 from qipai.server.routers.ops import AuthorityDep
 
 router = APIRouter(prefix="/api", tags=["offer"])
 
 
 @router.get("/templates")
-async def offered(authority: AuthorityDep, game: str | None = None) -> dict[str, Any]:
+async def offered(authority: AuthorityDep, game: Key | None = None) -> dict[str, Any]:
     """**Anyone.** The tables the operator offers, each with every fact that touches money."""
     return {"templates": await asyncio.to_thread(authority.offer, game)}
 
 
 @router.get("/templates/{template_id}")
-async def offered_one(template_id: str, authority: AuthorityDep) -> dict[str, Any]:
+async def offered_one(template_id: Key, authority: AuthorityDep) -> dict[str, Any]:
     """**Anyone.** One template's facts (a retired one says `status: retired`)."""
 
     def work() -> dict[str, Any]:
@@ -60,7 +61,7 @@ def rules_text(game: str, lang: str) -> tuple[str, str] | None:
 
 @router.get("/rules/{game}")
 async def rules(
-    game: str,
+    game: Key,
     authority: AuthorityDep,
     lang: Annotated[str, Query(pattern="^(en|zh)$")] = "en",
     template: Annotated[str | None, Query(pattern=TEMPLATE_ID.pattern)] = None,
@@ -151,7 +152,7 @@ async def my_requests(authority: AuthorityDep, player: Player) -> dict[str, Any]
 
 @router.post("/wallet/requests/{request_id}/cancel")
 async def cancel_request(
-    request_id: int, authority: AuthorityDep, player: Player
+    request_id: RowId, authority: AuthorityDep, player: Player
 ) -> dict[str, Any]:
     """**A signed-in player.** Withdraw one of your pending requests."""
     return await asyncio.to_thread(authority.money.cancel, player, request_id)

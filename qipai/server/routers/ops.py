@@ -47,6 +47,7 @@ from qipai.cluster import directory
 from qipai.core.errors import GameError
 from qipai.core.ids import is_whole_round_id
 from qipai.server.deps import Address, Services
+from qipai.server.inputs import Key, LongKey, RowId, StoredStr
 from qipai.server.routers.accounts import guarded
 from qipai.server.sockets import ACCOUNT_LOCKED, LOCKED_REASON
 from qipai.tables.ledger_adapter import LedgerAdapter
@@ -160,7 +161,7 @@ def _aware(value: datetime | None, name: str) -> datetime | None:
 
 class Reason(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
-    reason: str = Field(min_length=1, max_length=500)
+    reason: StoredStr = Field(min_length=1, max_length=500)
 
 
 def _error_response(_: Request, exc: Exception) -> JSONResponse:
@@ -188,20 +189,20 @@ def install(app: FastAPI, authority: Authority) -> None:
 # ----- sign-in -----------------------------------------------------------------------------
 class LoginIn(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
-    name: str = Field(min_length=1, max_length=32)
-    password: str = Field(min_length=1, max_length=200)
-    totp: str | None = Field(default=None, max_length=12)
+    name: StoredStr = Field(min_length=1, max_length=32)
+    password: StoredStr = Field(min_length=1, max_length=200)
+    totp: StoredStr | None = Field(default=None, max_length=12)
 
 
 class PasswordIn(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
-    old_password: str = Field(min_length=1, max_length=200)
-    new_password: str = Field(min_length=1, max_length=200)
+    old_password: StoredStr = Field(min_length=1, max_length=200)
+    new_password: StoredStr = Field(min_length=1, max_length=200)
 
 
 class CodeIn(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
-    code: str = Field(min_length=1, max_length=12)
+    code: StoredStr = Field(min_length=1, max_length=12)
 
 
 @router.post("/login")
@@ -287,7 +288,7 @@ async def totp_confirm(body: CodeIn, op: SessionDep, authority: AuthorityDep) ->
 # ----- templates ---------------------------------------------------------------------------
 @router.get("/templates")
 async def list_templates(
-    op: Reader, authority: AuthorityDep, game: str | None = None, status: str | None = None
+    op: Reader, authority: AuthorityDep, game: Key | None = None, status: Key | None = None
 ) -> dict[str, Any]:
     """**An operator or auditor.** Every template's newest version (retired ones too), each
     with the facts players see."""
@@ -304,7 +305,7 @@ async def list_templates(
 
 @router.get("/templates/{template_id}")
 async def template_versions(
-    template_id: str, op: Reader, authority: AuthorityDep
+    template_id: Key, op: Reader, authority: AuthorityDep
 ) -> dict[str, Any]:
     """**An operator or auditor.** Every version of one template, oldest first."""
     versions = await blocking(authority.templates.versions, template_id)
@@ -329,7 +330,7 @@ async def create_template(
 
 @router.put("/templates/{template_id}")
 async def change_template(
-    template_id: str, body: dict[str, Any], op: Writer, authority: AuthorityDep
+    template_id: Key, body: dict[str, Any], op: Writer, authority: AuthorityDep
 ) -> dict[str, Any]:
     """**An operator.** A new version of a template: `base_version` (the version you changed;
     409 `stale_version` if it is not the newest), the fields that change, `reason`. Tables
@@ -348,7 +349,7 @@ class RetireIn(Reason):
 
 @router.post("/templates/{template_id}/retire")
 async def retire_template(
-    template_id: str, body: RetireIn, op: Writer, authority: AuthorityDep
+    template_id: Key, body: RetireIn, op: Writer, authority: AuthorityDep
 ) -> dict[str, Any]:
     """**An operator.** Offer a template no more (a new, retired version). Running tables of
     it play on."""
@@ -383,7 +384,7 @@ async def search_players(
     request: Request,
     op: Reader,
     authority: AuthorityDep,
-    q: Annotated[str, Query(max_length=32)] = "",
+    q: Annotated[StoredStr, Query(max_length=32)] = "",
     limit: Annotated[int, Query(ge=1, le=100)] = 20,
 ) -> dict[str, Any]:
     """**An operator or auditor.** Players whose name starts with `q` (bots excluded): wallet,
@@ -415,7 +416,7 @@ def _require_player(request: Request, player: str) -> None:
 
 @router.get("/players/{player}")
 async def player_detail(
-    player: str, request: Request, op: Reader, authority: AuthorityDep
+    player: Key, request: Request, op: Reader, authority: AuthorityDep
 ) -> dict[str, Any]:
     """**An operator or auditor.** One player: wallet, lock (with its reason), limits, the
     tables they sit at, their last rounds and money requests."""
@@ -442,7 +443,7 @@ async def player_detail(
 
 @router.post("/players/{player}/lock")
 async def lock_player(
-    player: str, body: Reason, request: Request, op: Writer, authority: AuthorityDep
+    player: Key, body: Reason, request: Request, op: Writer, authority: AuthorityDep
 ) -> dict[str, Any]:
     """**An operator.** Lock a player, at once (docs/operators.md#locking-a-player): every session
     ended and every socket closed (4403 `account_locked`), no sign-in, no seat, no request;
@@ -476,7 +477,7 @@ async def _expel(request: Request, player: str) -> None:
 
 @router.post("/players/{player}/unlock")
 async def unlock_player(
-    player: str, body: Reason, request: Request, op: Writer, authority: AuthorityDep
+    player: Key, body: Reason, request: Request, op: Writer, authority: AuthorityDep
 ) -> dict[str, Any]:
     """**An operator.** Unlock a player."""
 
@@ -490,7 +491,7 @@ async def unlock_player(
 
 @router.put("/players/{player}/limits")
 async def player_limits(
-    player: str, body: dict[str, Any], request: Request, op: Writer, authority: AuthorityDep
+    player: Key, body: dict[str, Any], request: Request, op: Writer, authority: AuthorityDep
 ) -> dict[str, Any]:
     """**An operator.** Per-player limits over the room's quotas: `max_open_tables`,
     `max_connections`, `max_watched`, `demo_daily_limit` (null = the room's), `reason`."""
@@ -559,7 +560,7 @@ def _table_op(request: Request, table_id: str, verb: str) -> Callable[..., Any]:
 
 @router.post("/tables/{table_id}/suspend")
 async def suspend_table(
-    table_id: str, body: Reason, request: Request, op: Writer, authority: AuthorityDep
+    table_id: Key, body: Reason, request: Request, op: Writer, authority: AuthorityDep
 ) -> dict[str, Any]:
     """**An operator.** Stop a table: its open round ends by the interrupted-game policy (stakes
     returned, what was already won paid); players may stand up."""
@@ -571,7 +572,7 @@ async def suspend_table(
 
 @router.post("/tables/{table_id}/resume")
 async def resume_table(
-    table_id: str, body: Reason, request: Request, op: Writer, authority: AuthorityDep
+    table_id: Key, body: Reason, request: Request, op: Writer, authority: AuthorityDep
 ) -> dict[str, Any]:
     """**An operator.** Let a suspended table play again."""
     fn = _table_op(request, table_id, "resume")
@@ -582,7 +583,7 @@ async def resume_table(
 
 @router.post("/tables/{table_id}/close")
 async def close_table(
-    table_id: str, body: Reason, request: Request, op: Writer, authority: AuthorityDep
+    table_id: Key, body: Reason, request: Request, op: Writer, authority: AuthorityDep
 ) -> dict[str, Any]:
     """**An operator.** Close a table for good: every seat stood up and cashed out."""
     fn = _table_op(request, table_id, "close")
@@ -597,12 +598,12 @@ async def close_table(
 async def list_rounds(
     request: Request,
     op: Reader,
-    table_id: str | None = None,
-    player: str | None = None,
-    status: str | None = None,
+    table_id: Key | None = None,
+    player: Key | None = None,
+    status: Key | None = None,
     since: datetime | None = None,
     until: datetime | None = None,
-    round_id: Annotated[str | None, Query(max_length=64)] = None,
+    round_id: Key | None = None,
     limit: Annotated[int, Query(ge=1, le=200)] = 50,
 ) -> dict[str, Any]:
     """**An operator or auditor.** Rounds newest first, by id (or its first or last
@@ -685,7 +686,7 @@ def _round_shown(request: Request, round_id: str) -> dict[str, Any]:
 
 
 @router.get("/rounds/{round_id}")
-async def round_detail(round_id: str, request: Request, op: Reader) -> dict[str, Any]:
+async def round_detail(round_id: Key, request: Request, op: Reader) -> dict[str, Any]:
     """**An operator or auditor.** A round in full: players, journal, result, identification
     (`meta`) and, once its deal unit ended, its seed (also of games whose seeds players never
     see). While the unit is in play the seed is withheld from every role (`seed_withheld`:
@@ -715,7 +716,7 @@ def _not_elsewhere(request: Request, table_id: str, round_id: str) -> None:
 
 @router.post("/rounds/{round_id}/void")
 async def void_round(
-    round_id: str, body: Reason, request: Request, op: Writer, authority: AuthorityDep
+    round_id: Key, body: Reason, request: Request, op: Writer, authority: AuthorityDep
 ) -> dict[str, Any]:
     """**An operator.** Void an open round with a reason: the interrupted-game policy settles
     it (every stake returned; what a player had already won paid by the house). A round that
@@ -769,7 +770,7 @@ class ReverseIn(Reason):
 
 
 class AdjustIn(Reason):
-    player: str = Field(min_length=1, max_length=64)
+    player: StoredStr = Field(min_length=1, max_length=64)
     amount: int = Field(ge=-(10**12), le=10**12)
 
 
@@ -788,7 +789,7 @@ async def adjust(body: AdjustIn, op: Writer, authority: AuthorityDep) -> dict[st
 
 @router.get("/ledger/accounts/{account}")
 async def account(
-    account: str, request: Request, op: Reader, limit: Annotated[int, Query(ge=1, le=200)] = 50
+    account: LongKey, request: Request, op: Reader, limit: Annotated[int, Query(ge=1, le=200)] = 50
 ) -> dict[str, Any]:
     """**An operator or auditor.** An account's balance and its last entries."""
     from qipai.ledger.errors import LedgerError
@@ -813,7 +814,7 @@ class FundIn(Reason):
 
 @router.post("/jackpots/{pool_id}/fund")
 async def fund_pool(
-    pool_id: str, body: FundIn, op: Writer, authority: AuthorityDep
+    pool_id: Key, body: FundIn, op: Writer, authority: AuthorityDep
 ) -> dict[str, Any]:
     """**An operator.** Seed or top up a jackpot pool from the house."""
     return await blocking(authority.money.fund_pool, pool_id, body.amount, op.actor, body.reason)
@@ -823,8 +824,8 @@ async def fund_pool(
 async def money_requests(
     op: Reader,
     authority: AuthorityDep,
-    status: str | None = None,
-    player: str | None = None,
+    status: Key | None = None,
+    player: Key | None = None,
     limit: Annotated[int, Query(ge=1, le=200)] = 50,
 ) -> dict[str, Any]:
     """**An operator or auditor.** Deposit and withdrawal requests (and demo deposits)."""
@@ -836,7 +837,7 @@ async def money_requests(
 
 @router.post("/money/requests/{request_id}/approve")
 async def approve(
-    request_id: int, body: Reason, op: Writer, authority: AuthorityDep
+    request_id: RowId, body: Reason, op: Writer, authority: AuthorityDep
 ) -> dict[str, Any]:
     """**An operator.** Approve a request: the deposit or withdrawal is posted now."""
     return await blocking(authority.money.decide, request_id, True, op.actor, body.reason)
@@ -844,7 +845,7 @@ async def approve(
 
 @router.post("/money/requests/{request_id}/reject")
 async def reject(
-    request_id: int, body: Reason, op: Writer, authority: AuthorityDep
+    request_id: RowId, body: Reason, op: Writer, authority: AuthorityDep
 ) -> dict[str, Any]:
     """**An operator.** Reject a request (nothing moves)."""
     return await blocking(authority.money.decide, request_id, False, op.actor, body.reason)
@@ -855,10 +856,10 @@ async def reject(
 async def operator_log(
     op: Reader,
     authority: AuthorityDep,
-    actor: str | None = None,
-    action: str | None = None,
-    target: str | None = None,
-    before_id: int | None = None,
+    actor: Key | None = None,
+    action: Key | None = None,
+    target: LongKey | None = None,
+    before_id: RowId | None = None,
     limit: Annotated[int, Query(ge=1, le=500)] = 100,
 ) -> dict[str, Any]:
     """**An operator or auditor.** The operator log, newest first (`before_id` pages back)."""
@@ -880,12 +881,12 @@ async def verify_log(op: Reader, authority: AuthorityDep) -> dict[str, Any]:
 # ----- the console (docs/operators.md): players' books, the round inspector, reports, integrity ------
 @router.get("/players/{player}/entries")
 async def player_entries(
-    player: str,
+    player: Key,
     request: Request,
     op: Reader,
-    account: Annotated[str | None, Query(max_length=200)] = None,
+    account: LongKey | None = None,
     limit: Annotated[int, Query(ge=1, le=500)] = 100,
-    before: Annotated[int | None, Query(ge=1)] = None,
+    before: RowId | None = None,
 ) -> dict[str, Any]:
     """**An operator or auditor.** A player's accounts (wallet, table stacks, holds) with their
     balances, and the entries of one of them (`account`, default the wallet) newest first, each
@@ -917,7 +918,7 @@ async def player_entries(
 
 
 @router.get("/rounds/{round_id}/replay")
-async def round_replay(round_id: str, request: Request, op: Reader) -> dict[str, Any]:
+async def round_replay(round_id: Key, request: Request, op: Reader) -> dict[str, Any]:
     """**An operator or auditor.** The round step by step: after the deal and after every
     journaled action, every seat's view and a spectator's (all seats' cards visible to the
     operator), the settlement postings and the round's players."""
@@ -946,7 +947,7 @@ async def round_replay(round_id: str, request: Request, op: Reader) -> dict[str,
 
 
 @router.get("/rounds/{round_id}/verify")
-async def round_verify(round_id: str, request: Request, op: Reader) -> dict[str, Any]:
+async def round_verify(round_id: Key, request: Request, op: Reader) -> dict[str, Any]:
     """**An operator or auditor.** Verify a round now: the seed against its commitment, the
     journal replayed (deal, result, money against the settlement) and the MAC chain of its
     table recomputed. Changes nothing. The seed is in the answer once the round's deal unit
@@ -968,11 +969,11 @@ def _by(value: str) -> list[str]:
 async def house_report(
     request: Request,
     op: Reader,
-    by: Annotated[str, Query(max_length=60)] = "game,template",
+    by: Annotated[StoredStr, Query(max_length=60)] = "game,template",
     since: datetime | None = None,
     until: datetime | None = None,
-    game: Annotated[str | None, Query(max_length=32)] = None,
-    table_id: Annotated[str | None, Query(max_length=64)] = None,
+    game: Key | None = None,
+    table_id: Key | None = None,
     format: Annotated[str, Query(pattern="^(json|csv)$")] = "json",
 ) -> Any:
     """**An operator or auditor.** The house's results of the ended rounds grouped `by` any of
@@ -1021,7 +1022,7 @@ async def returns_report(
     request: Request,
     op: Reader,
     authority: AuthorityDep,
-    template_id: Annotated[str | None, Query(max_length=64)] = None,
+    template_id: Key | None = None,
     since: datetime | None = None,
     until: datetime | None = None,
     series: bool = False,
@@ -1151,7 +1152,7 @@ async def list_hosts(request: Request, op: Reader) -> dict[str, Any]:
 
 @router.post("/hosts/{host_id}/drain")
 async def drain_host(
-    host_id: str, body: Reason, request: Request, op: Writer, authority: AuthorityDep
+    host_id: Key, body: Reason, request: Request, op: Writer, authority: AuthorityDep
 ) -> dict[str, Any]:
     """**An operator** (a full session: password changed, TOTP confirmed; an auditor is
     refused). Drain the table host `host_id` (from `GET /api/ops/hosts`; any host of the room
