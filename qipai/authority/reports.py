@@ -9,12 +9,14 @@ Everything is read from the ledger's own rows, never from a cache the card room 
   the amount staked on bets that settle against the house or the banker, as each game's result
   details list them; Tien Gow, where nobody stakes before the game and the players settle
   with each other, counts each seat's settled amount, |net|: `turnover_of`,
-  docs/rules/tiengow.md#turnover). Because every transaction balances, for every round
+  docs/rules/tiengow.md#turnover). The jackpot's seed and top-ups (the house's money into a
+  pool in a round, `qipai.ledger.jackpot`) are posted from the table's house account but are
+  the jackpot's cost: they are their own columns and `house` is the table's play result without
+  them. Because every transaction balances, for every round
 
-      people + bots + house + commission + rounding + funding + contributions − awards = 0
+      people + bots + house + commission + rounding + contributions − awards = 0
 
-  (`jackpot_funding`: the house's top-ups of a pool to its seed, part of the pool's growth in a
-  round) and the gross gaming revenue from people is `ggr = −people` (what people lost). Rows are kept
+  and the gross gaming revenue from people is `ggr = −people` (what people lost). Rows are kept
   per (day, game, template, version, table) and summed by whatever the console asks for.
 * **Exact vs observed return** (`observed_returns`): for each template version (its config hash,
   which every round records in its `meta`) and each bet its exact return to player (the
@@ -45,6 +47,7 @@ from sqlalchemy import Connection, select
 
 from qipai.core.spec import GameSpec, StakedBet
 from qipai.ledger import accounts as acct
+from qipai.ledger import jackpot as jackpot_terms
 from qipai.ledger.schema import accounts, entries, round_ends, round_players, rounds, transactions
 
 Z95 = 1.959963984540054
@@ -188,9 +191,10 @@ FIGURES = (
     "house",
     "commission",
     "rounding",
+    "jackpot_seed",
+    "jackpot_top_ups",
     "jackpot_contributions",
     "jackpot_awards",
-    "jackpot_funding",
     "bots_net",
 )
 """The columns of a house-results row, in order (all integers, minor units but the counts)."""
@@ -221,17 +225,14 @@ def _round_figures(row: RoundRow) -> dict[str, int]:
             jackpot += amount
         elif spec.kind == "wallet":  # a hold on a wallet (no table round does this)
             out["people_net"] += amount
-    pool = ((row.result or {}).get("details") or {}).get("pool")
-    if isinstance(pool, Mapping):  # Hold'em Bonus: the house's top-ups, the awards paid
-        awards = pool.get("awards") or []
-        out["jackpot_funding"] = int(pool.get("opening_top_up") or 0) + sum(
-            int(a.get("top_up") or 0) for a in awards
-        )
-        out["jackpot_awards"] = sum(int(a.get("amount") or 0) for a in awards)
-        out["jackpot_contributions"] = jackpot - out["jackpot_funding"] + out["jackpot_awards"]
-    else:
-        out["jackpot_contributions"] = max(jackpot, 0)
-        out["jackpot_awards"] = max(-jackpot, 0)
+    split = jackpot_terms.round_pool((row.result or {}).get("details"), jackpot)
+    out["jackpot_seed"] = split.seed
+    out["jackpot_top_ups"] = split.top_ups
+    out["jackpot_contributions"] = split.contributions
+    out["jackpot_awards"] = split.awards
+    # the seed and top-ups are posted from the table's house account: the jackpot's cost, kept
+    # out of the table's play result (qipai.ledger.jackpot)
+    out["house"] += split.seed + split.top_ups
     if row.status == "settled":
         for seat, staked in turnover_of(row.game, row.config, row.result):
             user = row.seat_users.get(seat)

@@ -12,7 +12,7 @@ import { Chart } from "./chart.js";
 
 const GROUPS = ["day", "game", "template", "table"];
 const MONEY = ["turnover", "bot_turnover", "people_net", "ggr", "house", "commission", "rounding",
-  "jackpot_contributions", "jackpot_awards", "jackpot_funding", "bots_net"];
+  "jackpot_seed", "jackpot_top_ups", "jackpot_contributions", "jackpot_awards", "bots_net"];
 
 export function House() {
   const [by, setBy] = useState(["game", "template"]);
