@@ -156,23 +156,36 @@ def _ended_rounds(
         )
     if not found:
         return []
-    ids = list(found)
+    seat_users, legs = round_parties(conn, list(found))
+    for rid, row in found.items():
+        row.seat_users = seat_users.get(rid, {})
+        row.legs = legs.get(rid, {})
+    return list(found.values())
+
+
+def round_parties(
+    conn: Connection, ids: list[str]
+) -> tuple[dict[str, dict[str, str]], dict[str, dict[str, int]]]:
+    """For the rounds named: seat → user, and the entries of their transactions summed by
+    account name."""
+    seat_users: dict[str, dict[str, str]] = defaultdict(dict)
+    legs: dict[str, dict[str, int]] = defaultdict(dict)
     for chunk in _chunks(ids, 500):
         for rid, seat, user in conn.execute(
             select(round_players.c.round_id, round_players.c.seat, round_players.c.user_id).where(
                 round_players.c.round_id.in_(chunk)
             )
         ):
-            found[str(rid)].seat_users[str(seat)] = str(user)
+            seat_users[str(rid)][str(seat)] = str(user)
         for rid, name, amount in conn.execute(
             select(transactions.c.round_id, accounts.c.name, entries.c.amount)
             .join(entries, entries.c.tx_id == transactions.c.id)
             .join(accounts, accounts.c.id == entries.c.account_id)
             .where(transactions.c.round_id.in_(chunk))
         ):
-            legs = found[str(rid)].legs
-            legs[str(name)] = legs.get(str(name), 0) + int(amount)
-    return list(found.values())
+            into = legs[str(rid)]
+            into[str(name)] = into.get(str(name), 0) + int(amount)
+    return dict(seat_users), dict(legs)
 
 
 def _chunks(items: list[str], size: int) -> Iterable[list[str]]:
@@ -622,6 +635,7 @@ __all__ = [
     "holdem_decisions",
     "house_results",
     "observed_returns",
+    "round_parties",
     "to_csv",
     "turnover_of",
 ]

@@ -26,7 +26,7 @@ from typing import Annotated, Any, TypeVar
 from fastapi import APIRouter, Depends, FastAPI, Header, Query
 from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
-from sqlalchemy import func, or_, select
+from sqlalchemy import select
 from starlette.requests import HTTPConnection, Request
 
 import qipai
@@ -45,7 +45,6 @@ from qipai.authority.errors import (
 from qipai.authority.operators import Operator
 from qipai.cluster import directory
 from qipai.core.errors import GameError
-from qipai.core.ids import is_whole_round_id
 from qipai.server.deps import Address, Services
 from qipai.server.routers.accounts import guarded
 from qipai.server.sockets import ACCOUNT_LOCKED, LOCKED_REASON
@@ -173,11 +172,12 @@ def install(app: FastAPI, authority: Authority) -> None:
     its own status) and the ops and player-offer routers."""
     from starlette.routing import Mount
 
-    from qipai.server.routers import offer
+    from qipai.server.routers import offer, ops_rounds
 
     app.state.authority = authority
     app.add_exception_handler(AuthorityError, _error_response)
     app.include_router(router)
+    app.include_router(ops_rounds.router)
     app.include_router(offer.router)
     # a static mount at "/" (the browser client) must stay last, or it would answer first
     routes = app.router.routes
@@ -592,80 +592,6 @@ async def close_table(
 
 
 # ----- rounds ------------------------------------------------------------------------------
-@router.get("/rounds")
-async def list_rounds(
-    request: Request,
-    op: Reader,
-    table_id: str | None = None,
-    player: str | None = None,
-    status: str | None = None,
-    since: datetime | None = None,
-    until: datetime | None = None,
-    round_id: Annotated[str | None, Query(max_length=64)] = None,
-    limit: Annotated[int, Query(ge=1, le=200)] = 50,
-) -> dict[str, Any]:
-    """**An operator or auditor.** Rounds newest first, by id (or its first or last
-    characters), table, player, status (`open`, `settled`, `voided`) or time (`since`/`until`,
-    ISO 8601, opened)."""
-    from qipai.ledger.schema import round_ends, round_players, rounds
-
-    since, until = _aware(since, "since"), _aware(until, "until")
-
-    def work() -> list[dict[str, Any]]:
-        query = (
-            select(
-                rounds.c.id,
-                rounds.c.table_id,
-                rounds.c.game,
-                func.coalesce(round_ends.c.status, "open").label("status"),
-                rounds.c.opened_at,
-                round_ends.c.closed_at,
-            )
-            .outerjoin(round_ends, round_ends.c.round_id == rounds.c.id)
-            .order_by(rounds.c.opened_at.desc(), rounds.c.id)
-            .limit(limit)
-        )
-        if table_id is not None:
-            query = query.where(rounds.c.table_id == table_id)
-        if status == "open":
-            query = query.where(round_ends.c.status.is_(None))
-        elif status is not None:
-            query = query.where(round_ends.c.status == status)
-        if round_id and is_whole_round_id(round_id):
-            query = query.where(rounds.c.id == round_id)  # a whole id: the key's index
-        elif round_id:
-            escaped = _like_escaped(round_id)
-            # its first characters, or its last: the console shows a round by its last 12
-            # (a round id begins with the time it opened, `qipai/core/ids.py`); a part of an
-            # id is matched by reading the rounds (the time filters narrow it)
-            query = query.where(
-                or_(
-                    rounds.c.id.like(escaped + "%", escape="\\"),
-                    rounds.c.id.like("%" + escaped, escape="\\"),
-                )
-            )
-        if since is not None:
-            query = query.where(rounds.c.opened_at >= since)
-        if until is not None:
-            query = query.where(rounds.c.opened_at < until)
-        if player is not None:
-            query = query.where(
-                rounds.c.id.in_(
-                    select(round_players.c.round_id).where(round_players.c.user_id == player)
-                )
-            )
-        with _ledger(request).engine.connect() as conn:
-            return [
-                {
-                    k: (v.isoformat() if k.endswith("_at") and v is not None else v)
-                    for k, v in r.items()
-                }
-                for r in conn.execute(query).mappings()
-            ]
-
-    return {"rounds": await blocking(work)}
-
-
 def _round(request: Request, round_id: str) -> dict[str, Any]:
     from qipai.ledger.errors import UnknownRound
 
