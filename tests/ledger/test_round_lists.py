@@ -47,7 +47,9 @@ def _play(ledger: Ledger) -> list[str]:
         if i == ROUNDS - 1:
             break  # left open
         stake = 100 + 10 * i
-        bets: list[dict[str, Any]] = [{"spot": "P1", "player": "P1", "amount": stake, "net": -stake}]
+        bets: list[dict[str, Any]] = [
+            {"spot": "P1", "player": "P1", "amount": stake, "net": -stake}
+        ]
         postings = [Posting("P1", -stake), Posting(HOUSE, stake)]
         if "P2" in players:
             bets.append({"spot": "P2", "player": "P2", "amount": 50, "net": 50})

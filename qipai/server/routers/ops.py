@@ -901,10 +901,11 @@ async def house_report(
     format: Annotated[str, Query(pattern="^(json|csv)$")] = "json",
 ) -> Any:
     """**An operator or auditor.** The house's results of the ended rounds grouped `by` any of
-    `day`, `game`, `template`, `table` (comma-separated): rounds, turnover (people's stakes;
-    bots' apart), people's net, GGR, house, commission, rounding, jackpot contributions, awards
-    and funding, bots' net; the totals; and the books (pool liability, bot bankroll). `format=csv`
-    answers a CSV file."""
+    `day`, `game`, `template`, `table` (comma-separated), of the rounds closed from `since` to
+    before `until`: rounds, turnover (people's stakes, every bet; bots' apart), people's net, GGR,
+    house (the tables' play result), commission, rounding, the jackpot's seed, top-ups,
+    contributions and awards, bots' net; the totals; and the books (pool liability, bot
+    bankroll). `format=csv` answers a CSV file."""
     from qipai.authority import reports
 
     lo, hi = _aware(since, "since"), _aware(until, "until")
