@@ -664,9 +664,7 @@ def _pool_rounds(conn: Connection) -> dict[str, str]:
     """round id → the pool its settlement posted to, for every settled round that did."""
     out: dict[str, str] = {}
     for rid, used in conn.execute(
-        select(round_ends.c.round_id, round_ends.c.accounts).where(
-            round_ends.c.status == "settled"
-        )
+        select(round_ends.c.round_id, round_ends.c.accounts).where(round_ends.c.status == "settled")
     ):
         for name in (used or {}).values() if isinstance(used, dict) else ():
             if str(name).startswith(acct.JACKPOT_PREFIX):

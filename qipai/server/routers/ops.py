@@ -638,15 +638,22 @@ def _not_elsewhere(request: Request, table_id: str, round_id: str) -> None:
         )
 
 
+class VoidIn(Reason):
+    resume: bool = False
+    """Void and resume in one step: the table this voids the round of (suspending it) plays on
+    at once, from a new deal unit."""
+
+
 @router.post("/rounds/{round_id}/void")
 async def void_round(
-    round_id: str, body: Reason, request: Request, op: Writer, authority: AuthorityDep
+    round_id: str, body: VoidIn, request: Request, op: Writer, authority: AuthorityDep
 ) -> dict[str, Any]:
     """**An operator.** Void an open round with a reason: the interrupted-game policy settles
     it (every stake returned; what a player had already won paid by the house). A round that
     a running table of this process is playing is ended by that table (it is suspended: its
     round, deal unit and seats end as the table's own interruption does; resume it
-    afterwards), never behind its back. A round no live table plays (its table gone, e.g.
+    afterwards, or ask `resume: true` to void and resume in one step: `resumed`), never behind
+    its back. A round no live table plays (its table gone, e.g.
     after a crash) is rebuilt from its journal and voided in the ledger by the same policy
     (stakes returned, what was won so far paid by the house). A round at a table another host
     owns: 409 `table_elsewhere` (suspend that table, `POST /api/ops/tables/{id}/suspend`, which goes to its
@@ -670,9 +677,12 @@ async def void_round(
                 playing = record is not None and record.round_id == round_id
                 if playing:
                     table.suspend(f"round voided by an operator: {body.reason}")
+                    if body.resume:  # under the same lock: no round starts in between
+                        table.resume()
+        resumed = playing and body.resume
         if playing:
             room.wake(table_id)
-            how = "table suspended"
+            how = "table suspended and resumed" if resumed else "table suspended"
         else:  # its table is gone: replayed from its journal, voided by the same policy
             plain = LedgerAdapter(_ledger(request))  # unfenced: no host owns the table
             found = [r for r in plain.open_rounds(table_id) if r.record.round_id == round_id]
@@ -683,7 +693,9 @@ async def void_round(
                 f"; won so far paid by the house: {sum(paid.values())}" if paid else ""
             )
         authority.log.append(op.actor, "round.void", round_id, body.reason, {"how": how})
-        return {"round": _round_shown(request, round_id), "how": how}
+        if resumed:
+            authority.log.append(op.actor, "table.resume", table_id, body.reason, {"after": "void"})
+        return {"round": _round_shown(request, round_id), "how": how, "resumed": resumed}
 
     return await blocking(work)
 

@@ -176,12 +176,13 @@ export function Rounds({ me, roundId, setRoundId }) {
     }
   }
 
-  async function voidRound() {
+  /** Void the round; `resume`: and let its table play on at once (one step, one reason). @param {boolean} [resume] */
+  async function voidRound(resume = false) {
     if (!roundId) return;
-    const reason = askReason(t("verb_void"));
+    const reason = askReason(t(resume ? "verb_void_resume" : "verb_void"));
     if (!reason) return;
     try {
-      await api.post(`/api/ops/rounds/${encodeURIComponent(roundId)}/void`, { reason });
+      await api.post(`/api/ops/rounds/${encodeURIComponent(roundId)}/void`, resume ? { reason, resume } : { reason });
       setReplay(await loadRound(roundId));
     } catch (err) {
       setError(err);
@@ -214,7 +215,8 @@ export function Rounds({ me, roundId, setRoundId }) {
         <span class="muted">${replay.game} · ${replay.table_id}${replay.meta && replay.meta.template_id ? ` · ${replay.meta.template_id} v${replay.meta.template_version}` : ""}</span>
         <span class="spacer"></span>
         <button type="button" class="btn small gold" id="btn-verify" onClick=${verify}>${t("verify")}</button>
-        ${me.can_write && replay.status === "open" ? html`<button type="button" class="btn small" id="btn-void" onClick=${voidRound}>${t("verb_void")}</button>` : null}</div>
+        ${me.can_write && replay.status === "open" ? html`<button type="button" class="btn small" id="btn-void" onClick=${() => voidRound(false)}>${t("verb_void")}</button>
+          <button type="button" class="btn small" id="btn-void-resume" onClick=${() => voidRound(true)}>${t("verb_void_resume")}</button>` : null}</div>
       ${replay.void_reason ? html`<p class="muted">${t("void_reason")}: ${replay.void_reason}</p>` : null}
       ${verdict ? html`<div class="panel" id="verdict" data-ok=${verdict.ok ? "true" : "false"}>
         <h4 class=${verdict.ok ? "pos" : "neg"}>${verdict.ok ? t("verified_ok") : t("verified_failed")}</h4>
