@@ -24,7 +24,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Connection, Engine, func, insert, select, text, update
+from sqlalchemy import Connection, Engine, func, insert, or_, select, text, update
 
 from qipai.authority.schema import ops_log, ops_log_head
 
@@ -151,19 +151,39 @@ class OperatorLog:
         target: str | None = None,
         before_id: int | None = None,
         limit: int = 50,
+        kind: str | None = None,
+        since: float | None = None,
+        until: float | None = None,
     ) -> list[dict[str, Any]]:
-        """Newest first; `before_id` pages further back."""
+        """Newest first; `before_id` pages further back. `kind` is an action's family, the
+        part before its dot (`table` for `table.suspend`, `table.close`…); `since` (inclusive)
+        and `until` (exclusive) bound the time, seconds since the epoch."""
         query = select(ops_log).order_by(ops_log.c.id.desc()).limit(limit)
         if actor is not None:
             query = query.where(ops_log.c.actor == actor)
         if action is not None:
             query = query.where(ops_log.c.action == action)
+        if kind is not None:
+            escaped = kind.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+            query = query.where(
+                or_(ops_log.c.action == kind, ops_log.c.action.like(escaped + ".%", escape="\\"))
+            )
+        if since is not None:
+            query = query.where(ops_log.c.at >= since)
+        if until is not None:
+            query = query.where(ops_log.c.at < until)
         if target is not None:
             query = query.where(ops_log.c.target == target)
         if before_id is not None:
             query = query.where(ops_log.c.id < before_id)
         with self.engine.connect() as conn:
             return [dict(r._mapping) for r in conn.execute(query)]
+
+    def kinds(self) -> list[str]:
+        """The action families in the log (what `kind` filters by), sorted."""
+        with self.engine.connect() as conn:
+            actions = conn.execute(select(ops_log.c.action).distinct()).scalars()
+            return sorted({str(a).split(".", 1)[0] for a in actions})
 
     def count(self) -> int:
         with self.engine.connect() as conn:

@@ -98,3 +98,36 @@ def test_a_players_last_rounds_with_terms(room: tuple[TestClient, Authority, Led
     alice = signup(client, "alice")
     assert client.get(f"/api/ops/players/{player}/rounds", headers=alice).status_code == 403
     assert client.get(f"/api/ops/players/{player}/rounds").status_code == 401
+
+
+def test_the_operator_log_pages_and_filters_over_http(
+    room: tuple[TestClient, Authority, Ledger],
+) -> None:
+    client, authority, _ = room
+    olga = enrol(client, authority, "olga").headers
+    for n in range(3):
+        r = client.post(
+            "/api/ops/templates",
+            json={"game": "pokdeng", "name": f"t{n}", "settings": {}, "reason": f"new {n}"},
+            headers=olga,
+        )
+        assert r.status_code == 201, r.text
+    seen: list[int] = []
+    before = None
+    while True:
+        params = {"kind": "template", "limit": 1} | ({"before_id": before} if before else {})
+        body = client.get("/api/ops/log", params=params, headers=olga).json()
+        seen += [e["id"] for e in body["entries"]]
+        assert all(e["action"].startswith("template.") for e in body["entries"])
+        before = body["next"]
+        if before is None:
+            break
+    assert len(seen) == len(set(seen)) >= 3 and "template" in body["kinds"]
+    mine = client.get("/api/ops/log", params={"actor": "olga", "limit": 500}, headers=olga).json()
+    assert mine["next"] is None and {e["actor"] for e in mine["entries"]} == {"olga"}
+    bad = client.get(
+        "/api/ops/log",
+        params={"since": "2030-01-02T00:00:00Z", "until": "2030-01-01T00:00:00Z"},
+        headers=olga,
+    )
+    assert bad.status_code == 400 and error(bad)["field"] == "since"

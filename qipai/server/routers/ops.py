@@ -792,19 +792,43 @@ async def reject(
 async def operator_log(
     op: Reader,
     authority: AuthorityDep,
-    actor: str | None = None,
-    action: str | None = None,
-    target: str | None = None,
-    before_id: int | None = None,
+    actor: Annotated[str | None, Query(max_length=40)] = None,
+    action: Annotated[str | None, Query(max_length=64)] = None,
+    kind: Annotated[str | None, Query(max_length=64)] = None,
+    target: Annotated[str | None, Query(max_length=200)] = None,
+    since: datetime | None = None,
+    until: datetime | None = None,
+    before_id: Annotated[int | None, Query(ge=1)] = None,
     limit: Annotated[int, Query(ge=1, le=500)] = 100,
 ) -> dict[str, Any]:
-    """**An operator or auditor.** The operator log, newest first (`before_id` pages back)."""
-    rows = await blocking(
-        lambda: authority.log.entries(
-            actor=actor, action=action, target=target, before_id=before_id, limit=limit
+    """**An operator or auditor.** The operator log, newest first, filtered by `actor` (the
+    operator), `action`, `kind` (the action's family: `table`, `round`, `player`…), `target`
+    and time (`since`/`until`, ISO 8601); a page at a time: `next` is the `before_id` of the
+    next page (null on the last); `kinds` lists the families in the log."""
+    lo, hi = _aware(since, "since"), _aware(until, "until")
+    if lo is not None and hi is not None and lo >= hi:
+        raise BadRequest("since must be before until", "since")
+
+    def read() -> dict[str, Any]:
+        rows = authority.log.entries(
+            actor=actor,
+            action=action,
+            kind=kind,
+            target=target,
+            since=None if lo is None else lo.timestamp(),
+            until=None if hi is None else hi.timestamp(),
+            before_id=before_id,
+            limit=limit + 1,
         )
-    )
-    return {"entries": rows}
+        more = len(rows) > limit
+        rows = rows[:limit]
+        return {
+            "entries": rows,
+            "next": rows[-1]["id"] if more and rows else None,
+            "kinds": authority.log.kinds(),
+        }
+
+    return await blocking(read)
 
 
 @router.get("/log/verify")
