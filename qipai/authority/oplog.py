@@ -19,6 +19,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
+import logging
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -31,6 +32,7 @@ from qipai.authority.schema import ops_log, ops_log_head
 GENESIS = "0" * 64
 MAX_REASON = 500
 _LOCK = 7240918  # PostgreSQL advisory lock serializing appends (the chain is one sequence)
+_audit = logging.getLogger("qipai.audit")
 
 
 @dataclass(frozen=True)
@@ -109,6 +111,27 @@ class OperatorLog:
         assert key is not None
         if self.key is not None:
             self._advance_head(conn, int(key[0]), row["hash"])
+        # the server log's `audit` line (docs/operators.md#logs), written as the row is
+        # appended in its transaction: the operator log itself stays the record
+        _audit.log(
+            logging.INFO if outcome == "ok" else logging.WARNING,
+            "%s %s %s: %s",
+            actor.name,
+            action,
+            row["target"],
+            outcome,
+            extra={
+                "event": "audit",
+                "fields": {
+                    "id": int(key[0]),
+                    "actor": actor.name,
+                    "role": actor.role,
+                    "action": action,
+                    "target": row["target"],
+                    "outcome": outcome,
+                },
+            },
+        )
         return int(key[0])
 
     def _advance_head(self, conn: Connection, row_id: int, row_hash_: str) -> None:
