@@ -6,10 +6,12 @@ Everything is read from the ledger's own rows, never from a cache the card room 
   of account — people's stacks, bots' stacks (house money, `qipai.ledger.accounts`), the table's
   `house`, `commission` and `rounding` accounts and the jackpot pools (a contribution is money
   into a pool, an award money out of it) — and the stakes of its bets (turnover, 有效投注額:
-  the amount staked on bets that settle against the house or the banker, as each game's result
-  details list them; Tien Gow, where nobody stakes before the game and the players settle
-  with each other, counts each seat's settled amount, |net|: `turnover_of`,
-  docs/rules/tiengow.md#turnover). The jackpot's seed and top-ups (the house's money into a
+  every amount staked on bets that settle against the house or the banker, as each game's
+  result details list them — a Hold'em box's ante, bonus, pool, flop, turn and river bets alike
+  — or what the game's rules count instead (`GameSpec.turnover`, `turnover_of`): Pai Gow each
+  seat's result before commission, docs/rules/paigow.md#valid-bet; Tien Gow, where nobody
+  stakes before the game and the players settle with each other, each seat's settled amount,
+  |net|, docs/rules/tiengow.md#turnover). The jackpot's seed and top-ups (the house's money into a
   pool in a round, `qipai.ledger.jackpot`) are posted from the table's house account but are
   the jackpot's cost: they are their own columns and `house` is the table's play result without
   them. Because every transaction balances, for every round
