@@ -86,7 +86,7 @@ def serve(
         str | None, typer.Option(help="SQLite file or database URL (default: user data dir).")
     ] = None,
     log_level: Annotated[
-        str | None, typer.Option(help="critical, error, warning, info or debug [warning].")
+        str | None, typer.Option(help="critical, error, warning, info or debug [info].")
     ] = None,
     bot_delay: Annotated[float | None, typer.Option(help="Seconds a bot thinks [0.9].")] = None,
     between_rounds: Annotated[

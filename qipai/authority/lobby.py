@@ -9,9 +9,9 @@ lobby lists and shows. The server's lobby router calls these; they take the `Roo
   each counted toward the room's cap while it opens (`_Openings`): `qipai/server/automatch.py`.
 * Every table reply carries its template version's facts (`facts`): pay table, limits,
   buy-in range, exact return of every bet.
-* A table closes once no person has sat at it for the operator's `empty_table_close_s`
-  (`EmptyTables`): a player's table and a house table automatch opened alike, so tables of bots
-  alone do not pile up in the lobby.
+* A table closes once no person has sat at it for the operator's `empty_table_close_s` (a
+  player's table) or the shorter `house_table_close_s` (a house table automatch opened: bots
+  alone), `EmptyTables`, so tables of bots alone do not pile up in the lobby.
 """
 
 from __future__ import annotations
@@ -155,7 +155,8 @@ def with_facts(authority: Authority, table: Any, info: dict[str, Any]) -> dict[s
 
 class EmptyTables:
     """Closes the tables (players' and the house's) once no person has sat at them for the
-    authority's `empty_table_close_s` (the operator's setting): its bots are stood up and cashed
+    authority's `empty_table_close_s` — a house table (no owner) for `house_table_close_s` — (the
+    operator's settings): its bots are stood up and cashed
     out, the table leaves the lobby and no longer counts against its owner's quota. An empty table is
     one with no person seated (watchers and bots do not count); a suspended table is left to
     the operators. Each close is in the operator log as the system's."""
@@ -173,7 +174,7 @@ class EmptyTables:
     def sweep(self) -> list[str]:
         """Close what has been empty long enough now; returns the closed tables' ids."""
         now = self.clock()
-        ttl = self.authority.settings.empty_table_close_s
+        settings = self.authority.settings
         closed: list[str] = []
         seen: set[str] = set()
         for table in list(self.room.tables.values()):
@@ -186,6 +187,8 @@ class EmptyTables:
                 self.empty_since.pop(table.id, None)
                 continue
             since = self.empty_since.setdefault(table.id, now)
+            house = getattr(table, "owner", None) is None
+            ttl = settings.house_table_close_s if house else settings.empty_table_close_s
             if now - since < ttl:
                 continue
             try:
@@ -208,7 +211,9 @@ class EmptyTables:
 
     def start(self) -> None:
         """Sweep in a daemon thread (a quarter of the idle time apart, at most a minute)."""
-        period = min(60.0, max(1.0, self.authority.settings.empty_table_close_s / 4))
+        settings = self.authority.settings
+        shortest = min(settings.empty_table_close_s, settings.house_table_close_s)
+        period = min(60.0, max(1.0, shortest / 4))
 
         def loop() -> None:
             while not self._stop.wait(period):

@@ -19,12 +19,13 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
+import logging
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Connection, Engine, func, insert, select, text, update
+from sqlalchemy import Connection, Engine, func, insert, or_, select, text, update
 
 from qipai.authority.schema import ops_log, ops_log_head
 from qipai.server.inputs import scrubbed
@@ -32,6 +33,7 @@ from qipai.server.inputs import scrubbed
 GENESIS = "0" * 64
 MAX_REASON = 500
 _LOCK = 7240918  # PostgreSQL advisory lock serializing appends (the chain is one sequence)
+_audit = logging.getLogger("qipai.audit")
 
 
 @dataclass(frozen=True)
@@ -111,6 +113,27 @@ class OperatorLog:
         assert key is not None
         if self.key is not None:
             self._advance_head(conn, int(key[0]), row["hash"])
+        # the server log's `audit` line (docs/operators.md#logs), written as the row is
+        # appended in its transaction: the operator log itself stays the record
+        _audit.log(
+            logging.INFO if outcome == "ok" else logging.WARNING,
+            "%s %s %s: %s",
+            actor.name,
+            action,
+            row["target"],
+            outcome,
+            extra={
+                "event": "audit",
+                "fields": {
+                    "id": int(key[0]),
+                    "actor": actor.name,
+                    "role": actor.role,
+                    "action": action,
+                    "target": row["target"],
+                    "outcome": outcome,
+                },
+            },
+        )
         return int(key[0])
 
     def _advance_head(self, conn: Connection, row_id: int, row_hash_: str) -> None:
@@ -153,19 +176,39 @@ class OperatorLog:
         target: str | None = None,
         before_id: int | None = None,
         limit: int = 50,
+        kind: str | None = None,
+        since: float | None = None,
+        until: float | None = None,
     ) -> list[dict[str, Any]]:
-        """Newest first; `before_id` pages further back."""
+        """Newest first; `before_id` pages further back. `kind` is an action's family, the
+        part before its dot (`table` for `table.suspend`, `table.close`…); `since` (inclusive)
+        and `until` (exclusive) bound the time, seconds since the epoch."""
         query = select(ops_log).order_by(ops_log.c.id.desc()).limit(limit)
         if actor is not None:
             query = query.where(ops_log.c.actor == actor)
         if action is not None:
             query = query.where(ops_log.c.action == action)
+        if kind is not None:
+            escaped = kind.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+            query = query.where(
+                or_(ops_log.c.action == kind, ops_log.c.action.like(escaped + ".%", escape="\\"))
+            )
+        if since is not None:
+            query = query.where(ops_log.c.at >= since)
+        if until is not None:
+            query = query.where(ops_log.c.at < until)
         if target is not None:
             query = query.where(ops_log.c.target == target)
         if before_id is not None:
             query = query.where(ops_log.c.id < before_id)
         with self.engine.connect() as conn:
             return [dict(r._mapping) for r in conn.execute(query)]
+
+    def kinds(self) -> list[str]:
+        """The action families in the log (what `kind` filters by), sorted."""
+        with self.engine.connect() as conn:
+            actions = conn.execute(select(ops_log.c.action).distinct()).scalars()
+            return sorted({str(a).split(".", 1)[0] for a in actions})
 
     def count(self) -> int:
         with self.engine.connect() as conn:

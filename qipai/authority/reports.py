@@ -6,15 +6,19 @@ Everything is read from the ledger's own rows, never from a cache the card room 
   of account — people's stacks, bots' stacks (house money, `qipai.ledger.accounts`), the table's
   `house`, `commission` and `rounding` accounts and the jackpot pools (a contribution is money
   into a pool, an award money out of it) — and the stakes of its bets (turnover, 有效投注額:
-  the amount staked on bets that settle against the house or the banker, as each game's result
-  details list them; Tien Gow, where nobody stakes before the game and the players settle
-  with each other, counts each seat's settled amount, |net|: `turnover_of`,
-  docs/rules/tiengow.md#turnover). Because every transaction balances, for every round
+  every amount staked on bets that settle against the house or the banker, as each game's
+  result details list them — a Hold'em box's ante, bonus, pool, flop, turn and river bets alike
+  — or what the game's rules count instead (`GameSpec.turnover`, `turnover_of`): Pai Gow each
+  seat's result before commission, docs/rules/paigow.md#valid-bet; Tien Gow, where nobody
+  stakes before the game and the players settle with each other, each seat's settled amount,
+  |net|, docs/rules/tiengow.md#turnover). The jackpot's seed and top-ups (the house's money into a
+  pool in a round, `qipai.ledger.jackpot`) are posted from the table's house account but are
+  the jackpot's cost: they are their own columns and `house` is the table's play result without
+  them. Because every transaction balances, for every round
 
-      people + bots + house + commission + rounding + funding + contributions − awards = 0
+      people + bots + house + commission + rounding + contributions − awards = 0
 
-  (`jackpot_funding`: the house's top-ups of a pool to its seed, part of the pool's growth in a
-  round) and the gross gaming revenue from people is `ggr = −people` (what people lost). Rows are kept
+  and the gross gaming revenue from people is `ggr = −people` (what people lost). Rows are kept
   per (day, game, template, version, table) and summed by whatever the console asks for.
 * **Exact vs observed return** (`observed_returns`): for each template version (its config hash,
   which every round records in its `meta`) and each bet its exact return to player (the
@@ -52,6 +56,7 @@ from sqlalchemy import Connection, select
 from qipai.authority import comparisons
 from qipai.core.spec import GameSpec, StakedBet
 from qipai.ledger import accounts as acct
+from qipai.ledger import jackpot as jackpot_terms
 from qipai.ledger.schema import accounts, entries, round_ends, round_players, rounds, transactions
 
 Z95 = 1.959963984540054
@@ -160,23 +165,36 @@ def _ended_rounds(
         )
     if not found:
         return []
-    ids = list(found)
+    seat_users, legs = round_parties(conn, list(found))
+    for rid, row in found.items():
+        row.seat_users = seat_users.get(rid, {})
+        row.legs = legs.get(rid, {})
+    return list(found.values())
+
+
+def round_parties(
+    conn: Connection, ids: list[str]
+) -> tuple[dict[str, dict[str, str]], dict[str, dict[str, int]]]:
+    """For the rounds named: seat → user, and the entries of their transactions summed by
+    account name."""
+    seat_users: dict[str, dict[str, str]] = defaultdict(dict)
+    legs: dict[str, dict[str, int]] = defaultdict(dict)
     for chunk in _chunks(ids, 500):
         for rid, seat, user in conn.execute(
             select(round_players.c.round_id, round_players.c.seat, round_players.c.user_id).where(
                 round_players.c.round_id.in_(chunk)
             )
         ):
-            found[str(rid)].seat_users[str(seat)] = str(user)
+            seat_users[str(rid)][str(seat)] = str(user)
         for rid, name, amount in conn.execute(
             select(transactions.c.round_id, accounts.c.name, entries.c.amount)
             .join(entries, entries.c.tx_id == transactions.c.id)
             .join(accounts, accounts.c.id == entries.c.account_id)
             .where(transactions.c.round_id.in_(chunk))
         ):
-            legs = found[str(rid)].legs
-            legs[str(name)] = legs.get(str(name), 0) + int(amount)
-    return list(found.values())
+            into = legs[str(rid)]
+            into[str(name)] = into.get(str(name), 0) + int(amount)
+    return dict(seat_users), dict(legs)
 
 
 def _chunks(items: list[str], size: int) -> Iterable[list[str]]:
@@ -195,9 +213,10 @@ FIGURES = (
     "house",
     "commission",
     "rounding",
+    "jackpot_seed",
+    "jackpot_top_ups",
     "jackpot_contributions",
     "jackpot_awards",
-    "jackpot_funding",
     "bots_net",
 )
 """The columns of a house-results row, in order (all integers, minor units but the counts)."""
@@ -228,17 +247,14 @@ def _round_figures(row: RoundRow) -> dict[str, int]:
             jackpot += amount
         elif spec.kind == "wallet":  # a hold on a wallet (no table round does this)
             out["people_net"] += amount
-    pool = ((row.result or {}).get("details") or {}).get("pool")
-    if isinstance(pool, Mapping):  # Hold'em Bonus: the house's top-ups, the awards paid
-        awards = pool.get("awards") or []
-        out["jackpot_funding"] = int(pool.get("opening_top_up") or 0) + sum(
-            int(a.get("top_up") or 0) for a in awards
-        )
-        out["jackpot_awards"] = sum(int(a.get("amount") or 0) for a in awards)
-        out["jackpot_contributions"] = jackpot - out["jackpot_funding"] + out["jackpot_awards"]
-    else:
-        out["jackpot_contributions"] = max(jackpot, 0)
-        out["jackpot_awards"] = max(-jackpot, 0)
+    split = jackpot_terms.round_pool((row.result or {}).get("details"), jackpot)
+    out["jackpot_seed"] = split.seed
+    out["jackpot_top_ups"] = split.top_ups
+    out["jackpot_contributions"] = split.contributions
+    out["jackpot_awards"] = split.awards
+    # the seed and top-ups are posted from the table's house account: the jackpot's cost, kept
+    # out of the table's play result (qipai.ledger.jackpot)
+    out["house"] += split.seed + split.top_ups
     if row.status == "settled":
         for seat, staked in turnover_of(row.game, row.config, row.result):
             user = row.seat_users.get(seat)
@@ -694,6 +710,7 @@ __all__ = [
     "holdem_decisions",
     "house_results",
     "observed_returns",
+    "round_parties",
     "to_csv",
     "turnover_of",
 ]

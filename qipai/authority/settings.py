@@ -30,7 +30,11 @@ class AuthoritySettings(BaseModel):
     """Tables of the whole room: players can open none beyond it."""
     empty_table_close_s: float = Field(default=1800.0, gt=0, le=7 * 86_400)
     """A table a player opened is closed once no person has sat at it for this long (its bots
-    cashed out; `QIPAI_AUTHORITY__EMPTY_TABLE_CLOSE_S`). The house's tables stay."""
+    cashed out; `QIPAI_AUTHORITY__EMPTY_TABLE_CLOSE_S`)."""
+    house_table_close_s: float = Field(default=120.0, gt=0, le=7 * 86_400)
+    """A table of the house (automatch opened it, nobody owns it) is closed once no person has
+    sat at it for this long, so tables of bots alone do not linger in the lobby; automatch
+    reuses one while it waits (`QIPAI_AUTHORITY__HOUSE_TABLE_CLOSE_S`)."""
     reference_rounds: int = Field(default=5_000, ge=2, le=200_000)
     """Rounds of the simulated reference of a template version whose exact figures assume play
     the room does not make (Niu Niu's bidding and swapping bots, `qipai.authority.references`;

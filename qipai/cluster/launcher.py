@@ -53,7 +53,7 @@ def advertised(host: str, port: int) -> str:
     return f"http://{shown}:{port}"
 
 
-def serve_worker(settings: Settings, sockets: list[socket.socket], *, quiet: bool) -> None:
+def serve_worker(settings: Settings, sockets: list[socket.socket]) -> None:
     """Run one table host on already bound sockets (the last one is its own address)."""
     import uvicorn
 
@@ -70,7 +70,10 @@ def serve_worker(settings: Settings, sockets: list[socket.socket], *, quiet: boo
         app,
         log_level=settings.log_level,
         **uvicorn_options(settings),
-        access_log=settings.log_level in ("info", "debug") and not quiet,
+        # the server's JSON lines (qipai/server/logs.py, started by the caller) replace
+        # uvicorn's handlers and access log
+        log_config=None,
+        access_log=False,
     )
     server = uvicorn.Server(config)
     node = app.state.services.cluster
@@ -98,7 +101,14 @@ def _worker_main(settings: Settings, index: int) -> None:
         print(f"error: cannot listen on {settings.host}:{settings.port}: {exc}", file=sys.stderr)
         raise SystemExit(3) from None
     try:
-        serve_worker(settings, [shared, own], quiet=index > 0)
+        from qipai.server.logs import ServerLog
+
+        # every process writes its own JSON lines: a request is served by one process only
+        logs = ServerLog(settings.log_level).start()
+        try:
+            serve_worker(settings, [shared, own])
+        finally:
+            logs.stop()
     except LedgerKeyError as exc:
         print(f"error: {exc}", file=sys.stderr, flush=True)
         raise SystemExit(2) from None

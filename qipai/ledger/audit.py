@@ -38,6 +38,7 @@ from sqlalchemy import Connection, and_, func, not_, select, text, true
 
 from qipai.ledger import accounts as acct
 from qipai.ledger import chain as chain_mod
+from qipai.ledger import jackpot
 from qipai.ledger import records as records_mod
 from qipai.ledger import terms as terms_mod
 from qipai.ledger.accounts import EXTERNAL
@@ -101,11 +102,15 @@ class AuditReport:
             f"{bots['at_tables']} still at tables)"
         )
         jp = h["jackpot"]
-        out.append(f"jackpot funding from the house: {jp['funded']} (house-jackpot {jp['fund']})")
+        out.append(
+            f"jackpot from the house: funding {jp['funding']} (house-jackpot {jp['fund']}), "
+            f"seed {jp['seed']}, top-ups {jp['top_ups']}"
+        )
         for pool, p in sorted(jp["pools"].items()):
             out.append(
-                f"  jackpot pool {pool}: funded {p['funded']}, contributions {p['contributed']}, "
-                f"paid out {p['paid']}, balance {p['balance']}"
+                f"  jackpot pool {pool}: funding {p['funding']}, seed {p['seed']}, "
+                f"top-ups {p['top_ups']}, contributions {p['contributions']}, "
+                f"awards {p['awards']}, balance {p['balance']}"
             )
         adj = h["adjustments"]
         out.append(f"operator adjustments: {adj['count']} (reversals {adj['reversals']})")
@@ -704,8 +709,39 @@ def check_privileges(conn: Connection, report: AuditReport, role: str | None) ->
         report.violations.append(f"application role {who!r} may change the schema (CREATE)")
 
 
+def _pool_rounds(conn: Connection) -> dict[str, str]:
+    """round id → the pool its settlement posted to, for every settled round that did."""
+    out: dict[str, str] = {}
+    for rid, used in conn.execute(
+        select(round_ends.c.round_id, round_ends.c.accounts).where(round_ends.c.status == "settled")
+    ):
+        for name in (used or {}).values() if isinstance(used, dict) else ():
+            if str(name).startswith(acct.JACKPOT_PREFIX):
+                out[str(rid)] = str(name)[len(acct.JACKPOT_PREFIX) :]
+    return out
+
+
+def _round_results(
+    conn: Connection, round_ids: list[str]
+) -> dict[str, tuple[str, dict[str, Any] | None]]:
+    """round id → (its table, its result's details), for the rounds named."""
+    out: dict[str, tuple[str, dict[str, Any] | None]] = {}
+    for i in range(0, len(round_ids), 500):
+        chunk = round_ids[i : i + 500]
+        for rid, table_id, result in conn.execute(
+            select(rounds.c.id, rounds.c.table_id, round_ends.c.result)
+            .join(round_ends, round_ends.c.round_id == rounds.c.id, isouter=True)
+            .where(rounds.c.id.in_(chunk))
+        ):
+            out[str(rid)] = (str(table_id), (result or {}).get("details"))
+    return out
+
+
 def house_report(conn: Connection) -> dict[str, Any]:
-    """The house's side of the books, by what moved it (docs/operators.md)."""
+    """The house's side of the books, by what moved it (docs/operators.md): each table's play
+    result (its house, commission and rounding accounts, without the jackpot seed and top-ups
+    posted from them), the bots' result, and the jackpot's funding, seed, top-ups,
+    contributions and awards (`qipai.ledger.jackpot`)."""
     balances = {
         str(n): int(b) for n, b in conn.execute(select(accounts.c.name, accounts.c.balance))
     }
@@ -730,24 +766,43 @@ def house_report(conn: Connection) -> dict[str, Any]:
     for name, bal in balances.items():
         if name.startswith(acct.JACKPOT_PREFIX):
             pools[name[len(acct.JACKPOT_PREFIX) :]] = {
-                "funded": 0,
-                "contributed": 0,
-                "paid": 0,
+                **dict.fromkeys(jackpot.TERMS, 0),
                 "balance": bal,
             }
-    for kind, name, amount in conn.execute(  # each movement on its own: in, or out
-        select(transactions.c.kind, accounts.c.name, entries.c.amount)
+    # every round whose settlement posted to a pool (its accounts say so even when the pool's
+    # entries cancel out, an award topped up exactly by the house), with its net entry
+    moved: dict[tuple[str, str], int] = {
+        (pool_id, rid): 0 for rid, pool_id in _pool_rounds(conn).items() if pool_id in pools
+    }
+    for kind, name, round_id, amount in conn.execute(
+        select(transactions.c.kind, accounts.c.name, transactions.c.round_id, entries.c.amount)
         .join(entries, entries.c.tx_id == transactions.c.id)
         .join(accounts, accounts.c.id == entries.c.account_id)
         .where(accounts.c.kind == "jackpot")
     ):
-        pool = pools[str(name)[len(acct.JACKPOT_PREFIX) :]]
+        pool_id = str(name)[len(acct.JACKPOT_PREFIX) :]
         if kind == "fund_pool":
-            pool["funded"] += int(amount)
-        elif int(amount) >= 0:
-            pool["contributed"] += int(amount)
+            pools[pool_id]["funding"] += int(amount)
+        elif round_id is None:  # no round's (a correction): in or out
+            pools[pool_id]["contributions" if int(amount) >= 0 else "awards"] += abs(int(amount))
         else:
-            pool["paid"] += -int(amount)
+            pool_round = (pool_id, str(round_id))
+            moved[pool_round] = moved.get(pool_round, 0) + int(amount)
+    results = _round_results(conn, sorted({r for _, r in moved}))
+    seed_total = top_up_total = 0
+    for (pool_id, round_id), amount in moved.items():
+        table_id, details = results.get(round_id, (None, None))
+        split = jackpot.round_pool(details, amount)
+        p = pools[pool_id]
+        p["seed"] += split.seed
+        p["top_ups"] += split.top_ups
+        p["contributions"] += split.contributions
+        p["awards"] += split.awards
+        seed_total += split.seed
+        top_up_total += split.top_ups
+        if table_id is not None and split.seed + split.top_ups:
+            # posted from the table's house account, but the jackpot's cost, not the table's play
+            by_table[table_id] = by_table.get(table_id, 0) + split.seed + split.top_ups
     contributions_paid = conn.execute(
         select(func.count()).select_from(transactions).where(transactions.c.kind == "adjustment")
     ).scalar_one()
@@ -766,7 +821,9 @@ def house_report(conn: Connection) -> dict[str, Any]:
         },
         "jackpot": {
             "fund": balances.get(acct.JACKPOT_FUND, 0),
-            "funded": -balances.get(acct.JACKPOT_FUND, 0),
+            "funding": -balances.get(acct.JACKPOT_FUND, 0),
+            "seed": seed_total,
+            "top_ups": top_up_total,
             "pools": pools,
         },
         "adjustments": {"count": int(contributions_paid), "reversals": int(reversals)},

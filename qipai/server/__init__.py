@@ -10,6 +10,17 @@ from qipai.server.settings import Settings
 def run(settings: Settings | None = None) -> None:
     """Serve the card room until interrupted (SIGINT/SIGTERM stop it within about
     `shutdown_timeout_s` + a few seconds); prints the address to open."""
+    from qipai.server.logs import ServerLog
+
+    settings = settings or Settings()
+    logs = ServerLog(settings.log_level).start()  # JSON lines on stdout (docs/operators.md#logs)
+    try:
+        _serve(settings)
+    finally:
+        logs.stop()
+
+
+def _serve(settings: Settings) -> None:
     import uvicorn
     from sqlalchemy.engine import make_url
 
@@ -20,7 +31,6 @@ def run(settings: Settings | None = None) -> None:
     from qipai.server.gate import GateProtocol
     from qipai.server.serving import QipaiServer, uvicorn_options
 
-    settings = settings or Settings()
     try:
         app = create_app(settings=settings)
     except DatabaseInUse as exc:
@@ -40,9 +50,10 @@ def run(settings: Settings | None = None) -> None:
         log_level=settings.log_level,
         http=GateProtocol,  # an address the door has shut is reset at accept
         **uvicorn_options(settings),
-        # uvicorn's access log would print every path; no token is ever in one (the
-        # WebSocket authenticates by its first message), but the log stays opt-in
-        access_log=settings.log_level in ("info", "debug"),
+        # the server's own JSON lines (qipai/server/logs.py) replace uvicorn's handlers and
+        # its access log (`RequestLog` writes one line per request, without its query)
+        log_config=None,
+        access_log=False,
     )
     server = QipaiServer(config, before_shutdown=app.state.before_shutdown)
     node = app.state.services.cluster

@@ -35,6 +35,7 @@ from qipai.server.deps import RoleLookup, Services, ServicesDep, no_roles
 from qipai.server.edge import BodyLimit, SecurityHeaders
 from qipai.server.errors import ErrorResponse
 from qipai.server.gate import Tarpit
+from qipai.server.logs import RequestLog
 from qipai.server.metrics import Metrics
 from qipai.server.models import HealthOut
 from qipai.server.passwords import Hasher
@@ -313,6 +314,7 @@ def create_app(
             max_body=settings.max_body_bytes,
             timeout_s=settings.cluster.forward_timeout_s,
         )
+    app.add_middleware(RequestLog)  # outermost: one line per request (docs/operators.md#logs)
     for router in (
         accounts.router,
         wallet.router,

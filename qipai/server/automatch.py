@@ -1,9 +1,12 @@
 """自动配桌 (automatch) with many people at once (docs/scaling.md "Seating").
 
-Where a person goes is as before: the table of the same template where they already sit (unless
-they sit there alone with bots and a livelier table has a free seat: they move there), else the
-liveliest table with a free seat and a person at it, else a new table with bots
-(`opening.open_with_bots`). What changed is what runs side by side:
+Where a person goes: the table of the same template where they already sit (unless they sit
+there alone with bots and a livelier table has a free seat: they move there), else the liveliest
+table of the template with a free seat — one with people first, else one waiting with bots alone
+(reused, so a player who comes back never leaves a trail of bot tables behind) — else a new
+table with bots (`opening.open_with_bots`). A player who is not seated and whose wallet holds
+less than the template's minimum buy-in (or who asks for less) is refused (`Funds`,
+`BuyInRange`) before any table is chosen or opened. What runs side by side:
 
 * **Joining a table runs outside any room-wide lock.** The seat is reserved by the table
   itself: `Table.sit` takes the first free seat under the table's lock and refuses with
@@ -110,7 +113,7 @@ def choose(room: Room, player: str, game: TableTerms | str) -> Choice:
         if not better or len(here.seating.humans()) > 1:
             return Choice(here=here, stay=True)
         return Choice(here=here, target=better[0])
-    if candidates and candidates[0].seating.humans():
+    if candidates:  # with people first (the sort), else a table waiting with bots alone
         return Choice(target=candidates[0])
     return Choice()
 
@@ -136,6 +139,8 @@ def automatch(
         choice = choose(room, player, game)
         if choice.stay and choice.here is not None:
             return _stay(choice.here, player, client_seed)
+        if choice.here is None:  # a seated player's stack moves with them: `sit` checks it
+            _affordable(room, player, game, buy_in)
         if choice.target is not None:  # optimistic: the table's lock decides the seat
             seated = _join(room, choice, player, name, buy_in, client_seed)
             if seated is not None:
@@ -151,6 +156,21 @@ def automatch(
                 if seated is not None:
                     return seated
     raise SeatTaken("the tables filled up while you were being seated; try again")
+
+
+def _affordable(room: Room, player: str, game: TableTerms | str, buy_in: int) -> None:
+    """Refuse, before any table is joined or opened, a buy-in outside the template's range and a
+    wallet that cannot pay the template's minimum buy-in (docs/rules/common.md#buy-in)."""
+    terms = game if isinstance(game, TableTerms) else default_terms(games_mod.get(game))
+    wallet = room.ledger.wallet(player)
+    if wallet < terms.min_buy_in:
+        raise Funds(
+            f"your wallet holds {wallet}, less than this table's minimum buy-in of "
+            f"{terms.min_buy_in}: deposit before joining a table"
+        )
+    rules.check_buy_in(terms, 0, buy_in)
+    if buy_in > wallet:
+        raise Funds(f"your wallet holds {wallet}, less than the buy-in of {buy_in}")
 
 
 def _taken(table: Table, client_seed: str | None) -> str | None:
@@ -212,10 +232,7 @@ def _open(
     from qipai.server.opening import open_with_bots
 
     terms = game if isinstance(game, TableTerms) else default_terms(games_mod.get(game))
-    # refused before a table is opened for nobody: the buy-in's range and the wallet
-    rules.check_buy_in(terms, 0, buy_in)
-    if buy_in > room.ledger.wallet(player):
-        raise Funds("your wallet holds less than the buy-in")
+    _affordable(room, player, game, buy_in)  # refused before a table is opened for nobody
     table = open_with_bots(room, terms)
     table.money.cache.setdefault(player, 0)  # a new table: nobody has a stack at it yet
     try:

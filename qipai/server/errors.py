@@ -183,7 +183,16 @@ def install(app: FastAPI) -> None:
 
     @app.exception_handler(Exception)
     async def bug(request: Request, exc: Exception) -> JSONResponse:
-        log.error("unhandled error in %s %s", request.method, request.url.path, exc_info=exc)
+        log.error(
+            "unhandled error in %s %s",
+            request.method,
+            request.url.path,
+            exc_info=exc,
+            extra={
+                "event": "error",
+                "fields": {"method": request.method, "path": request.url.path},
+            },
+        )
         return respond(500, "internal", "internal server error")
 
 

@@ -35,7 +35,10 @@ class Settings(BaseSettings):
         default=None,
         description="SQLite file or database URL; empty: the embedded file in the user data dir",
     )
-    log_level: Literal["critical", "error", "warning", "info", "debug"] = "warning"
+    log_level: Literal["critical", "error", "warning", "info", "debug"] = "info"
+    """The server log's least level (JSON lines on stdout, docs/operators.md#logs): `info`
+    writes every request and operator-log line, `warning` only refusals, suspensions and
+    errors."""
     extra_games: str = Field(
         default="", description="comma-separated modules that register extra games (tests)"
     )

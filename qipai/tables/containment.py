@@ -124,6 +124,15 @@ def suspend(table: Table, reason: str) -> None:
     if table.closed or table.lost:
         return
     table.suspension = reason or "suspended"
+    log.warning(
+        "table %s suspended: %s",
+        table.id,
+        table.suspension,
+        extra={
+            "event": "table.suspend",
+            "fields": {"table_id": table.id, "reason": table.suspension},
+        },
+    )
     table.timers.stop()
     try:
         interrupt_round(table, table.suspension)

@@ -29,7 +29,9 @@ TTL = 600.0
 def room(tmp_path: Path) -> Iterator[tuple[TestClient, Authority]]:
     settings = Settings(  # type: ignore[call-arg]
         signup_rate="1000/minute",
-        authority=AuthoritySettings(empty_table_close_s=TTL, max_open_tables=2),
+        authority=AuthoritySettings(
+            empty_table_close_s=TTL, house_table_close_s=TTL, max_open_tables=2
+        ),
     )
     app = create_app(str(tmp_path / "room.db"), settings=settings, timing=Timing(0.02, 0.1, 1.0))
     with TestClient(app) as client:
@@ -124,4 +126,39 @@ def test_closed_tables_leave_the_room_and_free_its_cap(tmp_path: Path) -> None:
         assert client.get(f"/api/tables/{first}").status_code == 404
         again = client.post("/api/tables", json={"game": "paigow"}, headers=bob)
         assert again.status_code == 200, again.text
+        assert app.state.ledger.audit(replay=False).ok
+
+
+def test_house_tables_of_bots_alone_close_after_the_shorter_setting(tmp_path: Path) -> None:
+    """A house table automatch opened closes `house_table_close_s` after its last person left;
+    a player's own empty table waits for `empty_table_close_s`."""
+    settings = Settings(  # type: ignore[call-arg]
+        signup_rate="1000/minute",
+        authority=AuthoritySettings(empty_table_close_s=TTL, house_table_close_s=30.0),
+    )
+    app: Any = create_app(
+        str(tmp_path / "room.db"), settings=settings, timing=Timing(0.02, 0.1, 1.0)
+    )
+    with TestClient(app) as client:
+        live, authority = app.state.room, app.state.authority
+        clock = Clock(0.0)
+        sweeper = EmptyTables(authority, live, clock)
+        bob = signup(client, "bob", deposit=50_000)
+        r = client.post("/api/automatch", json={"game": "pokdeng", "buy_in": 5_000}, headers=bob)
+        house = r.json()["table_id"]
+        client.post(f"/api/tables/{house}/leave", headers=bob)
+        deadline = time.monotonic() + 180  # a leave in a running round takes effect at its end
+        while live.tables[house].seating.humans() and time.monotonic() < deadline:
+            time.sleep(0.1)
+        own = client.post("/api/tables", json={"game": "pokdeng"}, headers=bob).json()["id"]
+        assert sweeper.sweep() == []
+        clock.advance(29)
+        assert sweeper.sweep() == []
+        clock.advance(1)
+        assert sweeper.sweep() == [house]
+        assert house not in live.tables and own in live.tables
+        [entry] = authority.log.entries(action="table.close")
+        assert entry["reason"] == "no person sat at it for 30 s"
+        clock.advance(TTL - 30)
+        assert sweeper.sweep() == [own]
         assert app.state.ledger.audit(replay=False).ok

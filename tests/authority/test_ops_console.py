@@ -104,7 +104,6 @@ def test_house_results_equal_the_ledger_and_the_audit(
             + row["house"]
             + row["commission"]
             + row["rounding"]
-            + row["jackpot_funding"]
             + row["jackpot_contributions"]
             - row["jackpot_awards"]
         ) == 0, row
@@ -114,9 +113,11 @@ def test_house_results_equal_the_ledger_and_the_audit(
     total = by_table["total"]
     assert total["bots_net"] == house["bots"]["result"]
     pools = house["jackpot"]["pools"]
-    assert total["jackpot_contributions"] + total["jackpot_funding"] - total[
-        "jackpot_awards"
-    ] == sum(p["contributed"] - p["paid"] for p in pools.values())
+    assert total["jackpot_contributions"] + total["jackpot_seed"] + total[
+        "jackpot_top_ups"
+    ] - total["jackpot_awards"] == sum(
+        p["seed"] + p["top_ups"] + p["contributions"] - p["awards"] for p in pools.values()
+    )
     assert by_table["books"]["jackpot_liability"] == sum(p["balance"] for p in pools.values())
     assert by_table["books"]["bots"] == house["bots"]
     played = [t for t in authority.templates.active() if t.game in set(registry.names())]

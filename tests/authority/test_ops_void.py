@@ -113,6 +113,47 @@ def test_a_void_at_a_live_table_goes_through_the_table(
     assert table.status().state != "suspended"
 
 
+def test_void_and_resume_in_one_step(room: tuple[TestClient, Authority]) -> None:
+    """`resume: true` voids the round (stake back) and the table plays on at once from a new
+    deal unit: both steps in the operator log, no separate resume."""
+    client, authority = room
+    app: Any = client.app
+    ledger, live = app.state.ledger, app.state.room
+    olga = enrol(client, authority, "olga").headers
+    template = offer(client, "pokdeng", {"betting_s": 120}, "slow betting")
+    bob = signup(client, "bob", deposit=50_000)
+    table_id = client.post("/api/tables", json={"template": template}, headers=bob).json()["id"]
+    r = client.post(f"/api/tables/{table_id}/sit", json={"buy_in": 10_000}, headers=bob)
+    assert r.status_code == 200, r.text
+    state = _bet_and_wait(client, bob, table_id)
+    round_id = state["round"]["round_id"]
+    commitment = state["fairness"]["current"]["commitment"]
+    table = live.tables[table_id]
+    bad = client.post(
+        f"/api/ops/rounds/{round_id}/void",
+        json={"reason": "dealer error", "resume": "yes"},
+        headers=olga,
+    )
+    assert bad.status_code == 422 and table.record is not None  # refused, nothing changed
+    r = client.post(
+        f"/api/ops/rounds/{round_id}/void",
+        json={"reason": "dealer error", "resume": True},
+        headers=olga,
+    )
+    assert r.status_code == 200, r.text
+    body = r.json()
+    assert body["round"]["status"] == "voided" and body["resumed"] is True
+    assert body["how"] == "table suspended and resumed"
+    assert table.status().state != "suspended" and table.suspension is None
+    # every stake back (a new round may already hold some of the stack again)
+    stack = f"stack:bob:{table_id}"
+    assert ledger.wallet("bob") + ledger.balance(stack) + ledger.balance(f"hold:{stack}") == 50_000
+    assert table.snapshot().fairness["next_commitment"] != commitment  # a new deal unit
+    actions = [e["action"] for e in authority.log.entries(actor="olga")]
+    assert "round.void" in actions and "table.resume" in actions
+    assert ledger.audit(replay=False).ok
+
+
 def test_a_round_no_table_plays_is_voided_in_the_ledger(
     room: tuple[TestClient, Authority],
 ) -> None:

@@ -163,8 +163,15 @@ def test_audit_reports_bot_play_and_jackpot_movements_as_their_own_lines(
     assert bots == {"bankroll": -1_000, "at_tables": 900, "result": -100}
     assert report.house["by_table"]["t1"] == 100
     pool = report.house["jackpot"]["pools"]["holdem"]
-    assert pool == {"funded": 5_000, "contributed": 50, "paid": 200, "balance": 4_850}
-    assert report.house["jackpot"]["funded"] == 5_000
+    assert pool == {
+        "funding": 5_000,
+        "seed": 0,
+        "top_ups": 0,
+        "contributions": 50,
+        "awards": 200,
+        "balance": 4_850,
+    }
+    assert report.house["jackpot"]["funding"] == 5_000
     assert report.house["adjustments"]["count"] == 1
     db = (
         funded.url
@@ -175,7 +182,7 @@ def test_audit_reports_bot_play_and_jackpot_movements_as_their_own_lines(
     assert out.exit_code == 0, out.output
     assert "house result from bot play: -100 (bankroll -1000, 900 still at tables)" in out.output
     assert (
-        "jackpot pool holdem: funded 5000, contributions 50, paid out 200, balance 4850"
-        in out.output
+        "jackpot pool holdem: funding 5000, seed 0, top-ups 0, contributions 50, awards 200, "
+        "balance 4850" in out.output
     )
     assert "operator adjustments: 1" in out.output

@@ -4,15 +4,20 @@ from __future__ import annotations
 
 import asyncio
 import threading
+from dataclasses import replace
 from typing import TypeVar
 
 import helpers  # registers the toy game
+import pytest
 from helpers import fresh_ledger, total_money
 
 from qipai.server.room import Room
+from qipai.tables import games
+from qipai.tables.errors import BuyInRange, Funds
 from qipai.tables.ledger_adapter import LedgerAdapter
 from qipai.tables.ports import ManualClock, MemoryTableRepo
 from qipai.tables.table import Timing
+from qipai.tables.terms import TableTerms, default_terms
 from tests.loops import run_in_fresh_loop
 
 assert helpers.TOY
@@ -61,6 +66,50 @@ def test_automatch_moves_a_lone_player_to_a_livelier_table() -> None:
     moved = room.automatch("carol", "carol", "toy", 100)
     assert moved is busy and lonely.seating.seat_of("carol") is None
     assert ledger.stack("carol", lonely.id) == 0  # cashed out of the old table
+
+
+def _house_terms(min_buy_in: int) -> TableTerms:
+    return replace(default_terms(games.get("toy")), min_buy_in=min_buy_in)
+
+
+def test_automatch_reuses_a_table_waiting_with_bots_before_opening_one() -> None:
+    room = make_room()
+    ledger = room.ledger
+    assert isinstance(ledger, LedgerAdapter)
+    for p in ("alice", "bob"):
+        ledger.deposit(p, 1000, f"d-{p}")
+    first = room.automatch("alice", "alice", "toy", 100)
+    first.leave("alice")  # no round is running: she stands up at once; the bots wait
+    assert not first.seating.humans() and first.seating.free_seats()
+    again = room.automatch("bob", "bob", "toy", 100)
+    assert again is first and len(room.tables) == 1
+
+
+def test_a_short_stacked_players_automatch_opens_no_new_table() -> None:
+    """docs/rules/common.md#buy-in: a wallet below the template's minimum buy-in is refused with
+    `insufficient_funds` before any table is opened (or joined), and so is a buy-in below it."""
+    room = make_room()
+    ledger = room.ledger
+    assert isinstance(ledger, LedgerAdapter)
+    terms = _house_terms(500)
+    ledger.deposit("alice", 300, "d-alice")
+    for _ in range(3):
+        with pytest.raises(Funds) as refused:
+            room.automatch("alice", "alice", terms, 300)
+        assert refused.value.code == "insufficient_funds" and "500" in str(refused.value)
+    assert room.tables == {} and ledger.wallet("alice") == 300
+    ledger.deposit("alice", 1_000, "d-alice-2")
+    with pytest.raises(BuyInRange):
+        room.automatch("alice", "alice", terms, 300)  # less than the minimum
+    assert room.tables == {}
+    # a table waiting with bots is not joined by a player who cannot pay either
+    ledger.deposit("bob", 1_000, "d-bob")
+    waiting = room.automatch("bob", "bob", terms, 600)
+    waiting.leave("bob")
+    ledger.deposit("carol", 100, "d-carol")
+    with pytest.raises(Funds):
+        room.automatch("carol", "carol", terms, 100)
+    assert list(room.tables) == [waiting.id] and waiting.seating.seat_of("carol") is None
 
 
 def test_recover_rebuilds_tables_and_resumes_open_rounds() -> None:

@@ -178,4 +178,5 @@ SPEC = GameSpec(
     encoder=ref("qipai.games.holdem_bonus.env:HoldemBonusEncoder"),
     fairness=ref("qipai.games.holdem_bonus.fairness:DESCRIPTION"),
     stakes=lazy("qipai.games.holdem_bonus.reports:stakes"),
+    turnover=lazy("qipai.games.holdem_bonus.reports:turnover"),
 )

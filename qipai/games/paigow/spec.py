@@ -87,4 +87,5 @@ SPEC = GameSpec(
     encoder=ref("qipai.games.paigow.env:PaigowEncoder"),
     fairness=ref("qipai.games.paigow.fairness:DESCRIPTION"),
     stakes=stakes_against_banker,
+    turnover=lazy("qipai.games.paigow.reports:turnover"),
 )

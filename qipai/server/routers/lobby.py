@@ -280,7 +280,9 @@ async def remove_bot(table_id: Key, seat: Key, svc: ServicesDep, player: Player)
 async def automatch(body: JSONObject, svc: ServicesDep, player: Player) -> AutomatchOut:
     """**A signed-in player.** 自动配桌: `{"template": ID | "game": G, "buy_in"}` — a seat at
     the liveliest table of that template (a game: its first offered template) with a free
-    seat, or a new table with bots. Settings in the body are refused (`settings_not_allowed`).
+    seat — one with people first, else one waiting with bots alone — or a new table with bots.
+    A wallet below the template's minimum buy-in is refused (`insufficient_funds`) before any
+    table is joined or opened. Settings in the body are refused (`settings_not_allowed`).
     The reply's `table.facts` shows the pay table and exact returns of where you sit.
     `client_seed` (docs/fairness.md) as for sitting down; on a table opened for you it skips
     the table's first unit (`client_seed.after_commitment`) and enters the next."""

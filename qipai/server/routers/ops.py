@@ -26,7 +26,7 @@ from typing import Annotated, Any, TypeVar
 from fastapi import APIRouter, Depends, FastAPI, Header, Query
 from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
-from sqlalchemy import func, or_, select
+from sqlalchemy import select
 from starlette.requests import HTTPConnection, Request
 
 import qipai
@@ -45,7 +45,6 @@ from qipai.authority.errors import (
 from qipai.authority.operators import Operator
 from qipai.cluster import directory
 from qipai.core.errors import GameError
-from qipai.core.ids import is_whole_round_id
 from qipai.server.deps import Address, Services
 from qipai.server.inputs import Key, LongKey, RowId, StoredStr
 from qipai.server.routers.accounts import guarded
@@ -174,12 +173,13 @@ def install(app: FastAPI, authority: Authority) -> None:
     its own status) and the ops and player-offer routers."""
     from starlette.routing import Mount
 
-    from qipai.server.routers import offer, ops_terms
+    from qipai.server.routers import offer, ops_rounds, ops_terms
 
     app.state.authority = authority
     app.add_exception_handler(AuthorityError, _error_response)
     app.include_router(router)
     app.include_router(ops_terms.router)
+    app.include_router(ops_rounds.router)
     app.include_router(offer.router)
     # a static mount at "/" (the browser client) must stay last, or it would answer first
     routes = app.router.routes
@@ -594,80 +594,6 @@ async def close_table(
 
 
 # ----- rounds ------------------------------------------------------------------------------
-@router.get("/rounds")
-async def list_rounds(
-    request: Request,
-    op: Reader,
-    table_id: Key | None = None,
-    player: Key | None = None,
-    status: Key | None = None,
-    since: datetime | None = None,
-    until: datetime | None = None,
-    round_id: Key | None = None,
-    limit: Annotated[int, Query(ge=1, le=200)] = 50,
-) -> dict[str, Any]:
-    """**An operator or auditor.** Rounds newest first, by id (or its first or last
-    characters), table, player, status (`open`, `settled`, `voided`) or time (`since`/`until`,
-    ISO 8601, opened)."""
-    from qipai.ledger.schema import round_ends, round_players, rounds
-
-    since, until = _aware(since, "since"), _aware(until, "until")
-
-    def work() -> list[dict[str, Any]]:
-        query = (
-            select(
-                rounds.c.id,
-                rounds.c.table_id,
-                rounds.c.game,
-                func.coalesce(round_ends.c.status, "open").label("status"),
-                rounds.c.opened_at,
-                round_ends.c.closed_at,
-            )
-            .outerjoin(round_ends, round_ends.c.round_id == rounds.c.id)
-            .order_by(rounds.c.opened_at.desc(), rounds.c.id)
-            .limit(limit)
-        )
-        if table_id is not None:
-            query = query.where(rounds.c.table_id == table_id)
-        if status == "open":
-            query = query.where(round_ends.c.status.is_(None))
-        elif status is not None:
-            query = query.where(round_ends.c.status == status)
-        if round_id and is_whole_round_id(round_id):
-            query = query.where(rounds.c.id == round_id)  # a whole id: the key's index
-        elif round_id:
-            escaped = _like_escaped(round_id)
-            # its first characters, or its last: the console shows a round by its last 12
-            # (a round id begins with the time it opened, `qipai/core/ids.py`); a part of an
-            # id is matched by reading the rounds (the time filters narrow it)
-            query = query.where(
-                or_(
-                    rounds.c.id.like(escaped + "%", escape="\\"),
-                    rounds.c.id.like("%" + escaped, escape="\\"),
-                )
-            )
-        if since is not None:
-            query = query.where(rounds.c.opened_at >= since)
-        if until is not None:
-            query = query.where(rounds.c.opened_at < until)
-        if player is not None:
-            query = query.where(
-                rounds.c.id.in_(
-                    select(round_players.c.round_id).where(round_players.c.user_id == player)
-                )
-            )
-        with _ledger(request).engine.connect() as conn:
-            return [
-                {
-                    k: (v.isoformat() if k.endswith("_at") and v is not None else v)
-                    for k, v in r.items()
-                }
-                for r in conn.execute(query).mappings()
-            ]
-
-    return {"rounds": await blocking(work)}
-
-
 def _round(request: Request, round_id: str) -> dict[str, Any]:
     from qipai.ledger.errors import UnknownRound
 
@@ -714,15 +640,22 @@ def _not_elsewhere(request: Request, table_id: str, round_id: str) -> None:
         )
 
 
+class VoidIn(Reason):
+    resume: bool = False
+    """Void and resume in one step: the table this voids the round of (suspending it) plays on
+    at once, from a new deal unit."""
+
+
 @router.post("/rounds/{round_id}/void")
 async def void_round(
-    round_id: Key, body: Reason, request: Request, op: Writer, authority: AuthorityDep
+    round_id: Key, body: VoidIn, request: Request, op: Writer, authority: AuthorityDep
 ) -> dict[str, Any]:
     """**An operator.** Void an open round with a reason: the interrupted-game policy settles
     it (every stake returned; what a player had already won paid by the house). A round that
     a running table of this process is playing is ended by that table (it is suspended: its
     round, deal unit and seats end as the table's own interruption does; resume it
-    afterwards), never behind its back. A round no live table plays (its table gone, e.g.
+    afterwards, or ask `resume: true` to void and resume in one step: `resumed`), never behind
+    its back. A round no live table plays (its table gone, e.g.
     after a crash) is rebuilt from its journal and voided in the ledger by the same policy
     (stakes returned, what was won so far paid by the house). A round at a table another host
     owns: 409 `table_elsewhere` (suspend that table, `POST /api/ops/tables/{id}/suspend`, which goes to its
@@ -746,9 +679,12 @@ async def void_round(
                 playing = record is not None and record.round_id == round_id
                 if playing:
                     table.suspend(f"round voided by an operator: {body.reason}")
+                    if body.resume:  # under the same lock: no round starts in between
+                        table.resume()
+        resumed = playing and body.resume
         if playing:
             room.wake(table_id)
-            how = "table suspended"
+            how = "table suspended and resumed" if resumed else "table suspended"
         else:  # its table is gone: replayed from its journal, voided by the same policy
             plain = LedgerAdapter(_ledger(request))  # unfenced: no host owns the table
             found = [r for r in plain.open_rounds(table_id) if r.record.round_id == round_id]
@@ -759,7 +695,9 @@ async def void_round(
                 f"; won so far paid by the house: {sum(paid.values())}" if paid else ""
             )
         authority.log.append(op.actor, "round.void", round_id, body.reason, {"how": how})
-        return {"round": _round_shown(request, round_id), "how": how}
+        if resumed:
+            authority.log.append(op.actor, "table.resume", table_id, body.reason, {"after": "void"})
+        return {"round": _round_shown(request, round_id), "how": how, "resumed": resumed}
 
     return await blocking(work)
 
@@ -858,17 +796,41 @@ async def operator_log(
     authority: AuthorityDep,
     actor: Key | None = None,
     action: Key | None = None,
+    kind: Key | None = None,
     target: LongKey | None = None,
+    since: datetime | None = None,
+    until: datetime | None = None,
     before_id: RowId | None = None,
     limit: Annotated[int, Query(ge=1, le=500)] = 100,
 ) -> dict[str, Any]:
-    """**An operator or auditor.** The operator log, newest first (`before_id` pages back)."""
-    rows = await blocking(
-        lambda: authority.log.entries(
-            actor=actor, action=action, target=target, before_id=before_id, limit=limit
+    """**An operator or auditor.** The operator log, newest first, filtered by `actor` (the
+    operator), `action`, `kind` (the action's family: `table`, `round`, `player`…), `target`
+    and time (`since`/`until`, ISO 8601); a page at a time: `next` is the `before_id` of the
+    next page (null on the last); `kinds` lists the families in the log."""
+    lo, hi = _aware(since, "since"), _aware(until, "until")
+    if lo is not None and hi is not None and lo >= hi:
+        raise BadRequest("since must be before until", "since")
+
+    def read() -> dict[str, Any]:
+        rows = authority.log.entries(
+            actor=actor,
+            action=action,
+            kind=kind,
+            target=target,
+            since=None if lo is None else lo.timestamp(),
+            until=None if hi is None else hi.timestamp(),
+            before_id=before_id,
+            limit=limit + 1,
         )
-    )
-    return {"entries": rows}
+        more = len(rows) > limit
+        rows = rows[:limit]
+        return {
+            "entries": rows,
+            "next": rows[-1]["id"] if more and rows else None,
+            "kinds": authority.log.kinds(),
+        }
+
+    return await blocking(read)
 
 
 @router.get("/log/verify")
@@ -977,10 +939,11 @@ async def house_report(
     format: Annotated[str, Query(pattern="^(json|csv)$")] = "json",
 ) -> Any:
     """**An operator or auditor.** The house's results of the ended rounds grouped `by` any of
-    `day`, `game`, `template`, `table` (comma-separated): rounds, turnover (people's stakes;
-    bots' apart), people's net, GGR, house, commission, rounding, jackpot contributions, awards
-    and funding, bots' net; the totals; and the books (pool liability, bot bankroll). `format=csv`
-    answers a CSV file."""
+    `day`, `game`, `template`, `table` (comma-separated), of the rounds closed from `since` to
+    before `until`: rounds, turnover (people's stakes, every bet; bots' apart), people's net, GGR,
+    house (the tables' play result), commission, rounding, the jackpot's seed, top-ups,
+    contributions and awards, bots' net; the totals; and the books (pool liability, bot
+    bankroll). `format=csv` answers a CSV file."""
     from qipai.authority import reports
 
     lo, hi = _aware(since, "since"), _aware(until, "until")

@@ -31,6 +31,16 @@ export function lang() {
   return current;
 }
 
+/**
+ * Show `next` on this page without saving it as the choice (the back office follows the
+ * browser's language until the operator picks one: qipai/web/ops/lang.js).
+ * @param {Lang} next
+ */
+export function showLang(next) {
+  current = next;
+  if (globalThis.document) globalThis.document.documentElement.lang = next;
+}
+
 /** @param {Lang} next */
 export function setLang(next) {
   current = next;

@@ -1,10 +1,12 @@
 // @ts-check
 // The console's text in Chinese and English (ops/i18n/zh.json, en.json), by key like the
 // player's client; the language is the room's (one setting, `qipai.lang`), so the player's
-// renderers drawn in the round inspector speak the same language.
+// renderers drawn in the round inspector speak the same language. Until the operator chooses
+// one, the console follows the browser's (lang.js).
 import zh from "./i18n/zh.json" with { type: "json" };
 import en from "./i18n/en.json" with { type: "json" };
-import { lang, setLang as setRoomLang } from "../i18n/index.js";
+import { lang, setLang as setRoomLang, showLang } from "../i18n/index.js";
+import { chosenLang, openingLang } from "./lang.js";
 
 /** @type {Record<"zh" | "en", Record<string, string>>} */
 export const TEXT = { zh, en };
@@ -14,9 +16,15 @@ export const missing = new Set();
 
 export { lang };
 
-/** @param {"zh" | "en"} next */
+/** The operator's choice (saved). @param {"zh" | "en"} next */
 export function setLang(next) {
   setRoomLang(next);
+}
+
+/** Open in the operator's saved choice, else the browser's language (not saved). */
+export function openLang() {
+  if (chosenLang()) setRoomLang(openingLang());
+  else showLang(openingLang());
 }
 
 /** @param {string} key @param {Record<string, string | number>} [vars] */

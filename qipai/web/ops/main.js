@@ -6,7 +6,7 @@ import { render } from "../vendor/preact.module.js";
 import { useEffect, useState } from "../vendor/hooks.module.js";
 import { html, cx } from "../ui/html.js";
 import { api, setToken, token, whenUnauthorized } from "./api.js";
-import { t, lang, setLang, missing } from "./i18n.js";
+import { t, lang, setLang, openLang, missing } from "./i18n.js";
 import { Login } from "./views/login.js";
 import { Room } from "./views/room.js";
 import { Players } from "./views/players.js";
@@ -83,7 +83,7 @@ function App() {
   return html`${bar}<main class="ops-main" data-lang=${lang()}>${!me.can_write ? html`<p class="badge read-only" id="read-only">${t("read_only")}</p>` : null}${body}</main>`;
 }
 
-setLang(lang());
+openLang();
 render(html`<${App} />`, /** @type {HTMLElement} */ (document.getElementById("root")));
 /** What the browser tests read: the keys asked for but missing in a language. */
 globalThis.qipaiOps = { missing };

@@ -1,24 +1,24 @@
 // @ts-check
 // Integrity: the last audit run from the console and its result, the chains' heads, run an audit
-// now (operators), and the operator action log with its own hash chain's check.
+// now (operators), and the operator action log (filtered and paged, oplog.js) with its own hash
+// chain's check.
 import { html } from "../../ui/html.js";
 import { useEffect, useState } from "../../vendor/hooks.module.js";
 import { api } from "../api.js";
 import { t } from "../i18n.js";
 import { ErrorLine } from "./common.js";
+import { OperatorLog } from "./oplog.js";
 
 /** @param {{ me: any }} props */
 export function Integrity({ me }) {
   const [info, setInfo] = useState(/** @type {any} */ (null));
-  const [log, setLog] = useState(/** @type {any[]} */ ([]));
   const [running, setRunning] = useState(false);
+  const [logged, setLogged] = useState(0);
   const [error, setError] = useState(/** @type {any} */ (null));
 
   async function load() {
     try {
-      const [i, l] = await Promise.all([api.get("/api/ops/integrity"), api.get("/api/ops/log?limit=50")]);
-      setInfo(i);
-      setLog(l.entries);
+      setInfo(await api.get("/api/ops/integrity"));
       setError(null);
     } catch (err) {
       setError(err);
@@ -31,6 +31,7 @@ export function Integrity({ me }) {
     try {
       await api.post("/api/ops/integrity/audit", { replay: true });
       await load();
+      setLogged((n) => n + 1);
     } catch (err) {
       setError(err);
     } finally {
@@ -52,9 +53,6 @@ export function Integrity({ me }) {
     <h4>${t("chain_heads")}</h4>
     <table class="grid" id="heads"><thead><tr><th>${t("chain")}</th><th>seq</th><th>MAC</th></tr></thead>
       <tbody>${info.heads.map((/** @type {any} */ h) => html`<tr key=${h.chain}><td class="mono small">${h.chain}</td><td class="num">${h.seq}</td><td class="mono small">${h.mac}</td></tr>`)}</tbody></table>` : null}
-    <h4>${t("operator_log")}</h4>
-    <table class="grid" id="op-log"><thead><tr><th>#</th><th>${t("time")}</th><th>${t("actor")}</th><th>${t("action")}</th><th>${t("target")}</th><th>${t("reason")}</th><th>${t("outcome")}</th></tr></thead>
-      <tbody>${log.map((e) => html`<tr key=${e.id}><td>${e.id}</td><td class="small">${new Date(e.at * 1000).toLocaleString()}</td><td>${e.actor} <span class="muted small">${e.role}</span></td>
-        <td>${e.action}</td><td class="mono small">${e.target}</td><td class="small">${e.reason}</td><td>${e.outcome}</td></tr>`)}</tbody></table>
+    <${OperatorLog} refresh=${logged} />
   </section>`;
 }

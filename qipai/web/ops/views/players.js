@@ -6,6 +6,7 @@ import { useState } from "../../vendor/hooks.module.js";
 import { api, query } from "../api.js";
 import { t } from "../i18n.js";
 import { amount, askReason, ErrorLine, roundRef, Signed, when } from "./common.js";
+import { PlayerRounds } from "./player_rounds.js";
 
 const LIMITS = ["max_open_tables", "max_connections", "max_watched", "demo_daily_limit"];
 
@@ -122,6 +123,7 @@ export function Players({ me, openRound }) {
       <ul class="plain" id="player-rounds">${(player.rounds || []).map((/** @type {any} */ r) => html`<li key=${r.round_id}>
         <a href="#" class="mono" data-round=${r.round_id} title=${r.round_id} onClick=${(/** @type {Event} */ e) => { e.preventDefault(); openRound(r.round_id); }}>${roundRef(r.round_id)}</a>
         ${r.game} <${Signed} n=${r.net} /></li>`)}</ul>
+      <${PlayerRounds} player=${player.player} openRound=${openRound} key=${player.player} />
     </div>` : null}
   </section>`;
 }

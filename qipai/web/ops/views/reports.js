@@ -9,13 +9,15 @@ import { api, query } from "../api.js";
 import { t } from "../i18n.js";
 import { amount, ErrorLine, pct } from "./common.js";
 import { Chart } from "./chart.js";
+import { downloadCsv, downloadJson } from "./export.js";
 
 const GROUPS = ["day", "game", "template", "table"];
 const MONEY = ["turnover", "bot_turnover", "people_net", "ggr", "house", "commission", "rounding",
-  "jackpot_contributions", "jackpot_awards", "jackpot_funding", "bots_net"];
+  "jackpot_seed", "jackpot_top_ups", "jackpot_contributions", "jackpot_awards", "bots_net"];
 
 export function House() {
   const [by, setBy] = useState(["game", "template"]);
+  const [range, setRange] = useState({ since: "", until: "" });
   const [report, setReport] = useState(/** @type {any} */ (null));
   const [daily, setDaily] = useState(/** @type {any} */ (null));
   const [error, setError] = useState(/** @type {any} */ (null));
@@ -23,8 +25,8 @@ export function House() {
   async function load() {
     try {
       const [r, d] = await Promise.all([
-        api.get(`/api/ops/reports/house${query({ by: by.join(",") })}`),
-        api.get("/api/ops/reports/house?by=day"),
+        api.get(`/api/ops/reports/house${query({ by: by.join(","), ...span() })}`),
+        api.get(`/api/ops/reports/house${query({ by: "day", ...span() })}`),
       ]);
       setReport(r);
       setDaily(d);
@@ -33,17 +35,28 @@ export function House() {
       setError(err);
     }
   }
-  useEffect(() => { load(); }, [by.join(",")]);
+  useEffect(() => { load(); }, [by.join(","), range.since, range.until]);
+
+  /** The chosen days as the API's range: from the first day's start to the end of the last, in the browser's zone. */
+  function span() {
+    /** @type {Record<string, string>} */
+    const out = {};
+    if (range.since) out.since = new Date(`${range.since}T00:00:00`).toISOString();
+    if (range.until) {
+      const end = new Date(`${range.until}T00:00:00`);
+      end.setDate(end.getDate() + 1);
+      out.until = end.toISOString();
+    }
+    return out;
+  }
+
+  function fileName() {
+    return `house-results-${by.join("-")}${range.since ? `-from-${range.since}` : ""}${range.until ? `-to-${range.until}` : ""}`;
+  }
 
   async function csv() {
     try {
-      const blob = await api.blob(`/api/ops/reports/house${query({ by: by.join(","), format: "csv" })}`);
-      const url = URL.createObjectURL(blob);
-      const a = document.createElement("a");
-      a.href = url;
-      a.download = `house-results-${by.join("-")}.csv`;
-      a.click();
-      setTimeout(() => URL.revokeObjectURL(url), 1000);
+      await downloadCsv(`/api/ops/reports/house${query({ by: by.join(","), ...span(), format: "csv" })}`, `${fileName()}.csv`);
     } catch (err) {
       setError(err);
     }
@@ -59,8 +72,11 @@ export function House() {
   return html`<section class="view" id="ops-house">
     <div class="row"><h2>${t("tab_house")}</h2><span class="spacer"></span>
       ${GROUPS.map((g) => html`<label key=${g} class="small"><input type="checkbox" data-group=${g} checked=${by.includes(g)} onChange=${() => toggle(g)} /> ${t(`by_${g}`)}</label>`)}
+      <label class="small">${t("since")} <input type="date" id="house-since" value=${range.since} onChange=${(/** @type {any} */ e) => setRange({ ...range, since: e.target.value })} /></label>
+      <label class="small">${t("until")} <input type="date" id="house-until" value=${range.until} onChange=${(/** @type {any} */ e) => setRange({ ...range, until: e.target.value })} /></label>
       <button type="button" class="btn small" id="house-refresh" onClick=${load}>${t("refresh")}</button>
-      <button type="button" class="btn small ghost" id="house-csv" onClick=${csv}>CSV</button></div>
+      <button type="button" class="btn small ghost" id="house-csv" onClick=${csv}>CSV</button>
+      <button type="button" class="btn small ghost" id="house-json" disabled=${!report} onClick=${() => downloadJson(report, `${fileName()}.json`)}>JSON</button></div>
     <${ErrorLine} error=${error} />
     ${report ? html`<div class="scroll"><table class="grid" id="house-table"><thead><tr>${labels.map((/** @type {string} */ c) => html`<th key=${c}>${t(`col_${c}`)}</th>`)}
       <th>${t("col_rounds")}</th>${MONEY.map((c) => html`<th key=${c}>${t(`col_${c}`)}</th>`)}</tr></thead>

@@ -1,7 +1,8 @@
 // @ts-check
 // The round inspector: find rounds by id, player, table or time; a round's journal step by step,
 // drawn by the player's own table renderers (qipai/web/games) with every seat's cards; its
-// settlement postings; verification with one click; void with a reason (open rounds).
+// settlement postings; verification with one click; void with a reason (open rounds). The list
+// is paged (newest first, stake and net per round) and exports each page as CSV or JSON.
 import { html, cx } from "../../ui/html.js";
 import { Component } from "../../vendor/preact.module.js";
 import { useEffect, useState } from "../../vendor/hooks.module.js";
@@ -9,6 +10,10 @@ import { renderer } from "../../games/index.js";
 import { api, query } from "../api.js";
 import { t } from "../i18n.js";
 import { amount, askReason, ErrorLine, roundRef, Signed, when } from "./common.js";
+import { downloadCsv, downloadJson } from "./export.js";
+
+/** Rounds per page of the list (the server pages them: every round can be reached). */
+const PAGE = 50;
 
 /** A renderer that fails on a state it was not written for shows the raw view instead. */
 class Guard extends Component {
@@ -101,15 +106,33 @@ async function loadRound(roundId) {
 /** @param {{ me: any, roundId: string | null, setRoundId: (id: string | null) => void }} props */
 export function Rounds({ me, roundId, setRoundId }) {
   const [list, setList] = useState(/** @type {any[] | null} */ (null));
+  // the search shown, the `after` of each page before this one, and the next page's
+  const [search, setSearch] = useState(/** @type {Record<string, string>} */ ({}));
+  const [pages, setPages] = useState(/** @type {string[]} */ ([]));
+  const [next, setNext] = useState(/** @type {string | null} */ (null));
   const [replay, setReplay] = useState(/** @type {any} */ (null));
   const [verdict, setVerdict] = useState(/** @type {any} */ (null));
   const [error, setError] = useState(/** @type {any} */ (null));
 
-  /** @param {Record<string, string>} params */
-  async function find(params) {
+  /** A page of the search: `back` holds the `after` of every page before it. @param {Record<string, string>} params @param {string[]} back */
+  async function find(params, back = []) {
     try {
-      setList((await api.get(`/api/ops/rounds${query(params)}`)).rounds);
+      const after = back.length ? back[back.length - 1] : undefined;
+      const found = await api.get(`/api/ops/rounds${query({ ...params, after, limit: PAGE })}`);
+      setList(found.rounds);
+      setNext(found.next);
+      setSearch(params);
+      setPages(back);
       setError(null);
+    } catch (err) {
+      setError(err);
+    }
+  }
+
+  async function csv() {
+    try {
+      const after = pages.length ? pages[pages.length - 1] : undefined;
+      await downloadCsv(`/api/ops/rounds${query({ ...search, after, limit: PAGE, format: "csv" })}`, `rounds-page-${pages.length + 1}.csv`);
     } catch (err) {
       setError(err);
     }
@@ -153,12 +176,13 @@ export function Rounds({ me, roundId, setRoundId }) {
     }
   }
 
-  async function voidRound() {
+  /** Void the round; `resume`: and let its table play on at once (one step, one reason). @param {boolean} [resume] */
+  async function voidRound(resume = false) {
     if (!roundId) return;
-    const reason = askReason(t("verb_void"));
+    const reason = askReason(t(resume ? "verb_void_resume" : "verb_void"));
     if (!reason) return;
     try {
-      await api.post(`/api/ops/rounds/${encodeURIComponent(roundId)}/void`, { reason });
+      await api.post(`/api/ops/rounds/${encodeURIComponent(roundId)}/void`, resume ? { reason, resume } : { reason });
       setReplay(await loadRound(roundId));
     } catch (err) {
       setError(err);
@@ -176,16 +200,23 @@ export function Rounds({ me, roundId, setRoundId }) {
       <button type="submit" class="btn small" id="round-find">${t("search")}</button>
     </form>
     <${ErrorLine} error=${error} />
-    ${list ? html`<table class="grid" id="round-list"><thead><tr><th>${t("round")}</th><th>${t("game")}</th><th>${t("table")}</th><th>${t("state")}</th><th>${t("opened")}</th></tr></thead>
+    ${list ? html`<div class="row small" id="round-pages"><span>${t("page_n", { n: pages.length + 1 })}</span>
+      <button type="button" class="btn small ghost" id="round-newer" disabled=${!pages.length} onClick=${() => find(search, pages.slice(0, -1))}>${t("page_newer")}</button>
+      <button type="button" class="btn small ghost" id="round-older" disabled=${!next} onClick=${() => next && find(search, [...pages, next])}>${t("page_older")}</button>
+      <button type="button" class="btn small ghost" id="round-csv" onClick=${csv}>CSV</button>
+      <button type="button" class="btn small ghost" id="round-json" onClick=${() => downloadJson(list, `rounds-page-${pages.length + 1}.json`)}>JSON</button></div>
+    <table class="grid" id="round-list"><thead><tr><th>${t("round")}</th><th>${t("game")}</th><th>${t("table")}</th><th>${t("state")}</th><th>${t("opened")}</th><th>${t("col_stake")}</th><th>${t("col_net")}</th></tr></thead>
       <tbody>${list.map((r) => html`<tr key=${r.id} class=${r.id === roundId ? "selected" : ""}>
         <td><a href="#" class="mono" data-round=${r.id} title=${r.id} onClick=${(/** @type {Event} */ e) => { e.preventDefault(); if (r.id === roundId) reload(r.id); else setRoundId(r.id); }}>${roundRef(r.id)}</a></td>
-        <td>${r.game}</td><td class="mono small">${r.table_id}</td><td>${t(`round_${r.status}`)}</td><td>${when(r.opened_at)}</td></tr>`)}</tbody></table>` : null}
+        <td>${r.game}</td><td class="mono small">${r.table_id}</td><td>${t(`round_${r.status}`)}</td><td>${when(r.opened_at)}</td>
+        <td class="num" data-col="stake">${amount(r.stake)}</td><td class="num" data-col="net"><${Signed} n=${r.net} /></td></tr>`)}</tbody></table>` : null}
     ${replay ? html`<div id="round-detail" data-round=${replay.round_id} data-status=${replay.status}>
       <div class="row"><h3 class="mono">${replay.round_id}</h3><span class="badge">${t(`round_${replay.status}`)}</span>
         <span class="muted">${replay.game} · ${replay.table_id}${replay.meta && replay.meta.template_id ? ` · ${replay.meta.template_id} v${replay.meta.template_version}` : ""}</span>
         <span class="spacer"></span>
         <button type="button" class="btn small gold" id="btn-verify" onClick=${verify}>${t("verify")}</button>
-        ${me.can_write && replay.status === "open" ? html`<button type="button" class="btn small" id="btn-void" onClick=${voidRound}>${t("verb_void")}</button>` : null}</div>
+        ${me.can_write && replay.status === "open" ? html`<button type="button" class="btn small" id="btn-void" onClick=${() => voidRound(false)}>${t("verb_void")}</button>
+          <button type="button" class="btn small" id="btn-void-resume" onClick=${() => voidRound(true)}>${t("verb_void_resume")}</button>` : null}</div>
       ${replay.void_reason ? html`<p class="muted">${t("void_reason")}: ${replay.void_reason}</p>` : null}
       ${verdict ? html`<div class="panel" id="verdict" data-ok=${verdict.ok ? "true" : "false"}>
         <h4 class=${verdict.ok ? "pos" : "neg"}>${verdict.ok ? t("verified_ok") : t("verified_failed")}</h4>
