@@ -20,6 +20,7 @@ from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+import fastapi.routing
 from fastapi import APIRouter, FastAPI
 from fastapi.staticfiles import StaticFiles
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
@@ -88,6 +89,20 @@ def _warm(authority: Authority, metrics: Metrics) -> None:
         except Exception:
             logging.getLogger("qipai.server").exception("warm-up %s failed", job.__name__)
     metrics.warming.set(0)
+
+
+def build_routes(app: FastAPI) -> None:
+    """Build every included router's route state now, at start-up. FastAPI (0.16x) builds an
+    included router's per-route state (a pydantic adapter per parameter, body and response of
+    each of its routes) on the first request matched through it, on the event loop: the first
+    request to the back office (`/api/ops/…`, about 60 routes) stalled every table and socket of
+    the room for 0.4-1.8 s, the whole of the operator sign-in flood's p99 in
+    benchmarks/bench_abuse.py (docs/security.md, "Sign-in limits"). Older FastAPI builds it
+    when a router is included: nothing to do."""
+    contexts = getattr(fastapi.routing, "iter_route_contexts", None)
+    if contexts is not None:
+        for _ in contexts(app.router.routes):
+            pass
 
 
 def load_extra_games(modules: str) -> None:
@@ -228,6 +243,7 @@ def create_app(
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         try:
+            build_routes(app)  # before the first connection and the first table: see its doc
             await asyncio.to_thread(authority.start)  # the shipped templates, at first start
             await asyncio.to_thread(room.recover)
             room.start()
