@@ -5,6 +5,7 @@ while FastAPI built the state of its ~60 routes (docs/security.md, "Sign-in limi
 
 from __future__ import annotations
 
+import inspect
 from pathlib import Path
 from typing import Any
 
@@ -43,3 +44,16 @@ def test_no_route_state_is_built_by_a_request_after_start_up(
             response = client.request(method, path, json=body)
             assert response.status_code < 500, (path, response.text)
         assert built[started:] == []
+
+
+def test_every_error_handler_runs_on_the_event_loop(tmp_path: Path) -> None:
+    """A plain-function exception handler runs in Starlette's thread pool: each operator sign-in
+    refused with a typed authority error (401) cost a thread hop, and the first one an import
+    on the event loop."""
+    app = create_app(str(tmp_path / "room.db"))
+    plain = [
+        getattr(handler, "__qualname__", repr(handler))
+        for handler in app.exception_handlers.values()
+        if not inspect.iscoroutinefunction(handler)
+    ]
+    assert plain == []

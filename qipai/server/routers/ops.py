@@ -163,7 +163,10 @@ class Reason(BaseModel):
     reason: str = Field(min_length=1, max_length=500)
 
 
-def _error_response(_: Request, exc: Exception) -> JSONResponse:
+async def _error_response(_: Request, exc: Exception) -> JSONResponse:
+    """On the event loop: Starlette runs a plain function handler in its thread pool, a thread
+    hop per refused sign-in (and, the first time, an import of anyio's thread machinery that
+    stalled the loop for half a second during an operator sign-in flood)."""
     assert isinstance(exc, AuthorityError)
     return JSONResponse({"error": exc.to_json()}, status_code=exc.status)
 
