@@ -240,6 +240,22 @@ def create_app(
         cluster=node,
     )
 
+    if node is not None and node.settings.redis_url is not None:
+        # a guesser spreading attempts over the hosts gets no more than from one
+        from qipai.server.room_signins import RoomSignIns
+
+        for guard, rate, name_rate in (
+            (svc.player_guard, settings.login_rate, settings.login_name_failures),
+            (svc.ops_guard, settings.ops_login_rate, settings.ops_name_failures),
+        ):
+            svc.room_signins[guard.kind] = RoomSignIns(
+                guard,
+                url=node.settings.redis_url,
+                room=node.settings.name,
+                rate=rate,
+                name_rate=name_rate,
+            )
+
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         try:
@@ -275,6 +291,8 @@ def create_app(
             await room.stop(timeout_s=max(1.5, left - 0.5))
             if node is not None:
                 await node.close()
+            for shared in svc.room_signins.values():
+                await shared.close()
         finally:
             svc.seating.shutdown(wait=False, cancel_futures=True)
             svc.hasher.close()

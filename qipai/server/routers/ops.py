@@ -47,7 +47,12 @@ from qipai.cluster import directory
 from qipai.core.errors import GameError
 from qipai.core.ids import is_whole_round_id
 from qipai.server.deps import Address, Services
-from qipai.server.routers.accounts import guarded
+from qipai.server.routers.accounts import (
+    guarded,
+    signin_failed,
+    signin_forgiven,
+    signin_succeeded,
+)
 from qipai.server.sockets import ACCOUNT_LOCKED, LOCKED_REASON
 from qipai.tables.ledger_adapter import LedgerAdapter
 
@@ -221,7 +226,7 @@ async def login(
 
     svc: Services = request.app.state.services
     guard = svc.ops_guard
-    guarded(svc, guard, body.name, address)
+    await guarded(svc, guard, body.name, address)
     try:
         salt = await blocking(authority.operators.salt_of, body.name)
         hashed = await svc.hasher.hash(body.password, salt)
@@ -232,15 +237,15 @@ async def login(
             body.totp,
         )
     except AuthFailed:
-        guard.failed(body.name)
+        signin_failed(svc, guard, body.name)
         raise
     except TotpRequired:  # the password was right: the code is still to come
-        guard.forgive(body.name, address)
+        signin_forgiven(svc, guard, body.name, address)
         raise
     except BaseException:  # not looked at (busy, cancelled, disabled): not a wrong guess
-        guard.forgive(body.name, address)
+        signin_forgiven(svc, guard, body.name, address)
         raise
-    guard.succeed(body.name, address)
+    signin_succeeded(svc, guard, body.name, address)
     return result
 
 
