@@ -63,7 +63,7 @@ class CallFailed(Exception):
 REDIS_CONNECTIONS = 64
 """Connections to Redis per host at most (calls, replies, the publisher, the directory)."""
 TIMEOUT_S = 2.0
-"""A Redis command, a connection attempt and a subscription silent for this long are given up
+"""The default (`QIPAI_CLUSTER__REDIS_TIMEOUT_S`): a Redis command, a connection attempt and a subscription silent for this long are given up
 (then retried on a new connection): without it, a Redis unreachable without a word (a network
 black hole: no reset, no close) left commands and the subscription waiting forever on
 connections that were gone, and the room's hosts deaf to each other long after Redis was back

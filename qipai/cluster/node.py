@@ -81,7 +81,13 @@ class Node:
         self.bus: Bus | None = (
             None
             if settings.redis_url is None
-            else Bus(settings.redis_url, settings.name, self.host_id, metrics)
+            else Bus(
+                settings.redis_url,
+                settings.name,
+                self.host_id,
+                metrics,
+                timeout_s=settings.redis_timeout_s,
+            )
         )
         self.directory: dict[str, JSON] = {}
         """The live hosts' entries as last read (address, tables, seats)."""
