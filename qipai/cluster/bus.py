@@ -62,6 +62,14 @@ class CallFailed(Exception):
 
 REDIS_CONNECTIONS = 64
 """Connections to Redis per host at most (calls, replies, the publisher, the directory)."""
+TIMEOUT_S = 2.0
+"""The default (`QIPAI_CLUSTER__REDIS_TIMEOUT_S`): a Redis command, a connection attempt and a subscription silent for this long are given up
+(then retried on a new connection): without it, a Redis unreachable without a word (a network
+black hole: no reset, no close) left commands and the subscription waiting forever on
+connections that were gone, and the room's hosts deaf to each other long after Redis was back
+(docs/scaling.md, "Redis outages")."""
+RETRY_MAX_S = 1.0
+"""The subscription's reconnection back-off doubles from 0.1 s up to this."""
 
 
 def _dumps(data: JSON) -> str:
@@ -69,17 +77,31 @@ def _dumps(data: JSON) -> str:
 
 
 class Bus:
-    def __init__(self, url: str, name: str, host_id: str, metrics: ClusterMetrics) -> None:
+    def __init__(
+        self,
+        url: str,
+        name: str,
+        host_id: str,
+        metrics: ClusterMetrics,
+        timeout_s: float = TIMEOUT_S,
+    ) -> None:
         self.url = url
         self.name = name
         self.host_id = host_id
         self.metrics = metrics
+        self.timeout_s = timeout_s
         # a publish waits for a free connection instead of failing past the pool's size
         # (redis-py's default pool raises "Too many connections" past 100: a failover run saw
         # calls and replies lost that way under load, each one a `table_unavailable`)
         self.redis: aioredis.Redis = aioredis.Redis.from_pool(
             aioredis.BlockingConnectionPool.from_url(
-                url, decode_responses=True, max_connections=REDIS_CONNECTIONS, timeout=10
+                url,
+                decode_responses=True,
+                max_connections=REDIS_CONNECTIONS,
+                timeout=10,
+                socket_timeout=timeout_s,
+                socket_connect_timeout=timeout_s,
+                socket_keepalive=True,
             )
         )
         self.mine = self.channel(host_id)
@@ -97,6 +119,11 @@ class Bus:
         self._running: set[asyncio.Task[None]] = set()
         self.ready = asyncio.Event()
         self.connected = False
+        self.connected_at: float | None = None
+        """When (time.monotonic) the subscription was last (re)established; None while lost."""
+        self.on_reconnect: Callable[[], Coroutine[Any, Any, None]] | None = None
+        """Run after the subscription came back from a loss: what was sent meanwhile is lost
+        (the owners' watchers of this host, say), the host sends it again."""
 
     def channel(self, host_id: str) -> str:
         return f"{self.name}:h:{host_id}"
@@ -128,35 +155,88 @@ class Bus:
 
     # ----- receiving -----------------------------------------------------------------------
     async def _listen(self) -> None:
+        """Subscribe and dispatch; on any loss, subscribe again on a new connection (back-off
+        0.1 s doubling up to `RETRY_MAX_S`). The subscription is pinged whenever it has been
+        quiet for half of `timeout_s`, and given up when nothing at all (not even the pong) came
+        for `timeout_s`: a connection that died without a word is noticed within `timeout_s`,
+        and the next attempt after Redis returns succeeds within `RETRY_MAX_S` more."""
         backoff = 0.1
+        lost = False
         while True:
-            pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
+            # every answer is heard, confirmations and pongs included: silence means a dead link
+            pubsub = self.redis.pubsub(ignore_subscribe_messages=False)
             try:
-                await pubsub.subscribe(self.mine, self.everyone)
+                await asyncio.wait_for(pubsub.subscribe(self.mine, self.everyone), self.timeout_s)
+                await self._confirm(pubsub)
                 self.connected = True
+                self.connected_at = time.monotonic()
                 self.ready.set()
                 backoff = 0.1
-                async for message in pubsub.listen():
-                    if message.get("type") != "message":
-                        continue
-                    try:
-                        data = json.loads(message["data"])
-                    except (TypeError, ValueError):
-                        continue
-                    if isinstance(data, dict):
-                        self._dispatch(data, message.get("channel") == self.everyone)
+                if lost:
+                    lost = False
+                    log.warning("redis subscription back")
+                    if self.on_reconnect is not None:
+                        self._spawn(self.on_reconnect())
+                await self._receive(pubsub)
             except asyncio.CancelledError:
                 with contextlib.suppress(Exception):
                     await pubsub.aclose()  # type: ignore[no-untyped-call]
                 raise
-            except (RedisError, OSError) as exc:
+            except (RedisError, OSError, TimeoutError) as exc:
+                if self.connected or not lost:
+                    log.warning("redis subscription lost (%s); retrying", exc or type(exc))
                 self.connected = False
-                log.warning("redis subscription lost (%s); retrying", exc)
+                self.connected_at = None
+                lost = True
             finally:
                 with contextlib.suppress(Exception):
-                    await pubsub.aclose()  # type: ignore[no-untyped-call]
+                    # a dead connection's close may wait too: not past the time it is given
+                    await asyncio.wait_for(pubsub.aclose(), self.timeout_s)  # type: ignore[no-untyped-call]
             await asyncio.sleep(backoff)
-            backoff = min(2.0, backoff * 2)
+            backoff = min(RETRY_MAX_S, backoff * 2)
+
+    async def _confirm(self, pubsub: Any) -> None:
+        """Wait for Redis's first answer on the subscription (TimeoutError after `timeout_s`):
+        sending the subscription succeeds on a connection that is dead without a word (the
+        pool may hand one out), so only an answer tells that Redis hears it. Any answer counts
+        (the subscription's confirmations, the ping's pong: redis-py 8 hands the pong of a
+        client decoding responses over in a shape of its own, so none is looked for)."""
+        await asyncio.wait_for(pubsub.ping(), self.timeout_s)
+        deadline = time.monotonic() + self.timeout_s
+        while time.monotonic() < deadline:
+            message = await pubsub.get_message(timeout=max(0.01, deadline - time.monotonic()))
+            if message is not None:
+                self._handle(message)
+                return
+        raise TimeoutError(f"no answer to the subscription within {self.timeout_s:g} s")
+
+    def _handle(self, message: dict[str, Any]) -> None:
+        if message.get("type") != "message":
+            return  # a confirmation, a pong
+        try:
+            data = json.loads(message["data"])
+        except (TypeError, ValueError):
+            return
+        if isinstance(data, dict):
+            self._dispatch(data, message.get("channel") == self.everyone)
+
+    async def _receive(self, pubsub: Any) -> None:
+        """Dispatch the subscription's messages until it is silent for `timeout_s` (raises
+        TimeoutError) or fails."""
+        heard = time.monotonic()
+        pinged = False
+        while True:
+            message = await pubsub.get_message(timeout=self.timeout_s / 4)
+            now = time.monotonic()
+            if message is not None:
+                heard, pinged = now, False
+                self._handle(message)
+                continue
+            if now - heard >= self.timeout_s:
+                raise TimeoutError(f"the subscription was silent for {self.timeout_s:g} s")
+            if not pinged and now - heard >= self.timeout_s / 2:
+                await asyncio.wait_for(pubsub.ping(), self.timeout_s)
+                pinged = True
 
     def _dispatch(self, data: JSON, broadcast: bool) -> None:
         kind = data.get("k")

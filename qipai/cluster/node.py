@@ -50,6 +50,11 @@ from qipai.tables.table import Table
 log = logging.getLogger("qipai.cluster")
 
 
+REWATCH_BATCH = 64
+"""Subscriptions renewed side by side after the bus came back (bounded: one call each)."""
+REWATCH_TRIES = 3
+
+
 def new_host_id() -> str:
     """Unique per process start: `<machine>-<pid>-<random>` (a restarted process is a new host,
     so the tables it held before are claimed with a new epoch)."""
@@ -76,7 +81,13 @@ class Node:
         self.bus: Bus | None = (
             None
             if settings.redis_url is None
-            else Bus(settings.redis_url, settings.name, self.host_id, metrics)
+            else Bus(
+                settings.redis_url,
+                settings.name,
+                self.host_id,
+                metrics,
+                timeout_s=settings.redis_timeout_s,
+            )
         )
         self.directory: dict[str, JSON] = {}
         """The live hosts' entries as last read (address, tables, seats)."""
@@ -121,6 +132,7 @@ class Node:
             self.bus.on_call = self._on_call
             self.bus.on_push = self.room.deliver_local
             self.bus.on_broadcast = self._on_broadcast
+            self.bus.on_reconnect = self._reconnected
             await self.bus.start()
             await self._announce()
             self._tasks.append(asyncio.create_task(self._announcer(), name="qipai-announce"))
@@ -160,8 +172,17 @@ class Node:
 
     async def _announce(self) -> None:
         assert self.bus is not None
+        fresh_s = self.settings.lease_ttl_s + 2.0
         await self.bus.announce(self.load())
-        directory = await self.bus.hosts(fresh_s=self.settings.lease_ttl_s + 2.0)
+        directory = await self.bus.hosts(fresh_s=fresh_s)
+        since = self.bus.connected_at
+        if directory and (since is None or time.monotonic() - since < fresh_s):
+            # this host was cut off from Redis until moments ago: every other host's entry is
+            # stale until its next announcement, none is taken for dead yet (dropping their
+            # watchers left the players of every front door without their tables' messages
+            # after a Redis outage: docs/scaling.md, "Redis outages")
+            self.directory = {**self.directory, **directory}
+            return
         if directory:
             for host in set(self.directory) - set(directory):
                 self.bus.fail_calls_to(host)  # it died: no reply will come
@@ -353,6 +374,56 @@ class Node:
                     await self.watch(conn, table_id)
                 except (CallFailed, CallRefused, GameError) as exc:
                     log.info("table %s: re-subscribing %s failed: %s", table_id, conn.player, exc)
+
+    async def _reconnected(self) -> None:
+        """The bus is back after a loss (a Redis outage, this host cut off): whatever was sent
+        meanwhile is lost, and the owners may have taken this front door for dead and dropped
+        its watchers. Announce this host again and subscribe every local connection again to
+        the other hosts' tables it watches (each gets the table's whole state)."""
+        with contextlib.suppress(Exception):
+            await self._announce()
+        pairs = [
+            (conn, table_id)
+            for conns in list(self.room.connections.values())
+            for conn in list(conns)
+            for table_id in list(conn.tables)
+            if table_id not in self.room.tables
+        ]
+        for start in range(0, len(pairs), REWATCH_BATCH):
+            batch = pairs[start : start + REWATCH_BATCH]
+            await asyncio.gather(*(self._resubscribe(conn, table_id) for conn, table_id in batch))
+
+    async def _resubscribe(self, conn: Connection, table_id: str) -> None:
+        """Subscribe `conn` again to another host's table after the bus came back: a few tries
+        of `call_timeout_s` each (the owner may still be subscribing again itself, so the first
+        call can be lost); the connection keeps the table meanwhile."""
+        assert self.bus is not None
+        for _ in range(REWATCH_TRIES):
+            if table_id not in conn.tables:
+                return  # unwatched meanwhile
+            if table_id in self.room.tables:  # taken over by this host meanwhile
+                await self.room.watch(conn, table_id)
+                return
+            try:
+                owner = await self.owner_of(table_id)
+                if owner is None:
+                    return
+                args = {"table_id": table_id, "player": conn.player}
+                state = await self.bus.call(owner, "watch", args, self.settings.call_timeout_s)
+            except CallFailed:
+                self.owners.pop(table_id, None)
+                continue
+            except (CallRefused, GameError) as exc:
+                self.owners.pop(table_id, None)
+                if isinstance(exc, CallRefused) and exc.code == "table_moved":
+                    continue
+                log.info("table %s: re-subscribing %s refused: %s", table_id, conn.player, exc)
+                return
+            self.room.deliver_local(table_id, conn.player, state)
+            return
+        log.warning(
+            "table %s: re-subscribing %s failed %d times", table_id, conn.player, REWATCH_TRIES
+        )
 
     # ----- draining -------------------------------------------------------------------------
     async def drain(self, by: str, reason: str) -> JSON:

@@ -29,6 +29,13 @@ class ClusterSettings(BaseModel):
     call_timeout_s: float = Field(
         default=3.0, gt=0, le=60, description="a forwarded call waits this long for the owner"
     )
+    redis_timeout_s: float = Field(
+        default=2.0,
+        gt=0,
+        le=60,
+        description="a Redis command, connection attempt or silent subscription is given up after"
+        " this (then retried): a Redis gone silent is noticed, and left, this soon",
+    )
     play_timeout_s: float = Field(
         default=15.0,
         gt=0,

@@ -20,6 +20,7 @@ from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+import fastapi.routing
 from fastapi import APIRouter, FastAPI
 from fastapi.staticfiles import StaticFiles
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
@@ -89,6 +90,20 @@ def _warm(authority: Authority, metrics: Metrics) -> None:
         except Exception:
             logging.getLogger("qipai.server").exception("warm-up %s failed", job.__name__)
     metrics.warming.set(0)
+
+
+def build_routes(app: FastAPI) -> None:
+    """Build every included router's route state now, at start-up. FastAPI (0.16x) builds an
+    included router's per-route state (a pydantic adapter per parameter, body and response of
+    each of its routes) on the first request matched through it, on the event loop: the first
+    request to the back office (`/api/ops/…`, about 60 routes) stalled every table and socket of
+    the room for 0.4-1.8 s, the whole of the operator sign-in flood's p99 in
+    benchmarks/bench_abuse.py (docs/security.md, "Sign-in limits"). Older FastAPI builds it
+    when a router is included: nothing to do."""
+    contexts = getattr(fastapi.routing, "iter_route_contexts", None)
+    if contexts is not None:
+        for _ in contexts(app.router.routes):
+            pass
 
 
 def load_extra_games(modules: str) -> None:
@@ -228,9 +243,26 @@ def create_app(
         cluster=node,
     )
 
+    if node is not None and node.settings.redis_url is not None:
+        # a guesser spreading attempts over the hosts gets no more than from one
+        from qipai.server.room_signins import RoomSignIns
+
+        for guard, rate, name_rate in (
+            (svc.player_guard, settings.login_rate, settings.login_name_failures),
+            (svc.ops_guard, settings.ops_login_rate, settings.ops_name_failures),
+        ):
+            svc.room_signins[guard.kind] = RoomSignIns(
+                guard,
+                url=node.settings.redis_url,
+                room=node.settings.name,
+                rate=rate,
+                name_rate=name_rate,
+            )
+
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         try:
+            build_routes(app)  # before the first connection and the first table: see its doc
             await asyncio.to_thread(authority.start)  # the shipped templates, at first start
             await asyncio.to_thread(room.recover)
             room.start()
@@ -262,6 +294,8 @@ def create_app(
             await room.stop(timeout_s=max(1.5, left - 0.5))
             if node is not None:
                 await node.close()
+            for shared in svc.room_signins.values():
+                await shared.close()
         finally:
             svc.seating.shutdown(wait=False, cancel_futures=True)
             svc.hasher.close()

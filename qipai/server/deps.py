@@ -106,6 +106,9 @@ class Services:
     abusers: Backoff = field(default_factory=lambda: Backoff(1, 2.0, 300.0))
     """Sessions and players whose socket was closed for flooding: their new sockets are refused
     (before any database work) for 2 s, doubling with every further closing, up to 5 min."""
+    room_signins: dict[str, Any] = field(default_factory=dict)
+    """Sign-in kind ("player", "operator") -> its counts shared by the room's hosts
+    (`qipai.server.room_signins.RoomSignIns`, with Redis); empty alone."""
     stopping_at: float | None = None
     """time.monotonic() of the SIGTERM (the server stops: no new socket is signed in)."""
     offer: OfferCache = field(default_factory=OfferCache)

@@ -26,10 +26,19 @@ def _throttled(svc: ServicesDep, name: str, key: str, what: str) -> None:
         )
 
 
-def guarded(svc: ServicesDep, guard: SignInGuard, name: str, address: str) -> None:
-    """Admit one sign-in attempt or refuse it (429) before any password is hashed."""
+async def guarded(svc: ServicesDep, guard: SignInGuard, name: str, address: str) -> None:
+    """Admit one sign-in attempt or refuse it (429) before any password is hashed: this host's
+    counts first (no round trip for a flood it already refuses), then the room's (Redis,
+    several hosts)."""
     try:
         guard.admit(name, address)
+        room = svc.room_signins.get(guard.kind)
+        if room is not None:
+            try:
+                await room.admit(name, address)
+            except BaseException:
+                guard.forgive(name, address)
+                raise
     except SignInRefused as refused:
         svc.metrics.refused.labels(f"{guard.kind}_login").inc()
         text = (
@@ -43,6 +52,27 @@ def guarded(svc: ServicesDep, guard: SignInGuard, name: str, address: str) -> No
             f"{text}: try again in {refused.seconds} s",
             headers={"Retry-After": str(refused.seconds)},
         ) from None
+
+
+def signin_failed(svc: ServicesDep, guard: SignInGuard, name: str) -> None:
+    guard.failed(name)
+    room = svc.room_signins.get(guard.kind)
+    if room is not None:
+        room.failed(name)
+
+
+def signin_forgiven(svc: ServicesDep, guard: SignInGuard, name: str, address: str) -> None:
+    guard.forgive(name, address)
+    room = svc.room_signins.get(guard.kind)
+    if room is not None:
+        room.forgive(name, address)
+
+
+def signin_succeeded(svc: ServicesDep, guard: SignInGuard, name: str, address: str) -> None:
+    guard.succeed(name, address)
+    room = svc.room_signins.get(guard.kind)
+    if room is not None:
+        room.succeed(name, address)
 
 
 @router.post("/signup", response_model=SessionOut)
@@ -72,7 +102,7 @@ async def login(body: CredentialsIn, svc: ServicesDep, address: Address) -> Sess
     answer (docs/security.md)."""
     account = username_key(body.username)
     guard = svc.player_guard
-    guarded(svc, guard, account, address)
+    await guarded(svc, guard, account, address)
     try:
         found = await svc.db(svc.store.credentials, body.username)
         ok = await svc.hasher.verify(
@@ -81,12 +111,12 @@ async def login(body: CredentialsIn, svc: ServicesDep, address: Address) -> Sess
             None if found is None else found.pw_hash,
         )
     except BaseException:  # not looked at (busy, cancelled): not a wrong password
-        guard.forgive(account, address)
+        signin_forgiven(svc, guard, account, address)
         raise
     if not ok or found is None:
-        guard.failed(account)
+        signin_failed(svc, guard, account)
         raise AuthFailed("wrong username or password")
-    guard.succeed(account, address)
+    signin_succeeded(svc, guard, account, address)
     if svc.authority is not None:  # a locked player signs in to nothing (403 account_locked)
         await svc.db(svc.authority.check_player, found.username)
     token = await svc.db(svc.store.new_session, found.username)

@@ -47,7 +47,12 @@ from qipai.cluster import directory
 from qipai.core.errors import GameError
 from qipai.server.deps import Address, Services
 from qipai.server.inputs import Key, LongKey, RowId, StoredStr
-from qipai.server.routers.accounts import guarded
+from qipai.server.routers.accounts import (
+    guarded,
+    signin_failed,
+    signin_forgiven,
+    signin_succeeded,
+)
 from qipai.server.sockets import ACCOUNT_LOCKED, LOCKED_REASON
 from qipai.tables.ledger_adapter import LedgerAdapter
 
@@ -163,7 +168,10 @@ class Reason(BaseModel):
     reason: StoredStr = Field(min_length=1, max_length=500)
 
 
-def _error_response(_: Request, exc: Exception) -> JSONResponse:
+async def _error_response(_: Request, exc: Exception) -> JSONResponse:
+    """On the event loop: Starlette runs a plain function handler in its thread pool, a thread
+    hop per refused sign-in (and, the first time, an import of anyio's thread machinery that
+    stalled the loop for half a second during an operator sign-in flood)."""
     assert isinstance(exc, AuthorityError)
     return JSONResponse({"error": exc.to_json()}, status_code=exc.status)
 
@@ -220,7 +228,7 @@ async def login(
 
     svc: Services = request.app.state.services
     guard = svc.ops_guard
-    guarded(svc, guard, body.name, address)
+    await guarded(svc, guard, body.name, address)
     try:
         salt = await blocking(authority.operators.salt_of, body.name)
         hashed = await svc.hasher.hash(body.password, salt)
@@ -231,15 +239,15 @@ async def login(
             body.totp,
         )
     except AuthFailed:
-        guard.failed(body.name)
+        signin_failed(svc, guard, body.name)
         raise
     except TotpRequired:  # the password was right: the code is still to come
-        guard.forgive(body.name, address)
+        signin_forgiven(svc, guard, body.name, address)
         raise
     except BaseException:  # not looked at (busy, cancelled, disabled): not a wrong guess
-        guard.forgive(body.name, address)
+        signin_forgiven(svc, guard, body.name, address)
         raise
-    guard.succeed(body.name, address)
+    signin_succeeded(svc, guard, body.name, address)
     return result
 
 
