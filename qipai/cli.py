@@ -222,13 +222,17 @@ def simulate(
     rounds: Annotated[int, typer.Option(help="Rounds to play.")] = 10_000,
     seed: Annotated[int, typer.Option(help="Seed of the simulation (reproducible).")] = 1,
     mode: Annotated[str | None, typer.Option(help="A mode of the game.")] = None,
+    workers: Annotated[
+        int | None,
+        typer.Option(help="Processes (default: every core; the result does not depend on it)."),
+    ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
     """Play N rounds through the real round engine with bots; observed return ± 95 % CI."""
     from qipai.analysis.simulate import render_simulation, simulate_game
 
     try:
-        result = simulate_game(game, rounds, seed, mode)
+        result = simulate_game(game, rounds, seed, mode, workers)
     except GameError as exc:
         fail(exc.message)
     typer.echo(render_simulation(result, "json" if as_json else "markdown"))

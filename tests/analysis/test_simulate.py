@@ -112,3 +112,24 @@ def test_holdem_simulation_plays_the_rooms_optimal_bot() -> None:
     assert main["exact_rtp"] == float(exact)
     with pytest.raises(InvalidInput, match="simple or optimal"):
         simulate_game("holdem-bonus", 4, 7, "common")
+
+
+@pytest.mark.parametrize(
+    ("game", "mode"),
+    [("niuniu", "no-swap"), ("paigow", "banker"), ("tiengow", "random")],
+)
+def test_the_result_does_not_depend_on_the_process_count(game: str, mode: str) -> None:
+    """Several chunks (CHUNK rounds each) on one process and on two give the same figures."""
+    from qipai.analysis.parallel import CHUNK
+
+    rounds = 2 * CHUNK + 7 if game != "tiengow" else 2 * CHUNK + 3
+    one = simulate_game(game, rounds, 11, mode, workers=1)
+    two = simulate_game(game, rounds, 11, mode, workers=2)
+    assert one.rows == two.rows
+
+
+def test_bad_workers_or_rounds_are_refused() -> None:
+    with pytest.raises(InvalidInput, match="workers"):
+        simulate_game("niuniu", 10, 1, None, workers=0)
+    with pytest.raises(InvalidInput, match="rounds"):
+        simulate_game("niuniu", 10**10, 1, None)
