@@ -174,7 +174,10 @@ def main() -> None:
         print(f"{'system':<10} {'environment':<44} {'steps/CPU-s':>14}")
     for game in ("pokdeng", "paigow", "holdem-bonus", "niuniu", "tiengow"):
         add("qipai", f"{game} (PettingZoo AEC, single table)", qipai_aec(game))
-    for game in ("pokdeng", "niuniu"):
+    from qipai.games import registry
+
+    batched = [name for name, spec in registry.available().items() if spec.batch_env is not None]
+    for game in batched:  # every game whose spec declares a batch environment
         add("qipai", f"{game} (Gymnasium, single table)", qipai_gym(game))
         add(
             "qipai",

@@ -15,6 +15,7 @@ import json
 import math
 import time
 from collections.abc import Iterator, Mapping, Sequence
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from fractions import Fraction
 from itertools import compress
@@ -24,6 +25,42 @@ from qipai.analysis.parallel import CHUNK, WORKERS, Chunk, chunks, run_chunks
 from qipai.core.errors import InvalidInput
 from qipai.core.protocol import ActionSpec, Round, Seat
 from qipai.core.rng import Rng
+
+
+@dataclass(frozen=True)
+class SimulationOptions:
+    """What `qipai simulate` takes besides the game, rounds, seed and mode: the bot level of
+    every seat (one level for all, or one per seat) and the table's settings (a template's
+    `settings` object), validated by the game's own config model."""
+
+    bots: tuple[str, ...] = ()
+    settings: Mapping[str, Any] = field(default_factory=dict)
+
+
+OPTIONS: ContextVar[SimulationOptions | None] = ContextVar("qipai_simulate_options", default=None)
+
+
+def current_options() -> SimulationOptions:
+    return OPTIONS.get() or SimulationOptions()
+
+
+# Which simulators read which options (by the function's name, as `GameSpec.simulate` names
+# it); `simulate_game` refuses an option the game's simulator does not read, before any work.
+ACCEPTS: dict[str, frozenset[str]] = {
+    "simulate_niuniu": frozenset({"bots", "settings"}),
+    "simulate_paigow": frozenset({"bots", "settings"}),
+}
+
+
+def seat_levels(levels: tuple[str, ...], seats: Sequence[str], known: Sequence[str]) -> list[str]:
+    """One bot level per seat from `--bots` (one level for every seat, or one per seat)."""
+    if len(levels) == 1:
+        levels = levels * len(seats)
+    if len(levels) != len(seats) or any(level not in known for level in levels):
+        raise InvalidInput(
+            f"bots: one level or {len(seats)} comma-separated levels of {', '.join(known)}"
+        )
+    return list(levels)
 
 
 @dataclass
@@ -279,13 +316,20 @@ RoundRow = tuple[float, float, int]
 
 def _niuniu_chunk(part: Chunk) -> list[RoundRow]:
     """Rounds [first, last) of a Niu Niu simulation: the players' (net, stake, bets) against
-    the banker each. Round n's deal and bots' stream come from n alone."""
+    the banker each. Round n's deal and bots' stream come from n alone. `part.options`:
+    (swap, bot levels per seat or (), settings)."""
     from qipai.games.niuniu.config import NiuniuConfig
     from qipai.games.niuniu.round import NiuniuRound
+    from qipai.games.niuniu.spec import SPEC
 
-    config = NiuniuConfig()
+    swap, levels, settings = part.options
+    config = NiuniuConfig.model_validate(settings)
     seats = [Seat(f"s{i}", 10**12) for i in range(1, 5)]
-    bots = {s.id: _NiuniuFlatBot(part.options) for s in seats}
+    bots: dict[str, Any] = (
+        {s.id: SPEC.make_bot(level) for s, level in zip(seats, levels, strict=True)}
+        if levels
+        else {s.id: _NiuniuFlatBot(swap) for s in seats}
+    )
     out = []
     for n in range(part.first, part.last):
         rnd = NiuniuRound.start(config, seats, Rng(round_seed(part.seed, n)))
@@ -296,30 +340,43 @@ def _niuniu_chunk(part: Chunk) -> list[RoundRow]:
 
 def simulate_niuniu(rounds: int, seed: int, mode: str | None) -> SimulationResult:
     from qipai.games.niuniu.analysis import player_ev_no_swap
+    from qipai.games.niuniu.config import NiuniuConfig
+    from qipai.games.niuniu.spec import SPEC
 
     swap = (mode or "no-swap") == "swap"
     if mode not in (None, "swap", "no-swap"):
         raise InvalidInput(f"Niu Niu mode {mode!r}: expected swap or no-swap")
+    opts = current_options()
+    config = _validated(NiuniuConfig, opts.settings)
+    levels = tuple(seat_levels(opts.bots, ["s1"] * 4, SPEC.bot_levels)) if opts.bots else ()
     player = Tally()
     start = time.perf_counter()
-    run = run_chunks(_niuniu_chunk, chunks(rounds, seed, swap), None, "Niu Niu rounds")
+    work = chunks(rounds, seed, (swap, levels, dict(opts.settings)))
+    run = run_chunks(_niuniu_chunk, work, None, "Niu Niu rounds")
     for part in run.results:
         for row in part:
             player.add_round(*row)
     seconds = time.perf_counter() - start
-    exact = {} if swap else {"player vs banker": 1 + player_ev_no_swap()}
+    from qipai.core.money import to_rate
+
+    rate = to_rate(config.commission)
+    exact = {} if swap or levels else {"player vs banker": 1 + player_ev_no_swap(rate)}
     notes = [
-        "bots: no bids (random banker), minimum bets; swaps by qipai.games.niuniu.bots.SensibleBot "
-        "(the hint: highest expected net against the banker); no exact figure with swaps "
-        "(docs/rtp.md section 2: about 96.0 % when every seat follows the hint)"
+        f"bots: {', '.join(levels)} (qipai.games.niuniu.bots, the room's); they bid, bet and swap "
+        "by their view, so no exact figure: the 95 % interval only"
+        if levels
+        else "bots: no bids (random banker), minimum bets; swaps by qipai.games.niuniu.bots."
+        "SensibleBot (the hint: highest expected net against the banker); no exact figure with "
+        "swaps (docs/rtp.md section 2: about 96.0 % when every seat follows the hint)"
         if swap
         else "bots: no bids (random banker), minimum bets, no swaps",
-        "per unit of base × banker multiple × player multiple, after the 4 % commission",
+        f"per unit of base × banker multiple × player multiple, after the {float(rate):.2%} "
+        "commission",
         _processes_note(run.workers),
     ]
     return SimulationResult(
         "niuniu",
-        "swap" if swap else "no-swap",
+        f"bots {','.join(levels)}" if levels else "swap" if swap else "no-swap",
         rounds,
         seed,
         seconds,
@@ -327,6 +384,14 @@ def simulate_niuniu(rounds: int, seed: int, mode: str | None) -> SimulationResul
         notes,
         run.cpu_seconds,
     )
+
+
+def _validated(model: Any, settings: Mapping[str, Any]) -> Any:
+    """The game's config from a template's settings, or a typed error naming the problem."""
+    try:
+        return model.model_validate(dict(settings))
+    except ValueError as exc:
+        raise InvalidInput(f"settings: {exc}") from None
 
 
 def _processes_note(workers: int) -> str:
@@ -340,13 +405,14 @@ def _paigow_chunk(part: Chunk) -> list[tuple[int, RoundRow]]:
     """Rounds [first, last) of a Pai Gow simulation: (round of the tile set, the players'
     (net, stake, bets) against the banker) each. The chunk starts a fresh tile set; its deal
     units are numbered from the chunk's index, so no chunk depends on another."""
-    from qipai.games.paigow.bots import RandomPaigowBot
     from qipai.games.paigow.config import PaigowConfig
     from qipai.games.paigow.round import PaigowRound
+    from qipai.games.paigow.spec import SPEC
 
-    config = PaigowConfig(tie_policy=part.options)
+    levels, settings = part.options
+    config = PaigowConfig.model_validate(settings)
     seats = [Seat(f"s{i}", 10**12) for i in range(1, 5)]
-    bots = {s.id: RandomPaigowBot() for s in seats}
+    bots = {s.id: SPEC.make_bot(level) for s, level in zip(seats, levels, strict=True)}
     unit = part.index * CHUNK  # a chunk deals at most CHUNK units
     context: Mapping[str, Any] | None = None
     out = []
@@ -368,14 +434,23 @@ def simulate_paigow(rounds: int, seed: int, mode: str | None) -> SimulationResul
     from qipai.core.money import to_rate
     from qipai.games.paigow.analysis import player_figures
     from qipai.games.paigow.config import PaigowConfig
+    from qipai.games.paigow.spec import SPEC
 
-    policy = mode or "banker"
-    if policy not in ("banker", "push"):
-        raise InvalidInput(f"Pai Gow mode {policy!r}: expected banker or push")
-    config = PaigowConfig(tie_policy=policy)  # type: ignore[arg-type]
+    opts = current_options()
+    settings = dict(opts.settings)
+    if mode is not None:
+        if mode not in ("banker", "push"):
+            raise InvalidInput(f"Pai Gow mode {mode!r}: expected banker or push")
+        if settings.get("tie_policy", mode) != mode:
+            raise InvalidInput("Pai Gow: the mode and the settings' tie_policy differ")
+        settings["tie_policy"] = mode
+    config = _validated(PaigowConfig, settings)
+    policy = config.tie_policy
+    levels = tuple(seat_levels(opts.bots or ("paigow-random",), ["s"] * 4, SPEC.bot_levels))
     rounds_by_number = {1: Tally(), 2: Tally()}
     start = time.perf_counter()
-    run = run_chunks(_paigow_chunk, chunks(rounds, seed, policy), None, "Pai Gow rounds")
+    work = chunks(rounds, seed, (levels, settings))
+    run = run_chunks(_paigow_chunk, work, None, "Pai Gow rounds")
     for part in run.results:
         for number, row in part:
             rounds_by_number[number].add_round(*row)
@@ -383,7 +458,11 @@ def simulate_paigow(rounds: int, seed: int, mode: str | None) -> SimulationResul
     rate = to_rate(config.commission)
     ev = player_figures(config.high_nine, policy, rate).rtp
     tallies = {f"player vs banker, round {k}": t for k, t in rounds_by_number.items()}
-    exact = {name: ev for name in tallies}
+    # Round 1's bids and bets come before the deal, so every bot's pairings return the exact
+    # figure per unit; in round 2 a bot may bet by the tiles seen in round 1, so the exact
+    # figure holds there only for bots that ignore them (the random bot).
+    blind = all(level == "paigow-random" for level in levels)
+    exact = {name: ev for k, name in enumerate(tallies, 1) if k == 1 or blind}
     return SimulationResult(
         "paigow",
         policy,
@@ -392,7 +471,9 @@ def simulate_paigow(rounds: int, seed: int, mode: str | None) -> SimulationResul
         seconds,
         _rows(tallies, exact),
         [
-            "bots: qipai.games.paigow.bots.RandomPaigowBot; per unit of A·X·Y after the 5 % commission",
+            f"bots: {', '.join(levels)} (qipai.games.paigow.bots); per unit of A·X·Y after the "
+            f"{float(rate):.2%} commission; round 2 has an exact figure only when no bot reads "
+            "the tiles seen in round 1",
             _processes_note(run.workers),
         ],
         run.cpu_seconds,
@@ -633,7 +714,12 @@ MAX_ROUNDS = 10**9
 
 
 def simulate_game(
-    game: str, rounds: int, seed: int, mode: str | None = None, workers: int | None = None
+    game: str,
+    rounds: int,
+    seed: int,
+    mode: str | None = None,
+    workers: int | None = None,
+    options: SimulationOptions | None = None,
 ) -> SimulationResult:
     """Play `rounds` rounds of `game` and compare each bet's observed return with the exact one,
     on `workers` processes (default: every core; the result does not depend on the count)."""
@@ -644,12 +730,25 @@ def simulate_game(
         raise InvalidInput(f"simulate 2 to {MAX_ROUNDS:,} rounds, got {rounds}")
     if workers is not None and not 1 <= workers <= MAX_WORKERS:
         raise InvalidInput(f"workers is 1 to {MAX_WORKERS}, got {workers}")
+    options = options or SimulationOptions()
+    spec = registry.get(game)  # an unknown game names the registered ones
+    given = {
+        name for name, value in (("bots", options.bots), ("settings", options.settings)) if value
+    }
+    accepted = ACCEPTS.get(getattr(spec.simulate, "__name__", ""), frozenset())
+    if given - accepted:
+        raise InvalidInput(
+            f"{game}'s simulation takes no {' or '.join(sorted(given - accepted))} option "
+            "(use --mode)"
+        )
     token = WORKERS.set(workers)
+    token_options = OPTIONS.set(options)
     try:
-        # an unknown game names the registered ones; a game that declares no simulator says so
-        result: SimulationResult = registry.get(game).simulation(rounds, seed, mode)
+        # a game that declares no simulator says so
+        result: SimulationResult = spec.simulation(rounds, seed, mode)
     finally:
         WORKERS.reset(token)
+        OPTIONS.reset(token_options)
     return result
 
 
