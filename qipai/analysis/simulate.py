@@ -47,6 +47,7 @@ def current_options() -> SimulationOptions:
 # Which simulators read which options (by the function's name, as `GameSpec.simulate` names
 # it); `simulate_game` refuses an option the game's simulator does not read, before any work.
 ACCEPTS: dict[str, frozenset[str]] = {
+    "simulate_pokdeng": frozenset({"bots"}),
     "simulate_niuniu": frozenset({"bots", "settings"}),
     "simulate_paigow": frozenset({"bots", "settings"}),
 }
@@ -189,6 +190,47 @@ def play_round(rnd: Round[Any], bots: Mapping[str, Any], rng: Rng) -> None:
 # ----- per game -------------------------------------------------------------------------------
 
 
+def _pokdeng_chunk(part: Chunk) -> list[list[RoundRow]]:
+    """Rounds [first, last) of Pok Deng through `PokDengRound` with the room's bots: per round,
+    each bet kind's (net, stake, bets) from the engine's own settlement. The chunk starts a
+    fresh shoe; its shoes are numbered from the chunk's index."""
+    from qipai.games.pokdeng import PokDengConfig, PokDengRound
+    from qipai.games.pokdeng.spec import SPEC
+
+    mode, levels = part.options
+    config = PokDengConfig(mode=mode)
+    kinds = {
+        spot: "pair" if spot.endswith("pair") else ("Pn" if spot.startswith("P") else "Bn")
+        for spot in config.spots
+    }
+    names = ("Pn", "pair") if mode == "classic" else ("Pn", "Bn", "pair")
+    seats = tuple(Seat(f"s{i}", 10**12) for i in range(1, 6))
+    bots = {s.id: SPEC.make_bot(level) for s, level in zip(seats, levels, strict=True)}
+    unit, context = part.index * CHUNK, None  # a chunk deals at most CHUNK shoes
+    out = []
+    for n in range(part.first, part.last):
+        rnd = PokDengRound.start(config, seats, Rng(round_seed(part.seed, unit)), context)
+        play_round(rnd, bots, Rng(round_seed(part.seed, n), "bots"))
+        settlement = rnd.settlement  # the engine's own settlement of every bet
+        row = []
+        for k in range(len(names)):
+            mask = [names.index(kinds[spot]) == k for _, spot in settlement.keys]
+            row.append(
+                (
+                    float(sum(compress(settlement.bet_nets, mask))),
+                    float(sum(compress(settlement.amounts, mask))),
+                    sum(mask),
+                )
+            )
+        out.append(row)
+        nxt = rnd.next_round()
+        if nxt.reuse_seed:
+            context = nxt.context
+        else:
+            unit, context = unit + 1, None
+    return out
+
+
 def simulate_pokdeng(
     rounds: int, seed: int, mode: str | None, bots_kind: str = "coverage"
 ) -> SimulationResult:
@@ -199,7 +241,6 @@ def simulate_pokdeng(
     from qipai.games.pokdeng import PokDengConfig, PokDengRound
     from qipai.games.pokdeng import sim as batch
     from qipai.games.pokdeng.analysis import analyse
-    from qipai.games.pokdeng.bots import RandomBot
 
     mode = mode or "classic"
     if mode not in ("classic", "banker-player"):
@@ -213,27 +254,20 @@ def simulate_pokdeng(
     round_tallies = [Tally() for _ in names]
     start = time.perf_counter()
     cpu = time.process_time()
-    if bots_kind == "random":
-        seats = tuple(Seat(f"s{i}", 10**12) for i in range(1, 6))
-        bots: dict[str, Any] = {s.id: RandomBot(max_spots=4) for s in seats}
-        bot_rng = Rng(round_seed(seed, -1), "bots")
-        unit, context = 0, None
-        for _ in range(rounds):
-            rnd = PokDengRound.start(config, seats, Rng(round_seed(seed, unit)), context)
-            play_round(rnd, bots, bot_rng)
-            settlement = rnd.settlement  # the engine's own settlement of every bet
-            for k, tally in enumerate(round_tallies):
-                mask = [names.index(kinds[spot]) == k for _, spot in settlement.keys]
-                tally.add_round(
-                    sum(compress(settlement.bet_nets, mask)),
-                    sum(compress(settlement.amounts, mask)),
-                    sum(mask),
-                )
-            nxt = rnd.next_round()
-            if nxt.reuse_seed:
-                context = nxt.context
-            else:
-                unit, context = unit + 1, None
+    levels = current_options().bots
+    if bots_kind == "random" and not levels:
+        levels = ("random",)
+    if levels:
+        from qipai.games.pokdeng.spec import SPEC
+
+        levels = tuple(seat_levels(levels, ["s"] * 5, SPEC.bot_levels))
+        work = chunks(rounds, seed, (mode, levels))
+        run = run_chunks(_pokdeng_chunk, work, None, "Pok Deng rounds")
+        for part in run.results:
+            for row in part:
+                for tally, one in zip(round_tallies, row, strict=True):
+                    tally.add_round(*one)
+        cpu = run.cpu_seconds
     else:
         # The coverage bot decides once, from a fresh round's view and legal actions (every
         # fresh round offers it the same choice); the batch plays that decision every round.
@@ -252,16 +286,17 @@ def simulate_pokdeng(
                 tally.stakes.append(stake)
                 tally.bets += len(group)
     seconds = time.perf_counter() - start
-    cpu = time.process_time() - cpu
+    if not levels:
+        cpu = time.process_time() - cpu
     tallies = dict(zip(names, round_tallies, strict=True))
     report = analyse(mode)
     exact = {"Pn": report.bets[0].rtp, "pair": report.bet(report.bets[-1].bet).rtp}
     if mode != "classic":
         exact["Bn"] = report.bet("Bn").rtp
     how = (
-        "bots: qipai.games.pokdeng.bots.RandomBot on five seats; shoe play with the cut card, "
-        "through PokDengRound"
-        if bots_kind == "random"
+        f"bots: {', '.join(levels)} (qipai.games.pokdeng.bots) on five seats; shoe play with the "
+        f"cut card, through PokDengRound; {_processes_note(run.workers)}"
+        if levels
         else "bot: one seat betting the minimum on every spot (CoverageBot); shoe play with "
         "the cut card, through the batch simulator qipai.games.pokdeng.sim (checked against "
         "PokDengRound round by round)"

@@ -152,10 +152,22 @@ def test_simulation_options_are_refused_cheaply_and_by_name() -> None:
     from qipai.analysis.simulate import SimulationOptions
 
     with pytest.raises(InvalidInput, match="takes no bots"):
-        simulate_game("pokdeng", 10**9, 1, None, None, SimulationOptions(("random",)))
+        simulate_game("tiengow", 10**9, 1, None, None, SimulationOptions(("random",)))
     with pytest.raises(InvalidInput, match="bots: one level or 4"):
         simulate_game("paigow", 10, 1, None, 1, SimulationOptions(("psychic",)))
     with pytest.raises(InvalidInput, match="settings"):
         simulate_game("paigow", 10, 1, None, 1, SimulationOptions((), {"tie_policy": "coin"}))
     with pytest.raises(InvalidInput, match="differ"):
         simulate_game("paigow", 10, 1, "banker", 1, SimulationOptions((), {"tie_policy": "push"}))
+
+
+def test_pokdeng_with_the_rooms_bots_agrees_and_does_not_depend_on_the_process_count() -> None:
+    """Five of the room's random bots through `PokDengRound`, on one process and on two."""
+    from qipai.analysis.parallel import CHUNK
+    from qipai.analysis.simulate import SimulationOptions
+
+    options = SimulationOptions(("random",))
+    one = simulate_game("pokdeng", CHUNK + 50, 3, "classic", 1, options)
+    two = simulate_game("pokdeng", CHUNK + 50, 3, "classic", 2, options)
+    assert one.rows == two.rows
+    _agrees(one)
