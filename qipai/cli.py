@@ -222,13 +222,37 @@ def simulate(
     rounds: Annotated[int, typer.Option(help="Rounds to play.")] = 10_000,
     seed: Annotated[int, typer.Option(help="Seed of the simulation (reproducible).")] = 1,
     mode: Annotated[str | None, typer.Option(help="A mode of the game.")] = None,
+    workers: Annotated[
+        int | None,
+        typer.Option(help="Processes (default: every core; the result does not depend on it)."),
+    ] = None,
+    bots: Annotated[
+        str | None,
+        typer.Option(help="The room's bot level for every seat, or one per seat comma-separated."),
+    ] = None,
+    settings: Annotated[
+        Path | None,
+        typer.Option(
+            help='JSON file of table settings, or a template ({"game": …, "settings": {…}}).'
+        ),
+    ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
     """Play N rounds through the real round engine with bots; observed return ± 95 % CI."""
-    from qipai.analysis.simulate import render_simulation, simulate_game
+    from qipai.analysis.simulate import SimulationOptions, render_simulation, simulate_game
 
     try:
-        result = simulate_game(game, rounds, seed, mode)
+        table: dict[str, Any] = {}
+        if settings is not None:
+            table = _json_object(settings)
+            if "settings" in table:  # a template
+                if table.get("game", game) != game:
+                    raise InvalidInput(f"{settings} is a template of {table.get('game')!r}")
+                table = table["settings"]
+                if not isinstance(table, dict):
+                    raise InvalidInput(f"{settings}: a template's 'settings' is an object")
+        options = SimulationOptions(tuple(bots.split(",")) if bots else (), table)
+        result = simulate_game(game, rounds, seed, mode, workers, options)
     except GameError as exc:
         fail(exc.message)
     typer.echo(render_simulation(result, "json" if as_json else "markdown"))

@@ -15,14 +15,53 @@ import json
 import math
 import time
 from collections.abc import Iterator, Mapping, Sequence
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from fractions import Fraction
 from itertools import compress
 from typing import Any
 
+from qipai.analysis.parallel import CHUNK, WORKERS, Chunk, chunks, run_chunks
 from qipai.core.errors import InvalidInput
 from qipai.core.protocol import ActionSpec, Round, Seat
 from qipai.core.rng import Rng
+
+
+@dataclass(frozen=True)
+class SimulationOptions:
+    """What `qipai simulate` takes besides the game, rounds, seed and mode: the bot level of
+    every seat (one level for all, or one per seat) and the table's settings (a template's
+    `settings` object), validated by the game's own config model."""
+
+    bots: tuple[str, ...] = ()
+    settings: Mapping[str, Any] = field(default_factory=dict)
+
+
+OPTIONS: ContextVar[SimulationOptions | None] = ContextVar("qipai_simulate_options", default=None)
+
+
+def current_options() -> SimulationOptions:
+    return OPTIONS.get() or SimulationOptions()
+
+
+# Which simulators read which options (by the function's name, as `GameSpec.simulate` names
+# it); `simulate_game` refuses an option the game's simulator does not read, before any work.
+ACCEPTS: dict[str, frozenset[str]] = {
+    "simulate_pokdeng": frozenset({"bots"}),
+    "simulate_niuniu": frozenset({"bots", "settings"}),
+    "simulate_paigow": frozenset({"bots", "settings"}),
+}
+
+
+def seat_levels(levels: tuple[str, ...], seats: Sequence[str], known: Sequence[str]) -> list[str]:
+    """One bot level per seat from `--bots` (one level for every seat, or one per seat)."""
+    if len(levels) == 1:
+        levels = levels * len(seats)
+    if len(levels) != len(seats) or any(level not in known for level in levels):
+        raise InvalidInput(
+            f"bots: one level or {len(seats)} comma-separated levels of {', '.join(known)}"
+        )
+    return list(levels)
 
 
 @dataclass
@@ -151,6 +190,47 @@ def play_round(rnd: Round[Any], bots: Mapping[str, Any], rng: Rng) -> None:
 # ----- per game -------------------------------------------------------------------------------
 
 
+def _pokdeng_chunk(part: Chunk) -> list[list[RoundRow]]:
+    """Rounds [first, last) of Pok Deng through `PokDengRound` with the room's bots: per round,
+    each bet kind's (net, stake, bets) from the engine's own settlement. The chunk starts a
+    fresh shoe; its shoes are numbered from the chunk's index."""
+    from qipai.games.pokdeng import PokDengConfig, PokDengRound
+    from qipai.games.pokdeng.spec import SPEC
+
+    mode, levels = part.options
+    config = PokDengConfig(mode=mode)
+    kinds = {
+        spot: "pair" if spot.endswith("pair") else ("Pn" if spot.startswith("P") else "Bn")
+        for spot in config.spots
+    }
+    names = ("Pn", "pair") if mode == "classic" else ("Pn", "Bn", "pair")
+    seats = tuple(Seat(f"s{i}", 10**12) for i in range(1, 6))
+    bots = {s.id: SPEC.make_bot(level) for s, level in zip(seats, levels, strict=True)}
+    unit, context = part.index * CHUNK, None  # a chunk deals at most CHUNK shoes
+    out = []
+    for n in range(part.first, part.last):
+        rnd = PokDengRound.start(config, seats, Rng(round_seed(part.seed, unit)), context)
+        play_round(rnd, bots, Rng(round_seed(part.seed, n), "bots"))
+        settlement = rnd.settlement  # the engine's own settlement of every bet
+        row = []
+        for k in range(len(names)):
+            mask = [names.index(kinds[spot]) == k for _, spot in settlement.keys]
+            row.append(
+                (
+                    float(sum(compress(settlement.bet_nets, mask))),
+                    float(sum(compress(settlement.amounts, mask))),
+                    sum(mask),
+                )
+            )
+        out.append(row)
+        nxt = rnd.next_round()
+        if nxt.reuse_seed:
+            context = nxt.context
+        else:
+            unit, context = unit + 1, None
+    return out
+
+
 def simulate_pokdeng(
     rounds: int, seed: int, mode: str | None, bots_kind: str = "coverage"
 ) -> SimulationResult:
@@ -161,7 +241,6 @@ def simulate_pokdeng(
     from qipai.games.pokdeng import PokDengConfig, PokDengRound
     from qipai.games.pokdeng import sim as batch
     from qipai.games.pokdeng.analysis import analyse
-    from qipai.games.pokdeng.bots import RandomBot
 
     mode = mode or "classic"
     if mode not in ("classic", "banker-player"):
@@ -175,27 +254,20 @@ def simulate_pokdeng(
     round_tallies = [Tally() for _ in names]
     start = time.perf_counter()
     cpu = time.process_time()
-    if bots_kind == "random":
-        seats = tuple(Seat(f"s{i}", 10**12) for i in range(1, 6))
-        bots: dict[str, Any] = {s.id: RandomBot(max_spots=4) for s in seats}
-        bot_rng = Rng(round_seed(seed, -1), "bots")
-        unit, context = 0, None
-        for _ in range(rounds):
-            rnd = PokDengRound.start(config, seats, Rng(round_seed(seed, unit)), context)
-            play_round(rnd, bots, bot_rng)
-            settlement = rnd.settlement  # the engine's own settlement of every bet
-            for k, tally in enumerate(round_tallies):
-                mask = [names.index(kinds[spot]) == k for _, spot in settlement.keys]
-                tally.add_round(
-                    sum(compress(settlement.bet_nets, mask)),
-                    sum(compress(settlement.amounts, mask)),
-                    sum(mask),
-                )
-            nxt = rnd.next_round()
-            if nxt.reuse_seed:
-                context = nxt.context
-            else:
-                unit, context = unit + 1, None
+    levels = current_options().bots
+    if bots_kind == "random" and not levels:
+        levels = ("random",)
+    if levels:
+        from qipai.games.pokdeng.spec import SPEC
+
+        levels = tuple(seat_levels(levels, ["s"] * 5, SPEC.bot_levels))
+        work = chunks(rounds, seed, (mode, levels))
+        run = run_chunks(_pokdeng_chunk, work, None, "Pok Deng rounds")
+        for part in run.results:
+            for row in part:
+                for tally, one in zip(round_tallies, row, strict=True):
+                    tally.add_round(*one)
+        cpu = run.cpu_seconds
     else:
         # The coverage bot decides once, from a fresh round's view and legal actions (every
         # fresh round offers it the same choice); the batch plays that decision every round.
@@ -214,16 +286,17 @@ def simulate_pokdeng(
                 tally.stakes.append(stake)
                 tally.bets += len(group)
     seconds = time.perf_counter() - start
-    cpu = time.process_time() - cpu
+    if not levels:
+        cpu = time.process_time() - cpu
     tallies = dict(zip(names, round_tallies, strict=True))
     report = analyse(mode)
     exact = {"Pn": report.bets[0].rtp, "pair": report.bet(report.bets[-1].bet).rtp}
     if mode != "classic":
         exact["Bn"] = report.bet("Bn").rtp
     how = (
-        "bots: qipai.games.pokdeng.bots.RandomBot on five seats; shoe play with the cut card, "
-        "through PokDengRound"
-        if bots_kind == "random"
+        f"bots: {', '.join(levels)} (qipai.games.pokdeng.bots) on five seats; shoe play with the "
+        f"cut card, through PokDengRound; {_processes_note(run.workers)}"
+        if levels
         else "bot: one seat betting the minimum on every spot (CoverageBot); shoe play with "
         "the cut card, through the batch simulator qipai.games.pokdeng.sim (checked against "
         "PokDengRound round by round)"
@@ -250,107 +323,181 @@ def _against_banker(details: Mapping[str, Any], base: int) -> tuple[float, float
     return net, staked, count
 
 
-def simulate_niuniu(rounds: int, seed: int, mode: str | None) -> SimulationResult:
-    from qipai.games.niuniu.analysis import player_ev_no_swap
-    from qipai.games.niuniu.bots import SensibleBot
+class _NiuniuFlatBot:
+    """Never bids (so the banker is a random seat, as the exact figure assumes), bets the
+    minimum multiple, and swaps like the game's sensible bot (the hint) or not at all."""
+
+    name = "flat"
+
+    def __init__(self, swap: bool) -> None:
+        from qipai.games.niuniu.bots import SensibleBot
+
+        self.swap = swap
+        self.sensible = SensibleBot()
+
+    def choose(self, view: Mapping[str, Any], legal: Sequence[ActionSpec], rng: Rng) -> Any:
+        kind = legal[0].type
+        if kind == "swap":
+            if self.swap:
+                return self.sensible.choose(view, legal, rng)
+            return {"type": "swap", "cards": []}
+        if kind == "bid":
+            return {"type": "bid", "multiple": 0}
+        return {"type": kind, "multiple": min(legal[0].options["choices"])}
+
+
+RoundRow = tuple[float, float, int]
+
+
+def _niuniu_chunk(part: Chunk) -> list[RoundRow]:
+    """Rounds [first, last) of a Niu Niu simulation: the players' (net, stake, bets) against
+    the banker each. Round n's deal and bots' stream come from n alone. `part.options`:
+    (swap, bot levels per seat or (), settings)."""
     from qipai.games.niuniu.config import NiuniuConfig
     from qipai.games.niuniu.round import NiuniuRound
+    from qipai.games.niuniu.spec import SPEC
+
+    swap, levels, settings = part.options
+    config = NiuniuConfig.model_validate(settings)
+    seats = [Seat(f"s{i}", 10**12) for i in range(1, 5)]
+    bots: dict[str, Any] = (
+        {s.id: SPEC.make_bot(level) for s, level in zip(seats, levels, strict=True)}
+        if levels
+        else {s.id: _NiuniuFlatBot(swap) for s in seats}
+    )
+    out = []
+    for n in range(part.first, part.last):
+        rnd = NiuniuRound.start(config, seats, Rng(round_seed(part.seed, n)))
+        play_round(rnd, bots, Rng(round_seed(part.seed, n), "bots"))
+        out.append(_against_banker(rnd.result().details, config.base))
+    return out
+
+
+def simulate_niuniu(rounds: int, seed: int, mode: str | None) -> SimulationResult:
+    from qipai.games.niuniu.analysis import player_ev_no_swap
+    from qipai.games.niuniu.config import NiuniuConfig
+    from qipai.games.niuniu.spec import SPEC
 
     swap = (mode or "no-swap") == "swap"
     if mode not in (None, "swap", "no-swap"):
         raise InvalidInput(f"Niu Niu mode {mode!r}: expected swap or no-swap")
-
-    class FlatBot:
-        """Never bids (so the banker is a random seat, as the exact figure assumes), bets the
-        minimum multiple, and swaps like the game's sensible bot (advisor) or not at all."""
-
-        name = "flat"
-
-        def __init__(self) -> None:
-            self.sensible = SensibleBot()
-
-        def choose(self, view: Mapping[str, Any], legal: Sequence[ActionSpec], rng: Rng) -> Any:
-            kind = legal[0].type
-            if kind == "swap":
-                if swap:
-                    return self.sensible.choose(view, legal, rng)
-                return {"type": "swap", "cards": []}
-            if kind == "bid":
-                return {"type": "bid", "multiple": 0}
-            return {"type": kind, "multiple": min(legal[0].options["choices"])}
-
-    config = NiuniuConfig()
-    seats = [Seat(f"s{i}", 10**12) for i in range(1, 5)]
-    bots = {s.id: FlatBot() for s in seats}
-    bot_rng = Rng(round_seed(seed, -1), "bots")
+    opts = current_options()
+    config = _validated(NiuniuConfig, opts.settings)
+    levels = tuple(seat_levels(opts.bots, ["s1"] * 4, SPEC.bot_levels)) if opts.bots else ()
     player = Tally()
     start = time.perf_counter()
-    cpu = time.process_time()
-    for n in range(rounds):
-        rnd = NiuniuRound.start(config, seats, Rng(round_seed(seed, n)))
-        play_round(rnd, bots, bot_rng)
-        player.add_round(*_against_banker(rnd.result().details, config.base))
+    work = chunks(rounds, seed, (swap, levels, dict(opts.settings)))
+    run = run_chunks(_niuniu_chunk, work, None, "Niu Niu rounds")
+    for part in run.results:
+        for row in part:
+            player.add_round(*row)
     seconds = time.perf_counter() - start
-    cpu = time.process_time() - cpu
-    exact = {} if swap else {"player vs banker": 1 + player_ev_no_swap()}
+    from qipai.core.money import to_rate
+
+    rate = to_rate(config.commission)
+    exact = {} if swap or levels else {"player vs banker": 1 + player_ev_no_swap(rate)}
     notes = [
-        "bots: no bids (random banker), minimum bets; swaps by qipai.games.niuniu.bots.SensibleBot "
-        "(the hint: highest expected net against the banker); no exact figure with swaps "
-        "(docs/rtp.md section 2: about 96.0 % when every seat follows the hint)"
+        f"bots: {', '.join(levels)} (qipai.games.niuniu.bots, the room's); they bid, bet and swap "
+        "by their view, so no exact figure: the 95 % interval only"
+        if levels
+        else "bots: no bids (random banker), minimum bets; swaps by qipai.games.niuniu.bots."
+        "SensibleBot (the hint: highest expected net against the banker); no exact figure with "
+        "swaps (docs/rtp.md section 2: about 96.0 % when every seat follows the hint)"
         if swap
         else "bots: no bids (random banker), minimum bets, no swaps",
-        "per unit of base × banker multiple × player multiple, after the 4 % commission",
+        f"per unit of base × banker multiple × player multiple, after the {float(rate):.2%} "
+        "commission",
+        _processes_note(run.workers),
     ]
     return SimulationResult(
         "niuniu",
-        "swap" if swap else "no-swap",
+        f"bots {','.join(levels)}" if levels else "swap" if swap else "no-swap",
         rounds,
         seed,
         seconds,
         _rows({"player vs banker": player}, exact),
         notes,
-        cpu,
+        run.cpu_seconds,
     )
 
 
-def simulate_paigow(rounds: int, seed: int, mode: str | None) -> SimulationResult:
-    from qipai.core.money import to_rate
-    from qipai.games.paigow.analysis import player_figures
-    from qipai.games.paigow.bots import RandomPaigowBot
+def _validated(model: Any, settings: Mapping[str, Any]) -> Any:
+    """The game's config from a template's settings, or a typed error naming the problem."""
+    try:
+        return model.model_validate(dict(settings))
+    except ValueError as exc:
+        raise InvalidInput(f"settings: {exc}") from None
+
+
+def _processes_note(workers: int) -> str:
+    return (
+        f"{workers} process(es); rounds run in chunks of {CHUNK} whose deals and bot streams "
+        "come from the seed and their own indices, so the result does not depend on the count"
+    )
+
+
+def _paigow_chunk(part: Chunk) -> list[tuple[int, RoundRow]]:
+    """Rounds [first, last) of a Pai Gow simulation: (round of the tile set, the players'
+    (net, stake, bets) against the banker) each. The chunk starts a fresh tile set; its deal
+    units are numbered from the chunk's index, so no chunk depends on another."""
     from qipai.games.paigow.config import PaigowConfig
     from qipai.games.paigow.round import PaigowRound
+    from qipai.games.paigow.spec import SPEC
 
-    policy = mode or "banker"
-    if policy not in ("banker", "push"):
-        raise InvalidInput(f"Pai Gow mode {policy!r}: expected banker or push")
-    config = PaigowConfig(tie_policy=policy)  # type: ignore[arg-type]
+    levels, settings = part.options
+    config = PaigowConfig.model_validate(settings)
     seats = [Seat(f"s{i}", 10**12) for i in range(1, 5)]
-    bots = {s.id: RandomPaigowBot() for s in seats}
-    bot_rng = Rng(round_seed(seed, -1), "bots")
-    rounds_by_number = {1: Tally(), 2: Tally()}
-    unit = 0
+    bots = {s.id: SPEC.make_bot(level) for s, level in zip(seats, levels, strict=True)}
+    unit = part.index * CHUNK  # a chunk deals at most CHUNK units
     context: Mapping[str, Any] | None = None
-    rng_seed = round_seed(seed, unit)
-    start = time.perf_counter()
-    cpu = time.process_time()
-    for _ in range(rounds):
-        rnd = PaigowRound.start(config, seats, Rng(rng_seed), context)
-        play_round(rnd, bots, bot_rng)
+    out = []
+    for n in range(part.first, part.last):
+        rnd = PaigowRound.start(config, seats, Rng(round_seed(part.seed, unit)), context)
+        play_round(rnd, bots, Rng(round_seed(part.seed, n), "bots"))
         d = rnd.result().details
-        rounds_by_number[int(d["round"])].add_round(*_against_banker(d, config.base))
+        out.append((int(d["round"]), _against_banker(d, config.base)))
         nxt = rnd.next_round()
         if nxt.reuse_seed:
             context = nxt.context
         else:
             unit += 1
-            rng_seed = round_seed(seed, unit)
             context = None
+    return out
+
+
+def simulate_paigow(rounds: int, seed: int, mode: str | None) -> SimulationResult:
+    from qipai.core.money import to_rate
+    from qipai.games.paigow.analysis import player_figures
+    from qipai.games.paigow.config import PaigowConfig
+    from qipai.games.paigow.spec import SPEC
+
+    opts = current_options()
+    settings = dict(opts.settings)
+    if mode is not None:
+        if mode not in ("banker", "push"):
+            raise InvalidInput(f"Pai Gow mode {mode!r}: expected banker or push")
+        if settings.get("tie_policy", mode) != mode:
+            raise InvalidInput("Pai Gow: the mode and the settings' tie_policy differ")
+        settings["tie_policy"] = mode
+    config = _validated(PaigowConfig, settings)
+    policy = config.tie_policy
+    levels = tuple(seat_levels(opts.bots or ("paigow-random",), ["s"] * 4, SPEC.bot_levels))
+    rounds_by_number = {1: Tally(), 2: Tally()}
+    start = time.perf_counter()
+    work = chunks(rounds, seed, (levels, settings))
+    run = run_chunks(_paigow_chunk, work, None, "Pai Gow rounds")
+    for part in run.results:
+        for number, row in part:
+            rounds_by_number[number].add_round(*row)
     seconds = time.perf_counter() - start
-    cpu = time.process_time() - cpu
     rate = to_rate(config.commission)
     ev = player_figures(config.high_nine, policy, rate).rtp
     tallies = {f"player vs banker, round {k}": t for k, t in rounds_by_number.items()}
-    exact = {name: ev for name in tallies}
+    # Round 1's bids and bets come before the deal, so every bot's pairings return the exact
+    # figure per unit; in round 2 a bot may bet by the tiles seen in round 1, so the exact
+    # figure holds there only for bots that ignore them (the random bot).
+    blind = all(level == "paigow-random" for level in levels)
+    exact = {name: ev for k, name in enumerate(tallies, 1) if k == 1 or blind}
     return SimulationResult(
         "paigow",
         policy,
@@ -359,60 +506,86 @@ def simulate_paigow(rounds: int, seed: int, mode: str | None) -> SimulationResul
         seconds,
         _rows(tallies, exact),
         [
-            "bots: qipai.games.paigow.bots.RandomPaigowBot; per unit of A·X·Y after the 5 % commission"
+            f"bots: {', '.join(levels)} (qipai.games.paigow.bots); per unit of A·X·Y after the "
+            f"{float(rate):.2%} commission; round 2 has an exact figure only when no bot reads "
+            "the tiles seen in round 1",
+            _processes_note(run.workers),
         ],
-        cpu,
+        run.cpu_seconds,
     )
 
 
-def simulate_holdem(rounds: int, seed: int, mode: str | None) -> SimulationResult:
+def _holdem_chunk(part: Chunk) -> list[tuple[RoundRow, RoundRow, RoundRow]]:
+    """Rounds [first, last) of a Hold'em Bonus simulation: the (net, stake, bets) of the main
+    bets per ante, the bonus bets and the pool bets each round. The jackpot carries from round
+    to round within the chunk (the round's context) and opens at the table's pool seed at the
+    chunk's start."""
     from qipai.games.holdem_bonus import HoldemBonusConfig, HoldemBonusRound
-    from qipai.games.holdem_bonus.analysis import analyse, simple_strategy
+    from qipai.games.holdem_bonus.analysis import simple_strategy
     from qipai.games.holdem_bonus.bots import SensibleBot
     from qipai.games.holdem_bonus.strategy import optimal_strategy
 
-    # The engine plays the source turn/river rule; the mode names the players' strategy:
-    # `optimal` is the room's default bot (qipai.games.holdem_bonus.bots.optimal_bot), `simple` the
-    # published rule of thumb ("source" is kept as the name of the simple run).
+    optimal = part.options == "optimal"
+    strategy = optimal_strategy("source") if optimal else simple_strategy
+    config = HoldemBonusConfig()
+    seats = [Seat(box, 10**12) for box in config.boxes]
+    bots = {s.id: SensibleBot(strategy=strategy, bonus=True, pool=True) for s in seats}
+    context: Mapping[str, Any] | None = None
+    out = []
+    for n in range(part.first, part.last):
+        rnd = HoldemBonusRound.start(config, seats, Rng(round_seed(part.seed, n)), context)
+        play_round(rnd, bots, Rng(round_seed(part.seed, n), "bots"))
+        boxes = rnd.result().details["boxes"]
+        sums = [[0.0, 0.0, 0] for _ in range(3)]
+        for box in boxes.values():
+            nets, bets = box["nets"], box["bets"]
+            for k, (net, stake) in enumerate(
+                (
+                    (nets["ante"] + nets["flop"] + nets["turn"] + nets["river"], bets["ante"]),
+                    (nets["bonus"], bets["bonus"]),
+                    (nets["pool"], bets["pool"]),
+                )
+            ):
+                sums[k][0] += net
+                sums[k][1] += stake
+                sums[k][2] += 1 if stake else 0
+        main, bonus, pool = ((float(a), float(b), int(c)) for a, b, c in sums)
+        out.append((main, bonus, pool))
+        context = rnd.next_round().context
+    return out
+
+
+def simulate_holdem(rounds: int, seed: int, mode: str | None) -> SimulationResult:
+    from qipai.games.holdem_bonus.analysis import analyse
+
+    # The engine plays the source turn/river rule (the common rule is not a table setting, so
+    # it is analysed, not simulated); the mode names the players' strategy: `optimal` is the
+    # room's default bot (qipai.games.holdem_bonus.bots.optimal_bot), `simple` the published
+    # rule of thumb ("source" is kept as the name of the simple run).
     if mode not in (None, "source", "simple", "optimal"):
         raise InvalidInput(
             "Hold'em Bonus mode: simple or optimal (the strategy; the engine plays the source rule)"
         )
     optimal = mode == "optimal"
     label = "optimal" if optimal else "simple"
-    strategy = optimal_strategy("source") if optimal else simple_strategy
-    config = HoldemBonusConfig()
-    seats = [Seat(box, 10**12) for box in config.boxes]
-    bots = {s.id: SensibleBot(strategy=strategy, bonus=True) for s in seats}
-    bot_rng = Rng(round_seed(seed, -1), "bots")
-    main = Tally()
-    bonus = Tally()
-    context: Mapping[str, Any] | None = None
+    tallies_list = [Tally(), Tally(), Tally()]
     start = time.perf_counter()
-    cpu = time.process_time()
-    for n in range(rounds):
-        rnd = HoldemBonusRound.start(config, seats, Rng(round_seed(seed, n)), context)
-        play_round(rnd, bots, bot_rng)
-        boxes = rnd.result().details["boxes"]
-        m_net = m_stake = b_net = b_stake = 0
-        for box in boxes.values():
-            nets = box["nets"]
-            m_net += nets["ante"] + nets["flop"] + nets["turn"] + nets["river"]
-            m_stake += box["bets"]["ante"]
-            b_net += nets["bonus"]
-            b_stake += box["bets"]["bonus"]
-        main.add_round(m_net, m_stake, len(boxes))
-        bonus.add_round(b_net, b_stake, len(boxes))
-        context = rnd.next_round().context
+    run = run_chunks(_holdem_chunk, chunks(rounds, seed, label), None, "Hold'em Bonus rounds")
+    for part in run.results:
+        for row in part:
+            for tally, one in zip(tallies_list, row, strict=True):
+                tally.add_round(*one)
     seconds = time.perf_counter() - start
-    cpu = time.process_time() - cpu
     report = analyse("source")[0]
     main_name = f"main bets per ante ({label} strategy)"
+    pool_name = "pool (jackpot) bet"
     exact = {
         main_name: report.bet(f"ante, {label} strategy, source rule").rtp,
         "bonus (source pay table)": report.bet("bonus (source pay table)").rtp,
     }
-    tallies = {main_name: main, "bonus (source pay table)": bonus}
+    tallies = dict(
+        zip((main_name, "bonus (source pay table)", pool_name), tallies_list, strict=True)
+    )
     return SimulationResult(
         "holdem-bonus",
         label,
@@ -421,14 +594,18 @@ def simulate_holdem(rounds: int, seed: int, mode: str | None) -> SimulationResul
         seconds,
         _rows(tallies, exact),
         [
-            "bots: qipai.games.holdem_bonus.bots.SensibleBot on every box with the bonus bet, playing "
+            "bots: qipai.games.holdem_bonus.bots.SensibleBot on every box with the bonus and pool "
+            "bets, playing "
             + (
                 "the optimal strategy (qipai.games.holdem_bonus.strategy.optimal_strategy: the room's default bot)"
                 if optimal
                 else "the simple strategy (holdem_report.simple_strategy)"
             ),
+            "pool bet: no exact figure (its return depends on the pool's size, docs/rtp.md §4); "
+            f"the pool opens at the table's seed every {CHUNK} rounds (each chunk)",
+            _processes_note(run.workers),
         ],
-        cpu,
+        run.cpu_seconds,
     )
 
 
@@ -487,6 +664,10 @@ def _tiengow_chunk(args: tuple[int, int, int, tuple[str, ...]]) -> list[tuple[st
     return out
 
 
+def _tiengow_part(part: Chunk) -> list[tuple[str, dict[str, int]]]:
+    return _tiengow_chunk((part.first, part.last, part.seed, part.options))
+
+
 def simulate_tiengow(rounds: int, seed: int, mode: str | None) -> SimulationResult:
     """Tien Gow games between bots (`mode`: one level for every seat, or four comma-separated
     levels for E, S, W, N; default rule-of-thumb): each seat's mean net per game in base units
@@ -494,11 +675,6 @@ def simulate_tiengow(rounds: int, seed: int, mode: str | None) -> SimulationResu
     at every seat each seat's exact expectation is 0 (symmetry: a uniformly random first banker,
     the same rules from every seat), so the z-scores test for a seat-position effect. Games run
     in processes on every core; the result is the same whatever their number."""
-    import os
-    from concurrent.futures import ProcessPoolExecutor
-
-    from rich.progress import Progress
-
     from qipai.games.tiengow.spec import SPEC
 
     levels = tuple((mode or "rule-of-thumb").split(","))
@@ -510,32 +686,12 @@ def simulate_tiengow(rounds: int, seed: int, mode: str | None) -> SimulationResu
             f"{', '.join(TIENGOW_LEVELS)}"
         )
     ids = SPEC.seat_ids
-    workers = max(1, min(os.cpu_count() or 1, rounds // 50 or 1))
-    size = max(1, min(500, rounds // (4 * workers) or 1))
-    chunks = [(a, min(a + size, rounds), seed, levels) for a in range(0, rounds, size)]
-    games: list[tuple[str, dict[str, int]]] = []
     start = time.perf_counter()
-    cpu = time.process_time()
-    children = os.times()
-    with Progress(transient=True) as progress:
-        task = progress.add_task("Tien Gow games", total=rounds)
-        if workers == 1:
-            for chunk in chunks:
-                games += _tiengow_chunk(chunk)
-                progress.advance(task, chunk[1] - chunk[0])
-        else:
-            with ProcessPoolExecutor(workers) as pool:
-                for chunk, done in zip(chunks, pool.map(_tiengow_chunk, chunks), strict=True):
-                    games += done
-                    progress.advance(task, chunk[1] - chunk[0])
+    run = run_chunks(_tiengow_part, chunks(rounds, seed, levels), None, "Tien Gow games")
+    games: list[tuple[str, dict[str, int]]] = [g for part in run.results for g in part]
+    workers = run.workers
     seconds = time.perf_counter() - start
-    after = os.times()  # the workers' CPU, counted once the pool has ended
-    cpu = (time.process_time() - cpu) + (
-        after.children_user
-        - children.children_user
-        + after.children_system
-        - children.children_system
-    )
+    cpu = run.cpu_seconds
     same = len(set(levels)) == 1
     rows = []
     groups: list[tuple[str, list[float]]] = [
@@ -589,14 +745,45 @@ def simulated_games() -> list[str]:
     return [name for name, spec in registry.available().items() if callable(spec.simulate)]
 
 
-def simulate_game(game: str, rounds: int, seed: int, mode: str | None = None) -> SimulationResult:
-    """Play `rounds` rounds of `game` and compare each bet's observed return with the exact one."""
+MAX_ROUNDS = 10**9
+
+
+def simulate_game(
+    game: str,
+    rounds: int,
+    seed: int,
+    mode: str | None = None,
+    workers: int | None = None,
+    options: SimulationOptions | None = None,
+) -> SimulationResult:
+    """Play `rounds` rounds of `game` and compare each bet's observed return with the exact one,
+    on `workers` processes (default: every core; the result does not depend on the count)."""
+    from qipai.analysis.parallel import MAX_WORKERS
     from qipai.games import registry
 
-    if rounds < 2:
-        raise InvalidInput("simulate at least 2 rounds")
-    # an unknown game names the registered ones; a game that declares no simulator says so
-    result: SimulationResult = registry.get(game).simulation(rounds, seed, mode)
+    if not 2 <= rounds <= MAX_ROUNDS:
+        raise InvalidInput(f"simulate 2 to {MAX_ROUNDS:,} rounds, got {rounds}")
+    if workers is not None and not 1 <= workers <= MAX_WORKERS:
+        raise InvalidInput(f"workers is 1 to {MAX_WORKERS}, got {workers}")
+    options = options or SimulationOptions()
+    spec = registry.get(game)  # an unknown game names the registered ones
+    given = {
+        name for name, value in (("bots", options.bots), ("settings", options.settings)) if value
+    }
+    accepted = ACCEPTS.get(getattr(spec.simulate, "__name__", ""), frozenset())
+    if given - accepted:
+        raise InvalidInput(
+            f"{game}'s simulation takes no {' or '.join(sorted(given - accepted))} option "
+            "(use --mode)"
+        )
+    token = WORKERS.set(workers)
+    token_options = OPTIONS.set(options)
+    try:
+        # a game that declares no simulator says so
+        result: SimulationResult = spec.simulation(rounds, seed, mode)
+    finally:
+        WORKERS.reset(token)
+        OPTIONS.reset(token_options)
     return result
 
 

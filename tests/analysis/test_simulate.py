@@ -112,3 +112,62 @@ def test_holdem_simulation_plays_the_rooms_optimal_bot() -> None:
     assert main["exact_rtp"] == float(exact)
     with pytest.raises(InvalidInput, match="simple or optimal"):
         simulate_game("holdem-bonus", 4, 7, "common")
+
+
+@pytest.mark.parametrize(
+    ("game", "mode"),
+    [("niuniu", "no-swap"), ("paigow", "banker"), ("tiengow", "random")],
+)
+def test_the_result_does_not_depend_on_the_process_count(game: str, mode: str) -> None:
+    """Several chunks (CHUNK rounds each) on one process and on two give the same figures."""
+    from qipai.analysis.parallel import CHUNK
+
+    rounds = 2 * CHUNK + 7 if game != "tiengow" else 2 * CHUNK + 3
+    one = simulate_game(game, rounds, 11, mode, workers=1)
+    two = simulate_game(game, rounds, 11, mode, workers=2)
+    assert one.rows == two.rows
+
+
+def test_bad_workers_or_rounds_are_refused() -> None:
+    with pytest.raises(InvalidInput, match="workers"):
+        simulate_game("niuniu", 10, 1, None, workers=0)
+    with pytest.raises(InvalidInput, match="rounds"):
+        simulate_game("niuniu", 10**10, 1, None)
+
+
+def test_a_changed_table_is_checked_against_its_own_exact_figure() -> None:
+    """Settings change the exact figure (push on ties, 3 % commission: 98.5063 %) and the
+    room's sensible bots play round 1 against it; round 2 has no exact figure with them."""
+    from qipai.analysis.simulate import SimulationOptions
+
+    options = SimulationOptions(("paigow-sensible",), {"tie_policy": "push", "commission": "0.03"})
+    result = simulate_game("paigow", 600, 7, None, 1, options)
+    first, second = result.rows
+    assert first["exact_rtp"] == pytest.approx(0.985063, abs=1e-6)
+    assert second["exact_rtp"] is None and second["ci95"] > 0
+    _agrees(result)
+
+
+def test_simulation_options_are_refused_cheaply_and_by_name() -> None:
+    from qipai.analysis.simulate import SimulationOptions
+
+    with pytest.raises(InvalidInput, match="takes no bots"):
+        simulate_game("tiengow", 10**9, 1, None, None, SimulationOptions(("random",)))
+    with pytest.raises(InvalidInput, match="bots: one level or 4"):
+        simulate_game("paigow", 10, 1, None, 1, SimulationOptions(("psychic",)))
+    with pytest.raises(InvalidInput, match="settings"):
+        simulate_game("paigow", 10, 1, None, 1, SimulationOptions((), {"tie_policy": "coin"}))
+    with pytest.raises(InvalidInput, match="differ"):
+        simulate_game("paigow", 10, 1, "banker", 1, SimulationOptions((), {"tie_policy": "push"}))
+
+
+def test_pokdeng_with_the_rooms_bots_agrees_and_does_not_depend_on_the_process_count() -> None:
+    """Five of the room's random bots through `PokDengRound`, on one process and on two."""
+    from qipai.analysis.parallel import CHUNK
+    from qipai.analysis.simulate import SimulationOptions
+
+    options = SimulationOptions(("random",))
+    one = simulate_game("pokdeng", CHUNK + 50, 3, "classic", 1, options)
+    two = simulate_game("pokdeng", CHUNK + 50, 3, "classic", 2, options)
+    assert one.rows == two.rows
+    _agrees(one)

@@ -85,6 +85,7 @@ SPEC = GameSpec(
     analyse_modes="banker | push: the tie policy (default: both)",
     simulate=lazy("qipai.analysis.simulate:simulate_paigow"),
     encoder=ref("qipai.games.paigow.env:PaigowEncoder"),
+    batch_env=ref("qipai.games.paigow.batch:PaigowBatch"),
     fairness=ref("qipai.games.paigow.fairness:DESCRIPTION"),
     stakes=stakes_against_banker,
     turnover=lazy("qipai.games.paigow.reports:turnover"),
