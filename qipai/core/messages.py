@@ -248,7 +248,8 @@ class Unsubscribed(Message):
 
 
 ServerMessage = Annotated[
-    Hello | State | Delta | Ack | Error | Left | Away | Pong | Unsubscribed, Field(discriminator="type")
+    Hello | State | Delta | Ack | Error | Left | Away | Pong | Unsubscribed,
+    Field(discriminator="type"),
 ]
 
 SCHEMAS: dict[str, TypeAdapter[Any]] = {

@@ -15,7 +15,6 @@ applies patches with the same rules (`qipai/web/api/patch.js`).
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
 from qipai.core.protocol import JSON
@@ -73,57 +72,55 @@ def diff(old: JSON, new: JSON) -> list[Op]:
     return ops
 
 
-def _parent(doc: Any, path: str) -> tuple[Any, str]:
-    if not path.startswith("/"):
-        raise PatchError(f"path {path!r} does not start with '/'")
-    tokens = [_unescape(t) for t in path[1:].split("/")]
-    node = doc
-    for token in tokens[:-1]:
-        node = _child(node, token, path)
-    return node, tokens[-1]
-
-
-def _child(node: Any, token: str, path: str) -> Any:
+def _put(node: Any, tokens: list[str], op: Op) -> Any:
+    """A copy of `node` with `op` applied at `tokens` below it: only the containers on the path
+    are copied, the rest is shared with `node`."""
+    path = op.get("path")
+    key, rest = tokens[0], tokens[1:]
+    at: Any
+    copied: Any
     if isinstance(node, dict):
-        if token not in node:
-            raise PatchError(f"path {path!r}: no key {token!r}")
-        return node[token]
-    if isinstance(node, list):
-        if not token.isdigit() or int(token) >= len(node):
-            raise PatchError(f"path {path!r}: no item {token!r}")
-        return node[int(token)]
-    raise PatchError(f"path {path!r} goes through a value that holds nothing")
+        has, at, copied = key in node, key, dict(node)
+    elif isinstance(node, list):
+        has = key.isdigit() and int(key) < len(node)
+        at, copied = (int(key) if has else -1), list(node)
+    else:
+        raise PatchError(f"path {path!r} goes through a value that holds nothing")
+    if rest:
+        if not has:
+            raise PatchError(f"path {path!r}: no {key!r}")
+        copied[at] = _put(node[at], rest, op)
+        return copied
+    kind = op.get("op")
+    if kind in ("remove", "replace") and not has:
+        raise PatchError(f"path {path!r}: no {key!r}")
+    if kind not in ("remove", "replace") and (kind != "add" or isinstance(node, list)):
+        raise PatchError(f"path {path!r}: {kind!r} is not used")
+    if kind == "remove":
+        del copied[at]
+    else:
+        copied[at] = op.get("value")
+    return copied
 
 
 def apply(doc: JSON, ops: list[Op]) -> JSON:
-    """`doc` with the patch applied (a new document; `doc` is left as it was)."""
-    out = copy.deepcopy(doc)
+    """`doc` with the patch applied: a new document, `doc` left as it was (copy-on-write: what
+    the patch does not touch is shared with `doc`, so treat both as read-only)."""
+    out: Any = doc
     for op in ops:
-        kind, path = op.get("op"), op.get("path")
+        path = op.get("path")
         if not isinstance(path, str):
             raise PatchError("an operation without a path")
         if path == "":
-            if kind != "replace" or not isinstance(op.get("value"), dict):
+            if op.get("op") != "replace" or not isinstance(op.get("value"), dict):
                 raise PatchError("the whole document can only be replaced by an object")
-            out = copy.deepcopy(op["value"])
+            out = op["value"]
             continue
-        parent, key = _parent(out, path)
-        if kind == "remove":
-            _child(parent, key, path)
-            del parent[int(key) if isinstance(parent, list) else key]
-        elif kind in ("add", "replace"):
-            if kind == "replace":
-                _child(parent, key, path)
-            value = copy.deepcopy(op.get("value"))
-            if isinstance(parent, dict):
-                parent[key] = value
-            elif isinstance(parent, list) and kind == "replace":
-                parent[int(key)] = value
-            else:
-                raise PatchError(f"path {path!r}: {kind} into a list is not used")
-        else:
-            raise PatchError(f"unknown operation {kind!r}")
-    return out
+        if not path.startswith("/"):
+            raise PatchError(f"path {path!r} does not start with '/'")
+        out = _put(out, [_unescape(t) for t in path[1:].split("/")], op)
+    result: JSON = out
+    return result
 
 
 __all__ = ["Op", "PatchError", "apply", "diff"]

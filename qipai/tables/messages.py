@@ -235,7 +235,7 @@ class Listeners:
             found = Delta(self.table_id, base, seq, old, diff(old, body))
             shared.deltas[(id(old), viewer)] = found
         if old_you != you:  # sat down, stood up, joined the round: this player's own delta
-            ops = found.ops + [{"op": "replace", "path": "/you", "value": you}]
+            ops = [*found.ops, {"op": "replace", "path": "/you", "value": you}]
             found = Delta(self.table_id, base, seq, old, ops)
         return StateMessage(message, seq, found)
 

@@ -96,7 +96,12 @@ async def _authenticate(ws: WebSocket, svc: Services) -> tuple[str, str, bool, b
     if cooling > 0:
         await _refuse_abuser(ws, svc, cooling)
         return None
-    return session.username, session.token_hash, msg.get("heartbeat") is True, msg.get("deltas") is True
+    return (
+        session.username,
+        session.token_hash,
+        msg.get("heartbeat") is True,
+        msg.get("deltas") is True,
+    )
 
 
 async def _refuse_abuser(ws: WebSocket, svc: Services, wait: float) -> None:
