@@ -10,7 +10,10 @@ queue, or that accepts nothing for `stall_s` while messages wait, is closed (`SL
 
 `push` may be called from any thread (tables work off the event loop): it only touches the
 queue under a lock and wakes the sender through the loop. `encode` is the one JSON encoder of
-what goes out (orjson: a state is encoded in about a tenth of the stdlib's time).
+what goes out (orjson: a state is encoded in about a tenth of the stdlib's time); `frame_text`
+picks what a state goes out as — its delta to a socket that holds the state the delta starts
+from, else whole — and encodes each once for every socket that sends it (docs/protocol.md,
+"Deltas").
 """
 
 from __future__ import annotations

@@ -54,11 +54,25 @@ def test_a_diff_applied_makes_the_new_document(old: dict[str, Any], new: dict[st
         assert ops == []
 
 
+@given(st.lists(documents, min_size=1, max_size=8), st.lists(documents, max_size=4))
+@settings(max_examples=100, deadline=None)
+def test_a_list_that_moved_back_changes_by_a_few_operations(
+    old: list[Any], newest: list[Any]
+) -> None:
+    """The last results: the newest added at one end, the oldest dropped at the other."""
+    for new in ((newest + old)[: len(old)], (old + newest)[len(newest) :]):
+        ops = diff({"results": old}, {"results": new})
+        assert same(apply({"results": old}, ops), {"results": new})
+        if 0 < len(newest) < len(old):
+            assert len(ops) <= 2 * len(newest)
+
+
 def test_a_patch_that_does_not_fit_is_refused() -> None:
     for ops in (
         [{"op": "replace", "path": "/missing", "value": 1}],
         [{"op": "remove", "path": "/a/5"}],
         [{"op": "move", "path": "/a", "from": "/b"}],
+        [{"op": "add", "path": "/a/3", "value": 1}],
         [{"op": "add", "path": "no-slash", "value": 1}],
     ):
         with pytest.raises(PatchError):

@@ -20,6 +20,17 @@ describe("applyPatch", () => {
     expect(made.keep).toBe(old.keep);  // what did not change is shared
   });
 
+  it("inserts into a list and removes from it by index (the newest result in front)", () => {
+    const old = { results: [{ n: 3 }, { n: 2 }, { n: 1 }] };
+    const made = applyPatch(old, [
+      { op: "remove", path: "/results/2" },
+      { op: "add", path: "/results/0", value: { n: 4 } },
+    ]);
+    expect(made.results).toEqual([{ n: 4 }, { n: 3 }, { n: 2 }]);
+    expect(made.results[1]).toBe(old.results[0]);
+    expect(() => applyPatch(old, [{ op: "add", path: "/results/9", value: 1 }])).toThrow(PatchError);
+  });
+
   it("refuses a patch that does not fit", () => {
     expect(() => applyPatch({ a: 1 }, [{ op: "replace", path: "/b", value: 1 }])).toThrow(PatchError);
     expect(() => applyPatch({ a: [1] }, [{ op: "remove", path: "/a/3" }])).toThrow(PatchError);

@@ -57,10 +57,13 @@ function put(node, tokens, op) {
   }
   if (op.op === "remove" || op.op === "replace") {
     if (!has) throw new PatchError(`${op.path}: no ${key}`);
-  } else if (op.op !== "add" || isList) {
+  } else if (op.op !== "add") {
     throw new PatchError(`${op.path}: ${op.op} is not used`);
   }
-  if (op.op === "remove") {
+  if (op.op === "add" && isList) {  // inserted before item `key` (or at the end)
+    if (!/^\d+$/.test(key) || Number(key) > node.length) throw new PatchError(`${op.path}: no place ${key}`);
+    copy.splice(Number(key), 0, op.value);
+  } else if (op.op === "remove") {
     if (isList) copy.splice(at, 1);
     else delete copy[at];
   } else {
