@@ -32,6 +32,8 @@ class PatchError(ValueError):
 
 
 def _escape(key: str) -> str:
+    if "~" not in key and "/" not in key:
+        return key
     return key.replace("~", "~0").replace("/", "~1")
 
 
@@ -70,9 +72,10 @@ def _shift(old: list[Any], new: list[Any]) -> int:
     for k in range(1, min(SHIFT, len(new)) + 1):
         kept = len(new) - k
         if 0 < kept <= len(old):
-            if _same(new[k:], old[:kept]):
+            # one item compared first: most lists did not move, and a slice is costlier
+            if _same(new[k], old[0]) and _same(new[k:], old[:kept]):
                 return k
-            if _same(new[:kept], old[len(old) - kept :]):
+            if _same(new[0], old[len(old) - kept]) and _same(new[:kept], old[len(old) - kept :]):
                 return -k
     return 0
 
