@@ -80,9 +80,11 @@ def _shift(old: list[Any], new: list[Any]) -> int:
     return 0
 
 
-SMALL = 160
+SMALL = 600
 """A changed object or list whose new text is at most this many bytes is replaced whole: its
-operations one by one would say about as much, at several times the CPU."""
+operations one by one would say about as much (each names its path), at several times the CPU.
+Measured on Pok Deng states: 160 gave 2.46 KB a delta, 600 gave 2.38 KB at 36 % less diffing
+CPU, 1,500 gave 3.08 KB."""
 
 
 def _diff(old: Any, new: Any, path: str, ops: list[Op]) -> None:
