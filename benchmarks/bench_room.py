@@ -31,17 +31,17 @@ from typing import Any
 import httpx
 import websockets
 from bench_server import (
+    RESYNC,
     ROOT,
+    Frames,
     _cpu_seconds,
     _first_answer,
     _server_env,
     _warmed,
     prepare,
-    worth_parsing,
 )
 
 GAME = "pokdeng"
-STATE = '{"type":"state"'
 
 
 class Room:
@@ -50,6 +50,8 @@ class Room:
         self.rounds: set[str] = set()
         self.messages = 0
         self.spectator_messages = 0
+        self.chars = 0  # characters of the messages the people received (ASCII: bytes)
+        self.spectator_chars = 0
         self.errors = 0
         self.measuring = False
         self.ready = 0
@@ -71,8 +73,9 @@ async def person(
     async with websockets.connect(
         url.replace("http", "ws") + "/ws", max_queue=None, ping_interval=None, close_timeout=1
     ) as ws:
-        await ws.send(json.dumps({"type": "auth", "token": token}))
+        await ws.send(json.dumps({"type": "auth", "token": token, "deltas": True}))
         await ws.send(json.dumps({"type": "subscribe", "table_id": table_id}))
+        frames = Frames()
         room.ready += 1
         sent_at: float | None = None
         acted: str | None = None
@@ -108,14 +111,18 @@ async def person(
             assert isinstance(raw, str)
             if room.measuring:
                 room.messages += 1
-            is_state = raw.startswith(STATE)
+                room.chars += len(raw)
+            is_state, parsed = frames.read(raw)
             if is_state and sent_at is not None:
                 if room.measuring:
                     room.latencies.append(time.perf_counter() - sent_at)
                 sent_at = None
-            if is_state and not worth_parsing(raw):
+            if parsed is RESYNC:
+                await ws.send(json.dumps({"type": "subscribe", "table_id": table_id}))
                 continue
-            msg: dict[str, Any] = json.loads(raw)
+            if parsed is None:
+                continue
+            msg = parsed
             if msg["type"] == "error":
                 room.errors += 1
                 sent_at = None
@@ -142,15 +149,16 @@ async def spectator(url: str, token: str, table_id: str, room: Room, stop: async
     async with websockets.connect(
         url.replace("http", "ws") + "/ws", max_queue=None, ping_interval=None, close_timeout=1
     ) as ws:
-        await ws.send(json.dumps({"type": "auth", "token": token}))
+        await ws.send(json.dumps({"type": "auth", "token": token, "deltas": True}))
         await ws.send(json.dumps({"type": "subscribe", "table_id": table_id}))
         while not stop.is_set():
             try:
-                await asyncio.wait_for(ws.recv(), 1.0)
+                raw = await asyncio.wait_for(ws.recv(), 1.0)
             except TimeoutError:
                 continue
             if room.measuring:
                 room.spectator_messages += 1
+                room.spectator_chars += len(raw)
 
 
 async def load(
@@ -197,6 +205,10 @@ async def load(
         "people_per_core": len(people) / cores if cores else float("nan"),
         "generator_cores": gen / elapsed,
         "msgs_per_s": room.messages / elapsed,
+        # what the people (not the spectators) received per round settled
+        "msgs_per_round": room.messages / max(1, len(room.rounds)),
+        "kb_per_round": room.chars / 1000 / max(1, len(room.rounds)),
+        "watch_kb_per_s": room.spectator_chars / 1000 / elapsed,
         "spectator_msgs_per_s": room.spectator_messages / elapsed,
         "errors": room.errors,
     }
@@ -248,7 +260,8 @@ def main() -> None:
     print(
         f"{'code':>4} {'people':>6} {'watch':>6} {'tables':>6} {'actions':>7} {'p50 ms':>7} "
         f"{'p99 ms':>7} {'cores':>6} {'ms/rnd':>7} {'ppl/core':>8} {'gen cores':>9} "
-        f"{'msg/s':>7} {'watch msg/s':>11} {'err':>4}  load avg"
+        f"{'msg/s':>7} {'msg/rnd':>7} {'KB/rnd':>6} {'watch msg/s':>11} {'watch KB/s':>10} "
+        f"{'err':>4}  load avg"
     )
     for n in [int(x) for x in args.people.split(",")]:
         for m in [int(x) for x in args.spectators.split(",")]:
@@ -259,7 +272,9 @@ def main() -> None:
                     f"{r['p50_ms']:>7.1f} {r['p99_ms']:>7.1f} {r['cores']:>6.2f} "
                     f"{r['ms_per_round']:>7.2f} {r['people_per_core']:>8.0f} "
                     f"{r['generator_cores']:>9.2f} {r['msgs_per_s']:>7.0f} "
-                    f"{r['spectator_msgs_per_s']:>11.0f} {r['errors']:>4}  {os.getloadavg()[0]:.1f}",
+                    f"{r['msgs_per_round']:>7.1f} {r['kb_per_round']:>6.1f} "
+                    f"{r['spectator_msgs_per_s']:>11.0f} {r['watch_kb_per_s']:>10.1f} "
+                    f"{r['errors']:>4}  {os.getloadavg()[0]:.1f}",
                     flush=True,
                 )
 

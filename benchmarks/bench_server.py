@@ -41,6 +41,8 @@ from typing import Any
 import httpx
 import websockets
 
+from qipai.tables.deltas import apply
+
 ROOT = Path(__file__).resolve().parents[1]
 _TAKEN = re.compile(r"takeover pass: .*; \d+ resumed: ([0-9a-f ]*)")
 _RESTORED = re.compile(r"start-up recovery: \d+ tables restored: ([0-9a-f ]+)")
@@ -94,6 +96,38 @@ def prepare(db: Path | str, n: int) -> list[str]:
 
 
 STATE = '{"type":"state"'
+DELTA = '{"type":"delta"'
+RESYNC: dict[str, Any] = {"type": "resync"}
+
+
+class Frames:
+    """What one client holds of its table: it signs in taking deltas (docs/protocol.md,
+    "Deltas"; a server that does not know them sends every state whole). A whole state is kept
+    as its text and parsed only when it is worth it or a delta needs it."""
+
+    def __init__(self) -> None:
+        self.held: str | dict[str, Any] | None = None
+
+    def read(self, raw: str) -> tuple[bool, dict[str, Any] | None]:
+        """(whether `raw` brought a state, the message parsed or None when not worth it);
+        `RESYNC`: a delta this client cannot apply (it should subscribe again)."""
+        if raw.startswith(STATE):
+            self.held = raw
+            if not worth_parsing(raw):
+                return True, None
+            msg: dict[str, Any] = json.loads(raw)
+            self.held = msg
+            return True, msg
+        if raw.startswith(DELTA):
+            delta = json.loads(raw)
+            held = json.loads(self.held) if isinstance(self.held, str) else self.held
+            if held is None or held.get("seq") != delta["base"]:
+                self.held = None
+                return False, RESYNC
+            made = {**apply(held, delta["patch"]), "seq": delta["seq"]}
+            self.held = made
+            return True, made
+        return False, json.loads(raw)
 
 
 def worth_parsing(state: str) -> bool:
@@ -174,8 +208,9 @@ async def _play(
     async with websockets.connect(
         ws_url, max_queue=None, open_timeout=None, ping_interval=None, close_timeout=1
     ) as ws:
-        await ws.send(json.dumps({"type": "auth", "token": token}))
+        await ws.send(json.dumps({"type": "auth", "token": token, "deltas": True}))
         await ws.send(json.dumps({"type": "subscribe", "table_id": table_id}))
+        frames = Frames()
         if not ready[0]:
             ready[0] = True
             stats.ready += 1
@@ -191,16 +226,19 @@ async def _play(
             if stats.measuring:
                 stats.messages += 1
                 stats.chars += len(raw)
-            is_state = raw.startswith(STATE)
+            is_state, parsed = frames.read(raw)
             if is_state and sent_at is not None:
                 if stats.measuring:
                     stats.latencies.append(time.perf_counter() - sent_at)
                     if stats.killed_at is not None:
                         stats.after_kill.append(time.perf_counter() - sent_at)
                 sent_at = None
-            if is_state and not worth_parsing(raw):
+            if parsed is RESYNC:
+                await ws.send(json.dumps({"type": "subscribe", "table_id": table_id}))
                 continue
-            msg: dict[str, Any] = json.loads(raw)
+            if parsed is None:
+                continue
+            msg = parsed
             if msg["type"] == "error":
                 stats.errors += 1
                 stats.error_codes[str(msg.get("code"))] += 1

@@ -37,6 +37,13 @@ class Message(BaseModel):
 class Auth(Message):
     type: Literal["auth"]
     token: str
+    heartbeat: bool = Field(
+        default=False, description='a ping at least every second (docs/protocol.md, "Heartbeat")'
+    )
+    deltas: bool = Field(
+        default=False,
+        description='states after the first of a table may come as `delta` (docs/protocol.md, "Deltas")',
+    )
 
 
 class Subscribe(Message):
@@ -186,6 +193,29 @@ class State(Message):
     fairness: Fairness
     next_round_in: float | None
     server_time: float
+    seq: int = Field(
+        description="this state's number: a later `delta` with this number as its `base` "
+        'applies to it (docs/protocol.md, "Deltas")'
+    )
+
+
+class PatchOp(Message):
+    """One RFC 6902 operation; only these three are used."""
+
+    op: Literal["add", "remove", "replace"]
+    path: str = Field(description="an RFC 6901 pointer into the state")
+    value: Any = None
+
+
+class Delta(Message):
+    type: Literal["delta"]
+    table_id: str
+    base: int = Field(description="the `seq` of the state this patch applies to")
+    seq: int = Field(description="the `seq` of the state it makes")
+    patch: list[PatchOp] = Field(
+        description='RFC 6902 JSON Patch of the state (docs/protocol.md, "Deltas"); a client '
+        "that does not hold state `base` subscribes again for the whole state"
+    )
 
 
 class Ack(Message):
@@ -237,7 +267,8 @@ class Unsubscribed(Message):
 
 
 ServerMessage = Annotated[
-    Hello | State | Ack | Error | Left | Away | Pong | Unsubscribed, Field(discriminator="type")
+    Hello | State | Delta | Ack | Error | Left | Away | Pong | Unsubscribed,
+    Field(discriminator="type"),
 ]
 
 SCHEMAS: dict[str, TypeAdapter[Any]] = {

@@ -884,12 +884,10 @@ class Room:
 
     @staticmethod
     def _join(table: Table, player: str) -> JSON:
-        from qipai.tables.messages import state_for
-
         with table.lock:
             table.listen(player)  # an away seat of theirs is back
             table.catch_up()  # a countdown that ran out is applied before the state is shown
-            return {**state_for(table.snapshot(), player, [], False), "table_id": table.id}
+            return table.state_of(player)  # whole: later ones go as deltas from it
 
     def unsubscribe(self, conn: Connection, table_id: str) -> None:
         conn.tables.discard(table_id)
@@ -901,7 +899,9 @@ class Room:
             table.disconnect(conn.player)
 
     def _deliver(self, table_id: str, player: str, message: JSON) -> None:
-        tagged: JSON | None = None  # one copy for all of the player's sockets (read-only)
+        # one copy for all of the player's sockets (read-only); a state already names its table
+        # and is passed on as it is (its delta and its encoding go with it: `sockets.py`)
+        tagged: JSON | None = message if message.get("table_id") == table_id else None
         for conn in list(self.connections.get(player, ())):
             if table_id in conn.tables or message.get("type") == "left":
                 if tagged is None:

@@ -10,7 +10,10 @@ queue, or that accepts nothing for `stall_s` while messages wait, is closed (`SL
 
 `push` may be called from any thread (tables work off the event loop): it only touches the
 queue under a lock and wakes the sender through the loop. `encode` is the one JSON encoder of
-what goes out (orjson: a state is encoded in about a tenth of the stdlib's time).
+what goes out (orjson: a state is encoded in about a tenth of the stdlib's time); `frame_text`
+picks what a state goes out as — its delta to a socket that holds the state the delta starts
+from, else whole — and encodes each once for every socket that sends it (docs/protocol.md,
+"Deltas").
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ import orjson
 
 from qipai.core.protocol import JSON
 from qipai.server.room import Connection
+from qipai.tables.messages import StateMessage
 
 SLOW = 4408
 """Close code of a socket that stays behind (its reader never catches up)."""
@@ -49,6 +53,36 @@ def encode(message: JSON) -> str:
         return orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS).decode()
     except (orjson.JSONEncodeError, TypeError):
         return json.dumps(message, ensure_ascii=False, separators=(",", ":"))
+
+
+def frame_text(held: dict[str, int] | None, message: JSON) -> str:
+    """The text a socket sends for `message`. `held`: the `seq` of the last state of each
+    table this socket sent (updated here; None: the client takes no deltas). A state whose
+    delta starts from the state this socket sent last goes as that delta (docs/protocol.md,
+    "Deltas"), else whole (the first one, one after states were skipped for a slow reader, one
+    from another host). Each text is encoded once: a delta for every socket that held the same
+    state, a whole state for all of the player's sockets."""
+    if not isinstance(message, StateMessage):
+        if held is not None and message.get("type") == "state":
+            held.pop(str(message.get("table_id")), None)  # whole, numbered elsewhere (or not)
+        return encode(message)
+    if held is None:
+        return _whole(message)
+    table_id = str(message["table_id"])
+    delta = message.delta
+    last = held.get(table_id)
+    held[table_id] = message.seq
+    if delta is not None and last == delta.base:
+        if delta.text is None:
+            delta.text = encode(delta.message())
+        return delta.text
+    return _whole(message)
+
+
+def _whole(message: StateMessage) -> str:
+    if message.text is None:
+        message.text = encode(message)
+    return message.text
 
 
 class Outbox:
@@ -150,6 +184,9 @@ class ClientConnection(Connection):
         self.sending_since: float | None = None  # monotonic time the pending send began
         self.writer: asyncio.Task[None] | None = None  # the task sending the outbox
         self.heartbeat = False  # it signed in promising a ping at least every second
+        # a client that takes deltas: table id -> seq of the last state sent (`frame_text`);
+        # None: one that signed in without `"deltas": true` gets every state whole
+        self.held: dict[str, int] | None = None
 
     def push(self, message: JSON) -> None:
         self.outbox.put(message)
@@ -259,5 +296,6 @@ __all__ = [
     "SocketRegistry",
     "close_all",
     "encode",
+    "frame_text",
     "sweep_stalled",
 ]

@@ -53,7 +53,7 @@ from qipai.tables.errors import (
 )
 from qipai.tables.games import Game
 from qipai.tables.journal import Journal
-from qipai.tables.messages import Shared, state_for
+from qipai.tables.messages import Listeners, Shared, StateMessage, next_seq
 from qipai.tables.money import TableMoney
 from qipai.tables.ports import Clock, LeaseLost, LedgerPort, OpenRound, RoundRecord, TableRepo
 from qipai.tables.seating import Seating, SeatState
@@ -135,6 +135,7 @@ class Table:
         self.saver = layout.LayoutSaver(repo, table_id)
         self.journal = Journal(ledger, table_id)
         self.versions = VersionCache()  # each seat's last state version (`versions.py`)
+        self.listeners = Listeners(table_id)  # what each listener last got, for deltas
         # the running round and what the table remembers of the last ones
         self.round: Round[Any] | None = None
         self.record: RoundRecord | None = None
@@ -234,7 +235,14 @@ class Table:
         with self.lock:
             seat_flows.listen(self, player)
             if not play.release_if_due(self, everyone_back=True):  # (which tells everyone)
-                self.send(player, state_for(self.snapshot(), player, [], False))
+                self.send(player, self.state_of(player))
+
+    def state_of(self, player: str) -> StateMessage:
+        """`player`'s whole state now, to start from afresh (on subscribe): later states of
+        the table go to them as deltas from it too."""
+        with self.lock:
+            snap = lobby.snapshot(self)
+            return self.listeners.stamp(snap, player, [], False, Shared(snap), next_seq(), False)
 
     def listen(self, player: str) -> None:
         """A client of `player` listens to the table (an away seat of theirs is back)."""
@@ -245,6 +253,7 @@ class Table:
     def disconnect(self, player: str) -> None:
         with self.lock:
             self.seating.connected.discard(player)
+            self.listeners.forget(player)
 
     # ----- moves (`play.py`) --------------------------------------------------------------------
     def act(
@@ -476,8 +485,10 @@ class Table:
                 return
             snap = lobby.snapshot(self)
             shared = Shared(snap)  # one public view for every spectator, one history
+            seq = next_seq()
             for player in list(self.seating.connected):
-                self.send(player, state_for(snap, player, events or [], finished, shared))
+                message = self.listeners.stamp(snap, player, events or [], finished, shared, seq)
+                self.send(player, message)
 
     # ----- services for the parts ----------------------------------------------------------------
     def stand_up(self, seat: str, reason: str | None = None) -> int:

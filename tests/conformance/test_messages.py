@@ -19,6 +19,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from qipai.games import registry
+from qipai.tables.deltas import apply
 
 from .harness import SCHEMA_DIR, mounted, validator
 
@@ -56,6 +57,7 @@ class Socket:
         self.ws = ws
         self.seen: list[dict[str, Any]] = []
         self.version = ""  # the last state's: every action is built from it
+        self.held: dict[str, dict[str, Any]] = {}  # table id -> the last state (deltas apply)
 
     def send(self, message: dict[str, Any]) -> None:
         assert not problems(CLIENT, message), problems(CLIENT, message)
@@ -65,12 +67,20 @@ class Socket:
         message: dict[str, Any] = self.ws.receive_json()
         found = problems(SERVER, message)
         assert not found, (message.get("type"), found)
+        self.seen.append(message)
+        if message["type"] == "delta":  # the state it makes is a state of the schema too
+            held = self.held[message["table_id"]]
+            assert held["seq"] == message["base"]
+            message = {**apply(held, message["patch"]), "seq": message["seq"]}
+            found = problems(SERVER, message)
+            assert not found, ("state made by a delta", found)
+        if message["type"] == "state":
+            self.held[message["table_id"]] = message
         if message["type"] == "state" and message["round"] is not None:
             view = message["round"]["view"]
             spec = registry.get(view["game"])
             errors = list(validator(spec, "view").iter_errors(view))
             assert not errors, errors[0].message
-        self.seen.append(message)
         if message["type"] == "state":
             self.version = message["version"]
         return message
@@ -99,8 +109,9 @@ def test_a_played_round_speaks_only_the_schema(client: TestClient) -> None:
         assert sat.status_code == 200, sat.text
     with client.websocket_connect("/ws") as raw_a, client.websocket_connect("/ws") as raw_b:
         a, b = Socket(raw_a), Socket(raw_b)
-        for sock, name in ((a, "alice"), (b, "bob")):
-            sock.send({"type": "auth", "token": tokens[name]})
+        # bob's client takes deltas (docs/protocol.md, "Deltas"), alice's every state whole
+        for sock, name, deltas in ((a, "alice", False), (b, "bob", True)):
+            sock.send({"type": "auth", "token": tokens[name], "deltas": deltas})
             assert sock.receive()["type"] == "hello"
         a.send({"type": "ping", "client_id": "p1"})
         assert a.until("pong")["client_id"] == "p1"
@@ -130,7 +141,8 @@ def test_a_played_round_speaks_only_the_schema(client: TestClient) -> None:
         a.send({"type": "unsubscribe", "table_id": tid})
         assert a.until("unsubscribed")["table_id"] == tid
     kinds = {m["type"] for m in a.seen + b.seen}
-    assert {"hello", "pong", "state", "ack", "error", "unsubscribed"} <= kinds
+    assert {"hello", "pong", "state", "delta", "ack", "error", "unsubscribed"} <= kinds
+    assert "delta" not in {m["type"] for m in a.seen}
 
 
 def test_the_client_schema_is_closed() -> None:

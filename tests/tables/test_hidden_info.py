@@ -62,6 +62,9 @@ class Checker:
         self.hints: list[tuple[str, Any]] = []
 
     def __call__(self, player: str, message: dict[str, Any]) -> None:
+        delta = getattr(message, "delta", None)  # what a delta-taking client gets instead
+        if delta is not None:
+            self(player, delta.message())
         table = self.table
         round_ = table.round or table.last_round
         record = table.record or table.last_record

@@ -59,7 +59,7 @@ describe("TableSocket", () => {
     timers.at(-1).fn();                        // back-off elapsed: reconnect
     FakeWS.all[1].open();
     const sent = FakeWS.all[1].sent;
-    expect(sent[0]).toEqual({ type: "auth", token: "tok", heartbeat: true });  // the first message, every time
+    expect(sent[0]).toEqual({ type: "auth", token: "tok", heartbeat: true, deltas: true });  // the first message, every time
     expect(sent[1]).toEqual({ type: "action", table_id: "t1", client_id: id, version: "r1.aaaa", action: { type: "bet", spot: "P1", amount: 100 } });
     expect(sent[2]).toEqual({ type: "subscribe", table_id: "t1" });
     expect(sent).toHaveLength(3);
@@ -162,7 +162,7 @@ describe("TableSocket", () => {
     const first = FakeWS.all[0];
     first.readyState = 1;
     first.onopen();                             // open, but the hello is lost
-    expect(first.sent).toEqual([{ type: "auth", token: "tok", heartbeat: true }]);
+    expect(first.sent).toEqual([{ type: "auth", token: "tok", heartbeat: true, deltas: true }]);
     expect(timers).toHaveLength(1);             // the hello timeout
     timers[0].fn();
     expect(first.readyState).toBe(3);           // dropped

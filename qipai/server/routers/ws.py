@@ -40,7 +40,7 @@ from qipai.server.sockets import (
     SLOW,
     ClientConnection,
     Outbox,
-    encode,
+    frame_text,
 )
 from qipai.server.store import token_hash
 from qipai.tables.table import Table
@@ -67,9 +67,9 @@ async def _close(ws: WebSocket, code: int, reason: str) -> None:
             await asyncio.wait_for(ws.close(code, reason), 2.0)
 
 
-async def _authenticate(ws: WebSocket, svc: Services) -> tuple[str, str, bool] | None:
+async def _authenticate(ws: WebSocket, svc: Services) -> tuple[str, str, bool, bool] | None:
     """Wait for the auth message; (player, session token hash, whether the client keeps the
-    heartbeat) or None (socket closed)."""
+    heartbeat, whether it takes deltas) or None (socket closed)."""
     settings = svc.settings
     try:
         text = await asyncio.wait_for(ws.receive_text(), settings.ws_auth_timeout_s)
@@ -96,7 +96,12 @@ async def _authenticate(ws: WebSocket, svc: Services) -> tuple[str, str, bool] |
     if cooling > 0:
         await _refuse_abuser(ws, svc, cooling)
         return None
-    return session.username, session.token_hash, msg.get("heartbeat") is True
+    return (
+        session.username,
+        session.token_hash,
+        msg.get("heartbeat") is True,
+        msg.get("deltas") is True,
+    )
 
 
 async def _refuse_abuser(ws: WebSocket, svc: Services, wait: float) -> None:
@@ -167,7 +172,7 @@ async def play(ws: WebSocket) -> None:
     who = await _authenticate(ws, svc)
     if who is None:
         return
-    player, session, heartbeat = who
+    player, session, heartbeat, deltas = who
     if svc.stopping_at is not None:  # SIGTERM: `before_shutdown` has closed the others
         await _close(ws, GOING_AWAY, "the server is stopping")
         return
@@ -185,6 +190,8 @@ async def play(ws: WebSocket) -> None:
         player, session, Outbox(asyncio.get_running_loop(), svc.settings.send_queue)
     )
     conn.heartbeat = heartbeat
+    if deltas:  # it applies deltas (docs/protocol.md, "Deltas"): states after the first go so
+        conn.held = {}
     svc.sockets.add(conn)
     svc.room.attach(conn)
     svc.metrics.sockets.inc()
@@ -219,7 +226,7 @@ async def _write(ws: WebSocket, svc: Services, conn: ClientConnection) -> None:
             if conn.outbox.overflowed:
                 conn.end(SLOW, "too far behind")
             return
-        text = encode(message)
+        text = frame_text(conn.held, message)
         conn.sending_since = time.monotonic()
         try:
             await ws.send_text(text)

@@ -7,9 +7,17 @@
 // answers it as a duplicate (it was taken, in the state it was built for) or refuses it as
 // `stale_action` (it was not, and never will be) — it is never applied to a later round.
 //
+// Deltas (docs/protocol.md, "Deltas"): the client signs in taking deltas, keeps each watched
+// table's last whole state and its `seq`, and makes the next state from a `delta` whose `base` is
+// that seq (api/patch.js); the rest of the app only ever sees whole states. A delta that does not
+// start from the state held (or does not fit it) is dropped and the table subscribed again, which
+// brings its whole state.
+//
 // Heartbeat (docs/protocol.md, "Heartbeat"): the client pings every PING_EVERY ms and counts a
 // connection that has said nothing for STALL_AFTER ms as lost: it says "reconnecting" at once
 // and connects again. Its status is "open" only once every watched table's state is fresh.
+
+import { PatchError, applyPatch } from "./patch.js";
 
 /** The protocol version this client speaks (the server's `hello` must say the same). */
 export const PROTOCOL = 1;
@@ -76,6 +84,8 @@ export class TableSocket {
     this.asked = new Map();
     /** Each watched table's last state: its version, round and phase. @type {Map<string, { version: string, round_id: string | null, phase: string | null }>} */
     this.seen = new Map();
+    /** Each watched table's last whole state, which the next delta applies to. @type {Map<string, any>} */
+    this.states = new Map();
     /** The watched tables whose state has not come since the last hello. @type {Set<string>} */
     this.stale = new Set();
     this.heardAt = 0;
@@ -107,7 +117,7 @@ export class TableSocket {
       if (this.ws === ws && !this.ready) this.giveUp();
     }, HELLO_TIMEOUT);
     ws.onopen = () => {
-      ws.send(JSON.stringify({ type: "auth", token: this.opts.token(), heartbeat: true }));
+      ws.send(JSON.stringify({ type: "auth", token: this.opts.token(), heartbeat: true, deltas: true }));
     };
     ws.onmessage = (ev) => {
       if (this.ws !== ws) return;  // a connection given up as stalled says nothing any more
@@ -247,15 +257,43 @@ export class TableSocket {
         this.raw(frame(p));
       }
       this.stale = new Set(this.tables);
+      this.states.clear();  // a new connection starts every table from a whole state
       for (const id of this.tables) this.raw({ type: "subscribe", table_id: id });
       if (!this.stale.size) this.setStatus("open");
       this.notifyPending();
+    } else if (m && m.type === "delta") {
+      const made = this.patched(m);
+      if (!made) return;
+      m = made;
+      this.fresh(made);
     } else if (m && m.type === "state") {
+      this.states.set(m.table_id, m);
       this.fresh(m);
     } else if (m && (m.type === "ack" || m.type === "error") && m.client_id) {
       this.answered(m);
     }
     this.opts.onMessage(m);
+  }
+
+  /** The whole state a delta makes from the table's state held, or null: it does not start from
+   * that state, or does not fit it — the table is subscribed again for its whole state.
+   * @param {import("../types/messages.server").Delta} m
+   * @returns {import("../types/messages.server").State | null} */
+  patched(m) {
+    const held = this.states.get(m.table_id);
+    if (!this.tables.has(m.table_id)) return null;  // unsubscribed meanwhile
+    if (held && held.seq === m.base) {
+      try {
+        const made = { ...applyPatch(held, /** @type {import("./patch.js").PatchOp[]} */ (m.patch)), seq: m.seq };
+        this.states.set(m.table_id, made);
+        return made;
+      } catch (e) {
+        if (!(e instanceof PatchError)) throw e;
+      }
+    }
+    this.states.delete(m.table_id);
+    this.raw({ type: "subscribe", table_id: m.table_id });
+    return null;
   }
 
   /** A table's state came: its version is the one actions are built from now; an action of an
@@ -306,6 +344,7 @@ export class TableSocket {
   /** @param {string} tableId */
   unsubscribe(tableId) {
     if (!this.tables.delete(tableId)) return;
+    this.states.delete(tableId);
     this.raw({ type: "unsubscribe", table_id: tableId });
   }
 

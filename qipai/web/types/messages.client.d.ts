@@ -1,6 +1,14 @@
 // Generated from docs/schema/messages.client.json by tests/web/tools/types.mjs (npm run types). Do not edit.
 
 export type MessagesClientJson = Auth | Subscribe | Unsubscribe | ActionMessage | Ping;
+/**
+ * states after the first of a table may come as `delta` (docs/protocol.md, "Deltas")
+ */
+export type Deltas = boolean;
+/**
+ * a ping at least every second (docs/protocol.md, "Heartbeat")
+ */
+export type Heartbeat = boolean;
 export type Token = string;
 export type Type = "auth";
 export type ClientId = string | null;
@@ -20,6 +28,8 @@ export type ClientId3 = string | null;
 export type Type4 = "ping";
 
 export interface Auth {
+  deltas?: Deltas;
+  heartbeat?: Heartbeat;
   token: Token;
   type: Type;
 }

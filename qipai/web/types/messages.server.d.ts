@@ -1,6 +1,6 @@
 // Generated from docs/schema/messages.server.json by tests/web/tools/types.mjs (npm run types). Do not edit.
 
-export type MessagesServerJson = Hello | State | Ack | Error | Left | Away | Pong | Unsubscribed;
+export type MessagesServerJson = Hello | State | Delta | Ack | Error | Left | Away | Pong | Unsubscribed;
 export type Player = string;
 export type Protocol = number;
 export type Type = "hello";
@@ -87,6 +87,10 @@ export type Scheme = string;
  * seconds left on the countdown
  */
 export type TimeLeft = number | null;
+/**
+ * this state's number: a later `delta` with this number as its `base` applies to it (docs/protocol.md, "Deltas")
+ */
+export type Seq = number;
 export type ServerTime = number;
 export type TableId = string;
 export type Type2 = "state";
@@ -110,10 +114,29 @@ export type InUnit = boolean;
 export type InRound = boolean;
 export type Player1 = string;
 export type Seat1 = string | null;
+/**
+ * the `seq` of the state this patch applies to
+ */
+export type Base = number;
+export type Op = "add" | "remove" | "replace";
+/**
+ * an RFC 6901 pointer into the state
+ */
+export type Path = string;
+/**
+ * RFC 6902 JSON Patch of the state (docs/protocol.md, "Deltas"); a client that does not hold state `base` subscribes again for the whole state
+ */
+export type Patch = PatchOp[];
+/**
+ * the `seq` of the state it makes
+ */
+export type Seq1 = number;
+export type TableId1 = string;
+export type Type3 = "delta";
 export type ClientId = string | null;
 export type Duplicate = boolean;
-export type TableId1 = string | null;
-export type Type3 = "ack";
+export type TableId2 = string | null;
+export type Type4 = "ack";
 export type ClientId1 = string | null;
 export type Code = string;
 export type Field = string | null;
@@ -126,8 +149,8 @@ export type Phase1 = string | null;
  * stale_action: the round running now (absent: none is)
  */
 export type RoundId1 = string | null;
-export type TableId2 = string | null;
-export type Type4 = "error";
+export type TableId3 = string | null;
+export type Type5 = "error";
 /**
  * stale_action: the current state version of your seat
  */
@@ -135,16 +158,16 @@ export type Version1 = string | null;
 export type CashedOut = number | null;
 export type Reason = string | null;
 export type Table1 = string | null;
-export type TableId3 = string;
-export type Type5 = "left";
+export type TableId4 = string;
+export type Type6 = "left";
 export type Seat2 = string | null;
 export type Table2 = string | null;
-export type TableId4 = string;
-export type Type6 = "away";
-export type ClientId2 = string | null;
-export type Type7 = "pong";
 export type TableId5 = string;
-export type Type8 = "unsubscribed";
+export type Type7 = "away";
+export type ClientId2 = string | null;
+export type Type8 = "pong";
+export type TableId6 = string;
+export type Type9 = "unsubscribed";
 
 export interface Hello {
   player: Player;
@@ -159,6 +182,7 @@ export interface State {
   result: Result;
   results: Results;
   round: RoundState | null;
+  seq: Seq;
   server_time: ServerTime;
   table: Table;
   table_id: TableId;
@@ -261,11 +285,29 @@ export interface SeedNote {
   commitment: Commitment3;
   in_unit: InUnit;
 }
+export interface Delta {
+  base: Base;
+  patch: Patch;
+  seq: Seq1;
+  table_id: TableId1;
+  type: Type3;
+}
+/**
+ * One RFC 6902 operation; only these three are used.
+ */
+export interface PatchOp {
+  op: Op;
+  path: Path;
+  value?: Value;
+}
+export interface Value {
+  [k: string]: unknown;
+}
 export interface Ack {
   client_id: ClientId;
   duplicate: Duplicate;
-  table_id?: TableId1;
-  type: Type3;
+  table_id?: TableId2;
+  type: Type4;
 }
 export interface Error {
   client_id?: ClientId1;
@@ -274,28 +316,28 @@ export interface Error {
   message: Message;
   phase?: Phase1;
   round_id?: RoundId1;
-  table_id?: TableId2;
-  type: Type4;
+  table_id?: TableId3;
+  type: Type5;
   version?: Version1;
 }
 export interface Left {
   cashed_out: CashedOut;
   reason?: Reason;
   table?: Table1;
-  table_id: TableId3;
-  type: Type5;
+  table_id: TableId4;
+  type: Type6;
 }
 export interface Away {
   seat: Seat2;
   table?: Table2;
-  table_id: TableId4;
-  type: Type6;
+  table_id: TableId5;
+  type: Type7;
 }
 export interface Pong {
   client_id: ClientId2;
-  type: Type7;
+  type: Type8;
 }
 export interface Unsubscribed {
-  table_id: TableId5;
-  type: Type8;
+  table_id: TableId6;
+  type: Type9;
 }
