@@ -29,7 +29,9 @@ by `--multiplier` (`-m`) and ambiguous (WEAK) results resolved by dieharder's ow
 summary, with the run's wall and CPU time and the machine's load average.
 
 `rgb_minimum_distance` (`-d 201`) is left out: in dieharder 3.31.1 it fails /dev/urandom as
-well. `diehard_sums` (`-d 14`, "Do Not Use") too.
+well. `sts_serial` (`-d 102`) runs only with `--multiplier` 1 or more: at 10 psamples (`-m 0.1`)
+its p-values are not uniform (up to 2^16 patterns over 100,000 bits), and it fails
+/dev/urandom too (`dieharder -g 501 -d 102 -m 0.1 -Y 1`: FAILED in 2 of 3 runs here). `diehard_sums` (`-d 14`, "Do Not Use") too.
 """
 
 from __future__ import annotations
@@ -62,6 +64,7 @@ SCALED_TESTS = [0, 1, 2, 3, 4, 8, 9, 10, 11, 12, 15, 16, 100, 101, 102, 202, 203
 CARDS_TESTS = [0, 3, 4, 8, 10, 11, 12, 15, 100, 101, 102, 202, 204]
 QUICK_TESTS = [0, 3, 4, 15, 100, 101, 102, 202, 204]
 BID_TOTALS = (4, 5, 125_000, 7_654_321)
+STS_SERIAL = 102  # needs -m 1 or more (module docstring)
 RESULT = re.compile(r"^\s*(\w+)\|\s*(\d+)\|\s*(\d+)\|\s*(\d+)\|([0-9.]+)\|\s*(\w+)")
 
 
@@ -245,6 +248,8 @@ def main(argv: list[str] | None = None) -> int:
             tests = QUICK_TESTS
         if args.tests:
             tests = [int(t) for t in args.tests.split(",")]
+        elif args.multiplier < 1:
+            tests = [t for t in tests if t != STS_SERIAL]
         lines.append(f"## stream {stream}")
         counts = summary.setdefault(stream, {"PASSED": 0, "WEAK": 0, "FAILED": 0, "MB": 0})
         for test in tests:
