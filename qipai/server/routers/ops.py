@@ -1,12 +1,11 @@
 """The operator API, `/api/ops/…` (docs/protocol.md "Operator API").
 
-Who may call what:
-
-* `POST /api/ops/login` — **anyone** (an operator's name, password and TOTP code);
-* password change and TOTP enrolment — **an operator or auditor in a setup session** (the first
-  sign-in with the one-time password) or a full one;
-* every `GET` — **an operator or an auditor** (full session);
-* everything that changes something — **an operator** (an auditor gets 403 `read_only_role`).
+Who may call what: `POST /api/ops/login` — **anyone** (an operator's name, password and TOTP
+code); password change and TOTP enrolment — **any operator in a setup session** (the first
+sign-in with the one-time password) or a full one; every other route — the roles its row of
+`qipai.authority.roles.ROUTES` names (docs/operators.md §2), in a full session: another role gets
+403 `role_forbidden` (an auditor `read_only_role`). Adjustments, large withdrawals and template
+changes wait for a second operator (`qipai.authority.four_eyes`).
 
 An operator session token is not a player's: a player token gets 403 `operator_only`, no token or
 an unknown/ended one 401 `auth_required`. Every operator action — and every refused attempt by an
@@ -21,7 +20,7 @@ import asyncio
 import functools
 from collections.abc import Callable
 from datetime import UTC, datetime
-from typing import Annotated, Any, TypeVar
+from typing import Annotated, Any, Literal, TypeVar
 
 from fastapi import APIRouter, Depends, FastAPI, Header, Query
 from fastapi.responses import JSONResponse, Response
@@ -30,7 +29,7 @@ from sqlalchemy import func, or_, select
 from starlette.requests import HTTPConnection, Request
 
 import qipai
-from qipai.authority import Authority
+from qipai.authority import Authority, four_eyes
 from qipai.authority.errors import (
     AuthorityError,
     AuthRequired,
@@ -39,10 +38,12 @@ from qipai.authority.errors import (
     NotFound,
     OperatorOnly,
     ReadOnlyRole,
+    RoleForbidden,
     SetupRequired,
     UnitInPlay,
 )
 from qipai.authority.operators import Operator
+from qipai.authority.roles import capabilities_of, route_roles
 from qipai.cluster import directory
 from qipai.core.errors import GameError
 from qipai.core.ids import is_whole_round_id
@@ -120,7 +121,7 @@ SessionDep = Annotated[Operator, Depends(ops_session)]
 
 
 async def ops_reader(op: SessionDep) -> Operator:
-    """**An operator or an auditor** who finished the first sign-in."""
+    """An operator of any role who finished the first sign-in."""
     if op.stage != "full":
         raise SetupRequired(
             "change the one-time password and enrol TOTP first (POST /api/ops/password, "
@@ -129,12 +130,19 @@ async def ops_reader(op: SessionDep) -> Operator:
     return op
 
 
-Reader = Annotated[Operator, Depends(ops_reader)]
+Full = Annotated[Operator, Depends(ops_reader)]
 
 
-async def ops_writer(request: Request, op: Reader, authority: AuthorityDep) -> Operator:
-    """**An operator** (an auditor reads only; the refused attempt is logged)."""
-    if not op.can_write:
+async def ops_allowed(request: Request, op: Full, authority: AuthorityDep) -> Operator:
+    """A full session whose role the route's row of `roles.ROUTES` lets through (least
+    privilege: docs/operators.md §2). A refused attempt to change something is logged; an
+    auditor's answer is 403 `read_only_role`, any other role's 403 `role_forbidden`."""
+    route = request.scope.get("route")
+    method = "GET" if request.method == "HEAD" else request.method
+    path = str(getattr(route, "path", ""))
+    if op.role in route_roles(method, path):
+        return op
+    if method != "GET":
         await blocking(
             authority.log.append,
             op.actor,
@@ -144,11 +152,15 @@ async def ops_writer(request: Request, op: Reader, authority: AuthorityDep) -> O
             {},
             "refused",
         )
+    if not op.can_write:
         raise ReadOnlyRole("auditors may read the back office, not change it")
-    return op
+    raise RoleForbidden(f"a {op.role} may not {method} {path} (docs/operators.md, roles)")
 
 
-Writer = Annotated[Operator, Depends(ops_writer)]
+Staff = Annotated[Operator, Depends(ops_allowed)]
+Reader = Staff
+"""Every route takes `Staff`: what it lets through is its row of `roles.ROUTES`."""
+Writer = Staff
 
 
 def _aware(value: datetime | None, name: str) -> datetime | None:
@@ -177,8 +189,12 @@ def install(app: FastAPI, authority: Authority) -> None:
 
     app.state.authority = authority
     app.add_exception_handler(AuthorityError, _error_response)
+    from qipai.server.routers import ops_desk, play_limits
+
     app.include_router(router)
+    app.include_router(ops_desk.router)
     app.include_router(offer.router)
+    app.include_router(play_limits.router)
     # a static mount at "/" (the browser client) must stay last, or it would answer first
     routes = app.router.routes
     routes.sort(key=lambda r: isinstance(r, Mount))
@@ -257,6 +273,7 @@ async def me(op: SessionDep) -> dict[str, Any]:
         "role": op.role,
         "stage": op.stage,
         "can_write": op.can_write,
+        "may": capabilities_of(op.role),
         "version": qipai.__version__,
     }
 
@@ -319,11 +336,7 @@ async def create_template(
     whose exact return exceeds 100 % for a bet needs `confirm_rtp_over_100: true` (409
     `rtp_over_100` otherwise)."""
 
-    def work() -> dict[str, Any]:
-        made = authority.templates.create(body, op.actor)
-        return {**made.to_json(), "facts": authority.facts(made)}
-
-    return await blocking(work)
+    return await blocking(four_eyes.ask_template, authority, "create", None, body, op.actor)
 
 
 @router.put("/templates/{template_id}")
@@ -334,11 +347,7 @@ async def change_template(
     409 `stale_version` if it is not the newest), the fields that change, `reason`. Tables
     already open keep the version they opened with."""
 
-    def work() -> dict[str, Any]:
-        made = authority.templates.change(template_id, body, op.actor)
-        return {**made.to_json(), "facts": authority.facts(made)}
-
-    return await blocking(work)
+    return await blocking(four_eyes.ask_template, authority, "change", template_id, body, op.actor)
 
 
 class RetireIn(Reason):
@@ -351,10 +360,9 @@ async def retire_template(
 ) -> dict[str, Any]:
     """**An operator.** Offer a template no more (a new, retired version). Running tables of
     it play on."""
-    made = await blocking(
-        authority.templates.retire, template_id, op.actor, body.reason, body.base_version
+    return await blocking(
+        four_eyes.ask_template, authority, "retire", template_id, body.model_dump(), op.actor
     )
-    return made.to_json()
 
 
 # ----- players -----------------------------------------------------------------------------
@@ -373,7 +381,10 @@ def _player_summary(request: Request, authority: Authority, player: str) -> dict
         "player": player,
         "wallet": ledger.wallet(player),
         "locked": locked,
+        "lock_kind": authority.players.lock_kind(player),
+        "kyc": authority.players.kyc(player),
         "limits": limits,
+        "money_limits": authority.limits.of(player),
     }
 
 
@@ -439,9 +450,14 @@ async def player_detail(
     return await blocking(work)
 
 
+class LockIn(Reason):
+    kind: Literal["lock", "self_exclusion", "cool_off", "withdrawals_only"] = "lock"
+    days: float | None = Field(default=None, gt=0, le=3650)
+
+
 @router.post("/players/{player}/lock")
 async def lock_player(
-    player: str, body: Reason, request: Request, op: Writer, authority: AuthorityDep
+    player: str, body: LockIn, request: Request, op: Writer, authority: AuthorityDep
 ) -> dict[str, Any]:
     """**An operator.** Lock a player, at once (docs/operators.md#locking-a-player): every session
     ended and every socket closed (4403 `account_locked`), no sign-in, no seat, no request;
@@ -450,7 +466,7 @@ async def lock_player(
 
     def work() -> dict[str, Any]:
         _require_player(request, player)
-        authority.players.lock(player, op.actor, body.reason, True)
+        authority.players.lock(player, op.actor, body.reason, True, body.kind, body.days)
         return _player_summary(request, authority, player)
 
     summary = await blocking(work)
@@ -782,7 +798,9 @@ async def reverse(body: ReverseIn, op: Writer, authority: AuthorityDep) -> dict[
 async def adjust(body: AdjustIn, op: Writer, authority: AuthorityDep) -> dict[str, Any]:
     """**An operator.** Credit (`amount` > 0) or debit a player's wallet against the house,
     with a reason: an adjusting transaction, never an edit."""
-    return await blocking(authority.money.adjust, body.player, body.amount, op.actor, body.reason)
+    return await blocking(
+        four_eyes.ask_adjust, authority, body.player, body.amount, op.actor, body.reason
+    )
 
 
 @router.get("/ledger/accounts/{account}")
@@ -838,7 +856,7 @@ async def approve(
     request_id: int, body: Reason, op: Writer, authority: AuthorityDep
 ) -> dict[str, Any]:
     """**An operator.** Approve a request: the deposit or withdrawal is posted now."""
-    return await blocking(authority.money.decide, request_id, True, op.actor, body.reason)
+    return await blocking(four_eyes.ask_withdrawal, authority, request_id, op.actor, body.reason)
 
 
 @router.post("/money/requests/{request_id}/reject")
