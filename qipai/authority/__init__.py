@@ -17,6 +17,7 @@ from qipai.authority import four_eyes, games
 from qipai.authority.approvals import Approvals
 from qipai.authority.errors import (
     AccountLocked,
+    LimitReached,
     PrivateNotAllowed,
     SettingsNotAllowed,
 )
@@ -120,6 +121,17 @@ class Authority:
         kind = self.players.lock_kind(player)
         if kind is not None:
             raise AccountLocked(f"this account may not play now ({kind})")
+        wager = self.limits.limit(player, "wager")
+        if wager is not None:
+            from qipai.authority.limits import wagered_since
+            from qipai.authority.money import _day_start
+
+            used = wagered_since(self.engine, player, _day_start(self.clock()))
+            if used >= wager:
+                raise LimitReached(
+                    f"your wager limit of {wager} a day is used ({used} staked today, UTC)",
+                    "wager",
+                )
 
     # ----- what players see and pick --------------------------------------------------------
     def facts(self, template: Template) -> dict[str, Any]:

@@ -196,3 +196,26 @@ class MoneyLimits:
         body: OperatorLimitIn = parse_model(OperatorLimitIn, data)
         self._write(player, body.kind, actor, body.reason, operator_value=body.value)
         return self.of(player)[body.kind]
+
+
+def wagered_since(engine: Engine, player: str, since: float) -> int:
+    """What the player staked at tables since `since` (UNIX seconds): the stake holds rounds
+    put on their stacks (one per seat and round, `holds.round_id` set)."""
+    from datetime import UTC, datetime
+
+    from sqlalchemy import func
+
+    from qipai.ledger.schema import accounts, holds
+
+    start = datetime.fromtimestamp(since, UTC)
+    with engine.connect() as conn:
+        total = conn.execute(
+            select(func.coalesce(func.sum(holds.c.amount), 0))
+            .join(accounts, accounts.c.id == holds.c.source_account_id)
+            .where(
+                accounts.c.owner == player,
+                holds.c.round_id.is_not(None),
+                holds.c.created_at >= start,
+            )
+        ).scalar()
+    return int(total or 0)

@@ -149,7 +149,7 @@ def test_operators_run_templates_and_players_see_them(room: tuple[TestClient, Au
     assert stale.status_code == 409 and error(stale)["code"] == "stale_version"
     bad = client.post(
         "/api/ops/templates",
-        json={"game": "pokdeng", "name": "x", "settings": {"decks": "eight"}},
+        json={"game": "pokdeng", "name": "x", "settings": {"decks": "eight"}, "reason": "r"},
         headers=olga,
     )
     assert bad.status_code == 400 and error(bad)["field"].startswith("settings")

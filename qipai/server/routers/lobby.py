@@ -27,6 +27,7 @@ from qipai.server.models import (
     SitIn,
     TablesOut,
 )
+from qipai.server.play_gate import Playing
 from qipai.tables import games as games_mod
 from qipai.tables.table import MOVED_MESSAGE, Table
 
@@ -130,7 +131,7 @@ async def list_tables(svc: ServicesDep, player: MaybePlayer, game: str | None = 
 
 
 @router.post("/tables", response_model=JSONObject)
-async def create_table(body: JSONObject, svc: ServicesDep, player: Player) -> JSONObject:
+async def create_table(body: JSONObject, svc: ServicesDep, player: Playing) -> JSONObject:
     """**A signed-in player.** Open a table of an operator's template: `{"template": ID,
     "name"?, "private"?}`. Settings are never a player's: a body with `config` (or `settings`,
     `limits`, …) is refused (400 `settings_not_allowed`). At most `max_open_tables` tables
@@ -151,7 +152,7 @@ async def get_table(table_id: str, svc: ServicesDep) -> JSONObject:
 
 
 @router.post("/tables/{table_id}/sit", response_model=SatOut)
-async def sit(table_id: str, body: SitIn, svc: ServicesDep, player: Player) -> SatOut:
+async def sit(table_id: str, body: SitIn, svc: ServicesDep, player: Playing) -> SatOut:
     """**A signed-in player.** Sit down (one seat per player per table): `buy_in` moves from
     the wallet to the table stack. `client_seed` (docs/fairness.md): the player's client seed
     for the deal units that start while they sit (the browser makes a random one)."""
@@ -246,7 +247,7 @@ async def remove_bot(table_id: str, seat: str, svc: ServicesDep, player: Player)
 
 
 @router.post("/automatch", response_model=AutomatchOut)
-async def automatch(body: JSONObject, svc: ServicesDep, player: Player) -> AutomatchOut:
+async def automatch(body: JSONObject, svc: ServicesDep, player: Playing) -> AutomatchOut:
     """**A signed-in player.** 自动配桌: `{"template": ID | "game": G, "buy_in"}` — a seat at
     the liveliest table of that template (a game: its first offered template) with a free
     seat, or a new table with bots. Settings in the body are refused (`settings_not_allowed`).

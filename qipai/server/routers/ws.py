@@ -89,7 +89,9 @@ async def _authenticate(ws: WebSocket, svc: Services) -> tuple[str, str, bool] |
     if session is None:
         await _close(ws, SIGNED_OUT, "sign in first")
         return None
-    if svc.authority is not None and await svc.db(svc.authority.players.locked, session.username):
+    if svc.authority is not None and await svc.db(
+        svc.authority.players.play_blocked, session.username
+    ):
         await _close(ws, ACCOUNT_LOCKED, LOCKED_REASON)
         return None
     cooling = svc.abusers.wait_s(f"player:{session.username}")
