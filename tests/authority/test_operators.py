@@ -14,7 +14,9 @@ from tests.authority.conftest import Clock
 NEW_PW = "correct horse battery"
 
 
-def enrolled(authority: Authority, clock: Clock, name: str = "olga", role: str = "supervisor") -> str:
+def enrolled(
+    authority: Authority, clock: Clock, name: str = "olga", role: str = "supervisor"
+) -> str:
     """An operator through first sign-in; returns its TOTP secret."""
     once = authority.operators.add(name, role)
     setup = authority.operators.login(name, once)

@@ -89,9 +89,7 @@ def test_auditors_read_and_cannot_change(room: tuple[TestClient, Authority]) -> 
     before = client.get("/api/ops/templates", headers=audrey).json()
     from qipai.authority.roles import route_roles
 
-    writes = [
-        (m, p) for m, p in _ops_routes(client) if "auditor" not in route_roles(m, p)
-    ]
+    writes = [(m, p) for m, p in _ops_routes(client) if "auditor" not in route_roles(m, p)]
     writes = [
         w
         for w in writes
