@@ -116,6 +116,12 @@ class Authority:
         if self.players.locked(player):
             raise AccountLocked("this account is locked by the operator")
 
+    def session_over(self, player: str, started: float) -> bool:
+        """Whether a session that began at `started` (UNIX seconds) passed the player's session
+        limit (minutes; docs/operators.md "Money controls")."""
+        minutes = self.limits.limit(player, "session")
+        return minutes is not None and self.clock() - started >= minutes * 60
+
     def check_play(self, player: str) -> None:
         """A player under any lock, withdrawals-only included, sits at no table."""
         kind = self.players.lock_kind(player)

@@ -113,3 +113,33 @@ def test_spanned_locks_refuse_sign_in_and_end_by_themselves(
     clock.advance(2 * 86_400 + 1)
     authority.players.forget()
     assert not authority.players.locked("alice") and authority.players.lock_kind("alice") is None
+
+
+@pytest.mark.timeout(120)  # without the limit the socket would stay open: a failure, not a hang
+def test_a_spent_session_limit_closes_the_table_socket(room: tuple[TestClient, Authority]) -> None:
+    from starlette.websockets import WebSocketDisconnect
+
+    client, authority = room
+    alice = signup(client, "alice")
+    token = alice["Authorization"].removeprefix("Bearer ")
+
+    def connect() -> WebSocketDisconnect | None:
+        with client.websocket_connect("/ws") as ws:
+            ws.send_json({"type": "auth", "token": token})
+            try:
+                for _ in range(50):
+                    ws.receive_json()
+            except WebSocketDisconnect as exc:
+                return exc
+            return None
+
+    carl = enrol(client, authority, "carl", "cashier").headers
+    r = client.put(
+        "/api/ops/players/alice/money-limits",
+        json={"kind": "session", "value": 0, "reason": "asked for a break"},
+        headers=carl,
+    )
+    assert r.status_code == 200 and r.json()["money_limits"]["session"]["effective"] == 0
+    closed = connect()
+    assert closed is not None and closed.code == 4429
+    assert closed.reason.startswith("limit_reached")
