@@ -143,3 +143,22 @@ def test_a_spent_session_limit_closes_the_table_socket(room: tuple[TestClient, A
     closed = connect()
     assert closed is not None and closed.code == 4429
     assert closed.reason.startswith("limit_reached")
+
+
+def test_a_used_up_wager_limit_refuses_a_seat(room: tuple[TestClient, Authority]) -> None:
+    client, authority = room
+    alice = signup(client, "alice")
+    authority.money.ledger.deposit("alice", 50_000, "seed")  # type: ignore[union-attr]
+    carl = enrol(client, authority, "carl", "cashier").headers
+    r = client.put(
+        "/api/ops/players/alice/money-limits",
+        json={"kind": "wager", "value": 0, "reason": "affordability check"},
+        headers=carl,
+    )
+    assert r.status_code == 200, r.text
+    for path, body in (
+        ("/api/automatch", {"game": "pokdeng", "buy_in": 10_000}),
+        ("/api/tables", {"template": "pokdeng-classic"}),
+    ):
+        r = client.post(path, json=body, headers=alice)
+        assert r.status_code == 403 and error(r)["code"] == "limit_reached", (path, r.text)
