@@ -148,11 +148,19 @@ class MoneyDesk:
         ).scalar()
         return int(total or 0)
 
-    def deposit(self, player: str, amount: object, key: str | None = None) -> dict[str, Any]:
+    def deposit(
+        self,
+        player: str,
+        amount: object,
+        key: str | None = None,
+        method: object = "",
+        reference: object = "",
+    ) -> dict[str, Any]:
         """Demo on: play money now, within the daily limit (a retry with the same `key` is the
-        same deposit). Demo off: a request an operator approves (`status: pending`)."""
+        same deposit). Demo off: a request an operator approves (`status: pending`), with its
+        payment `method` and `reference`."""
         if not self.settings.demo:
-            return self.request(player, "deposit", amount)
+            return self.request(player, "deposit", amount, method, reference)
         value = _amount(amount, self.settings.demo_max_deposit)
         limit = self.players.limit(player, "demo_daily_limit", self.settings.demo_daily_limit)
         now = self.clock()

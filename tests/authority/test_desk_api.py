@@ -62,8 +62,16 @@ def test_withdrawals_only_signs_in_withdraws_and_plays_nowhere(
         "/api/ops/players/alice/kyc", json={"status": "verified", "reason": "id seen"}, headers=carl
     )
     assert r.status_code == 200, r.text
-    r = client.post("/api/wallet/withdrawals", json={"amount": 500}, headers=alice)
+    r = client.post(
+        "/api/wallet/withdrawals",
+        json={"amount": 500, "method": "bank", "reference": "IBAN-42"},
+        headers=alice,
+    )
     assert r.status_code == 200 and r.json()["status"] == "pending", r.text
+    queue = client.get("/api/ops/money/requests?status=pending", headers=carl).json()["requests"]
+    assert [(q["method"], q["reference"], q["large"]) for q in queue] == [
+        ("bank", "IBAN-42", False)
+    ]
 
 
 def test_four_eyes_over_http(room: tuple[TestClient, Authority]) -> None:
