@@ -346,8 +346,12 @@ def _operators(db: str | None) -> Any:
 def operator_add(
     name: Annotated[str, typer.Argument(help="Sign-in name: lowercase letters, digits, _ . -")],
     role: Annotated[
-        str, typer.Option(help="operator (runs the room) or auditor (reads only).")
-    ] = "operator",
+        str,
+        typer.Option(
+            help="supervisor (runs the room), cashier, floor, finance or auditor (reads only); "
+            "docs/operators.md §2."
+        ),
+    ] = "supervisor",
     db: DbOption = None,
 ) -> None:
     """Create an operator and print a one-time password (changed at first sign-in, when the

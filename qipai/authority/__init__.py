@@ -13,12 +13,15 @@ from typing import Any
 
 from sqlalchemy import Engine
 
-from qipai.authority import games
+from qipai.authority import four_eyes, games
+from qipai.authority.approvals import Approvals
 from qipai.authority.errors import (
     AccountLocked,
+    LimitReached,
     PrivateNotAllowed,
     SettingsNotAllowed,
 )
+from qipai.authority.limits import MoneyLimits
 from qipai.authority.money import MoneyDesk
 from qipai.authority.operators import Operator, OperatorPolicy, OperatorStore
 from qipai.authority.oplog import Actor, OperatorLog
@@ -72,7 +75,12 @@ class Authority:
         self.templates.key = None if ledger is None else ledger.keys.template_key
         self.players = PlayerControls(engine, self.log, clock)
         self.quotas = Quotas(self.settings, self.players)
-        self.money = MoneyDesk(engine, ledger, self.log, self.settings, self.players, clock)
+        self.limits = MoneyLimits(engine, self.log, s.limit_cooling_s, clock)
+        self.money = MoneyDesk(
+            engine, ledger, self.log, self.settings, self.players, clock, self.limits
+        )
+        self.approvals = Approvals(engine, self.log, clock)
+        four_eyes.register(self)
 
     # ----- start-up -------------------------------------------------------------------------
     def start(self) -> list[Template]:
@@ -108,9 +116,33 @@ class Authority:
         return self.operators.session(token)
 
     def check_player(self, player: str) -> None:
-        """A locked player can do nothing (403 `account_locked`)."""
+        """A locked player can do nothing (403 `account_locked`); a withdrawals-only one
+        signs in (to withdraw) but plays nowhere (`check_play`)."""
         if self.players.locked(player):
             raise AccountLocked("this account is locked by the operator")
+
+    def session_over(self, player: str, started: float) -> bool:
+        """Whether a session that began at `started` (UNIX seconds) passed the player's session
+        limit (minutes; docs/operators.md "Money controls")."""
+        minutes = self.limits.limit(player, "session")
+        return minutes is not None and self.clock() - started >= minutes * 60
+
+    def check_play(self, player: str) -> None:
+        """A player under any lock, withdrawals-only included, sits at no table."""
+        kind = self.players.lock_kind(player)
+        if kind is not None:
+            raise AccountLocked(f"this account may not play now ({kind})")
+        wager = self.limits.limit(player, "wager")
+        if wager is not None:
+            from qipai.authority.limits import wagered_since
+            from qipai.authority.money import _day_start
+
+            used = wagered_since(self.engine, player, _day_start(self.clock()))
+            if used >= wager:
+                raise LimitReached(
+                    f"your wager limit of {wager} a day is used ({used} staked today, UTC)",
+                    "wager",
+                )
 
     # ----- what players see and pick --------------------------------------------------------
     def facts(self, template: Template) -> dict[str, Any]:

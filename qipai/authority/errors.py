@@ -57,6 +57,26 @@ class ReadOnlyRole(AuthorityError):
     status = 403
 
 
+class RoleForbidden(AuthorityError):
+    """The operator's role does not hold what the route needs (qipai/authority/roles.py)."""
+
+    code = "role_forbidden"
+    status = 403
+
+
+class OwnRequest(AuthorityError):
+    """Four-eyes: the operator who asked cannot approve their own request."""
+
+    code = "own_request"
+    status = 403
+
+
+class WeakPassword(BadRequest):
+    """A password an attacker would guess early (zxcvbn score below 3)."""
+
+    code = "weak_password"
+
+
 class SetupRequired(AuthorityError):
     """The operator must change the one-time password and enrol TOTP first."""
 
@@ -133,3 +153,17 @@ class DemoOff(AuthorityError):
 class DemoLimit(AuthorityError):
     code = "demo_limit"
     status = 429
+
+
+class LimitReached(AuthorityError):
+    """A player's money limit (deposit, loss, wager, session, withdrawal) would be passed."""
+
+    code = "limit_reached"
+    status = 403
+
+
+class KycRequired(AuthorityError):
+    """Withdrawals wait for the player's identity to be verified (KYC)."""
+
+    code = "kyc_required"
+    status = 403

@@ -15,7 +15,8 @@ from typing import Any
 
 from sqlalchemy import Connection, Engine, RowMapping, delete, func, insert, select, text, update
 
-from qipai.authority.errors import BadRequest, Conflict, DemoLimit, NotFound
+from qipai.authority.errors import BadRequest, Conflict, DemoLimit, KycRequired, NotFound
+from qipai.authority.limits import Kind, MoneyLimits
 from qipai.authority.oplog import Actor, OperatorLog
 from qipai.authority.players import PlayerControls
 from qipai.authority.schema import money_requests
@@ -68,6 +69,13 @@ def _amount(value: object, limit: int = MAX_REQUEST) -> int:
     return value
 
 
+def _label(value: object, size: int, field: str) -> str:
+    """A payment method or reference: printable text of at most `size` characters."""
+    if not isinstance(value, str) or len(value) > size or not value.isprintable():
+        raise BadRequest(f"{field} is printable text of at most {size} characters", field)
+    return value.strip()
+
+
 def _reason(value: object) -> str:
     if not isinstance(value, str) or not 1 <= len(value.strip()) <= 500:
         raise BadRequest("a reason of 1-500 characters", "reason")
@@ -83,6 +91,7 @@ class MoneyDesk:
         settings: AuthoritySettings,
         players: PlayerControls,
         clock: Callable[[], float] = time.time,
+        limits: MoneyLimits | None = None,
     ) -> None:
         self.engine = engine
         self.ledger = ledger
@@ -90,6 +99,7 @@ class MoneyDesk:
         self.settings = settings
         self.players = players
         self.clock = clock
+        self.limits = limits
 
     def _ledger(self) -> Ledger:
         if self.ledger is None:
@@ -109,6 +119,27 @@ class MoneyDesk:
         with self.engine.connect() as conn:
             return self._used(conn, player)
 
+    def _moved_today(self, conn: Connection, player: str, kinds: tuple[str, ...]) -> int:
+        """What the player's requests of `kinds` asked for today (UTC), pending or approved:
+        what a deposit or withdrawal limit counts."""
+        total = conn.execute(
+            select(func.coalesce(func.sum(money_requests.c.amount), 0)).where(
+                money_requests.c.player == player,
+                money_requests.c.kind.in_(kinds),
+                money_requests.c.status.in_(("pending", "approved")),
+                money_requests.c.created_at >= _day_start(self.clock()),
+            )
+        ).scalar()
+        return int(total or 0)
+
+    def _check_limit(self, conn: Connection, player: str, kind: Kind, amount: int) -> None:
+        """The player's daily deposit or withdrawal limit (docs/operators.md "Money
+        controls"), checked inside the request's serialized transaction."""
+        if self.limits is None:
+            return
+        kinds = ("deposit", "demo") if kind == "deposit" else ("withdrawal",)
+        self.limits.check(player, kind, self._moved_today(conn, player, kinds), amount, conn)
+
     def _used(self, conn: Connection, player: str) -> int:
         total = conn.execute(
             select(func.coalesce(func.sum(money_requests.c.amount), 0)).where(
@@ -120,11 +151,19 @@ class MoneyDesk:
         ).scalar()
         return int(total or 0)
 
-    def deposit(self, player: str, amount: object, key: str | None = None) -> dict[str, Any]:
+    def deposit(
+        self,
+        player: str,
+        amount: object,
+        key: str | None = None,
+        method: object = "",
+        reference: object = "",
+    ) -> dict[str, Any]:
         """Demo on: play money now, within the daily limit (a retry with the same `key` is the
-        same deposit). Demo off: a request an operator approves (`status: pending`)."""
+        same deposit). Demo off: a request an operator approves (`status: pending`), with its
+        payment `method` and `reference`."""
         if not self.settings.demo:
-            return self.request(player, "deposit", amount)
+            return self.request(player, "deposit", amount, method, reference)
         value = _amount(amount, self.settings.demo_max_deposit)
         limit = self.players.limit(player, "demo_daily_limit", self.settings.demo_daily_limit)
         now = self.clock()
@@ -146,6 +185,8 @@ class MoneyDesk:
             if earlier is not None and earlier[1] != value:
                 raise Conflict("this key was used for another amount", "key")
             retried = earlier is not None and earlier[2] == "approved"
+            if not retried:  # a new deposit, or one whose ledger write failed: within limits
+                self._check_limit(conn, player, "deposit", value)
             if not retried and used + value > limit:
                 raise DemoLimit(
                     f"demo deposits are limited to {limit} a day; {max(0, limit - used)} left "
@@ -239,18 +280,35 @@ class MoneyDesk:
             self._undo_demo(int(request_id), Ledger.deposit_key(player, f"demo:{request_id}"))
         return len(rows)
 
-    def request(self, player: str, kind: str, amount: object) -> dict[str, Any]:
-        """A deposit or withdrawal request for an operator to decide. A withdrawal holds its
-        amount in the wallet at once (a ledger hold): the player cannot bet, buy in or
-        withdraw it again while the request waits; a cancel or a rejection releases it, an
-        approval pays the held money out."""
+    def request(
+        self,
+        player: str,
+        kind: str,
+        amount: object,
+        method: object = "",
+        reference: object = "",
+    ) -> dict[str, Any]:
+        """A deposit or withdrawal request for an operator to decide, with its payment
+        `method` and `reference` (what the cashier matches it with). A withdrawal needs a
+        verified identity (KYC, where the room says so) and holds its amount in the wallet at
+        once (a ledger hold): the player cannot bet, buy in or withdraw it again while the
+        request waits; a cancel or a rejection releases it, an approval pays the held money
+        out. Both count against the player's daily limit of their kind."""
         if kind not in ("deposit", "withdrawal"):
             raise BadRequest("kind is deposit or withdrawal", "kind")
         value = _amount(amount)
+        how = _label(method, 24, "method")
+        ref = _label(reference, 64, "reference")
+        verified = self.players.kyc(player) == "verified"
+        if kind == "withdrawal" and self.settings.withdrawal_kyc and not verified:
+            raise KycRequired(
+                "withdrawals need your identity verified first (ask the cashier)", "amount"
+            )
         if kind == "withdrawal" and self._ledger().wallet(player) < value:
             raise BadRequest("the wallet holds less than that", "amount")
         with self.engine.begin() as conn:
             self._serialize(conn, player)
+            self._check_limit(conn, player, "deposit" if kind == "deposit" else "withdrawal", value)
             pending = conn.execute(
                 select(func.count()).where(
                     money_requests.c.player == player, money_requests.c.status == "pending"
@@ -266,6 +324,8 @@ class MoneyDesk:
                     status="pending",
                     created_at=self.clock(),
                     reason="",
+                    method=how,
+                    reference=ref,
                 )
             ).inserted_primary_key
         assert key is not None
@@ -351,9 +411,20 @@ class MoneyDesk:
         return self.get(request_id)
 
     # ----- operators ------------------------------------------------------------------------
+    def _shown(self, row: RowMapping) -> dict[str, Any]:
+        """A request as the cashier sees it: `large` flags one of the room's large amount."""
+        return {**dict(row), "large": int(row["amount"]) >= self.settings.large_transaction}
+
+    def needs_second(self, request: dict[str, Any]) -> bool:
+        """Four-eyes: a withdrawal above the room's threshold needs two operators."""
+        return (
+            request["kind"] == "withdrawal"
+            and int(request["amount"]) > self.settings.withdrawal_approval_over
+        )
+
     def get(self, request_id: int) -> dict[str, Any]:
         with self.engine.connect() as conn:
-            return dict(_request_row(conn, request_id))
+            return self._shown(_request_row(conn, request_id))
 
     def requests(
         self, *, status: str | None = None, player: str | None = None, limit: int = 50
@@ -364,7 +435,7 @@ class MoneyDesk:
         if player is not None:
             query = query.where(money_requests.c.player == player)
         with self.engine.connect() as conn:
-            return [dict(r) for r in conn.execute(query).mappings()]
+            return [self._shown(r) for r in conn.execute(query).mappings()]
 
     def decide(self, request_id: int, approve: bool, actor: Actor, reason: str) -> dict[str, Any]:
         _reason(reason)

@@ -35,6 +35,7 @@ from typing import Any
 import pyotp
 from sqlalchemy import Connection, Engine, delete, insert, select, update
 
+from qipai.authority import strength
 from qipai.authority.errors import (
     AccountLocked,
     AuthFailed,
@@ -44,7 +45,7 @@ from qipai.authority.errors import (
     TotpRequired,
 )
 from qipai.authority.oplog import Actor, OperatorLog
-from qipai.authority.roles import OPERATOR_ROLES
+from qipai.authority.roles import OPERATOR_ROLES, WRITE_ROLES, may
 from qipai.authority.schema import op_sessions, operators
 
 NAME = re.compile(r"^[a-z][a-z0-9_.-]{1,31}$")
@@ -78,7 +79,10 @@ class Operator:
 
     @property
     def can_write(self) -> bool:
-        return self.role == "operator"
+        return self.role in WRITE_ROLES
+
+    def may(self, capability: str) -> bool:
+        return may(self.role, capability)
 
 
 def _hash(password: str, salt: bytes) -> str:
@@ -168,9 +172,12 @@ def check_name(name: object) -> str:
     return name
 
 
-def check_new_password(password: object, field: str = "new_password") -> str:
+def check_new_password(
+    password: object, field: str = "new_password", user_inputs: tuple[str, ...] = ()
+) -> str:
     if not isinstance(password, str) or not MIN_PASSWORD <= len(password) <= MAX_PASSWORD:
         raise BadRequest(f"an operator password is {MIN_PASSWORD}-{MAX_PASSWORD} characters", field)
+    strength.require_strong(password, field, user_inputs)
     return password
 
 
@@ -200,11 +207,11 @@ class OperatorStore:
         self.refusals = RefusalTally(log, clock, REFUSALS_EVERY_S)
 
     # ----- accounts (the `qipai operator` command) ------------------------------------------
-    def add(self, name: str, role: str = "operator", actor: Actor | None = None) -> str:
+    def add(self, name: str, role: str = "supervisor", actor: Actor | None = None) -> str:
         """Create an operator; returns the one-time password (changed at first sign-in)."""
         check_name(name)
         if role not in OPERATOR_ROLES:
-            raise BadRequest(f"role {role!r}: expected operator or auditor", "role")
+            raise BadRequest(f"role {role!r}: expected one of {', '.join(OPERATOR_ROLES)}", "role")
         password, fresh = _one_time_credentials()
         now = self.clock()
         with self.engine.begin() as conn:
@@ -251,6 +258,18 @@ class OperatorStore:
                 conn.execute(delete(op_sessions).where(op_sessions.c.operator == name))
             action = "operator.disable" if disabled else "operator.enable"
             self.log.append_in(conn, actor, action, name, reason)
+
+    def lift_lockout(self, name: str, actor: Actor, reason: str = "") -> None:
+        """Lift a lock-out (`locked_until`, failures counted) and nothing else: the password,
+        the authenticator and the sessions stay."""
+        with self.engine.begin() as conn:
+            self._require(conn, name)
+            conn.execute(
+                update(operators)
+                .where(operators.c.name == name)
+                .values(failed_logins=0, locked_until=None, updated_at=self.clock())
+            )
+            self.log.append_in(conn, actor, "operator.unlock", name, reason)
 
     def all(self) -> list[dict[str, Any]]:
         with self.engine.connect() as conn:
@@ -407,7 +426,7 @@ class OperatorStore:
 
     # ----- first sign-in: password and TOTP -------------------------------------------------
     def change_password(self, op: Operator, old: str, new: str) -> dict[str, Any]:
-        check_new_password(new)
+        check_new_password(new, user_inputs=(op.name,))
         if new == old:
             raise BadRequest("the new password must differ from the old one", "new_password")
         with self.engine.begin() as conn:

@@ -55,7 +55,9 @@ operators = Table(
     Column("disabled", Boolean, nullable=False),
     Column("created_at", Float, nullable=False),
     Column("updated_at", Float, nullable=False),
-    CheckConstraint("role IN ('operator', 'auditor')", name="role"),
+    CheckConstraint(
+        "role IN ('supervisor', 'cashier', 'floor', 'finance', 'auditor')", name="role"
+    ),
 )
 
 op_sessions = Table(
@@ -163,6 +165,8 @@ money_requests = Table(
     Column("decided_by", String(40), nullable=True),
     Column("reason", Text, nullable=False),
     Column("tx_id", Integer, nullable=True),
+    Column("method", String(24), nullable=False, server_default=text("''")),
+    Column("reference", String(64), nullable=False, server_default=text("''")),
     CheckConstraint("kind IN ('deposit', 'withdrawal', 'demo')", name="kind"),
     CheckConstraint("status IN ('pending', 'approved', 'rejected', 'cancelled')", name="status"),
     CheckConstraint("amount > 0", name="amount"),
@@ -179,4 +183,50 @@ player_controls = Table(
     Column("limits", JSON, nullable=False),
     Column("updated_at", Float, nullable=False),
     Column("updated_by", String(40), nullable=False),
+    Column("lock_kind", String(16), nullable=False, server_default=text("'lock'")),
+    Column("lock_until", Float, nullable=True),
+    Column("kyc", String(10), nullable=False, server_default=text("'none'")),
 )
+"""What operators set about a player: a lock of a kind (`lock`: nothing at all;
+`self_exclusion` and `cool_off`: no sign-in until `lock_until`; `withdrawals_only`: sign-in and
+withdrawals, no play), the KYC status (`none`, `pending`, `verified`, `rejected`: withdrawals
+need `verified` where the room says so) and per-player limits that override the room's quotas
+and the demo daily limit."""
+
+player_limits = Table(
+    "player_limits",
+    metadata,
+    Column("player", String(64), primary_key=True),
+    Column("kind", String(12), primary_key=True),
+    Column("player_value", BigInteger, nullable=True),
+    Column("operator_value", BigInteger, nullable=True),
+    Column("pending_value", BigInteger, nullable=True),
+    Column("pending_from", Float, nullable=True),
+    Column("updated_at", Float, nullable=False),
+    Column("updated_by", String(40), nullable=False),
+    CheckConstraint("kind IN ('deposit', 'loss', 'wager', 'session', 'withdrawal')", name="kind"),
+)
+"""A player's money limits (docs/operators.md "Money controls"), one row per kind: the
+player's own and the operator's (the lower applies); a raise the player asked for waits in
+`pending_value` until `pending_from` (the cooling period)."""
+
+approvals = Table(
+    "ops_approvals",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("kind", String(16), nullable=False),
+    Column("target", String(200), nullable=False),
+    Column("payload", JSON, nullable=False),
+    Column("reason", Text, nullable=False),
+    Column("requested_by", String(40), nullable=False),
+    Column("requested_at", Float, nullable=False),
+    Column("status", String(10), nullable=False),
+    Column("decided_by", String(40), nullable=True),
+    Column("decided_at", Float, nullable=True),
+    Column("decision_reason", Text, nullable=True),
+    Column("result", JSON, nullable=True),
+    CheckConstraint("status IN ('pending', 'approved', 'rejected', 'failed')", name="status"),
+    Index("ix_ops_approvals_status", "status", "id"),
+)
+"""Four-eyes requests (qipai/authority/approvals.py): what one operator asked for, waiting for
+another operator's decision."""

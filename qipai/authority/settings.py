@@ -39,3 +39,17 @@ class AuthoritySettings(BaseModel):
     """Rounds of the simulated reference of a template version whose exact figures assume play
     the room does not make (Niu Niu's bidding and swapping bots, `qipai.authority.references`;
     `QIPAI_AUTHORITY__REFERENCE_ROUNDS`): its interval narrows as the square root."""
+    adjust_approval_over: int = Field(default=0, ge=0, le=10**12)
+    """Four-eyes: a ledger adjustment moving more than this (either way) waits for a second
+    operator's approval (0: every adjustment does)."""
+    withdrawal_approval_over: int = Field(default=100_000, ge=0, le=10**12)
+    """Four-eyes: a withdrawal request above this needs a second operator's approval."""
+    template_approval: bool = True
+    """Four-eyes: a new template, version or retirement waits for a second operator."""
+    withdrawal_kyc: bool = True
+    """Withdrawals only for players whose KYC status is `verified`."""
+    large_transaction: int = Field(default=1_000_000, ge=1, le=10**12)
+    """A deposit or withdrawal request of at least this is flagged `large` to the cashier."""
+    limit_cooling_s: float = Field(default=86_400.0, ge=0, le=90 * 86_400)
+    """A player's raise of their own money limit takes effect after this long (lowering: at
+    once)."""

@@ -481,7 +481,44 @@ class TemplateStore:
         self.generation += 1
         return Template.from_row(row)
 
+    def check(self, verb: str, template_id: str | None, data: object) -> None:
+        """Everything `create`, `change` or `retire` would check, writing nothing: a change
+        filed for a second operator's approval is refused now if it would be refused then."""
+        actor = Actor("check", "system")
+        if verb == "create":
+            self.prepare_create(data, actor)
+        elif verb == "change":
+            assert template_id is not None
+            self._prepare_change(template_id, data, actor)
+        else:
+            assert template_id is not None
+            body = data if isinstance(data, dict) else {}
+            base = self.get(template_id)
+            if body.get("base_version") != base.version:
+                raise StaleVersion(
+                    f"template {template_id!r} is at version {base.version}", "base_version"
+                )
+            if not base.active:
+                raise TemplateRetired(f"template {template_id!r} is already retired", "template")
+
     def create(self, data: object, actor: Actor) -> Template:
+        template_id, row, figures = self.prepare_create(data, actor)
+        with self.engine.begin() as conn:
+            exists = conn.execute(
+                select(table_templates.c.version)
+                .where(table_templates.c.template_id == template_id)
+                .limit(1)
+            ).first()
+            if exists is not None:
+                raise Conflict(f"template {template_id!r} exists", "id")
+            self._check_pool(conn, row)
+            made = self._insert(conn, row, actor, "template.create", figures)
+        self._changed()
+        return made
+
+    def prepare_create(
+        self, data: object, actor: Actor
+    ) -> tuple[str, dict[str, Any], list[dict[str, Any]] | None]:
         body: TemplateIn = parse_model(TemplateIn, data)
         template_id = body.id or self._new_id(body.game, body.name)
         games.spec(body.game)
@@ -503,20 +540,17 @@ class TemplateStore:
             actor,
             body.reason,
         )
-        with self.engine.begin() as conn:
-            exists = conn.execute(
-                select(table_templates.c.version)
-                .where(table_templates.c.template_id == template_id)
-                .limit(1)
-            ).first()
-            if exists is not None:
-                raise Conflict(f"template {template_id!r} exists", "id")
-            self._check_pool(conn, row)
-            made = self._insert(conn, row, actor, "template.create", figures)
-        self._changed()
-        return made
+        return template_id, row, figures
 
     def change(self, template_id: str, data: object, actor: Actor) -> Template:
+        base, row, figures = self._prepare_change(template_id, data, actor)
+        return self._write_version(
+            template_id, base.version, row, actor, "template.change", figures
+        )
+
+    def _prepare_change(
+        self, template_id: str, data: object, actor: Actor
+    ) -> tuple[Template, dict[str, Any], list[dict[str, Any]] | None]:
         body: TemplateChange = parse_model(TemplateChange, data)
         base = self.get(template_id)
         if body.base_version != base.version:
@@ -544,9 +578,7 @@ class TemplateStore:
             body.reason,
             keep=(base.min_buy_in, base.max_buy_in),
         )
-        return self._write_version(
-            template_id, base.version, row, actor, "template.change", figures
-        )
+        return base, row, figures
 
     def retire(self, template_id: str, actor: Actor, reason: str, base_version: int) -> Template:
         """A retired template is offered no more; tables already open keep playing."""

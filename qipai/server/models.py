@@ -34,6 +34,10 @@ class CredentialsIn(Strict):
 class DepositIn(Strict):
     amount: int = Field(gt=0, le=MAX_DEPOSIT)
     key: StoredStr | None = Field(default=None, min_length=1, max_length=64)
+    method: StoredStr = Field(default="", max_length=24)
+    """How the money comes (a deposit request with demo money off: the cashier matches it)."""
+    reference: StoredStr = Field(default="", max_length=64)
+    """The payment's reference (a transfer's id, a receipt number)."""
 
 
 class CreateTableIn(Strict):

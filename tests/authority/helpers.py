@@ -19,7 +19,7 @@ class Staff:
     secret: str
 
 
-def enrol(client: TestClient, authority: Authority, name: str, role: str = "operator") -> Staff:
+def enrol(client: TestClient, authority: Authority, name: str, role: str = "supervisor") -> Staff:
     """`qipai operator add` + the first sign-in over HTTP; returns a full session."""
     once = authority.operators.add(name, role)
     r = client.post("/api/ops/login", json={"name": name, "password": once})

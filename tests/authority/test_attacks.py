@@ -111,7 +111,12 @@ def test_an_operator_template_over_100_percent_is_refused_without_confirmation(
     before = books(client)
     r = client.post(
         "/api/ops/templates",
-        json={"game": "pokdeng", "name": "Generous", "settings": {"pair_odds": 100}},
+        json={
+            "game": "pokdeng",
+            "name": "Generous",
+            "settings": {"pair_odds": 100},
+            "reason": "r",
+        },
         headers=olga,
     )
     if r.status_code == 400:  # the config model bounds pair_odds below 100

@@ -44,7 +44,9 @@ def test_demo_deposits_have_a_daily_limit(ledger: Ledger, clock: Clock) -> None:
 
 
 def test_without_demo_money_operators_approve_requests(ledger: Ledger, engine: Engine) -> None:
-    authority = Authority(engine, AuthoritySettings(demo=False), ledger=ledger)
+    authority = Authority(
+        engine, AuthoritySettings(demo=False, withdrawal_kyc=False), ledger=ledger
+    )
     ledger.create_user("bob")
     pending = authority.money.deposit("bob", 5_000)
     assert pending["status"] == "pending" and ledger.wallet("bob") == 0
@@ -80,7 +82,9 @@ def test_a_withdrawal_request_holds_its_money(
     """The money a withdrawal asks for is held in the ledger from the request on (it
     cannot be bet or bought in meanwhile); a cancel or a rejection gives it back, an approval
     pays the held money out; the audit balances throughout."""
-    authority = Authority(ledger.engine, AuthoritySettings(demo=False), ledger=ledger)
+    authority = Authority(
+        ledger.engine, AuthoritySettings(demo=False, withdrawal_kyc=False), ledger=ledger
+    )
     ledger.create_user("carol")
     ledger.deposit("carol", 10_000, "bank-1")
     desk = authority.money
@@ -135,7 +139,9 @@ def test_a_withdrawal_request_holds_its_money(
 def test_a_hold_left_by_a_crash_is_released_at_start(ledger: Ledger) -> None:
     """A request rejected (or cancelled) whose release did not happen (the process died in
     between) is released at the next start; a pending request keeps its hold."""
-    authority = Authority(ledger.engine, AuthoritySettings(demo=False), ledger=ledger)
+    authority = Authority(
+        ledger.engine, AuthoritySettings(demo=False, withdrawal_kyc=False), ledger=ledger
+    )
     ledger.create_user("dave")
     ledger.deposit("dave", 9_000, "bank-1")
     desk = authority.money
@@ -147,7 +153,9 @@ def test_a_hold_left_by_a_crash_is_released_at_start(ledger: Ledger) -> None:
     desk.decide(lost, False, OLGA, "duplicate")
     desk._release = original  # type: ignore[method-assign]
     assert released == [lost] and ledger.wallet("dave") == 4_000
-    Authority(ledger.engine, AuthoritySettings(demo=False), ledger=ledger).start()
+    Authority(
+        ledger.engine, AuthoritySettings(demo=False, withdrawal_kyc=False), ledger=ledger
+    ).start()
     assert ledger.wallet("dave") == 7_000 and desk.held("dave") == 2_000
     assert desk.get(kept)["status"] == "pending" and _audit_ok(ledger)
 

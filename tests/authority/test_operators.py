@@ -14,7 +14,9 @@ from tests.authority.conftest import Clock
 NEW_PW = "correct horse battery"
 
 
-def enrolled(authority: Authority, clock: Clock, name: str = "olga", role: str = "operator") -> str:
+def enrolled(
+    authority: Authority, clock: Clock, name: str = "olga", role: str = "supervisor"
+) -> str:
     """An operator through first sign-in; returns its TOTP secret."""
     once = authority.operators.add(name, role)
     setup = authority.operators.login(name, once)
@@ -34,7 +36,7 @@ def test_first_sign_in_needs_a_new_password_and_totp(authority: Authority, clock
     assert setup["stage"] == "setup"
     assert setup["next"] == ["change_password", "enrol_totp"]
     op = authority.operator_for_token(setup["token"])
-    assert op is not None and op.stage == "setup" and op.role == "operator"
+    assert op is not None and op.stage == "setup" and op.role == "supervisor"
     with pytest.raises(E.BadRequest) as short:
         authority.operators.change_password(op, once, "short")
     assert short.value.field == "new_password"
@@ -48,7 +50,7 @@ def test_first_sign_in_needs_a_new_password_and_totp(authority: Authority, clock
     with pytest.raises(E.AuthFailed):
         authority.operators.totp_confirm(op, f"{(int(code) + 1) % 1_000_000:06d}")
     done = authority.operators.totp_confirm(op, code)
-    assert done == {"operator": "olga", "role": "operator", "stage": "full", "next": []}
+    assert done == {"operator": "olga", "role": "supervisor", "stage": "full", "next": []}
     op = authority.operator_for_token(setup["token"])
     assert op is not None and op.stage == "full"
     # the one-time password is gone

@@ -46,7 +46,9 @@ def decision(authority: Authority, rid: int, approve: bool) -> Callable[[], Any]
 
 
 def test_approve_and_reject_at_once_make_one_decision(ledger: Ledger, engine: Engine) -> None:
-    authority = Authority(engine, AuthoritySettings(demo=False), ledger=ledger)
+    authority = Authority(
+        engine, AuthoritySettings(demo=False, withdrawal_kyc=False), ledger=ledger
+    )
     ledger.create_user("bob")
     credited = 0
     for trial in range(6):

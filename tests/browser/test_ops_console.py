@@ -29,6 +29,8 @@ FAST = {
     "QIPAI_BOT_DELAY": "0.15",
     "QIPAI_BETWEEN_ROUNDS": "1.5",
     "QIPAI_SIGNUP_RATE": "1000/minute",
+    # one supervisor runs this room alone (four-eyes is tested in tests/authority/test_four_eyes.py)
+    "QIPAI_AUTHORITY__TEMPLATE_APPROVAL": "false",
 }
 
 
@@ -116,7 +118,7 @@ def _sign_in(page: Any, srv: Server, secret: str) -> None:
     page.fill("#ops-password", NEW_PASSWORD)
     page.fill("#ops-totp", pyotp.TOTP(secret).now())
     page.click("#ops-sign-in")
-    page.wait_for_selector("#ops-who[data-role=operator]")
+    page.wait_for_selector("#ops-who[data-role=supervisor]")
     # the release the room runs, beside the title (CHANGELOG.md says what it holds)
     assert page.locator("#ops-version").text_content() == f"qipai {qipai.__version__}"
 
@@ -174,7 +176,7 @@ def test_an_operator_voids_a_live_round_from_the_console(
         ops.goto(srv.url + "/ops/")
         ops.evaluate("t => sessionStorage.setItem('qipai.ops.token', t)", token)
         ops.reload()
-        ops.wait_for_selector("#ops-who[data-role=operator]")
+        ops.wait_for_selector("#ops-who[data-role=supervisor]")
         ops.click("[data-tab=rounds]")
         ops.fill("#q-round", round_id)
         ops.click("#round-find")
@@ -363,7 +365,7 @@ def test_an_operator_offers_a_template_and_a_player_finds_it(
         ops.fill("#ops-password", NEW_PASSWORD)
         ops.fill("#ops-totp", pyotp.TOTP(secret).at(time.time() + 30))
         ops.click("#ops-sign-in")
-        ops.wait_for_selector("#ops-who[data-role=operator]")
+        ops.wait_for_selector("#ops-who[data-role=supervisor]")
         made = ops.evaluate(
             """async () => {
               const r = await fetch('/api/ops/templates', { method: 'POST',

@@ -136,7 +136,7 @@ def test_an_operator_drains_a_host_and_its_tables_move_at_round_boundaries(
         seats_before = {t: seats_of(b, t) for t in doomed}
 
         with httpx.Client(base_url=b.url, timeout=60) as http:
-            operator = {"Authorization": f"Bearer {staff(db_url, env, http, 'olga', 'operator')}"}
+            operator = {"Authorization": f"Bearer {staff(db_url, env, http, 'olga', 'supervisor')}"}
             auditor = {"Authorization": f"Bearer {staff(db_url, env, http, 'aldo', 'auditor')}"}
             listed = http.get("/api/ops/hosts", headers=auditor).json()
             assert host_a in {h["host"] for h in listed["hosts"]}, listed

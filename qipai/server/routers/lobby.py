@@ -29,6 +29,7 @@ from qipai.server.models import (
     SitIn,
     TablesOut,
 )
+from qipai.server.play_gate import Playing
 from qipai.tables import games as games_mod
 from qipai.tables.table import MOVED_MESSAGE, Table
 
@@ -151,7 +152,7 @@ def _opening_allowed(svc: ServicesDep, player: str) -> None:
 
 
 @router.post("/tables", response_model=JSONObject)
-async def create_table(body: JSONObject, svc: ServicesDep, player: Player) -> JSONObject:
+async def create_table(body: JSONObject, svc: ServicesDep, player: Playing) -> JSONObject:
     """**A signed-in player.** Open a table of an operator's template: `{"template": ID,
     "name"?, "private"?}`. Settings are never a player's: a body with `config` (or `settings`,
     `limits`, …) is refused (400 `settings_not_allowed`). At most `max_open_tables` tables
@@ -180,7 +181,7 @@ def _seed_note(table: Table, player: str) -> SeedNote | None:
 
 
 @router.post("/tables/{table_id}/sit", response_model=SatOut)
-async def sit(table_id: Key, body: SitIn, svc: ServicesDep, player: Player) -> SatOut:
+async def sit(table_id: Key, body: SitIn, svc: ServicesDep, player: Playing) -> SatOut:
     """**A signed-in player.** Sit down (one seat per player per table): `buy_in` moves from
     the wallet to the table stack. `client_seed` (docs/fairness.md): the player's client seed
     for the deal units that start while they sit (the browser makes a random one); the
@@ -277,7 +278,7 @@ async def remove_bot(table_id: Key, seat: Key, svc: ServicesDep, player: Player)
 
 
 @router.post("/automatch", response_model=AutomatchOut)
-async def automatch(body: JSONObject, svc: ServicesDep, player: Player) -> AutomatchOut:
+async def automatch(body: JSONObject, svc: ServicesDep, player: Playing) -> AutomatchOut:
     """**A signed-in player.** 自动配桌: `{"template": ID | "game": G, "buy_in"}` — a seat at
     the liveliest table of that template (a game: its first offered template) with a free
     seat — one with people first, else one waiting with bots alone — or a new table with bots.

@@ -127,15 +127,19 @@ async def guide(lang: Annotated[str, Query(pattern="^(en|zh)$")] = "en") -> Guid
 class WithdrawalIn(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
     amount: int = Field(gt=0, le=10**12)
+    method: str = Field(default="", max_length=24)
+    reference: str = Field(default="", max_length=64)
 
 
 @router.post("/wallet/withdrawals")
 async def withdraw(body: WithdrawalIn, authority: AuthorityDep, player: Player) -> dict[str, Any]:
-    """**A signed-in player.** Ask to withdraw `amount` from the wallet: a request an operator
-    approves (`status: pending`; at most 5 open requests). The amount is held at once (out of
+    """**A signed-in player.** Ask to withdraw `amount` from the wallet (with the payment
+    `method` and `reference` the cashier pays to): a request an operator approves (`status: pending`; at most 5 open requests). The amount is held at once (out of
     the wallet: it cannot be bet meanwhile) until the request is approved, rejected or
     cancelled."""
-    return await asyncio.to_thread(authority.money.request, player, "withdrawal", body.amount)
+    return await asyncio.to_thread(
+        authority.money.request, player, "withdrawal", body.amount, body.method, body.reference
+    )
 
 
 @router.get("/wallet/requests")

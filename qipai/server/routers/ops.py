@@ -1,12 +1,11 @@
 """The operator API, `/api/ops/…` (docs/protocol.md "Operator API").
 
-Who may call what:
-
-* `POST /api/ops/login` — **anyone** (an operator's name, password and TOTP code);
-* password change and TOTP enrolment — **an operator or auditor in a setup session** (the first
-  sign-in with the one-time password) or a full one;
-* every `GET` — **an operator or an auditor** (full session);
-* everything that changes something — **an operator** (an auditor gets 403 `read_only_role`).
+Who may call what: `POST /api/ops/login` — **anyone** (an operator's name, password and TOTP
+code); password change and TOTP enrolment — **any operator in a setup session** (the first
+sign-in with the one-time password) or a full one; every other route — the roles its row of
+`qipai.authority.roles.ROUTES` names (docs/operators.md §2), in a full session: another role gets
+403 `role_forbidden` (an auditor `read_only_role`). Adjustments, large withdrawals and template
+changes wait for a second operator (`qipai.authority.four_eyes`).
 
 An operator session token is not a player's: a player token gets 403 `operator_only`, no token or
 an unknown/ended one 401 `auth_required`. Every operator action — and every refused attempt by an
@@ -21,7 +20,7 @@ import asyncio
 import functools
 from collections.abc import Callable
 from datetime import UTC, datetime
-from typing import Annotated, Any, TypeVar
+from typing import Annotated, Any, Literal, TypeVar
 
 from fastapi import APIRouter, Depends, FastAPI, Header, Query
 from fastapi.responses import JSONResponse, Response
@@ -30,7 +29,7 @@ from sqlalchemy import select
 from starlette.requests import HTTPConnection, Request
 
 import qipai
-from qipai.authority import Authority
+from qipai.authority import Authority, four_eyes
 from qipai.authority.errors import (
     AuthorityError,
     AuthRequired,
@@ -39,10 +38,12 @@ from qipai.authority.errors import (
     NotFound,
     OperatorOnly,
     ReadOnlyRole,
+    RoleForbidden,
     SetupRequired,
     UnitInPlay,
 )
 from qipai.authority.operators import Operator
+from qipai.authority.roles import OPERATOR_ROLES, ROUTES, capabilities_of, route_roles
 from qipai.cluster import directory
 from qipai.core.errors import GameError
 from qipai.server.deps import Address, Services
@@ -125,7 +126,7 @@ SessionDep = Annotated[Operator, Depends(ops_session)]
 
 
 async def ops_reader(op: SessionDep) -> Operator:
-    """**An operator or an auditor** who finished the first sign-in."""
+    """An operator of any role who finished the first sign-in."""
     if op.stage != "full":
         raise SetupRequired(
             "change the one-time password and enrol TOTP first (POST /api/ops/password, "
@@ -134,12 +135,19 @@ async def ops_reader(op: SessionDep) -> Operator:
     return op
 
 
-Reader = Annotated[Operator, Depends(ops_reader)]
+Full = Annotated[Operator, Depends(ops_reader)]
 
 
-async def ops_writer(request: Request, op: Reader, authority: AuthorityDep) -> Operator:
-    """**An operator** (an auditor reads only; the refused attempt is logged)."""
-    if not op.can_write:
+async def ops_allowed(request: Request, op: Full, authority: AuthorityDep) -> Operator:
+    """A full session whose role the route's row of `roles.ROUTES` lets through (least
+    privilege: docs/operators.md §2). A refused attempt to change something is logged; an
+    auditor's answer is 403 `read_only_role`, any other role's 403 `role_forbidden`."""
+    route = request.scope.get("route")
+    method = "GET" if request.method == "HEAD" else request.method
+    path = str(getattr(route, "path", ""))
+    if op.role in route_roles(method, path):
+        return op
+    if method != "GET":
         await blocking(
             authority.log.append,
             op.actor,
@@ -149,11 +157,15 @@ async def ops_writer(request: Request, op: Reader, authority: AuthorityDep) -> O
             {},
             "refused",
         )
+    if not op.can_write:
         raise ReadOnlyRole("auditors may read the back office, not change it")
-    return op
+    raise RoleForbidden(f"a {op.role} may not {method} {path} (docs/operators.md, roles)")
 
 
-Writer = Annotated[Operator, Depends(ops_writer)]
+Staff = Annotated[Operator, Depends(ops_allowed)]
+Reader = Staff
+"""Every route takes `Staff`: what it lets through is its row of `roles.ROUTES`."""
+Writer = Staff
 
 
 def _aware(value: datetime | None, name: str) -> datetime | None:
@@ -176,6 +188,26 @@ async def _error_response(_: Request, exc: Exception) -> JSONResponse:
     return JSONResponse({"error": exc.to_json()}, status_code=exc.status)
 
 
+def _say_who(*routers: APIRouter) -> None:
+    """Lead every operator route's published description with the roles its row of
+    `roles.ROUTES` lets through (docs/operators.md §2), so the API's own documentation says
+    who may call it from the same table that decides it."""
+    from fastapi.routing import APIRoute
+
+    for route in (r for each in routers for r in each.routes):
+        if not isinstance(route, APIRoute) or not route.path.startswith("/api/ops/"):
+            continue
+        if route.path == "/api/ops/login":
+            continue
+        method = sorted(route.methods or {"GET"})[0]
+        capability = ROUTES.get((method, route.path))
+        roles = [r for r in OPERATOR_ROLES if r in route_roles(method, route.path)]
+        who = " or ".join(roles) if roles else "no"
+        lead = f"**An operator of role {who}** (`{capability}`). "
+        if not route.description.startswith("**An operator of role"):
+            route.description = lead + route.description
+
+
 def install(app: FastAPI, authority: Authority) -> None:
     """Wire operator authority into an app: `app.state.authority`, its typed errors (each with
     its own status) and the ops and player-offer routers."""
@@ -185,10 +217,15 @@ def install(app: FastAPI, authority: Authority) -> None:
 
     app.state.authority = authority
     app.add_exception_handler(AuthorityError, _error_response)
+    from qipai.server.routers import ops_desk, play_limits
+
+    _say_who(router, ops_desk.router)
     app.include_router(router)
     app.include_router(ops_terms.router)
     app.include_router(ops_rounds.router)
+    app.include_router(ops_desk.router)
     app.include_router(offer.router)
+    app.include_router(play_limits.router)
     # a static mount at "/" (the browser client) must stay last, or it would answer first
     routes = app.router.routes
     routes.sort(key=lambda r: isinstance(r, Mount))
@@ -253,27 +290,28 @@ async def login(
 
 @router.post("/logout")
 async def logout(op: SessionDep, authority: AuthorityDep) -> dict[str, Any]:
-    """**An operator or auditor.** End this session."""
+    """End this session."""
     await blocking(authority.operators.logout, op)
     return {"ok": True}
 
 
 @router.get("/me")
 async def me(op: SessionDep) -> dict[str, Any]:
-    """**An operator or auditor** (any stage). Who this session is, and the version of qipai
+    """Any stage. Who this session is, and the version of qipai
     the room runs (CHANGELOG.md says what each version holds)."""
     return {
         "operator": op.name,
         "role": op.role,
         "stage": op.stage,
         "can_write": op.can_write,
+        "may": capabilities_of(op.role),
         "version": qipai.__version__,
     }
 
 
 @router.post("/password")
 async def change_password(body: PasswordIn, op: SessionDep, authority: AuthorityDep) -> Any:
-    """**An operator or auditor** (any stage). Change the password (12+ characters)."""
+    """Any stage. Change the password (12+ characters)."""
     return await blocking(
         authority.operators.change_password, op, body.old_password, body.new_password
     )
@@ -281,14 +319,14 @@ async def change_password(body: PasswordIn, op: SessionDep, authority: Authority
 
 @router.post("/totp/enrol")
 async def totp_enrol(op: SessionDep, authority: AuthorityDep) -> Any:
-    """**An operator or auditor in a setup session.** A TOTP secret: `secret`, `otpauth_uri`,
+    """A setup session (or a full one). A TOTP secret: `secret`, `otpauth_uri`,
     `qr_svg` (inline SVG) and `qr_png` (data URI); confirm it with a code."""
     return await blocking(authority.operators.totp_enrol, op)
 
 
 @router.post("/totp/confirm")
 async def totp_confirm(body: CodeIn, op: SessionDep, authority: AuthorityDep) -> Any:
-    """**An operator or auditor in a setup session.** Confirm the enrolment with a current code;
+    """A setup session (or a full one). Confirm the enrolment with a current code;
     with the password changed too, the session becomes `full`."""
     return await blocking(authority.operators.totp_confirm, op, body.code)
 
@@ -298,7 +336,7 @@ async def totp_confirm(body: CodeIn, op: SessionDep, authority: AuthorityDep) ->
 async def list_templates(
     op: Reader, authority: AuthorityDep, game: Key | None = None, status: Key | None = None
 ) -> dict[str, Any]:
-    """**An operator or auditor.** Every template's newest version (retired ones too), each
+    """Every template's newest version (retired ones too), each
     with the facts players see."""
 
     def work() -> list[dict[str, Any]]:
@@ -315,7 +353,7 @@ async def list_templates(
 async def template_versions(
     template_id: Key, op: Reader, authority: AuthorityDep
 ) -> dict[str, Any]:
-    """**An operator or auditor.** Every version of one template, oldest first."""
+    """Every version of one template, oldest first."""
     versions = await blocking(authority.templates.versions, template_id)
     return {"id": template_id, "versions": [v.to_json() for v in versions]}
 
@@ -324,31 +362,23 @@ async def template_versions(
 async def create_template(
     body: dict[str, Any], op: Writer, authority: AuthorityDep
 ) -> dict[str, Any]:
-    """**An operator.** A new template (version 1): `game`, `name`, `settings`, `min_buy_in`,
+    """A new template (version 1): `game`, `name`, `settings`, `min_buy_in`,
     `max_buy_in`, `bot_levels`, `private_allowed`, `pool_id`, `options`, `reason`. A template
     whose exact return exceeds 100 % for a bet needs `confirm_rtp_over_100: true` (409
     `rtp_over_100` otherwise)."""
 
-    def work() -> dict[str, Any]:
-        made = authority.templates.create(body, op.actor)
-        return {**made.to_json(), "facts": authority.facts(made)}
-
-    return await blocking(work)
+    return await blocking(four_eyes.ask_template, authority, "create", None, body, op.actor)
 
 
 @router.put("/templates/{template_id}")
 async def change_template(
     template_id: Key, body: dict[str, Any], op: Writer, authority: AuthorityDep
 ) -> dict[str, Any]:
-    """**An operator.** A new version of a template: `base_version` (the version you changed;
+    """A new version of a template: `base_version` (the version you changed;
     409 `stale_version` if it is not the newest), the fields that change, `reason`. Tables
     already open keep the version they opened with."""
 
-    def work() -> dict[str, Any]:
-        made = authority.templates.change(template_id, body, op.actor)
-        return {**made.to_json(), "facts": authority.facts(made)}
-
-    return await blocking(work)
+    return await blocking(four_eyes.ask_template, authority, "change", template_id, body, op.actor)
 
 
 class RetireIn(Reason):
@@ -359,12 +389,11 @@ class RetireIn(Reason):
 async def retire_template(
     template_id: Key, body: RetireIn, op: Writer, authority: AuthorityDep
 ) -> dict[str, Any]:
-    """**An operator.** Offer a template no more (a new, retired version). Running tables of
+    """Offer a template no more (a new, retired version). Running tables of
     it play on."""
-    made = await blocking(
-        authority.templates.retire, template_id, op.actor, body.reason, body.base_version
+    return await blocking(
+        four_eyes.ask_template, authority, "retire", template_id, body.model_dump(), op.actor
     )
-    return made.to_json()
 
 
 # ----- players -----------------------------------------------------------------------------
@@ -383,7 +412,10 @@ def _player_summary(request: Request, authority: Authority, player: str) -> dict
         "player": player,
         "wallet": ledger.wallet(player),
         "locked": locked,
+        "lock_kind": authority.players.lock_kind(player),
+        "kyc": authority.players.kyc(player),
         "limits": limits,
+        "money_limits": authority.limits.of(player),
     }
 
 
@@ -395,7 +427,7 @@ async def search_players(
     q: Annotated[StoredStr, Query(max_length=32)] = "",
     limit: Annotated[int, Query(ge=1, le=100)] = 20,
 ) -> dict[str, Any]:
-    """**An operator or auditor.** Players whose name starts with `q` (bots excluded): wallet,
+    """Players whose name starts with `q` (bots excluded): wallet,
     lock, limits."""
     from qipai.ledger.schema import users
 
@@ -426,7 +458,7 @@ def _require_player(request: Request, player: str) -> None:
 async def player_detail(
     player: Key, request: Request, op: Reader, authority: AuthorityDep
 ) -> dict[str, Any]:
-    """**An operator or auditor.** One player: wallet, lock (with its reason), limits, the
+    """One player: wallet, lock (with its reason), limits, the
     tables they sit at, their last rounds and money requests."""
 
     def work() -> dict[str, Any]:
@@ -449,32 +481,44 @@ async def player_detail(
     return await blocking(work)
 
 
+class LockIn(Reason):
+    kind: Literal["lock", "self_exclusion", "cool_off", "withdrawals_only"] = "lock"
+    days: float | None = Field(default=None, gt=0, le=3650)
+
+
 @router.post("/players/{player}/lock")
 async def lock_player(
-    player: Key, body: Reason, request: Request, op: Writer, authority: AuthorityDep
+    player: Key, body: LockIn, request: Request, op: Writer, authority: AuthorityDep
 ) -> dict[str, Any]:
-    """**An operator.** Lock a player, at once (docs/operators.md#locking-a-player): every session
+    """Lock a player, at once (docs/operators.md#locking-a-player): every session
     ended and every socket closed (4403 `account_locked`), no sign-in, no seat, no request;
     each seat of theirs here stands up now, or at the end of the round it is dealt into (its
     stake settled by that round, nothing dealt to it after)."""
 
     def work() -> dict[str, Any]:
         _require_player(request, player)
-        authority.players.lock(player, op.actor, body.reason, True)
+        authority.players.lock(player, op.actor, body.reason, True, body.kind, body.days)
         return _player_summary(request, authority, player)
 
     summary = await blocking(work)
-    await _expel(request, player)
+    await _expel(request, player, body.kind)
     return summary
 
 
-async def _expel(request: Request, player: str) -> None:
-    """End a locked player's sessions, close their sockets, stand their seats up."""
+async def _expel(request: Request, player: str, kind: str = "lock") -> None:
+    """A locked player's sockets closed (4403 `account_locked`), their seats stood up; a lock
+    that refuses sign-in ends their sessions too (withdrawals-only keeps them: the player
+    signs in to withdraw, and plays nowhere)."""
     svc: Services | None = getattr(request.app.state, "services", None)
     if svc is None:
         return
-    ended = await blocking(svc.store.end_all_sessions, player)
-    svc.sockets.end_sessions(ended, LOCKED_REASON, code=ACCOUNT_LOCKED)
+    if kind == "withdrawals_only":
+        for conn in svc.sockets.all():
+            if conn.player == player:
+                conn.end(ACCOUNT_LOCKED, "account_locked: withdrawals only")
+    else:
+        ended = await blocking(svc.store.end_all_sessions, player)
+        svc.sockets.end_sessions(ended, LOCKED_REASON, code=ACCOUNT_LOCKED)
     for table_id, table in list(svc.room.tables.items()):
         if table.seating.seat_of(player) is not None:
             try:
@@ -487,7 +531,7 @@ async def _expel(request: Request, player: str) -> None:
 async def unlock_player(
     player: Key, body: Reason, request: Request, op: Writer, authority: AuthorityDep
 ) -> dict[str, Any]:
-    """**An operator.** Unlock a player."""
+    """Unlock a player."""
 
     def work() -> dict[str, Any]:
         _require_player(request, player)
@@ -501,7 +545,7 @@ async def unlock_player(
 async def player_limits(
     player: Key, body: dict[str, Any], request: Request, op: Writer, authority: AuthorityDep
 ) -> dict[str, Any]:
-    """**An operator.** Per-player limits over the room's quotas: `max_open_tables`,
+    """Per-player limits over the room's quotas: `max_open_tables`,
     `max_connections`, `max_watched`, `demo_daily_limit` (null = the room's), `reason`."""
 
     def work() -> dict[str, Any]:
@@ -535,7 +579,7 @@ def _table_row(table: Any, ledger: Any = None) -> dict[str, Any]:
 
 @router.get("/tables")
 async def list_tables(request: Request, op: Reader, status: str | None = None) -> dict[str, Any]:
-    """**An operator or auditor.** Every table (private ones too) with its status (suspended:
+    """Every table (private ones too) with its status (suspended:
     with the reason), seats and stacks, round number and running round, owner, host and terms.
     With several table hosts, the tables another host runs are listed too, from the table
     directory (their last saved layout: `remote: true`, `status` `elsewhere` or `suspended`,
@@ -570,7 +614,7 @@ def _table_op(request: Request, table_id: str, verb: str) -> Callable[..., Any]:
 async def suspend_table(
     table_id: Key, body: Reason, request: Request, op: Writer, authority: AuthorityDep
 ) -> dict[str, Any]:
-    """**An operator.** Stop a table: its open round ends by the interrupted-game policy (stakes
+    """Stop a table: its open round ends by the interrupted-game policy (stakes
     returned, what was already won paid); players may stand up."""
     fn = _table_op(request, table_id, "suspend")
     await blocking(fn, table_id, body.reason)
@@ -582,7 +626,7 @@ async def suspend_table(
 async def resume_table(
     table_id: Key, body: Reason, request: Request, op: Writer, authority: AuthorityDep
 ) -> dict[str, Any]:
-    """**An operator.** Let a suspended table play again."""
+    """Let a suspended table play again."""
     fn = _table_op(request, table_id, "resume")
     await blocking(fn, table_id)
     await blocking(authority.log.append, op.actor, "table.resume", table_id, body.reason)
@@ -593,7 +637,7 @@ async def resume_table(
 async def close_table(
     table_id: Key, body: Reason, request: Request, op: Writer, authority: AuthorityDep
 ) -> dict[str, Any]:
-    """**An operator.** Close a table for good: every seat stood up and cashed out."""
+    """Close a table for good: every seat stood up and cashed out."""
     fn = _table_op(request, table_id, "close")
     await blocking(fn, table_id)
     await blocking(authority.log.append, op.actor, "table.close", table_id, body.reason)
@@ -621,7 +665,7 @@ def _round_shown(request: Request, round_id: str) -> dict[str, Any]:
 
 @router.get("/rounds/{round_id}")
 async def round_detail(round_id: Key, request: Request, op: Reader) -> dict[str, Any]:
-    """**An operator or auditor.** A round in full: players, journal, result, identification
+    """A round in full: players, journal, result, identification
     (`meta`) and, once its deal unit ended, its seed (also of games whose seeds players never
     see). While the unit is in play the seed is withheld from every role (`seed_withheld`:
     docs/security.md); end the unit (void the round) to inspect it."""
@@ -658,7 +702,7 @@ class VoidIn(Reason):
 async def void_round(
     round_id: Key, body: VoidIn, request: Request, op: Writer, authority: AuthorityDep
 ) -> dict[str, Any]:
-    """**An operator.** Void an open round with a reason: the interrupted-game policy settles
+    """Void an open round with a reason: the interrupted-game policy settles
     it (every stake returned; what a player had already won paid by the house). A round that
     a running table of this process is playing is ended by that table (it is suspended: its
     round, deal unit and seats end as the table's own interruption does; resume it
@@ -722,22 +766,24 @@ class AdjustIn(Reason):
 
 @router.post("/ledger/reversals")
 async def reverse(body: ReverseIn, op: Writer, authority: AuthorityDep) -> dict[str, Any]:
-    """**An operator.** Post the exact opposite of transaction `tx_id` (once), with a reason."""
+    """Post the exact opposite of transaction `tx_id` (once), with a reason."""
     return await blocking(authority.money.reverse, body.tx_id, op.actor, body.reason)
 
 
 @router.post("/ledger/adjustments")
 async def adjust(body: AdjustIn, op: Writer, authority: AuthorityDep) -> dict[str, Any]:
-    """**An operator.** Credit (`amount` > 0) or debit a player's wallet against the house,
+    """Credit (`amount` > 0) or debit a player's wallet against the house,
     with a reason: an adjusting transaction, never an edit."""
-    return await blocking(authority.money.adjust, body.player, body.amount, op.actor, body.reason)
+    return await blocking(
+        four_eyes.ask_adjust, authority, body.player, body.amount, op.actor, body.reason
+    )
 
 
 @router.get("/ledger/accounts/{account}")
 async def account(
     account: LongKey, request: Request, op: Reader, limit: Annotated[int, Query(ge=1, le=200)] = 50
 ) -> dict[str, Any]:
-    """**An operator or auditor.** An account's balance and its last entries."""
+    """An account's balance and its last entries."""
     from qipai.ledger.errors import LedgerError
 
     def work() -> dict[str, Any]:
@@ -762,7 +808,7 @@ class FundIn(Reason):
 async def fund_pool(
     pool_id: Key, body: FundIn, op: Writer, authority: AuthorityDep
 ) -> dict[str, Any]:
-    """**An operator.** Seed or top up a jackpot pool from the house."""
+    """Seed or top up a jackpot pool from the house."""
     return await blocking(authority.money.fund_pool, pool_id, body.amount, op.actor, body.reason)
 
 
@@ -774,7 +820,7 @@ async def money_requests(
     player: Key | None = None,
     limit: Annotated[int, Query(ge=1, le=200)] = 50,
 ) -> dict[str, Any]:
-    """**An operator or auditor.** Deposit and withdrawal requests (and demo deposits)."""
+    """Deposit and withdrawal requests (and demo deposits)."""
     found = await blocking(
         lambda: authority.money.requests(status=status, player=player, limit=limit)
     )
@@ -785,15 +831,15 @@ async def money_requests(
 async def approve(
     request_id: RowId, body: Reason, op: Writer, authority: AuthorityDep
 ) -> dict[str, Any]:
-    """**An operator.** Approve a request: the deposit or withdrawal is posted now."""
-    return await blocking(authority.money.decide, request_id, True, op.actor, body.reason)
+    """Approve a request: the deposit or withdrawal is posted now."""
+    return await blocking(four_eyes.ask_withdrawal, authority, request_id, op.actor, body.reason)
 
 
 @router.post("/money/requests/{request_id}/reject")
 async def reject(
     request_id: RowId, body: Reason, op: Writer, authority: AuthorityDep
 ) -> dict[str, Any]:
-    """**An operator.** Reject a request (nothing moves)."""
+    """Reject a request (nothing moves)."""
     return await blocking(authority.money.decide, request_id, False, op.actor, body.reason)
 
 
@@ -811,7 +857,7 @@ async def operator_log(
     before_id: RowId | None = None,
     limit: Annotated[int, Query(ge=1, le=500)] = 100,
 ) -> dict[str, Any]:
-    """**An operator or auditor.** The operator log, newest first, filtered by `actor` (the
+    """The operator log, newest first, filtered by `actor` (the
     operator), `action`, `kind` (the action's family: `table`, `round`, `player`…), `target`
     and time (`since`/`until`, ISO 8601); a page at a time: `next` is the `before_id` of the
     next page (null on the last); `kinds` lists the families in the log."""
@@ -843,7 +889,7 @@ async def operator_log(
 
 @router.get("/log/verify")
 async def verify_log(op: Reader, authority: AuthorityDep) -> dict[str, Any]:
-    """**An operator or auditor.** Check the log's hash chain (`problems`: [] = intact)."""
+    """Check the log's hash chain (`problems`: [] = intact)."""
     problems = await blocking(authority.log.verify)
     return {"ok": not problems, "problems": problems}
 
@@ -858,7 +904,7 @@ async def player_entries(
     limit: Annotated[int, Query(ge=1, le=500)] = 100,
     before: RowId | None = None,
 ) -> dict[str, Any]:
-    """**An operator or auditor.** A player's accounts (wallet, table stacks, holds) with their
+    """A player's accounts (wallet, table stacks, holds) with their
     balances, and the entries of one of them (`account`, default the wallet) newest first, each
     with the running balance after it, `limit` (≤ 500) a page: `next` is the cursor of the
     page after (pass it as `before`; None on the last page), so every entry can be reached."""
@@ -889,7 +935,7 @@ async def player_entries(
 
 @router.get("/rounds/{round_id}/replay")
 async def round_replay(round_id: Key, request: Request, op: Reader) -> dict[str, Any]:
-    """**An operator or auditor.** The round step by step: after the deal and after every
+    """The round step by step: after the deal and after every
     journaled action, every seat's view and a spectator's (all seats' cards visible to the
     operator), the settlement postings and the round's players."""
     from qipai.authority import inspector
@@ -918,7 +964,7 @@ async def round_replay(round_id: Key, request: Request, op: Reader) -> dict[str,
 
 @router.get("/rounds/{round_id}/verify")
 async def round_verify(round_id: Key, request: Request, op: Reader) -> dict[str, Any]:
-    """**An operator or auditor.** Verify a round now: the seed against its commitment, the
+    """Verify a round now: the seed against its commitment, the
     journal replayed (deal, result, money against the settlement) and the MAC chain of its
     table recomputed. Changes nothing. The seed is in the answer once the round's deal unit
     ended (`seed_withheld` while it is in play)."""
@@ -946,7 +992,7 @@ async def house_report(
     table_id: Key | None = None,
     format: Annotated[str, Query(pattern="^(json|csv)$")] = "json",
 ) -> Any:
-    """**An operator or auditor.** The house's results of the ended rounds grouped `by` any of
+    """The house's results of the ended rounds grouped `by` any of
     `day`, `game`, `template`, `table` (comma-separated), of the rounds closed from `since` to
     before `until`: rounds, turnover (people's stakes, every bet; bots' apart), people's net, GGR,
     house (the tables' play result), commission, rounding, the jackpot's seed, top-ups,
@@ -998,7 +1044,7 @@ async def returns_report(
     until: datetime | None = None,
     series: bool = False,
 ) -> dict[str, Any]:
-    """**An operator or auditor.** Exact vs observed return of every bet of every template
+    """Exact vs observed return of every bet of every template
     version played: its reference (`reference`: `exact`, qipai.analysis for that version's
     settings, or `simulated`, the room's bots at those settings with `reference_ci95`, for a game
     whose exact figure assumes other play: Niu Niu), observed over the settled rounds with its
@@ -1036,7 +1082,7 @@ async def returns_report(
 
 @router.get("/integrity")
 async def integrity(request: Request, op: Reader, authority: AuthorityDep) -> dict[str, Any]:
-    """**An operator or auditor.** The last audit run from the console (its result, by whom,
+    """The last audit run from the console (its result, by whom,
     when), the chains' heads as the writers keep them, and the operator log's own check."""
     from qipai.ledger.schema import chain_heads
 
@@ -1074,7 +1120,7 @@ class AuditIn(BaseModel):
 async def run_audit(
     body: AuditIn, request: Request, op: Writer, authority: AuthorityDep
 ) -> dict[str, Any]:
-    """**An operator.** Run `qipai audit` now (every ledger invariant, every chain recomputed,
+    """Run `qipai audit` now (every ledger invariant, every chain recomputed,
     `replay`: every settled round replayed); the result is written to the operator log."""
 
     def work() -> dict[str, Any]:
@@ -1115,7 +1161,7 @@ def _node(conn: HTTPConnection) -> Any:
 
 @router.get("/hosts")
 async def list_hosts(request: Request, op: Reader) -> dict[str, Any]:
-    """**An operator or auditor.** The room's live table hosts (this one first): address,
+    """The room's live table hosts (this one first): address,
     tables and seats, whether it drains (and, for this host, how its drain goes)."""
     node = _node(request)
     return {"hosts": await node.hosts(), "this": node.drain_status()}
@@ -1125,8 +1171,7 @@ async def list_hosts(request: Request, op: Reader) -> dict[str, Any]:
 async def drain_host(
     host_id: Key, body: Reason, request: Request, op: Writer, authority: AuthorityDep
 ) -> dict[str, Any]:
-    """**An operator** (a full session: password changed, TOTP confirmed; an auditor is
-    refused). Drain the table host `host_id` (from `GET /api/ops/hosts`; any host of the room
+    """Drain the table host `host_id` (from `GET /api/ops/hosts`; any host of the room
     answers, the request reaches that host over Redis): it opens no new table and takes none
     over, hands each of its tables over at the table's next round boundary (its lease released:
     another host claims it and resumes it from its saved layout and journal, seats kept), and

@@ -42,7 +42,7 @@ async def list_rounds(
     limit: Annotated[int, Query(ge=1, le=round_list.MAX_PAGE)] = 50,
     format: Format = "json",
 ) -> Any:
-    """**An operator or auditor.** Rounds newest first, by id (or its first or last
+    """Rounds newest first, by id (or its first or last
     characters), table, player, status (`open`, `settled`, `voided`) or time (`since`/`until`,
     ISO 8601, opened), each with its `stake` (turnover) and `net` (the players' stacks' result;
     with `player`, that player's own). A page at a time: `next` is the `after` of the following
@@ -77,7 +77,7 @@ async def player_rounds(
     last: Annotated[int, Query(ge=1, le=round_list.MAX_LAST)] = 10,
     format: Format = "json",
 ) -> Any:
-    """**An operator or auditor.** A player's last `last` rounds, newest first, with the terms
+    """A player's last `last` rounds, newest first, with the terms
     each was played under (template and version, config hash, engine version, settings and
     their pay table) and the player's own stake and net: a regulator's request. `format=csv`
     answers a CSV file (without the settings and pay table, which the JSON carries)."""

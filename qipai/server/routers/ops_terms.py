@@ -31,7 +31,7 @@ class TermsMoveIn(BaseModel):
 async def tables_by_version(
     request: Request, op: Reader, authority: AuthorityDep
 ) -> dict[str, Any]:
-    """**An operator or auditor.** The room's tables grouped per template and version: each
+    """The room's tables grouped per template and version: each
     version `behind` the template's newest or not, each table with `pending_version`, the
     version it moves to at its next deal-unit boundary (None: no move asked). With several
     table hosts, the other hosts' tables come from the directory (their last saved layout,
@@ -57,7 +57,7 @@ async def tables_by_version(
 async def move_table_terms(
     table_id: str, body: TermsMoveIn, request: Request, op: Writer, authority: AuthorityDep
 ) -> dict[str, Any]:
-    """**An operator.** `at_boundary`: the table moves to its template's newest version with
+    """`at_boundary`: the table moves to its template's newest version with
     the first deal of its next deal unit (a Pok Deng shoe and a Pai Gow game are played out on
     the old terms; a table between units moves with its next deal): that round and every later
     one are dealt, paid and shown on the new terms and the players are told (`terms_changed`).

@@ -31,7 +31,9 @@ async def deposit(body: DepositIn, svc: ServicesDep, player: Player) -> DepositO
     an operator approves (`status: pending`)."""
 
     def work() -> DepositOut:
-        done = svc.authority.money.deposit(player, body.amount, body.key)
+        done = svc.authority.money.deposit(
+            player, body.amount, body.key, body.method, body.reference
+        )
         request = done.get("request") or {}
         return DepositOut(
             wallet=svc.adapter.wallet(player),

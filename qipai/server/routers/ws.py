@@ -89,9 +89,17 @@ async def _authenticate(ws: WebSocket, svc: Services) -> tuple[str, str, bool, b
     if session is None:
         await _close(ws, SIGNED_OUT, "sign in first")
         return None
-    if svc.authority is not None and await svc.db(svc.authority.players.locked, session.username):
+    if svc.authority is not None and await svc.db(
+        svc.authority.players.play_blocked, session.username
+    ):
         await _close(ws, ACCOUNT_LOCKED, LOCKED_REASON)
         return None
+    if svc.authority is not None:
+        # the player's session limit (docs/operators.md "Money controls"): minutes since sign-in
+        started = session.expires_at - svc.store.session_max_s
+        if await svc.db(svc.authority.session_over, session.username, started):
+            await _close(ws, QUOTA, "limit_reached: your session limit is reached; take a break")
+            return None
     cooling = svc.abusers.wait_s(f"player:{session.username}")
     if cooling > 0:
         await _refuse_abuser(ws, svc, cooling)

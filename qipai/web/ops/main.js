@@ -1,7 +1,9 @@
 // @ts-check
 // The back office at /ops (docs/operators.md): operators and auditors only (auditors read). Every figure
 // comes from /api/ops/…, which refuses anyone else; this page holds no data of its own.
-// Views: live room, tables per template version, players, round inspector, house results, exact vs observed return, integrity.
+// Views: live room, tables per template version, players, round inspector, house results, exact
+// vs observed return, integrity, the cashier's desk, templates and (a supervisor's) operators;
+// each role sees the tabs it may use.
 import { render } from "../vendor/preact.module.js";
 import { useEffect, useState } from "../vendor/hooks.module.js";
 import { html, cx } from "../ui/html.js";
@@ -14,8 +16,12 @@ import { Rounds } from "./views/rounds.js";
 import { House, Returns } from "./views/reports.js";
 import { Integrity } from "./views/integrity.js";
 import { Versions } from "./views/versions.js";
+import { Desk } from "./views/desk.js";
+import { Templates } from "./views/templates.js";
+import { Staff } from "./views/staff.js";
+import { tabsFor } from "./tabs.js";
 
-const TABS = ["room", "versions", "players", "rounds", "house", "returns", "integrity"];
+const TABS = ["room", "versions", "players", "rounds", "house", "returns", "integrity", "cashier", "templates", "staff"];
 
 /** The tab and round of the address: #/rounds/<id>. */
 function route() {
@@ -63,7 +69,7 @@ function App() {
   const openRound = (/** @type {string} */ id) => go("rounds", id);
   const bar = html`<header class="topbar ops-bar">
     <span class="brand"><span class="brand-zh">${t("brand")}</span><span class="brand-en" id="ops-version">${me ? `qipai ${me.version}` : "back office"}</span></span>
-    ${me ? html`<nav class="topnav" id="ops-tabs">${TABS.map((tab) => html`<a key=${tab} href=${`#/${tab}`} data-tab=${tab}
+    ${me ? html`<nav class="topnav" id="ops-tabs">${tabsFor(me, TABS).map((tab) => html`<a key=${tab} href=${`#/${tab}`} data-tab=${tab}
         class=${cx("btn", "small", where.tab === tab ? "gold" : "ghost")}>${t(`tab_${tab}`)}</a>`)}</nav>` : null}
     <span class="topnav">
       ${me ? html`<span class="who" id="ops-who" data-role=${me.role}>${me.operator} · ${t(`role_${me.role}`)}</span>` : null}
@@ -79,6 +85,9 @@ function App() {
   else if (where.tab === "returns") body = html`<${Returns} />`;
   else if (where.tab === "integrity") body = html`<${Integrity} me=${me} />`;
   else if (where.tab === "versions") body = html`<${Versions} me=${me} />`;
+  else if (where.tab === "cashier" && tabsFor(me, TABS).includes("cashier")) body = html`<${Desk} me=${me} />`;
+  else if (where.tab === "templates") body = html`<${Templates} me=${me} />`;
+  else if (where.tab === "staff" && tabsFor(me, TABS).includes("staff")) body = html`<${Staff} me=${me} />`;
   else body = html`<${Room} me=${me} openRound=${openRound} />`;
   return html`${bar}<main class="ops-main" data-lang=${lang()}>${!me.can_write ? html`<p class="badge read-only" id="read-only">${t("read_only")}</p>` : null}${body}</main>`;
 }
