@@ -11,10 +11,18 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from qipai.authority.settings import AuthoritySettings
 from tests.authority.helpers import enrol, error, offer, signup
-from tests.server.rooms import room, room_settings
+from tests.server.rooms import room
 
-__all__ = ["room", "room_settings"]
+__all__ = ["room"]
+
+
+@pytest.fixture
+def room_settings() -> dict[str, object]:
+    """One operator publishes the new version here (four-eyes off); the two-operator path is
+    in tests/authority/test_four_eyes.py."""
+    return {"authority": AuthoritySettings(template_approval=False)}
 
 
 def _rtp(facts: dict[str, Any]) -> dict[str, Any]:
