@@ -72,6 +72,19 @@ class BatchEnv(ABC):
         """Play one action per table; return the next rounds' observations, the rewards, and
         `info` with `result` (money per unit), `ev` (the exact value of every action) and the
         next `action_mask`."""
+        acts = self.checked_actions(actions)
+        ev = self.exact_values()[np.arange(self.tables), acts]
+        result = self._play(acts)
+        reward = ev if self.reward == "exact" else result
+        self._deal()
+        done = np.ones(self.tables, np.bool_)
+        info = self._info()
+        info["result"] = result
+        info["chosen_ev"] = ev
+        return self._observe(), reward, done, ~done, info
+
+    def checked_actions(self, actions: npt.ArrayLike) -> npt.NDArray[np.int64]:
+        """One legal action index per table (InvalidInput naming what is wrong otherwise)."""
         if self._obs is None:
             raise InvalidInput("call reset() before step()")
         acts = np.asarray(actions)
@@ -86,16 +99,7 @@ class BatchEnv(ABC):
             or not mask[np.arange(self.tables), acts].all()
         ):
             raise InvalidInput("an action is not legal at its table (see info['action_mask'])")
-        acts = acts.astype(np.int64)
-        ev = self.exact_values()[np.arange(self.tables), acts]
-        result = self._play(acts)
-        reward = ev if self.reward == "exact" else result
-        self._deal()
-        done = np.ones(self.tables, np.bool_)
-        info = self._info()
-        info["result"] = result
-        info["chosen_ev"] = ev
-        return self._observe(), reward, done, ~done, info
+        return acts.astype(np.int64)
 
     def _info(self) -> dict[str, Any]:
         return {"action_mask": self.action_mask(), "ev": self.exact_values()}

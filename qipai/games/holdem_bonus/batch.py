@@ -132,16 +132,7 @@ class HoldemBonusBatch(BatchEnv):
         Obs, npt.NDArray[np.float64], npt.NDArray[np.bool_], npt.NDArray[np.bool_], dict[str, Any]
     ]:
         """One decision at every table; tables whose round ended deal their next one."""
-        if self._obs is None:
-            raise InvalidInput("call reset() before step()")
-        acts = np.asarray(actions)
-        if acts.shape != (self.tables,) or not np.issubdtype(acts.dtype, np.integer):
-            raise InvalidInput(
-                f"actions are ({self.tables},) integers, got {acts.shape} {acts.dtype}"
-            )
-        if acts.min() < 0 or acts.max() > 1 or not self.action_mask()[self._rows, acts].all():
-            raise InvalidInput("an action is not legal at its table (see info['action_mask'])")
-        result = self._play(acts.astype(np.int64))
+        result = self._play(self.checked_actions(actions))
         ended = self._ended
         info = {"result": result, "dealt": self._cards.copy(), "staked": self._staked.copy()}
         self._deal_some(self._rows[ended])
