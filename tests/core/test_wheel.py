@@ -73,7 +73,8 @@ def test_the_wheel_serves_every_rules_page_from_inside_the_package(unpacked: Pat
     assert found.pop("package").startswith(str(unpacked))
     guide = found.pop("_guide")  # the player's guide, served from inside the package too
     assert guide["path"].startswith(str(unpacked / "qipai")), guide
-    assert guide["heads"] == {"zh": "# 玩家指南\n\n## 开始", "en": "# The player"}, guide
+    assert guide["heads"]["zh"].startswith("# 玩家指南"), guide
+    assert guide["heads"]["en"].startswith("# The player"), guide
     assert not guide["placeholders"]
     assert len(found) >= 5
     for game, page in found.items():

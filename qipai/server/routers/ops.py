@@ -219,7 +219,7 @@ def install(app: FastAPI, authority: Authority) -> None:
     app.add_exception_handler(AuthorityError, _error_response)
     from qipai.server.routers import ops_desk, play_limits
 
-    _say_who(router, ops_desk.router)
+    _say_who(router, ops_desk.router, ops_terms.router, ops_rounds.router)
     app.include_router(router)
     app.include_router(ops_terms.router)
     app.include_router(ops_rounds.router)

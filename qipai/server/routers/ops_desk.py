@@ -11,6 +11,7 @@ from fastapi import APIRouter, Query, Request
 from pydantic import BaseModel, ConfigDict, Field
 
 from qipai.authority.roles import OPERATOR_ROLES
+from qipai.server.inputs import Key, RowId
 from qipai.server.routers.ops import AuthorityDep, Reason, Staff, _require_player, blocking
 
 router = APIRouter(prefix="/api/ops", tags=["ops"])
@@ -32,7 +33,7 @@ async def list_approvals(
 
 @router.post("/approvals/{approval_id}/approve")
 async def approve_request(
-    approval_id: int, body: Reason, op: Staff, authority: AuthorityDep
+    approval_id: RowId, body: Reason, op: Staff, authority: AuthorityDep
 ) -> dict[str, Any]:
     """Approve another operator's request: it runs now (403 `own_request` for your own;
     403 `role_forbidden` if your role may not do what it asks)."""
@@ -41,7 +42,7 @@ async def approve_request(
 
 @router.post("/approvals/{approval_id}/reject")
 async def reject_request(
-    approval_id: int, body: Reason, op: Staff, authority: AuthorityDep
+    approval_id: RowId, body: Reason, op: Staff, authority: AuthorityDep
 ) -> dict[str, Any]:
     """Reject another operator's request: nothing runs."""
     return await blocking(authority.approvals.decide, approval_id, False, op.actor, body.reason)
@@ -72,7 +73,7 @@ async def add_operator(body: OperatorIn, op: Staff, authority: AuthorityDep) -> 
 
 @router.post("/operators/{name}/disable")
 async def disable_operator(
-    name: str, body: Reason, op: Staff, authority: AuthorityDep
+    name: Key, body: Reason, op: Staff, authority: AuthorityDep
 ) -> dict[str, Any]:
     """Disable an operator: every session of theirs ends now."""
     await blocking(authority.operators.set_disabled, name, True, op.actor, body.reason)
@@ -81,7 +82,7 @@ async def disable_operator(
 
 @router.post("/operators/{name}/enable")
 async def enable_operator(
-    name: str, body: Reason, op: Staff, authority: AuthorityDep
+    name: Key, body: Reason, op: Staff, authority: AuthorityDep
 ) -> dict[str, Any]:
     await blocking(authority.operators.set_disabled, name, False, op.actor, body.reason)
     return {"name": name, "disabled": False}
@@ -89,7 +90,7 @@ async def enable_operator(
 
 @router.post("/operators/{name}/reset")
 async def reset_operator(
-    name: str, body: Reason, op: Staff, authority: AuthorityDep
+    name: Key, body: Reason, op: Staff, authority: AuthorityDep
 ) -> dict[str, Any]:
     """Reset an operator's MFA (a lost authenticator): a new one-time password, enrolment
     anew, every session ended."""
@@ -99,7 +100,7 @@ async def reset_operator(
 
 @router.post("/operators/{name}/unlock")
 async def unlock_operator(
-    name: str, body: Reason, op: Staff, authority: AuthorityDep
+    name: Key, body: Reason, op: Staff, authority: AuthorityDep
 ) -> dict[str, Any]:
     """Lift an operator's lock-out, keeping their password and authenticator."""
     await blocking(authority.operators.lift_lockout, name, op.actor, body.reason)
@@ -109,7 +110,7 @@ async def unlock_operator(
 # ----- players' money controls -------------------------------------------------------------
 @router.put("/players/{player}/money-limits")
 async def operator_money_limit(
-    player: str, body: dict[str, Any], request: Request, op: Staff, authority: AuthorityDep
+    player: Key, body: dict[str, Any], request: Request, op: Staff, authority: AuthorityDep
 ) -> dict[str, Any]:
     """The operator's limit of one kind (`deposit`, `loss`, `wager`, `withdrawal` per UTC day
     in minor units, `session` in minutes; `value` null: none) with a `reason`; the lower of the
@@ -129,7 +130,7 @@ class KycBody(Reason):
 
 @router.put("/players/{player}/kyc")
 async def player_kyc(
-    player: str, body: KycBody, request: Request, op: Staff, authority: AuthorityDep
+    player: Key, body: KycBody, request: Request, op: Staff, authority: AuthorityDep
 ) -> dict[str, Any]:
     """The player's KYC status; withdrawals need `verified` where the room says so."""
 

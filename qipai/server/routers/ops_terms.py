@@ -14,6 +14,7 @@ from starlette.requests import Request
 from qipai.authority import table_versions
 from qipai.authority.errors import Conflict, NotFound
 from qipai.authority.terms import build_terms
+from qipai.server.inputs import Key
 from qipai.server.routers.ops import AuthorityDep, Reader, Writer, _room, blocking
 
 router = APIRouter(prefix="/api/ops", tags=["ops"])
@@ -55,7 +56,7 @@ async def tables_by_version(
 
 @router.post("/tables/{table_id}/terms")
 async def move_table_terms(
-    table_id: str, body: TermsMoveIn, request: Request, op: Writer, authority: AuthorityDep
+    table_id: Key, body: TermsMoveIn, request: Request, op: Writer, authority: AuthorityDep
 ) -> dict[str, Any]:
     """`at_boundary`: the table moves to its template's newest version with
     the first deal of its next deal unit (a Pok Deng shoe and a Pai Gow game are played out on
