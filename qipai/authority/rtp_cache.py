@@ -66,6 +66,7 @@ class RtpCache:
         if found is not None:
             return found
         with self.engine.connect() as conn:
+            conn.execution_options(qipai_read=True)  # SQLite: no write lock for a lookup
             row = conn.execute(
                 select(rtp_cache.c.data, rtp_cache.c.game, rtp_cache.c.engine_version).where(
                     rtp_cache.c.config_hash == digest

@@ -1,8 +1,8 @@
 """Exact vs observed return: rounds of every game played through the real
 table runtime into a database (the people's moves chosen by `qipai simulate`'s policies, so the
-exact figures apply); the console's observed return of every bet agrees with the exact figure,
-and a deliberately mispaid table (a test-only pay change: Pok Deng banker-player paying 3:1
-on a winning position while its rounds record the 0.95:1 template) is flagged.
+exact figures apply); the console's observed return of every bet agrees with the exact figure
+of the terms its rounds were dealt under, a table dealt under other terms than its template's
+(a test-only change: Pok Deng banker-player paying 3:1 on a winning position) included.
 
 Deterministic: deal seeds and bots' choices come from fixed seeds (`tableplay.seeds`). The
 default run is small (wide intervals; the agreement asserted is |z| < 3.3, the 99.9 % band, so
@@ -65,6 +65,7 @@ def _run(tmp_path: Path, scale: int) -> tuple[list[dict[str, Any]], Ledger]:
         config_override={"win_rate": "3"},
     )
     with ledger.engine.connect() as conn:
+        conn.execution_options(qipai_read=True)  # as the back office reads it
         honest = reports.observed_returns(conn, _exact(authority))
     return honest, ledger
 
@@ -85,7 +86,7 @@ def test_every_game_is_played_and_compared(small: list[dict[str, Any]]) -> None:
             assert r["observed"] is not None and r["ci95"] is not None and r["z"] is not None
 
 
-def test_observed_agrees_with_exact_and_the_mispaid_table_is_flagged(
+def test_observed_agrees_with_the_exact_figure_of_the_terms_dealt(
     small: list[dict[str, Any]],
 ) -> None:
     honest = [
@@ -99,14 +100,17 @@ def test_observed_agrees_with_exact_and_the_mispaid_table_is_flagged(
     assert len(honest) >= 5
     for r in honest:
         assert abs(r["z"]) < 3.3, r
+    # A table dealt under other terms than its template's (here win_rate 3) is compared with
+    # the exact figure of the terms its rounds recorded (like for like: the returns report
+    # measures the deal and the payouts, not the terms); that its terms differ from the
+    # template's seal is what `qipai audit` and `qipai verify` catch
+    # (tests/authority/test_round_terms.py).
     mixed = {r["bet"]: r for r in small if r["template_id"].startswith("pokdeng-mispaid")}
     assert set(mixed) == {"player", "banker", "pair"}
-    assert mixed["player"]["flag"] is True and mixed["player"]["z"] > 2.5, {
+    assert mixed["player"]["exact"] > 1.4 and mixed["banker"]["exact"] > 1.4, mixed["player"]
+    assert all(abs(r["z"]) < 3.3 for r in mixed.values()), {
         k: mixed["player"][k] for k in ("rounds", "bets", "observed", "exact", "ci95", "z")
     }
-    assert mixed["banker"]["flag"] is True  # banker bets pay the same wrong rate
-    assert mixed["pair"]["flag"] is False  # the pair bets were paid right
-    assert mixed["player"]["observed"] > mixed["player"]["exact"]
 
 
 def test_people_against_optimal_play_is_a_report_not_a_flag(small: list[dict[str, Any]]) -> None:

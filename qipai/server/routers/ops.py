@@ -1060,6 +1060,9 @@ async def returns_report(
     def work() -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
         reference_of = references.lookup(authority.references, authority.templates)
         with _ledger(request).engine.connect() as conn:
+            # a read (SQLite: BEGIN DEFERRED): the exact figures may be read from the same
+            # database on another connection meanwhile, which a held write lock would block
+            conn.execution_options(qipai_read=True)
             rows = reports.observed_returns(
                 conn,
                 exact,
