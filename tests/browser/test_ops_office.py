@@ -70,7 +70,7 @@ def test_void_and_resume_round_list_exports_and_filters(
         ops.goto(srv.url + "/ops/")
         ops.evaluate("t => sessionStorage.setItem('qipai.ops.token', t)", token)
         ops.reload()
-        ops.wait_for_selector("#ops-who[data-role=operator]")
+        ops.wait_for_selector("#ops-who[data-role=supervisor]")
         # void and resume, one click
         ops.click("[data-tab=rounds]")
         ops.fill("#q-round", round_id)
