@@ -260,7 +260,10 @@ def test_an_operator_runs_a_day_only_through_the_console(
             cashier.click("[data-tab=cashier]")
             cashier_says.queue.append(reason)
             cashier.click(f"#desk-requests tr[data-id='{rid}'] button[data-act={verb}]")
-            cashier.wait_for_selector(f"#desk-requests tr[data-id='{rid}']:not(:has(button))")
+            if rid == large:  # still pending: it waits for the second operator
+                cashier.locator("#desk-note", has_text="second operator").wait_for()
+            else:
+                cashier.wait_for_selector(f"#desk-requests tr[data-id='{rid}']:not(:has(button))")
         shot(cashier, "desk-decided")
         # the large one waits for a second operator, who is not the cashier
         _, mine = _http(f"{srv.url}/api/wallet/requests", token=wanda)
