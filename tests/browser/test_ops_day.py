@@ -285,6 +285,14 @@ def test_an_operator_runs_a_day_only_through_the_console(
 
         # --- the seated player plays 10 rounds, then is locked mid-round
         _play_rounds(player, 10)
+        sup.click("[data-tab=room]")
+        room_row = sup.locator(f"tr[data-table='{table_id}']")
+        room_row.wait_for()
+        # the seat is the player's before the lock (the live room names who sits)
+        deadline = time.time() + 60
+        while who not in room_row.inner_text() and time.time() < deadline:
+            sup.wait_for_timeout(500)
+        assert who in room_row.inner_text(), room_row.inner_text()
         _play_until(player, lambda: _in_round(player))
         sup.click("[data-tab=players]")
         sup.fill("#player-q", who)
@@ -294,8 +302,9 @@ def test_an_operator_runs_a_day_only_through_the_console(
         sup.click("#btn-lock")
         sup.locator("#player-detail", has_text="self-exclusion request").wait_for()
         shot(sup, "player-locked")
+        # the lock reaches the player at once: the room closes their socket (4403)
+        player.wait_for_selector("#conn-overlay[data-conn='account_locked']")
         sup.click("[data-tab=room]")
-        room_row = sup.locator(f"tr[data-table='{table_id}']")
         room_row.wait_for()
         # the room tab reads the tables every few seconds: the seat goes once the round ends
         deadline = time.time() + 120
