@@ -147,5 +147,6 @@ def test_observed_converges_within_its_95_interval(tmp_path: Path) -> None:
     assert all(abs(r["z"]) < 3.3 for r in honest), outside
     pokdeng = {r["bet"]: r for r in honest if r["template_id"] == "pokdeng-classic"}
     assert pokdeng["player"]["ci95"] < 0.15  # about ±0.35 in the default (small) run
+    # the table dealt under other terms is compared with those terms' own exact figure
     mixed = {r["bet"]: r for r in rows if r["template_id"].startswith("pokdeng-mispaid")}
-    assert mixed["player"]["flag"] is True and mixed["player"]["z"] > 6
+    assert mixed["player"]["exact"] > 1.4 and abs(mixed["player"]["z"]) < 3.3, mixed["player"]
